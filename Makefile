@@ -1,0 +1,30 @@
+# confnotes: `make demo` and `make test` are all a fresh clone needs (Python 3.11+).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+OUT := build/demo
+
+.PHONY: demo test bench lint docs clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@mkdir -p $(OUT)
+	@for note in notes/*.md; do \
+		echo "== $$note"; $(BIN)/confnotes outline "$$note" || exit $$?; \
+	done
+	@echo "Outlines printed above; notes are in notes/."
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+
+clean:
+	rm -rf $(VENV) build site .confnotes_cache

@@ -1,0 +1,5 @@
+"""confnotes: conference notes to outlines, lint findings, documents and decks."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""Allow ``python -m confnotes``."""
+
+from confnotes.cli import main
+
+main()

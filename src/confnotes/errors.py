@@ -1,0 +1,50 @@
+"""NotesError: the one error type a user ever sees, rendered as one line."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class ErrorKind(str, Enum):
+    INPUT = "input"
+    CONFIG = "config"
+    RENDER = "render"
+    USAGE = "usage"
+
+
+class NotesError(Exception):
+    """A problem with the user's input, config or output, reported as ``path:line:col: message``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        kind: ErrorKind = ErrorKind.INPUT,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.col = col
+        self.kind = kind
+
+    def __str__(self) -> str:
+        where = [str(part) for part in (self.path, self.line, self.col) if part is not None]
+        if where:
+            return ":".join(where) + ": " + self.message
+        return self.message
+
+
+def input_error(message: str, path: str | None = None, line: int | None = None, col: int | None = None) -> NotesError:
+    return NotesError(message, path=path, line=line, col=col, kind=ErrorKind.INPUT)
+
+
+def config_error(message: str, path: str | None = None, line: int | None = None, col: int | None = None) -> NotesError:
+    return NotesError(message, path=path, line=line, col=col, kind=ErrorKind.CONFIG)
+
+
+def render_error(message: str, path: str | None = None) -> NotesError:
+    return NotesError(message, path=path, kind=ErrorKind.RENDER)

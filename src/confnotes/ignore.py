@@ -1,0 +1,82 @@
+"""Which paths a directory walk skips: ``.gitignore`` patterns and ``--exclude`` globs."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    base: Path
+    glob: str
+    anchored: bool
+    dir_only: bool
+    negated: bool
+
+    def matches(self, path: Path, is_dir: bool) -> bool:
+        if self.dir_only and not is_dir:
+            return False
+        try:
+            rel = path.relative_to(self.base).as_posix()
+        except ValueError:
+            return False
+        if self.anchored:
+            return fnmatch.fnmatchcase(rel, self.glob)
+        return fnmatch.fnmatchcase(path.name, self.glob) or fnmatch.fnmatchcase(rel, self.glob)
+
+
+def _parse(base: Path, line: str) -> _Pattern | None:
+    line = line.rstrip()
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.rstrip("/")
+    anchored = "/" in line
+    line = line.lstrip("/")
+    if not line:
+        return None
+    return _Pattern(base, line, anchored, dir_only, negated)
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreRules:
+    patterns: tuple[_Pattern, ...]
+
+    @classmethod
+    def for_root(cls, root: Path, exclude: tuple[str, ...] = ()) -> IgnoreRules:
+        """Collect ``.gitignore`` files from ``root`` up to the repository top, plus excludes."""
+        patterns: list[_Pattern] = []
+        folder = Path(os.path.abspath(root))
+        chain = [folder, *folder.parents]
+        gitignores: list[Path] = []
+        for candidate in chain:
+            if (candidate / ".gitignore").is_file():
+                gitignores.append(candidate / ".gitignore")
+            if (candidate / ".git").exists():
+                break
+        for gitignore in reversed(gitignores):
+            try:
+                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                pattern = _parse(gitignore.parent, line)
+                if pattern is not None:
+                    patterns.append(pattern)
+        for glob in exclude:
+            patterns.append(_Pattern(folder, glob.strip("/"), "/" in glob.strip("/"), False, False))
+        return cls(tuple(patterns))
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        resolved = Path(os.path.abspath(path))
+        verdict = False
+        for pattern in self.patterns:
+            if pattern.matches(resolved, is_dir):
+                verdict = not pattern.negated
+        return verdict

@@ -1,0 +1,656 @@
+"""Tokens to the outline model: the builder behind ``parse(text) -> Document``.
+
+The builder walks markdown-it's flat token stream once, with explicit stacks instead
+of recursion, so time is linear in the input and deep nesting cannot overflow Python's
+stack. markdown-it's ``token.map`` is 0-based and half-open; spans are converted to
+1-based inclusive lines here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+from typing import Any
+
+from confnotes.errors import input_error
+from confnotes.model import ITEM, SECTION, Block, Document, Meta, Node, Span
+from confnotes.parse import recover
+from confnotes.parse.markdown import MAX_NESTING, markdown_parser
+from confnotes.source import Source
+
+_MARKER = re.compile(r"([ \t]*)(\d{1,9}[.)]|[-*+])(?=[ \t]|$)[ \t]*")
+_COMMENT = re.compile(r"^\s*<!--")
+_DIRECTIVE = re.compile(r"^\s*<!--\s*confnotes-")
+#: Pasted bullets nested deeper than this are kept, as siblings at this depth.
+MAX_GLYPH_DEPTH = 32
+_KNOWN_META = {"title", "event", "date", "speakers", "speaker", "author", "authors", "tags", "lang", "source_name", "kind"}
+
+
+@dataclass(frozen=True, slots=True)
+class ParseOptions:
+    """How much structure to recover. ``infer_headings``: auto (pasted notes only), always, never."""
+
+    max_heading_length: int = recover.DEFAULT_MAX_HEADING
+    infer_headings: str = "auto"
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _last_content_line(lines: list[str], start: int, stop: int) -> int:
+    """0-based index of the last non-blank line in ``lines[start:stop]`` (``start`` if none)."""
+    for index in range(min(stop, len(lines)) - 1, start - 1, -1):
+        if lines[index].strip():
+            return index
+    return start
+
+
+def _span(lines: list[str], start: int, stop: int) -> Span:
+    return Span(start + 1, _last_content_line(lines, start, stop) + 1)
+
+
+def _verbatim(lines: list[str], start: int, stop: int, first_col: int = 0) -> str:
+    """Source lines ``[start, stop)`` without trailing blank lines, de-indented as one block."""
+    end = _last_content_line(lines, start, stop) + 1
+    chunk = lines[start:end]
+    if chunk and first_col:
+        chunk[0] = " " * first_col + chunk[0][first_col:]
+    return textwrap.dedent("\n".join(chunk)).strip("\n")
+
+
+class _Builder:
+    """A node under construction; frozen into a ``Node`` once everything under it is known."""
+
+    __slots__ = ("kind", "title", "start", "end", "origin", "level", "col", "number", "delimiter",
+                 "marker", "body", "notes", "children", "indent", "content_col", "has_block")
+
+    def __init__(self, kind: str, title: str, start: int, end: int, origin: str, level: int, **extra: Any) -> None:
+        self.kind = kind
+        self.title = title
+        self.start = start
+        self.end = end
+        self.origin = origin
+        self.level = level
+        self.col: int = extra.get("col", 1)
+        self.number: str | None = extra.get("number")
+        self.delimiter: str | None = extra.get("delimiter")
+        self.marker: str | None = extra.get("marker")
+        self.indent: int = extra.get("indent", 0)
+        self.content_col: int = extra.get("content_col", 0)
+        self.body: list[Block] = []
+        self.notes: list[Block] = []
+        self.children: list[Node] = []
+        self.has_block = False
+
+    def grow(self, span: Span) -> None:
+        self.end = max(self.end, span.end)
+
+    def add_block(self, block: Block) -> None:
+        (self.notes if block.kind == "note" else self.body).append(block)
+        self.grow(block.span)
+
+    def add_child(self, node: Node) -> None:
+        self.children.append(node)
+        self.grow(node.span)
+
+    def freeze(self) -> Node:
+        label = recover.split_label(self.title) if self.kind == ITEM else None
+        return Node(
+            kind=self.kind, title=self.title, span=Span(self.start, self.end), origin=self.origin,
+            level=self.level, col=self.col, number=self.number, delimiter=self.delimiter,
+            marker=self.marker, label=label, body=tuple(self.body), notes=tuple(self.notes),
+            children=tuple(self.children), indent=self.indent,
+        )
+
+
+@dataclass(slots=True)
+class _Top:
+    """One top-level block of the token stream: tokens ``[start, stop)``, source lines ``[a, b)``."""
+
+    kind: str
+    start: int
+    stop: int
+    a: int
+    b: int
+    content: str = ""
+    level: int = 0
+    markup: str = ""
+    role: str = ""  # for paragraphs: heading, glyph, note, filename, image, text
+
+
+def _split_top(tokens: list[Any]) -> list[_Top]:
+    blocks: list[_Top] = []
+    index = 0
+    total = len(tokens)
+    while index < total:
+        token = tokens[index]
+        stop = index + 1
+        if token.nesting == 1:
+            depth = 0
+            for probe in range(index, total):
+                depth += tokens[probe].nesting
+                if depth == 0:
+                    stop = probe + 1
+                    break
+            else:
+                stop = total
+        a, b = token.map if token.map else (0, 0)
+        kind = token.type.removesuffix("_open")
+        top = _Top(kind, index, stop, a, b, markup=token.markup)
+        if kind in ("paragraph", "heading"):
+            top.content = tokens[index + 1].content
+            top.level = int(token.tag[1]) if kind == "heading" else 0
+        blocks.append(top)
+        index = stop
+    return blocks
+
+
+def _is_image_only(inline: Any) -> bool:
+    children = [child for child in (inline.children or []) if child.type not in ("softbreak",)]
+    return bool(children) and all(
+        child.type == "image" or (child.type == "text" and not child.content.strip()) for child in children
+    )
+
+
+class _Parser:
+    def __init__(self, text: str, path: str, options: ParseOptions) -> None:
+        self.text = text
+        self.path = path
+        self.options = options
+        self.lines = text.split("\n")
+        self.recovered: set[str] = set()
+
+    # -------------------------------------------------------------- blocks
+
+    def block(self, tokens: list[Any], start: int, stop: int, kind: str, first_col: int = 0) -> Block:
+        a, b = tokens[start].map
+        text = _verbatim(self.lines, a, b, first_col)
+        span = _span(self.lines, a, b)
+        token = tokens[start]
+        if kind in ("fence", "code_block"):
+            return Block("code", text, span, token.info.strip() if kind == "fence" else "")
+        if kind == "html_block":
+            if _COMMENT.match(token.content):
+                return Block("note", text, span, "comment")
+            return Block("html", text, span)
+        if kind == "container_notes":
+            return Block("note", text, span, "container")
+        if kind == "blockquote":
+            return Block("quote", text, span)
+        if kind == "table":
+            return Block("table", text, span)
+        if kind == "heading":
+            return Block("heading", text, span)
+        if kind == "hr":
+            return Block("break", text, span)
+        if kind == "paragraph":
+            inline = tokens[start + 1]
+            if recover.is_note_paragraph(inline.content):
+                return Block("note", text, span, "paragraph")
+            if _is_image_only(inline):
+                return Block("image", text, span)
+            return Block("paragraph", text, span)
+        return Block("html", text, span)
+
+    def glyph_nodes(self, a: int, b: int, base_level: int) -> tuple[list[str], list[Node]]:
+        """Recover ``•`` bullets from source lines ``[a, b)``; return leading plain lines and nodes."""
+        self.recovered.add("glyph-bullets")
+        lead: list[str] = []
+        roots: list[Node] = []
+        stack: list[tuple[int, _Builder]] = []  # (indent, builder)
+
+        def close_to(indent: int) -> None:
+            while stack and stack[-1][0] >= indent:
+                _, done = stack.pop()
+                node = done.freeze()
+                if stack:
+                    stack[-1][1].add_child(node)
+                else:
+                    roots.append(node)
+
+        for index in range(a, b):
+            line = self.lines[index]
+            bullet = recover.glyph_bullet(line)
+            if bullet is None:
+                if not line.strip():
+                    continue
+                if stack:
+                    builder = stack[-1][1]
+                    builder.title = (builder.title + "\n" + line.strip()).strip("\n")
+                    builder.end = index + 1
+                else:
+                    lead.append(line.strip())
+                continue
+            indent, glyph, text = bullet
+            close_to(indent)
+            level = base_level + min(len(stack), MAX_GLYPH_DEPTH)
+            if len(stack) >= MAX_GLYPH_DEPTH:
+                close_to(stack[-1][0])  # too deep: keep as a sibling at the deepest level
+            col = len(line) - len(line.lstrip(" \t")) + 1
+            stack.append((indent, _Builder(ITEM, text, index + 1, index + 1, "glyph", level,
+                                           col=col, marker=glyph, indent=indent)))
+        close_to(-1)
+        return lead, roots
+
+    # -------------------------------------------------------------- lists
+
+    def list_nodes(self, tokens: list[Any], start: int, stop: int, base_level: int, parent_col: int = 0) -> list[Node]:
+        """Build the items of one (possibly nested) list without recursion."""
+        out: list[Node] = []
+        items: list[_Builder] = []
+        lists: list[tuple[bool, str]] = []
+        content_cols: list[int] = [parent_col]
+        index = start
+        while index < stop:
+            token = tokens[index]
+            kind = token.type
+            if kind in ("bullet_list_open", "ordered_list_open"):
+                lists.append((kind == "ordered_list_open", token.markup))
+            elif kind in ("bullet_list_close", "ordered_list_close"):
+                lists.pop()
+            elif kind == "list_item_open":
+                a, b = token.map
+                line = self.lines[a]
+                match = _MARKER.match(line, content_cols[-1] if len(content_cols[-1:]) else 0)
+                if match is None:  # defensive: markers always match where markdown-it found them
+                    match = _MARKER.match(line)
+                marker_col = match.start(2) if match else 0
+                content_col = match.end() if match else 0
+                ordered, markup = lists[-1]
+                number = token.info if ordered else None
+                builder = _Builder(
+                    ITEM, "", a + 1, _last_content_line(self.lines, a, b) + 1, "list",
+                    base_level + len(items), col=marker_col + 1,
+                    number=number, delimiter=markup if ordered else None,
+                    marker=None if ordered else markup, indent=recover.tab_width(line[:marker_col]),
+                    content_col=content_col,
+                )
+                builder.end = a + 1
+                items.append(builder)
+                content_cols.append(content_col)
+            elif kind == "list_item_close":
+                done = items.pop()
+                content_cols.pop()
+                node = done.freeze()
+                if items:
+                    items[-1].add_child(node)
+                else:
+                    out.append(node)
+            elif kind == "paragraph_open":
+                self.item_paragraph(tokens, index, items[-1])
+                index += 3
+                continue
+            elif token.nesting == 1 or token.nesting == 0:
+                close = self.skip(tokens, index)
+                block_kind = kind.removesuffix("_open")
+                item = items[-1]
+                first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
+                block = self.block(tokens, index, close, block_kind, first_col)
+                if block_kind == "code_block" and self.all_glyphs(*token.map):
+                    _, nodes = self.glyph_nodes(token.map[0], token.map[1], item.level + 1)
+                    for node in nodes:
+                        item.add_child(node)
+                else:
+                    item.add_block(block)
+                item.has_block = True
+                index = close
+                continue
+            index += 1
+        return out
+
+    def item_paragraph(self, tokens: list[Any], index: int, item: _Builder) -> None:
+        a, b = tokens[index].map
+        inline = tokens[index + 1]
+        glyph_lines = any(recover.is_glyph_line(self.lines[i]) for i in range(a, b))
+        if not item.has_block:
+            item.has_block = True
+            if not glyph_lines:
+                item.title = inline.content
+                item.end = max(item.end, b)
+                return
+            lead, nodes = self.glyph_nodes(a, b, item.level + 1)
+            first = self.lines[a][item.content_col:] if a + 1 == item.start else ""
+            if a + 1 == item.start and recover.is_glyph_line(first):
+                lead_title = ""
+            else:
+                lead_title = "\n".join(lead)
+            item.title = lead_title
+            for node in nodes:
+                item.add_child(node)
+            return
+        if glyph_lines:
+            lead, nodes = self.glyph_nodes(a, b, item.level + 1)
+            if lead:
+                item.add_block(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
+            for node in nodes:
+                item.add_child(node)
+            return
+        item.add_block(self.block(tokens, index, index + 3, "paragraph"))
+
+    def all_glyphs(self, a: int, b: int) -> bool:
+        lines = [line for line in self.lines[a:b] if line.strip()]
+        return bool(lines) and all(recover.is_glyph_line(line) for line in lines)
+
+    @staticmethod
+    def skip(tokens: list[Any], index: int) -> int:
+        if tokens[index].nesting != 1:
+            return index + 1
+        depth = 0
+        for probe in range(index, len(tokens)):
+            depth += tokens[probe].nesting
+            if depth == 0:
+                return probe + 1
+        return len(tokens)
+
+    # -------------------------------------------------------------- document
+
+    def front_matter(self, token: Any) -> tuple[dict[str, Any], Span]:
+        a, b = token.map
+        span = Span(a + 1, b)
+        if not token.content.strip():
+            return {}, span
+        import yaml
+
+        try:
+            data = yaml.safe_load(token.content)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            problem = getattr(exc, "problem", None) or "invalid YAML"
+            line = mark.line + 2 if mark is not None else a + 1
+            col = mark.column + 1 if mark is not None else 1
+            raise input_error(f"front matter: {problem}", self.path, line, col) from None
+        if data is None:
+            return {}, span
+        if not isinstance(data, dict):
+            raise input_error("front matter must be a mapping of keys to values", self.path, a + 2, 1)
+        return data, span
+
+    def parse(self) -> Document:
+        md = markdown_parser()
+        try:
+            tokens = md.parse(self.text)
+        except RecursionError:
+            raise input_error("notes nested too deeply to read", self.path, 1, 1) from None
+        for token in tokens:
+            if token.level >= MAX_NESTING - 2 and token.map:
+                raise input_error(
+                    f"nesting deeper than {MAX_NESTING // 2} levels; flatten the list or quote",
+                    self.path, token.map[0] + 1, 1,
+                )
+        blocks = _split_top(tokens)
+        fm: dict[str, Any] = {}
+        fm_span: Span | None = None
+        fm_text: str | None = None
+        if blocks and blocks[0].kind == "front_matter":
+            fm, fm_span = self.front_matter(tokens[blocks[0].start])
+            fm_text = tokens[blocks[0].start].content
+            blocks = blocks[1:]
+        blocks = self.split_glyph_paragraphs(tokens, blocks)
+        self.classify(tokens, blocks)
+        return self.assemble(tokens, blocks, fm, fm_span, fm_text)
+
+    def split_glyph_paragraphs(self, tokens: list[Any], blocks: list[_Top]) -> list[_Top]:
+        """A top-level paragraph with pasted bullets becomes its plain lead lines plus a glyph block."""
+        out: list[_Top] = []
+        for top in blocks:
+            if top.kind == "code_block" and self.all_glyphs(top.a, top.b):
+                top.kind, top.role = "glyph", "glyph"
+                out.append(top)
+                continue
+            if top.kind != "paragraph":
+                out.append(top)
+                continue
+            first_glyph = next((i for i in range(top.a, top.b) if recover.is_glyph_line(self.lines[i])), None)
+            if first_glyph is None:
+                out.append(top)
+                continue
+            if first_glyph > top.a:
+                lead = "\n".join(self.lines[i].strip() for i in range(top.a, first_glyph))
+                out.append(_Top("paragraph", top.start, top.stop, top.a, first_glyph, content=lead, role="lead"))
+            out.append(_Top("glyph", top.start, top.stop, first_glyph, top.b, role="glyph"))
+        return out
+
+    def classify(self, tokens: list[Any], blocks: list[_Top]) -> None:
+        explicit = [top for top in blocks if top.kind == "heading"]
+        mode = self.options.infer_headings
+        infer = mode == "always" or (
+            mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1
+        )
+        last = len(blocks) - 1
+        while last >= 0 and blocks[last].kind == "html_block":
+            last -= 1
+        seen_section = False
+        for position, top in enumerate(blocks):
+            if top.kind == "heading":
+                seen_section = True
+                continue
+            if top.kind != "paragraph":
+                continue
+            content = top.content
+            if recover.is_note_paragraph(content):
+                top.role = "note"
+            elif not seen_section and top.b - top.a == 1 and recover.is_filename_line(content):
+                top.role = "filename"
+            elif (
+                infer
+                and position < last
+                and top.b - top.a == 1
+                and recover.is_heading_candidate(content, self.options.max_heading_length)
+                and not (top.role != "lead" and _is_image_only(tokens[top.start + 1]))
+            ):
+                top.role = "heading"
+                seen_section = True
+            else:
+                top.role = top.role or "text"
+
+    def assemble(self, tokens: list[Any], blocks: list[_Top], fm: dict[str, Any],
+                 fm_span: Span | None, fm_text: str | None) -> Document:
+        lines = self.lines
+        title, title_origin, title_span, title_block = self.find_title(blocks, fm)
+        source_name = fm.get("source_name")
+        source_span: Span | None = None
+        root: list[Node] = []
+        lede: list[Block] = []
+        doc_notes: list[Block] = []
+        directives: list[Block] = []
+        breaks: list[Span] = []
+        sections: list[_Builder] = []
+        continues = self.continuation_flags(tokens, blocks)
+        previous_kind = ""
+
+        def container_add_child(node: Node) -> None:
+            (sections[-1].add_child if sections else root.append)(node)
+
+        def container_children() -> list[Node]:
+            return sections[-1].children if sections else root
+
+        def add_block(block: Block) -> None:
+            if sections:
+                sections[-1].add_block(block)
+            elif block.kind == "note":
+                doc_notes.append(block)
+            else:
+                lede.append(block)
+
+        def attach_to_last_point(block: Block | None, nodes: list[Node]) -> bool:
+            children = container_children()
+            if not children or not children[-1].is_point:
+                return False
+            point = children[-1]
+            body = point.body + ((block,) if block and block.kind != "note" else ())
+            notes = point.notes + ((block,) if block and block.kind == "note" else ())
+            new_children = point.children + tuple(nodes)
+            end = max([point.span.end] + [n.span.end for n in nodes] + ([block.span.end] if block else []))
+            children[-1] = replace(point, body=body, notes=notes, children=new_children, span=Span(point.span.start, end))
+            if sections:
+                sections[-1].grow(children[-1].span)
+            return True
+
+        def close_sections(level: int) -> None:
+            while sections and sections[-1].level >= level:
+                node = sections.pop().freeze()
+                container_add_child(node)
+
+        for position, top in enumerate(blocks):
+            kind = top.kind
+            if top is title_block:
+                previous_kind = "title"
+                continue
+            if kind == "heading" or (kind == "paragraph" and top.role == "heading"):
+                inferred = kind == "paragraph"
+                level = 2 if inferred else top.level
+                origin = "inferred" if inferred else ("setext" if top.markup in ("=", "-") else "atx")
+                if inferred:
+                    self.recovered.add("inferred-headings")
+                close_sections(level)
+                span = _span(lines, top.a, top.b)
+                sections.append(_Builder(SECTION, top.content, span.start, span.end, origin, level))
+                previous_kind = "heading"
+                continue
+            if kind == "hr":
+                span = _span(lines, top.a, top.b)
+                following = blocks[position + 1] if position + 1 < len(blocks) else None
+                separates = following is None or following.kind == "heading" or following.role == "heading"
+                if separates:
+                    breaks.append(span)
+                    if sections:
+                        self.recovered.add("breaks")
+                else:
+                    add_block(Block("break", _verbatim(lines, top.a, top.b), span))
+                previous_kind = "hr"
+                continue
+            if kind in ("bullet_list", "ordered_list"):
+                for node in self.list_nodes(tokens, top.start, top.stop, 1):
+                    container_add_child(node)
+                previous_kind = kind
+                continue
+            if kind == "glyph":
+                _, nodes = self.glyph_nodes(top.a, top.b, 1)
+                if (previous_kind == "ordered_list" or continues[position]) and attach_to_last_point(None, nodes):
+                    previous_kind = "ordered_list"
+                    continue
+                for node in nodes:
+                    container_add_child(node)
+                previous_kind = kind
+                continue
+            if kind == "paragraph" and top.role == "filename" and source_name is None:
+                source_name = top.content.strip()
+                source_span = _span(lines, top.a, top.b)
+                self.recovered.add("filename-line")
+                continue
+            if kind == "html_block" and _DIRECTIVE.match(tokens[top.start].content):
+                directives.append(Block("html", _verbatim(lines, top.a, top.b), _span(lines, top.a, top.b)))
+                continue
+            if top.role == "lead":
+                block = Block("paragraph", top.content, _span(lines, top.a, top.b))
+            else:
+                block = self.block(tokens, top.start, top.stop, kind)
+            if continues[position] and attach_to_last_point(block, []):
+                previous_kind = "ordered_list"
+                continue
+            add_block(block)
+            previous_kind = kind
+        close_sections(0)
+
+        meta = self.meta(fm, fm_span, fm_text, title, title_origin, title_span, source_name, source_span, root)
+        return Document(
+            path=self.path, meta=meta, lede=tuple(lede), nodes=tuple(root), notes=tuple(doc_notes),
+            breaks=tuple(breaks), directives=tuple(directives), line_count=len(lines),
+            recovered=tuple(sorted(self.recovered)),
+        )
+
+    def continuation_flags(self, tokens: list[Any], blocks: list[_Top]) -> list[bool]:
+        """For each block, whether an ordered list that continues the numbering (``2.``…) follows it
+        with only paragraphs, code, quotes, tables or pasted bullets in between."""
+        flags = [False] * len(blocks)
+        flag = False
+        for position in range(len(blocks) - 1, -1, -1):
+            top = blocks[position]
+            if top.kind == "ordered_list":
+                first = tokens[top.start + 1]
+                flag = first.type == "list_item_open" and first.info.isdigit() and int(first.info) > 1
+            elif top.kind in ("paragraph", "fence", "code_block", "glyph", "blockquote", "table") and top.role != "heading":
+                flags[position] = flag
+            else:
+                flag = False
+        return flags
+
+    def find_title(self, blocks: list[_Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, _Top | None]:
+        lines = self.lines
+        if isinstance(fm.get("title"), str) and fm["title"].strip():
+            return fm["title"].strip(), "front-matter", None, None
+        level_one = [top for top in blocks if top.kind == "heading" and top.level == 1]
+        if len(level_one) == 1:
+            top = level_one[0]
+            return top.content, "heading", _span(lines, top.a, top.b), top
+        content = [top for top in blocks if top.role != "filename" and top.kind != "html_block"]
+        if len(content) >= 2 and content[0].role == "heading" and (
+            content[1].kind == "heading" or content[1].role == "heading"
+        ):
+            top = content[0]
+            self.recovered.add("inferred-title")
+            return top.content, "inferred", _span(lines, top.a, top.b), top
+        for top in blocks:
+            if top.kind == "heading" or top.role == "heading":
+                break
+            if top.kind == "paragraph" and top.role in ("text", "lead"):
+                phrase = recover.lede_title(top.content.split("\n")[-1] if top.content else "")
+                if phrase:
+                    self.recovered.add("lede-title")
+                    return phrase, "lede", _span(lines, top.a, top.b), None
+                break
+        stem = PurePath(self.path).stem if not self.path.startswith("<") else "Untitled"
+        return stem, "stem", None, None
+
+    def meta(self, fm: dict[str, Any], fm_span: Span | None, fm_text: str | None, title: str,
+             title_origin: str, title_span: Span | None, source_name: Any, source_span: Span | None,
+             root: list[Node]) -> Meta:
+        def text_of(key: str) -> str | None:
+            value = fm.get(key)
+            return None if value is None else str(value).strip()
+
+        def list_of(*keys: str) -> tuple[str, ...]:
+            for key in keys:
+                value = fm.get(key)
+                if value is None:
+                    continue
+                if isinstance(value, (list, tuple)):
+                    return tuple(str(v).strip() for v in value if str(v).strip())
+                return tuple(part.strip() for part in str(value).split(",") if part.strip())
+            return ()
+
+        kind = text_of("kind") or _infer_kind(root)
+        extra = {key: value for key, value in fm.items() if key not in _KNOWN_META}
+        return Meta(
+            title=title, title_origin=title_origin, title_span=title_span,
+            event=text_of("event"), date=text_of("date"),
+            speakers=list_of("speakers", "speaker", "authors", "author"), tags=list_of("tags"),
+            lang=text_of("lang") or "en", kind=kind,
+            source_name=None if source_name is None else str(source_name), source_name_span=source_span,
+            front_matter=fm_text, front_matter_span=fm_span, extra=extra,
+        )
+
+
+def _infer_kind(root: list[Node]) -> str:
+    """A reading list: several sections, none with points or subsections, each at most one paragraph."""
+    sections = [node for node in root if node.kind == SECTION]
+    if len(sections) < 3 or len(sections) != len(root):
+        return "notes"
+    for section in sections:
+        if section.children or section.notes or len(section.body) > 1:
+            return "notes"
+        if section.body and section.body[0].kind != "paragraph":
+            return "notes"
+    annotated = sum(1 for section in sections if section.body)
+    return "reading-list" if annotated * 2 >= len(sections) else "notes"
+
+
+def parse(text: str, path: str = "<string>", options: ParseOptions | None = None) -> Document:
+    """Build the outline of a note's text; raises ``NotesError`` for notes it cannot read."""
+    return _Parser(text, path, options or ParseOptions()).parse()
+
+
+def parse_source(source: Source, options: ParseOptions | None = None) -> Document:
+    return parse(source.text, source.path, options)

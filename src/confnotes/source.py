@@ -1,0 +1,141 @@
+"""Reading notes: bytes to normalised text with a line table, or one clear NotesError."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from confnotes.errors import input_error
+
+#: Notes larger than this are refused rather than parsed (a conference's notes are KBs).
+MAX_BYTES = 64 * 1024 * 1024
+NOTE_SUFFIXES = (".md", ".markdown")
+_BOMS_UTF16_32 = {
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A note's text with ``\\n`` line endings; ``lines`` is 0-indexed, spans are 1-based."""
+
+    path: str
+    text: str
+    had_bom: bool = False
+    newline: str = "\n"
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+def decode(data: bytes, path: str) -> Source:
+    """Decode bytes as UTF-8 (BOM optional) and normalise CRLF and CR to LF; tabs are kept."""
+    for bom, name in _BOMS_UTF16_32.items():
+        if data.startswith(bom) and not data.startswith(b"\xef\xbb\xbf"):
+            raise input_error(f"{name} text is not supported, save the note as UTF-8", path)
+    if b"\x00" in data:
+        raise input_error("binary file, not notes", path)
+    had_bom = data.startswith(b"\xef\xbb\xbf")
+    if had_bom:
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        col = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        bad = data[exc.start]
+        raise input_error(f"not valid UTF-8 at line {line}, column {col} (byte 0x{bad:02x})", path) from None
+    newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return Source(path=path, text=text, had_bom=had_bom, newline=newline)
+
+
+def read_source(path: str | os.PathLike[str]) -> Source:
+    """Read one note from disk (``-`` is standard input)."""
+    name = os.fspath(path)
+    if name == "-":
+        return decode(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        raise input_error("no such file or directory", name) from None
+    except OSError as exc:
+        raise input_error(exc.strerror or str(exc), name) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise input_error("is a directory, expected a note", name)
+    if st.st_size > MAX_BYTES:
+        raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except PermissionError:
+        raise input_error("permission denied", name) from None
+    except OSError as exc:
+        raise input_error(exc.strerror or str(exc), name) from None
+    if len(data) > MAX_BYTES:
+        raise input_error(f"file is larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
+    return decode(data, name)
+
+
+def _is_note(path: Path) -> bool:
+    return path.suffix.lower() in NOTE_SUFFIXES
+
+
+def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
+    """Expand files and directories into a sorted, de-duplicated list of note paths.
+
+    Directories are walked for ``*.md`` (hidden folders, ``.gitignore``d paths and
+    ``exclude`` globs skipped; symlinked folders are not followed, so loops are harmless).
+    """
+    from confnotes.ignore import IgnoreRules
+
+    found: list[str] = []
+    seen: set[str] = set()
+    for raw in paths:
+        if raw == "-":
+            found.append(raw)
+            continue
+        root = Path(raw)
+        if not root.exists() and not root.is_symlink():
+            raise input_error("no such file or directory", raw)
+        if not root.is_dir():
+            if raw not in seen:
+                seen.add(raw)
+                found.append(raw)
+            continue
+        rules = IgnoreRules.for_root(root, exclude)
+        notes: list[str] = []
+        stack = [root]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except PermissionError:
+                raise input_error("permission denied", str(folder)) from None
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                child = Path(entry.path)
+                is_dir = entry.is_dir(follow_symlinks=False)
+                if rules.ignored(child, is_dir):
+                    continue
+                if is_dir:
+                    stack.append(child)
+                elif _is_note(child) and (entry.is_file() or entry.is_symlink()):
+                    notes.append(str(child))
+        if not notes:
+            raise input_error("no notes (*.md) found in this directory", raw)
+        for note in sorted(notes):
+            if note not in seen:
+                seen.add(note)
+                found.append(note)
+    return found
