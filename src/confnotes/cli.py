@@ -45,7 +45,7 @@ def _read(note: str):  # noqa: ANN202 - returns a Document; imported lazily for 
 
 
 @main.command()
-@click.argument("note", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--format", "fmt", type=click.Choice(["tree", "json", "markdown", "opml"]), default="tree",
     show_default=True, help="tree: readable outline; json: the model (docs/outline-json.md); "

@@ -123,7 +123,7 @@ def to_tree(doc: Document, color: bool = False) -> str:
             extras.append(", ".join(f"{kinds.count(k)} {k}" for k in dict.fromkeys(kinds)))
         if node.notes:
             extras.append(f"{len(node.notes)} note(s)")
-        line = "  " * depth + ("## " if node.is_section else "") + head
+        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + head
         if color and node.is_section:
             line = click.style(line, bold=True)
         suffix = f"  [{'; '.join(extras)}]" if extras else ""

@@ -12,7 +12,7 @@ ITEM = "item"
 #: How a node was recognised in the source.
 ORIGINS = ("atx", "setext", "inferred", "list", "glyph")
 #: Kinds of body blocks; ``text`` always holds the block's source verbatim (de-indented).
-BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note")
+BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "reference")
 
 
 @dataclass(frozen=True, slots=True)

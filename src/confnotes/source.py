@@ -35,6 +35,12 @@ class Source:
         return self.text.split("\n")
 
 
+def os_message(exc: OSError) -> str:
+    """``No such file or directory`` -> ``no such file or directory``: one style for every message."""
+    text = exc.strerror or exc.__class__.__name__
+    return text[:1].lower() + text[1:]
+
+
 def decode(data: bytes, path: str) -> Source:
     """Decode bytes as UTF-8 (BOM optional) and normalise CRLF and CR to LF; tabs are kept."""
     for bom, name in _BOMS_UTF16_32.items():
@@ -66,10 +72,8 @@ def read_source(path: str | os.PathLike[str]) -> Source:
         return decode(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
     try:
         st = os.stat(name)
-    except FileNotFoundError:
-        raise input_error("no such file or directory", name) from None
     except OSError as exc:
-        raise input_error(exc.strerror or str(exc), name) from None
+        raise input_error(os_message(exc), name) from None
     if stat.S_ISDIR(st.st_mode):
         raise input_error("is a directory, expected a note", name)
     if st.st_size > MAX_BYTES:
@@ -77,10 +81,8 @@ def read_source(path: str | os.PathLike[str]) -> Source:
     try:
         with open(name, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
-    except PermissionError:
-        raise input_error("permission denied", name) from None
     except OSError as exc:
-        raise input_error(exc.strerror or str(exc), name) from None
+        raise input_error(os_message(exc), name) from None
     if len(data) > MAX_BYTES:
         raise input_error(f"file is larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
     return decode(data, name)

@@ -9,7 +9,6 @@ stack. markdown-it's ``token.map`` is 0-based and half-open; spans are converted
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -51,20 +50,36 @@ def _span(lines: list[str], start: int, stop: int) -> Span:
     return Span(start + 1, _last_content_line(lines, start, stop) + 1)
 
 
-def _verbatim(lines: list[str], start: int, stop: int, first_col: int = 0) -> str:
-    """Source lines ``[start, stop)`` without trailing blank lines, de-indented as one block."""
+def _strip_indent(line: str, width: int) -> str:
+    """Remove up to ``width`` leading spaces or tabs (a container's content indentation)."""
+    index = 0
+    while index < len(line) and index < width and line[index] in " \t":
+        index += 1
+    return line[index:]
+
+
+def _verbatim(lines: list[str], start: int, stop: int, strip: int = 0, first_col: int = 0) -> str:
+    """Source lines ``[start, stop)`` without trailing blank lines or the container's indentation.
+
+    ``strip`` is the enclosing list item's content column (0 at top level); ``first_col`` is
+    where the block starts when it shares its first line with the item's marker.
+    """
     end = _last_content_line(lines, start, stop) + 1
     chunk = lines[start:end]
-    if chunk and first_col:
+    if not chunk:
+        return ""
+    if first_col:
         chunk[0] = " " * first_col + chunk[0][first_col:]
-    return textwrap.dedent("\n".join(chunk)).strip("\n")
+    if strip:
+        chunk = [_strip_indent(line, strip) for line in chunk]
+    return "\n".join(chunk).strip("\n")
 
 
 class _Builder:
     """A node under construction; frozen into a ``Node`` once everything under it is known."""
 
     __slots__ = ("kind", "title", "start", "end", "origin", "level", "col", "number", "delimiter",
-                 "marker", "body", "notes", "children", "indent", "content_col", "has_block")
+                 "marker", "body", "notes", "children", "indent", "content_col", "has_block", "glyphs")
 
     def __init__(self, kind: str, title: str, start: int, end: int, origin: str, level: int, **extra: Any) -> None:
         self.kind = kind
@@ -83,6 +98,17 @@ class _Builder:
         self.notes: list[Block] = []
         self.children: list[Node] = []
         self.has_block = False
+        self.glyphs: _GlyphRun | None = None
+
+    def end_glyphs(self) -> None:
+        if self.glyphs is not None:
+            self.glyphs.close()
+            self.glyphs = None
+
+    def glyph_run(self, parser: _Parser) -> _GlyphRun:
+        if self.glyphs is None:
+            self.glyphs = _GlyphRun(parser, self.level + 1, self.add_child)
+        return self.glyphs
 
     def grow(self, span: Span) -> None:
         self.end = max(self.end, span.end)
@@ -96,6 +122,7 @@ class _Builder:
         self.grow(node.span)
 
     def freeze(self) -> Node:
+        self.end_glyphs()
         label = recover.split_label(self.title) if self.kind == ITEM else None
         return Node(
             kind=self.kind, title=self.title, span=Span(self.start, self.end), origin=self.origin,
@@ -103,6 +130,62 @@ class _Builder:
             marker=self.marker, label=label, body=tuple(self.body), notes=tuple(self.notes),
             children=tuple(self.children), indent=self.indent,
         )
+
+
+class _GlyphRun:
+    """Pasted bullets being recovered; stays open across blank lines so indentation still nests."""
+
+    __slots__ = ("parser", "base_level", "sink", "stack")
+
+    def __init__(self, parser: _Parser, base_level: int, sink: Any) -> None:
+        self.parser = parser
+        self.base_level = base_level
+        self.sink = sink
+        self.stack: list[tuple[int, _Builder]] = []  # (indent, builder)
+
+    def _close_to(self, indent: int) -> None:
+        stack = self.stack
+        while stack and stack[-1][0] >= indent:
+            _, done = stack.pop()
+            node = done.freeze()
+            if stack:
+                stack[-1][1].add_child(node)
+            else:
+                self.sink(node)
+
+    def close(self) -> None:
+        self._close_to(-1)
+
+    def feed(self, a: int, b: int) -> list[str]:
+        """Take source lines ``[a, b)``; plain lines before the first bullet are returned as lead."""
+        self.parser.recovered.add("glyph-bullets")
+        lines = self.parser.lines
+        lead: list[str] = []
+        started = False
+        for index in range(a, b):
+            line = lines[index]
+            bullet = recover.glyph_bullet(line)
+            if bullet is None:
+                if not line.strip():
+                    continue
+                if started and self.stack:
+                    builder = self.stack[-1][1]
+                    builder.title = (builder.title + "\n" + line.strip()).strip("\n")
+                    builder.end = index + 1
+                else:
+                    self.close()
+                    lead.append(line.strip())
+                continue
+            started = True
+            indent, glyph, text = bullet
+            self._close_to(indent)
+            if len(self.stack) >= MAX_GLYPH_DEPTH:
+                self._close_to(self.stack[-1][0])  # too deep: keep as a sibling at the deepest level
+            level = self.base_level + len(self.stack)
+            col = len(line) - len(line.lstrip(" \t")) + 1
+            self.stack.append((indent, _Builder(ITEM, text, index + 1, index + 1, "glyph", level,
+                                                col=col, marker=glyph, indent=indent)))
+        return lead
 
 
 @dataclass(slots=True)
@@ -118,12 +201,25 @@ class _Top:
     level: int = 0
     markup: str = ""
     role: str = ""  # for paragraphs: heading, glyph, note, filename, image, text
+    lead: bool = False  # plain lines split off the front of a paragraph of pasted bullets
 
 
-def _split_top(tokens: list[Any]) -> list[_Top]:
+def _split_top(tokens: list[Any], lines: list[str]) -> list[_Top]:
+    """Group the token stream into top-level blocks, in source order.
+
+    Source lines that no token covers (link reference definitions, which markdown-it
+    consumes silently) become ``reference`` blocks so nothing is lost.
+    """
     blocks: list[_Top] = []
     index = 0
     total = len(tokens)
+    covered = 0
+
+    def gap(until: int) -> None:
+        first = next((i for i in range(covered, until) if lines[i].strip()), None)
+        if first is not None:
+            blocks.append(_Top("reference", -1, -1, first, until))
+
     while index < total:
         token = tokens[index]
         stop = index + 1
@@ -136,14 +232,21 @@ def _split_top(tokens: list[Any]) -> list[_Top]:
                     break
             else:
                 stop = total
-        a, b = token.map if token.map else (0, 0)
+        a, b = token.map if token.map else (covered, covered)
         kind = token.type.removesuffix("_open")
+        if kind == "container_notes" and b < len(lines) and lines[b].strip().startswith(":::"):
+            b += 1
+        if a > covered:
+            gap(a)
         top = _Top(kind, index, stop, a, b, markup=token.markup)
         if kind in ("paragraph", "heading"):
             top.content = tokens[index + 1].content
             top.level = int(token.tag[1]) if kind == "heading" else 0
         blocks.append(top)
+        covered = max(covered, b)
         index = stop
+    if covered < len(lines):
+        gap(len(lines))
     return blocks
 
 
@@ -161,21 +264,27 @@ class _Parser:
         self.options = options
         self.lines = text.split("\n")
         self.recovered: set[str] = set()
+        self.directives: list[Block] = []
 
     # -------------------------------------------------------------- blocks
 
-    def block(self, tokens: list[Any], start: int, stop: int, kind: str, first_col: int = 0) -> Block:
+    def block(self, tokens: list[Any], start: int, stop: int, kind: str, strip: int = 0, first_col: int = 0) -> Block:
         a, b = tokens[start].map
-        text = _verbatim(self.lines, a, b, first_col)
+        text = _verbatim(self.lines, a, b, strip, first_col)
         span = _span(self.lines, a, b)
         token = tokens[start]
         if kind in ("fence", "code_block"):
             return Block("code", text, span, token.info.strip() if kind == "fence" else "")
         if kind == "html_block":
+            if _DIRECTIVE.match(token.content):
+                return Block("directive", text, span)
             if _COMMENT.match(token.content):
                 return Block("note", text, span, "comment")
             return Block("html", text, span)
         if kind == "container_notes":
+            if b < len(self.lines) and self.lines[b].strip().startswith(":::"):
+                text = _verbatim(self.lines, a, b + 1, strip, first_col)
+                span = _span(self.lines, a, b + 1)
             return Block("note", text, span, "container")
         if kind == "blockquote":
             return Block("quote", text, span)
@@ -196,43 +305,11 @@ class _Parser:
 
     def glyph_nodes(self, a: int, b: int, base_level: int) -> tuple[list[str], list[Node]]:
         """Recover ``•`` bullets from source lines ``[a, b)``; return leading plain lines and nodes."""
-        self.recovered.add("glyph-bullets")
-        lead: list[str] = []
-        roots: list[Node] = []
-        stack: list[tuple[int, _Builder]] = []  # (indent, builder)
-
-        def close_to(indent: int) -> None:
-            while stack and stack[-1][0] >= indent:
-                _, done = stack.pop()
-                node = done.freeze()
-                if stack:
-                    stack[-1][1].add_child(node)
-                else:
-                    roots.append(node)
-
-        for index in range(a, b):
-            line = self.lines[index]
-            bullet = recover.glyph_bullet(line)
-            if bullet is None:
-                if not line.strip():
-                    continue
-                if stack:
-                    builder = stack[-1][1]
-                    builder.title = (builder.title + "\n" + line.strip()).strip("\n")
-                    builder.end = index + 1
-                else:
-                    lead.append(line.strip())
-                continue
-            indent, glyph, text = bullet
-            close_to(indent)
-            level = base_level + min(len(stack), MAX_GLYPH_DEPTH)
-            if len(stack) >= MAX_GLYPH_DEPTH:
-                close_to(stack[-1][0])  # too deep: keep as a sibling at the deepest level
-            col = len(line) - len(line.lstrip(" \t")) + 1
-            stack.append((indent, _Builder(ITEM, text, index + 1, index + 1, "glyph", level,
-                                           col=col, marker=glyph, indent=indent)))
-        close_to(-1)
-        return lead, roots
+        nodes: list[Node] = []
+        run = _GlyphRun(self, base_level, nodes.append)
+        lead = run.feed(a, b)
+        run.close()
+        return lead, nodes
 
     # -------------------------------------------------------------- lists
 
@@ -247,6 +324,8 @@ class _Parser:
             token = tokens[index]
             kind = token.type
             if kind in ("bullet_list_open", "ordered_list_open"):
+                if items:
+                    items[-1].end_glyphs()
                 lists.append((kind == "ordered_list_open", token.markup))
             elif kind in ("bullet_list_close", "ordered_list_close"):
                 lists.pop()
@@ -287,11 +366,14 @@ class _Parser:
                 block_kind = kind.removesuffix("_open")
                 item = items[-1]
                 first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
-                block = self.block(tokens, index, close, block_kind, first_col)
+                block = self.block(tokens, index, close, block_kind, item.content_col, first_col)
                 if block_kind == "code_block" and self.all_glyphs(*token.map):
-                    _, nodes = self.glyph_nodes(token.map[0], token.map[1], item.level + 1)
-                    for node in nodes:
-                        item.add_child(node)
+                    item.glyph_run(self).feed(token.map[0], token.map[1])
+                    index = close
+                    continue
+                item.end_glyphs()
+                if block.kind == "directive":
+                    self.directives.append(block)
                 else:
                     item.add_block(block)
                 item.has_block = True
@@ -310,24 +392,24 @@ class _Parser:
                 item.title = inline.content
                 item.end = max(item.end, b)
                 return
-            lead, nodes = self.glyph_nodes(a, b, item.level + 1)
-            first = self.lines[a][item.content_col:] if a + 1 == item.start else ""
-            if a + 1 == item.start and recover.is_glyph_line(first):
-                lead_title = ""
-            else:
-                lead_title = "\n".join(lead)
-            item.title = lead_title
-            for node in nodes:
-                item.add_child(node)
+            if a + 1 == item.start and recover.is_glyph_line(self.lines[a][item.content_col:]):
+                # "- • text": the glyph is doubled bullet syntax; the rest is the title
+                bullet = recover.glyph_bullet(self.lines[a][item.content_col:])
+                item.title = bullet[2] if bullet else ""
+                a += 1
+            lead = item.glyph_run(self).feed(a, b)
+            if lead and not item.title:
+                item.title = "\n".join(lead)
+            elif lead:
+                item.add_block(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
             return
         if glyph_lines:
-            lead, nodes = self.glyph_nodes(a, b, item.level + 1)
+            lead = item.glyph_run(self).feed(a, b)
             if lead:
                 item.add_block(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
-            for node in nodes:
-                item.add_child(node)
             return
-        item.add_block(self.block(tokens, index, index + 3, "paragraph"))
+        item.end_glyphs()
+        item.add_block(self.block(tokens, index, index + 3, "paragraph", item.content_col))
 
     def all_glyphs(self, a: int, b: int) -> bool:
         lines = [line for line in self.lines[a:b] if line.strip()]
@@ -379,7 +461,7 @@ class _Parser:
                     f"nesting deeper than {MAX_NESTING // 2} levels; flatten the list or quote",
                     self.path, token.map[0] + 1, 1,
                 )
-        blocks = _split_top(tokens)
+        blocks = _split_top(tokens, self.lines)
         fm: dict[str, Any] = {}
         fm_span: Span | None = None
         fm_text: str | None = None
@@ -396,6 +478,9 @@ class _Parser:
         out: list[_Top] = []
         for top in blocks:
             if top.kind == "code_block" and self.all_glyphs(top.a, top.b):
+                if out and out[-1].kind == "glyph":
+                    out[-1].b = top.b
+                    continue
                 top.kind, top.role = "glyph", "glyph"
                 out.append(top)
                 continue
@@ -408,7 +493,10 @@ class _Parser:
                 continue
             if first_glyph > top.a:
                 lead = "\n".join(self.lines[i].strip() for i in range(top.a, first_glyph))
-                out.append(_Top("paragraph", top.start, top.stop, top.a, first_glyph, content=lead, role="lead"))
+                out.append(_Top("paragraph", top.start, top.stop, top.a, first_glyph, content=lead, lead=True))
+            if first_glyph == top.a and out and out[-1].kind == "glyph":
+                out[-1].b = top.b  # blank-separated pasted bullets are one run
+                continue
             out.append(_Top("glyph", top.start, top.stop, first_glyph, top.b, role="glyph"))
         return out
 
@@ -438,7 +526,7 @@ class _Parser:
                 and position < last
                 and top.b - top.a == 1
                 and recover.is_heading_candidate(content, self.options.max_heading_length)
-                and not (top.role != "lead" and _is_image_only(tokens[top.start + 1]))
+                and not (not top.lead and _is_image_only(tokens[top.start + 1]))
             ):
                 top.role = "heading"
                 seen_section = True
@@ -454,7 +542,6 @@ class _Parser:
         root: list[Node] = []
         lede: list[Block] = []
         doc_notes: list[Block] = []
-        directives: list[Block] = []
         breaks: list[Span] = []
         sections: list[_Builder] = []
         continues = self.continuation_flags(tokens, blocks)
@@ -540,13 +627,16 @@ class _Parser:
                 source_span = _span(lines, top.a, top.b)
                 self.recovered.add("filename-line")
                 continue
-            if kind == "html_block" and _DIRECTIVE.match(tokens[top.start].content):
-                directives.append(Block("html", _verbatim(lines, top.a, top.b), _span(lines, top.a, top.b)))
-                continue
-            if top.role == "lead":
-                block = Block("paragraph", top.content, _span(lines, top.a, top.b))
+            if top.lead:
+                lead_kind = "note" if recover.is_note_paragraph(top.content) else "paragraph"
+                block = Block(lead_kind, top.content, _span(lines, top.a, top.b), "paragraph" if lead_kind == "note" else "")
+            elif kind == "reference":
+                block = Block("reference", _verbatim(lines, top.a, top.b), _span(lines, top.a, top.b))
             else:
                 block = self.block(tokens, top.start, top.stop, kind)
+            if block.kind == "directive":
+                self.directives.append(block)
+                continue
             if continues[position] and attach_to_last_point(block, []):
                 previous_kind = "ordered_list"
                 continue
@@ -557,7 +647,7 @@ class _Parser:
         meta = self.meta(fm, fm_span, fm_text, title, title_origin, title_span, source_name, source_span, root)
         return Document(
             path=self.path, meta=meta, lede=tuple(lede), nodes=tuple(root), notes=tuple(doc_notes),
-            breaks=tuple(breaks), directives=tuple(directives), line_count=len(lines),
+            breaks=tuple(breaks), directives=tuple(sorted(self.directives, key=lambda block: block.span.start)), line_count=len(lines) - (1 if lines and lines[-1] == "" else 0),
             recovered=tuple(sorted(self.recovered)),
         )
 
@@ -571,7 +661,8 @@ class _Parser:
             if top.kind == "ordered_list":
                 first = tokens[top.start + 1]
                 flag = first.type == "list_item_open" and first.info.isdigit() and int(first.info) > 1
-            elif top.kind in ("paragraph", "fence", "code_block", "glyph", "blockquote", "table") and top.role != "heading":
+            elif top.kind in ("paragraph", "fence", "code_block", "glyph", "blockquote", "table", "reference") \
+                    and top.role != "heading":
                 flags[position] = flag
             else:
                 flag = False
@@ -595,7 +686,7 @@ class _Parser:
         for top in blocks:
             if top.kind == "heading" or top.role == "heading":
                 break
-            if top.kind == "paragraph" and top.role in ("text", "lead"):
+            if top.kind == "paragraph" and top.role == "text":
                 phrase = recover.lede_title(top.content.split("\n")[-1] if top.content else "")
                 if phrase:
                     self.recovered.add("lede-title")

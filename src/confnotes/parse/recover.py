@@ -16,7 +16,7 @@ _FILENAME = re.compile(
     r"^[\w][\w .@()+-]*\.(?:md|markdown|mdown|txt|text|docx?|odt|rtf|pdf|html?|pages|key|pptx?)$",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^([^:\s`\[\]()<>*_][^:`\[\]<>]{0,58}?):(?:[ \t]+|$)")
+_LABEL = re.compile(r"^([^:\s`\[\]()<>*_][^:`\[\]<>\n]{0,58}?):(?:[ \t]+|$)", re.MULTILINE)
 _NOTE_PARAGRAPH = re.compile(r"^(?:speaker[ -]?)?notes?:(?:\s|$)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*(?P<a>[^*\n]+?)\*\*|__(?P<b>[^_\n]+?)__|\*(?P<c>[^*\n]+?)\*|_(?P<d>[^_\n]+?)_")
 _HEADING_END = ".,;:"

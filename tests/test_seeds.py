@@ -1,0 +1,92 @@
+"""The user's two example notes give exactly the outlines DESIGN.md describes."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import NOTES
+
+from confnotes.source import read_source
+
+
+def _outline(cli, name: str) -> dict:
+    result = cli("outline", str(NOTES / name), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_seeds_ship_verbatim():
+    shared = NOTES.parent.parent / "shared" / "seeds"
+    if shared.is_dir():  # only beside the project's shared folder; the copies are committed
+        for seed in shared.glob("*.md"):
+            assert (NOTES / seed.name).read_bytes() == seed.read_bytes()
+    assert {p.name for p in NOTES.glob("*.md")} >= {"scale2025.md", "scaling-reading-list.md"}
+
+
+def test_scale2025_outline(cli):
+    data = _outline(cli, "scale2025.md")
+    meta = data["meta"]
+    assert meta["title"] == "System & Reliability @scale Conference"
+    assert meta["title_origin"] == "lede"
+    assert meta["source_name"] == "scale2025.md"
+    sections = data["nodes"]
+    assert [s["kind"] for s in sections] == ["section"] * 5
+    assert [s["title"] for s in sections] == [
+        "Core Principles for Scaling Systems",
+        "Key Challenges in Scaling",
+        "Case Studies & Strategies",
+        "Future Directions",
+        "Conclusion",
+    ]
+    assert all(s["origin"] == "inferred" for s in sections)
+    points = [[c for c in s["children"] if c["number"] is not None] for s in sections]
+    assert [len(p) for p in points] == [3, 3, 3, 3, 0]
+    assert [[p["number"] for p in ps] for ps in points[:4]] == [["1", "2", "3"]] * 4
+    assert [p["title"] for p in points[1]] == [
+        "Distributed Training", "Distributed Inference", "Reasoning Models at Scale"]
+    twine = points[2][1]
+    assert twine["title"] == "Twine Gang Scheduling"
+    assert len(twine["children"]) == 1
+    benefits = twine["children"][0]
+    assert benefits["label"] == "Benefits" and benefits["text"] == "" and benefits["origin"] == "glyph"
+    assert [c["label"] for c in benefits["children"]] == ["Reliability", "Efficiency", "Scalability"]
+    assert benefits["children"][0]["text"] == "Atomic task orchestration."
+    checkpoint = points[1][0]["children"][0]
+    assert checkpoint["label"] == "Checkpointing limits"
+    assert checkpoint["text"].startswith("Frequent saves risk I/O bottlenecks")
+    conclusion = sections[4]
+    assert conclusion["children"] == []
+    assert [b["kind"] for b in conclusion["body"]] == ["paragraph"]
+    assert conclusion["body"][0]["text"].startswith("Scaling systems demands proactive design")
+    assert [b["kind"] for b in data["lede"]] == ["paragraph"]
+    assert data["lede"][0]["text"].startswith("notes for the **System & Reliability")
+    assert len(data["breaks"]) == 4
+    # spans are 1-based source lines
+    assert sections[0]["span"][0] == 5 and points[0][0]["span"][0] == 7
+
+
+def test_reading_list_outline(cli):
+    data = _outline(cli, "scaling-reading-list.md")
+    assert data["meta"]["title"] == "Scaling"
+    assert data["meta"]["title_origin"] == "inferred"
+    assert data["meta"]["kind"] == "reading-list"
+    entries = data["nodes"]
+    assert len(entries) == 14
+    assert all(e["kind"] == "section" and e["children"] == [] for e in entries)
+    annotated = [e for e in entries if e["body"]]
+    assert len(annotated) == 13
+    bare = [e["title"] for e in entries if not e["body"]]
+    assert bare == ["Wide Attention Is The Way Forward for Transformers"]
+    assert entries[0]["title"] == "PaLM: Scaling Language Modeling with Pathways"
+    assert entries[-1]["title"] == "What Now: Scaling the Sales Organization"
+    assert all(len(e["body"]) == 1 and e["body"][0]["kind"] == "paragraph" for e in annotated)
+
+
+def test_seeds_are_lossless():
+    from helpers import assert_lossless
+
+    from confnotes.parse import parse_source
+
+    for name in ("scale2025.md", "scaling-reading-list.md"):
+        source = read_source(NOTES / name)
+        assert_lossless(source.text, parse_source(source))
