@@ -59,3 +59,57 @@ def check_golden(path: Path, actual: str, update: bool) -> None:
         return
     expected = path.read_text(encoding="utf-8")
     assert actual == expected, f"{path.name} differs from the golden file (pytest --update-goldens rewrites it)"
+
+
+def words(text: str) -> set[str]:
+    """Words with at least one letter, as a set (for 'every word survives' checks)."""
+    return {word for word in _WORD.findall(text) if any(c.isalpha() for c in word)}
+
+
+def html_text(html: str) -> str:
+    """The visible text of an HTML page (script and style excluded)."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[str] = []
+            self.skip = 0
+
+        def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
+            if tag in ("script", "style"):
+                self.skip += 1
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("script", "style"):
+                self.skip -= 1
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+def pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def tiny_png() -> bytes:
+    """A valid 2x2 red PNG, written by hand so tests need no image library."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))

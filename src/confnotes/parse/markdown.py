@@ -20,3 +20,14 @@ def markdown_parser() -> MarkdownIt:
     md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
     return md
+
+
+def render_parser(allow_html: bool = False) -> MarkdownIt:
+    """A parser for rendering inline Markdown to HTML (raw HTML escaped unless allowed).
+
+    Links are validated by the renderer (``render.markdown``), which keeps the text of a
+    dropped link, so markdown-it's own validation is relaxed here.
+    """
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": allow_html}).enable("table")
+    md.validateLink = lambda url: True  # noqa: ARG005 - checked at render time
+    return md

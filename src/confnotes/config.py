@@ -1,0 +1,129 @@
+"""Project configuration: ``[tool.confnotes]`` in pyproject.toml or a ``confnotes.toml``, found upward."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from confnotes.errors import config_error
+
+CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
+_TOP_KEYS = {
+    "templates": str, "theme": str, "paper": str, "allow_html": bool, "lang": str,
+    "max_heading_length": int, "infer_headings": str, "lint": dict, "slides": dict, "build": dict,
+}
+SLIDE_KEYS = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
+BUILD_KEYS = {"formats": list, "exclude": list}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings for one note; ``path`` is the file they came from (``None`` for defaults)."""
+
+    path: str | None = None
+    templates: str | None = None
+    theme: str = "default"
+    paper: str = "a4"
+    allow_html: bool = False
+    lang: str | None = None
+    max_heading_length: int = 100
+    infer_headings: str = "auto"
+    lint: dict[str, Any] = field(default_factory=dict)
+    slides: dict[str, Any] = field(default_factory=dict)
+    build: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path | None:
+        return None if self.path is None else Path(self.path).parent
+
+    def parse_options(self):  # noqa: ANN201 - ParseOptions; imported lazily
+        from confnotes.parse import ParseOptions
+
+        return ParseOptions(max_heading_length=self.max_heading_length, infer_headings=self.infer_headings)
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        col = getattr(exc, "colno", None)
+        message = str(exc).split(" (at line")[0]
+        raise config_error(f"invalid TOML: {message}", str(path), line, col) from None
+    except OSError as exc:
+        raise config_error(exc.strerror or str(exc), str(path)) from None
+
+
+def _check_types(table: dict[str, Any], schema: dict[str, type], where: str, path: str) -> None:
+    for key, value in table.items():
+        if key not in schema:
+            known = ", ".join(sorted(schema))
+            raise config_error(f"unknown key '{where}{key}' (known: {known})", path)
+        expected = schema[key]
+        if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+            raise config_error(f"'{where}{key}' must be {expected.__name__}, not {type(value).__name__}", path)
+
+
+def config_from_table(table: dict[str, Any], path: str) -> Config:
+    _check_types(table, _TOP_KEYS, "", path)
+    _check_types(table.get("slides", {}), SLIDE_KEYS, "slides.", path)
+    _check_types(table.get("build", {}), BUILD_KEYS, "build.", path)
+    if table.get("paper", "a4").lower() not in ("a4", "letter"):
+        raise config_error("'paper' must be \"a4\" or \"letter\"", path)
+    if table.get("infer_headings", "auto") not in ("auto", "always", "never"):
+        raise config_error("'infer_headings' must be \"auto\", \"always\" or \"never\"", path)
+    templates = table.get("templates")
+    if templates is not None:
+        templates = str((Path(path).parent / templates).resolve())
+    values = {key: value for key, value in table.items() if key != "templates"}
+    if "paper" in values:
+        values["paper"] = values["paper"].lower()
+    return Config(path=path, templates=templates, **values)
+
+
+def read_config_file(path: str | os.PathLike[str]) -> Config:
+    """Read an explicit config file (``--config``): a confnotes.toml or a pyproject.toml."""
+    file = Path(path)
+    if not file.is_file():
+        raise config_error("config file not found", str(file))
+    data = _load_toml(file)
+    table = data.get("tool", {}).get("confnotes", {}) if file.name == "pyproject.toml" else data
+    if file.name != "pyproject.toml" and "tool" in table and "confnotes" in table.get("tool", {}):
+        table = table["tool"]["confnotes"]
+    if not isinstance(table, dict):
+        raise config_error("[tool.confnotes] must be a table", str(file))
+    return config_from_table(table, str(file))
+
+
+@lru_cache(maxsize=256)
+def _config_for_dir(folder: str) -> Config:
+    current = Path(folder)
+    for candidate in (current, *current.parents):
+        for name in CONFIG_NAMES:
+            file = candidate / name
+            if not file.is_file():
+                continue
+            if name == "pyproject.toml":
+                data = _load_toml(file)
+                table = data.get("tool", {}).get("confnotes")
+                if table is None:
+                    continue
+                if not isinstance(table, dict):
+                    raise config_error("[tool.confnotes] must be a table", str(file))
+                return config_from_table(table, str(file))
+            return read_config_file(file)
+    return Config()
+
+
+def find_config(note_path: str | os.PathLike[str]) -> Config:
+    """The config that applies to a note: the nearest confnotes.toml or pyproject.toml with
+    ``[tool.confnotes]`` in the note's folder or above (defaults if none)."""
+    name = os.fspath(note_path)
+    folder = os.getcwd() if name in ("-", "<stdin>") else os.path.dirname(os.path.abspath(name))
+    return _config_for_dir(folder)

@@ -1,0 +1,167 @@
+"""Inline Markdown of titles and bodies to safe HTML, rendered once by markdown-it-py.
+
+Raw HTML is escaped unless the config allows it; ``javascript:``, ``vbscript:``,
+``file:`` and non-image ``data:`` links lose their link and keep their text; images
+next to the note are embedded as data URIs, so the page is self-contained; remote
+images become links, so opening the page makes no request.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from markupsafe import Markup, escape
+
+from confnotes.model import Block
+
+_SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
+_DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
+_NOTE_PREFIX = re.compile(r"^(?:speaker[ -]?)?notes?:\s*", re.IGNORECASE)
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+
+
+def _scheme(url: str) -> str:
+    cleaned = re.sub(r"[\x00-\x20]", "", url).lower()
+    match = re.match(r"^([a-z][a-z0-9+.-]*):", cleaned)
+    return match.group(1) if match else ""
+
+
+def safe_link(url: str) -> bool:
+    return _scheme(url) in _SAFE_SCHEMES
+
+
+@dataclass
+class InlineRenderer:
+    """Renders one document's Markdown fragments; collects warnings (missing images, dropped links)."""
+
+    base_dir: Path | None = None
+    allow_html: bool = False
+    embed_images: bool = True
+    warnings: list[str] = field(default_factory=list)
+    references: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from confnotes.parse.markdown import render_parser
+
+        self.md = render_parser(self.allow_html)
+        for name, method in (("link_open", self._link_open), ("link_close", self._link_close),
+                             ("image", self._image)):
+            # markdown-it binds rules to its renderer, so hand it plain functions
+            self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
+        self._dropped: list[bool] = []
+
+    # markdown-it render rules -------------------------------------------------
+    def _link_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        href = tokens[idx].attrGet("href") or ""
+        if not safe_link(href):
+            self._dropped.append(True)
+            self.warnings.append(f"dropped unsafe link {href[:40]!r}")
+            return ""
+        self._dropped.append(False)
+        return renderer.renderToken(tokens, idx, options, env)
+
+    def _link_close(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        dropped = self._dropped.pop() if self._dropped else False
+        return "" if dropped else renderer.renderToken(tokens, idx, options, env)
+
+    def _image(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        token = tokens[idx]
+        src = token.attrGet("src") or ""
+        alt = renderer.renderInlineAsText(token.children or [], options, env)
+        title = token.attrGet("title")
+        title_attr = f' title="{escape(title)}"' if title else ""
+        if _DATA_IMAGE.match(src):
+            return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
+        scheme = _scheme(src)
+        if scheme in ("http", "https"):
+            return f'<a class="remote-image" href="{escape(src)}">{escape(alt or src)}</a>'
+        if scheme:
+            self.warnings.append(f"image {src[:60]!r} not embedded: only images next to the note are")
+            return f'<span class="missing-image">{escape(alt)}</span>'
+        data_uri = self._embed(src)
+        if data_uri is None:
+            return f'<span class="missing-image" title="{escape(src)}">{escape(alt or src)}</span>'
+        return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
+
+    def _embed(self, src: str) -> str | None:
+        if self.base_dir is None or not self.embed_images:
+            self.warnings.append(f"image {src!r} not embedded")
+            return None
+        relative = unquote(urlsplit(src).path)
+        base = self.base_dir.resolve()
+        target = (base / relative).resolve()
+        if base != target and base not in target.parents:
+            self.warnings.append(f"image {src!r} is outside the note's folder; not embedded")
+            return None
+        if not target.is_file():
+            self.warnings.append(f"image {src!r} not found")
+            return None
+        if target.stat().st_size > MAX_IMAGE_BYTES:
+            self.warnings.append(f"image {src!r} is larger than 8 MB; not embedded")
+            return None
+        mime = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if not mime.startswith("image/"):
+            self.warnings.append(f"{src!r} is not an image")
+            return None
+        return f"data:{mime};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
+
+    # public API ----------------------------------------------------------------
+    def load_references(self, blocks: list[Block]) -> None:
+        """Link reference definitions apply to the whole note, so collect them once."""
+        env: dict[str, Any] = {}
+        for block in blocks:
+            self.md.parse(block.text, env)
+        self.references = env.get("references", {})
+
+    def _env(self) -> dict[str, Any]:
+        return {"references": dict(self.references)}
+
+    def inline(self, text: str) -> Markup:
+        return Markup(self.md.renderInline(text, self._env()))
+
+    def blocks(self, text: str) -> Markup:
+        return Markup(self.md.render(text, self._env()))
+
+    def block(self, block: Block) -> Markup:
+        if block.kind == "reference":
+            return Markup("")
+        if block.kind == "note":
+            return self.blocks(note_text(block))
+        return self.blocks(block.text)
+
+    def plain(self, text: str) -> str:
+        """Inline Markdown as plain text (for PDF metadata, slide outlines, ``<title>``)."""
+        tokens = self.md.parseInline(text, self._env())
+        out: list[str] = []
+        for token in tokens:
+            for child in token.children or []:
+                if child.type in ("text", "code_inline"):
+                    out.append(child.content)
+                elif child.type in ("softbreak", "hardbreak"):
+                    out.append(" ")
+                elif child.type == "image":
+                    out.append(child.content)
+        return "".join(out)
+
+
+def note_text(block: Block) -> str:
+    """A speaker note without its delimiters: ``Note:``, ``::: notes``/``:::``, ``<!-- -->``."""
+    text = block.text.strip()
+    if block.info == "comment":
+        text = re.sub(r"^<!--\s*|\s*-->$", "", text, flags=re.DOTALL)
+    elif block.info == "container":
+        lines = text.split("\n")
+        if lines and lines[0].lstrip().startswith(":::"):
+            lines = lines[1:]
+        if lines and lines[-1].strip().startswith(":::"):
+            lines = lines[:-1]
+        text = "\n".join(lines)
+    else:
+        text = _NOTE_PREFIX.sub("", text, count=1)
+    return text.strip()

@@ -1,0 +1,81 @@
+"""The Jinja environment: a user's template folders first, the built-ins behind, ``!default/`` to extend."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from confnotes.errors import render_error
+
+
+def builtin_templates() -> Path:
+    """Templates inside the installed package, or the checkout's top-level ``templates/``.
+
+    Wheels carry them as ``confnotes/templates`` (hatchling force-include); editable
+    installs do not, so a checkout falls back to its own folder.
+    """
+    packaged = Path(__file__).resolve().parent / "templates"
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[2] / "templates"
+    if checkout.is_dir():
+        return checkout
+    raise render_error("confnotes' built-in templates are missing from this installation")
+
+
+def themes() -> list[str]:
+    return sorted(path.stem for path in (builtin_templates() / "themes").glob("*.css"))
+
+
+@lru_cache(maxsize=16)
+def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
+    for folder in user_dirs:
+        if not Path(folder).is_dir():
+            raise render_error(f"templates folder not found: {folder}")
+    builtin = jinja2.FileSystemLoader(str(builtin_templates()))
+    loader = jinja2.ChoiceLoader([
+        jinja2.FileSystemLoader(list(user_dirs)),
+        builtin,
+        jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
+    ])
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml", "svg"), default=False),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env
+
+
+def render_template(name: str, user_dirs: tuple[str, ...] = (), **context: Any) -> str:
+    env = environment(tuple(user_dirs))
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateNotFound as exc:
+        searched = ", ".join([*user_dirs, "built-in templates"])
+        raise render_error(f"template not found: {exc.name} (searched {searched})") from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise render_error(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from None
+    try:
+        return template.render(**context)
+    except jinja2.TemplateNotFound as exc:
+        searched = ", ".join([*user_dirs, "built-in templates"])
+        raise render_error(f"template not found: {exc.name} (used by {name}; searched {searched})") from None
+    except jinja2.UndefinedError as exc:
+        raise render_error(f"template {name}: {exc.message}") from None
+    except jinja2.TemplateError as exc:
+        raise render_error(f"template {name}: {exc}") from None
+
+
+def read_builtin(name: str, user_dirs: tuple[str, ...] = ()) -> str:
+    """A static file (CSS, JS) from the user's template folders or the built-ins."""
+    for folder in (*user_dirs, str(builtin_templates())):
+        path = Path(folder) / name
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise render_error(f"template file not found: {name}")

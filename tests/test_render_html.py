@@ -1,0 +1,171 @@
+"""``confnotes render --to html``: a self-contained page with everything the note says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import NOTES
+from helpers import html_text, tiny_png, words
+
+SEEDS = ["scale2025.md", "scaling-reading-list.md"]
+
+
+def _render(cli, note: Path | str, *args: str) -> str:
+    result = cli("render", str(note), "--to", "html", "-o", "-", *args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.parametrize("name", SEEDS)
+def test_every_word_of_the_note_is_in_the_page(cli, name):
+    html = _render(cli, NOTES / name)
+    source = (NOTES / name).read_text(encoding="utf-8")
+    missing = words(source) - words(html_text(html))
+    assert not missing
+
+
+def test_page_structure(cli):
+    html = _render(cli, NOTES / "scale2025.md")
+    assert html.startswith("<!DOCTYPE html>")
+    assert '<html lang="en">' in html
+    assert "<title>System &amp; Reliability @scale Conference</title>" in html
+    assert re.search(r"<link[^>]+stylesheet|<script src|https?://", html) is None, "page must be self-contained"
+    ids = re.findall(r'<section id="([^"]+)"', html)
+    assert ids == ["core-principles-for-scaling-systems", "key-challenges-in-scaling",
+                   "case-studies-strategies", "future-directions", "conclusion"]
+    toc = re.findall(r'<a class="toc-link" href="#([^"]+)"', html)
+    assert toc == ids
+    assert html.count('<li value="1">') == 4 and html.count('<li value="3"') == 4
+    assert '<strong class="label">Checkpointing limits:</strong> Frequent saves' in html
+    assert '<strong class="label">Benefits:</strong>' in html
+    # heading order: one h1, sections h2
+    assert html.count("<h1") == 1 and html.count("<h2>") == 5
+
+
+def test_reading_list_entries(cli):
+    html = _render(cli, NOTES / "scaling-reading-list.md")
+    assert html.count('class="section depth-1 entry') == 14
+    assert html.count("no-annotation") == 2  # one entry, plus the CSS rule for it
+    entry = re.search(r'<section id="wide-attention[^"]*" class="([^"]+)"', html)
+    assert entry and "no-annotation" in entry.group(1)
+
+
+def test_speaker_notes_hidden_unless_asked(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Part\n\nNote: secret reminder\n\n- point\n")
+    assert "secret reminder" not in _render(cli, note)
+    shown = _render(cli, note, "--notes")
+    assert "secret reminder" in shown and 'class="speaker-notes"' in shown
+    assert "Note:" not in html_text(shown)
+
+
+def test_meta_from_front_matter(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("---\ntitle: Rust\nevent: RustConf\ndate: 2026-09-10\nspeakers: [Ada, Grace]\n---\n\n## A\n\n- b\n")
+    html = _render(cli, note)
+    assert '<span class="event">RustConf</span>' in html and "2026-09-10" in html
+    assert '<meta name="author" content="Ada, Grace">' in html
+
+
+def test_default_output_next_to_note_and_atomic(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n- a\n")
+    result = cli("render", str(note))
+    assert result.exit_code == 0
+    assert (tmp_path / "talk.html").read_text().startswith("<!DOCTYPE html>")
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_refuses_to_overwrite_the_note(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n")
+    result = cli("render", str(note), "-o", str(note))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{note}: output would overwrite the note itself; choose another -o"
+    assert note.read_text() == "# Talk\n"
+
+
+def test_themes_and_extra_css(cli, tmp_path):
+    listed = cli("render", "--list-themes").stdout.split()
+    assert {"default", "serif", "dark"} <= set(listed)
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n- a\n")
+    serif = _render(cli, note, "--theme", "serif")
+    assert "DejaVu Serif" in serif
+    css = tmp_path / "extra.css"
+    css.write_text("body { border-top: 7px solid hotpink; }")
+    assert "hotpink" in _render(cli, note, "--css", str(css))
+    bad = cli("render", str(note), "-o", "-", "--theme", "nope")
+    assert bad.exit_code == 2 and "unknown theme 'nope'" in bad.stderr
+
+
+def test_user_template_overrides_and_extends(cli, tmp_path):
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n- a\n")
+    templates = tmp_path / "tpl"
+    templates.mkdir()
+    (templates / "note.html").write_text(
+        '{% extends "!default/note.html" %}{% block dummy %}{% endblock %}'
+    )
+    (templates / "_node.html").write_text(
+        "{% macro render_groups(children, depth) %}<p>CUSTOM {{ children | length }}</p>{% endmacro %}"
+        "{% macro notes_of(node) %}{% endmacro %}"
+    )
+    html = _render(cli, note, "--templates", str(templates))
+    assert "<p>CUSTOM 1</p>" in html
+
+
+def test_template_from_config(cli, tmp_path):
+    (tmp_path / "confnotes.toml").write_text('templates = "tpl"\n')
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "tpl" / "note.html").write_text("<p>{{ meta.title }} from config</p>")
+    note = tmp_path / "t.md"
+    note.write_text("# Hello\n")
+    assert _render(cli, note).strip() == "<p>Hello from config</p>"
+
+
+def test_missing_template_is_a_clear_error(cli, tmp_path):
+    note = tmp_path / "t.md"
+    note.write_text("# T\n")
+    templates = tmp_path / "tpl"
+    templates.mkdir()
+    (templates / "note.html").write_text('{% include "nope.html" %}')
+    result = cli("render", str(note), "-o", "-", "--templates", str(templates))
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith("confnotes: template not found: nope.html")
+
+
+def test_hostile_note_is_escaped(cli, tmp_path):
+    note = tmp_path / "evil.md"
+    note.write_text(
+        "# Evil <script>alert(1)</script>\n\n## Part\n\n<script>alert(2)</script>\n\n"
+        "- [click](javascript:alert(3)) and [data](data:text/html,<b>x</b>)\n"
+        "- <img src=x onerror=alert(4)>\n- [fine](https://example.org)\n"
+    )
+    html = _render(cli, note)
+    assert "<script>" not in html.split("<body", 1)[1]
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+    assert "javascript:" not in html and 'href="data:' not in html
+    assert "click" in html_text(html) and "<img src=x" not in html
+    assert '<a href="https://example.org">fine</a>' in html
+
+
+def test_allow_html_from_config(cli, tmp_path):
+    (tmp_path / "confnotes.toml").write_text("allow_html = true\n")
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n## A\n\n<div class=\"keep\">raw</div>\n")
+    assert '<div class="keep">raw</div>' in _render(cli, note)
+
+
+def test_local_image_is_embedded_and_missing_one_warns(cli, tmp_path):
+    (tmp_path / "pic.png").write_bytes(tiny_png())
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n## A\n\n![a picture](pic.png)\n\n![gone](missing.png)\n\n![remote](https://example.org/x.png)\n")
+    result = cli("render", str(note), "-o", str(tmp_path / "out.html"))
+    assert result.exit_code == 0
+    html = (tmp_path / "out.html").read_text()
+    assert 'src="data:image/png;base64,' in html
+    assert "image 'missing.png' not found" in result.stderr
+    assert '<a class="remote-image" href="https://example.org/x.png">remote</a>' in html
