@@ -16,9 +16,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@mkdir -p $(OUT)
 	@for note in notes/*.md; do \
+		name=$$(basename "$$note" .md); \
 		echo "== $$note"; $(BIN)/confnotes outline "$$note" || exit $$?; \
+		for to in html pdf; do \
+			$(BIN)/confnotes render "$$note" --to $$to -o "$(OUT)/$$name.$$to" 2>/dev/null || exit $$?; \
+		done; \
 	done
-	@echo "Outlines printed above; notes are in notes/."
+	@echo; echo "Results in $(OUT)/:"; ls -1 $(OUT) | sed 's|^|  $(OUT)/|'
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc

@@ -33,3 +33,58 @@ def cli():
         return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
     return run
+
+
+def _chromium_path() -> str | None:
+    import os
+    import shutil
+
+    return os.environ.get("CONFNOTES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium driven by Playwright. Under CI=true a missing browser is a failure."""
+    import os
+
+    path = _chromium_path()
+    if path is None:
+        message = "Debian's chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=path,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Open a local file in a fresh page; returns (page, console_errors, requests)."""
+    pages = []
+
+    def open_file(path, viewport=(1280, 800)):
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        page = context.new_page()
+        errors: list[str] = []
+        requests: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        url = path.resolve().as_uri()
+        page.on("request", lambda req: requests.append(req.url) if req.url.split("#")[0] != url else None)
+        page.goto(url)
+        page.wait_for_load_state("load")
+        pages.append(context)
+        return page, errors, requests
+
+    yield open_file
+    for context in pages:
+        context.close()

@@ -113,3 +113,12 @@ def tiny_png() -> bytes:
     raw = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def assert_not_blank(png_path: Path) -> None:
+    """A screenshot shows something: several colours, not one flat fill."""
+    from PIL import Image
+
+    with Image.open(png_path) as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 8, f"{png_path.name} looks blank"

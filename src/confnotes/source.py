@@ -76,6 +76,8 @@ def read_source(path: str | os.PathLike[str]) -> Source:
         raise input_error(os_message(exc), name) from None
     if stat.S_ISDIR(st.st_mode):
         raise input_error("is a directory, expected a note", name)
+    if not stat.S_ISREG(st.st_mode):
+        raise input_error("not a regular file", name)
     if st.st_size > MAX_BYTES:
         raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
     try:

@@ -1,0 +1,172 @@
+"""``confnotes render --to pdf``: WeasyPrint PDFs with page numbers, TOC, metadata and bookmarks."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import pytest
+from conftest import NOTES
+from helpers import pdf_text, tiny_png, words
+from pypdf import PdfReader
+
+SEEDS = ["scale2025.md", "scaling-reading-list.md"]
+
+
+def _pdf(cli, note: Path, tmp_path: Path, *args: str) -> tuple[bytes, str]:
+    out = tmp_path / (note.stem + ".pdf")
+    result = cli("render", str(note), "--to", "pdf", "-o", str(out), *args)
+    assert result.exit_code == 0, result.stderr
+    return out.read_bytes(), result.stderr
+
+
+@pytest.fixture(scope="module")
+def scale_pdf(tmp_path_factory) -> PdfReader:
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+
+    out = tmp_path_factory.mktemp("pdf") / "scale2025.pdf"
+    result = CliRunner().invoke(main, ["render", str(NOTES / "scale2025.md"), "--to", "pdf", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return PdfReader(io.BytesIO(out.read_bytes()))
+
+
+@pytest.mark.parametrize("name", SEEDS)
+def test_every_word_is_in_the_pdf(cli, tmp_path, name):
+    data, stderr = _pdf(cli, NOTES / name, tmp_path)
+    assert "warning" not in stderr
+    missing = words((NOTES / name).read_text(encoding="utf-8")) - words(pdf_text(data))
+    assert not missing
+
+
+def test_page_numbers_and_running_header(scale_pdf):
+    pages = scale_pdf.pages
+    total = len(pages)
+    assert total >= 2
+    for number, page in enumerate(pages, 1):
+        text = page.extract_text()
+        assert f"{number} / {total}" in text
+        if number > 1:
+            assert "System & Reliability @scale Conference" in text  # the running header
+
+
+def test_metadata_language_and_tagging(scale_pdf):
+    assert scale_pdf.metadata.title == "System & Reliability @scale Conference"
+    assert scale_pdf.metadata.subject
+    root = scale_pdf.trailer["/Root"]
+    assert root["/Lang"] == "en"
+    assert bool(root["/MarkInfo"]["/Marked"]) and "/StructTreeRoot" in root
+    width, height = (float(v) for v in scale_pdf.pages[0].mediabox[2:])
+    assert round(width / 72 * 25.4) == 210 and round(height / 72 * 25.4) == 297  # A4
+
+
+def test_bookmarks_for_all_sections(scale_pdf):
+    titles = [item.title for item in scale_pdf.outline if not isinstance(item, list)]
+    assert titles == ["Core Principles for Scaling Systems", "Key Challenges in Scaling",
+                      "Case Studies & Strategies", "Future Directions", "Conclusion"]
+
+
+def test_toc_links_resolve_to_their_sections(scale_pdf):
+    named = scale_pdf.named_destinations
+    links = []
+    for annot in scale_pdf.pages[0].get("/Annots", []):
+        annot = annot.get_object()
+        if annot.get("/Subtype") == "/Link" and annot.get("/Dest") is not None:
+            links.append(str(annot["/Dest"]))
+    targets = list(dict.fromkeys(links))
+    assert targets == ["core-principles-for-scaling-systems", "key-challenges-in-scaling",
+                       "case-studies-strategies", "future-directions", "conclusion"]
+    first_page_text = scale_pdf.pages[0].extract_text()
+    for target in targets:
+        page_number = scale_pdf.get_destination_page_number(named[target])
+        # the TOC prints that page number next to the entry (target-counter)
+        assert page_number is not None and f"{page_number + 1}" in first_page_text
+    conclusion_page = scale_pdf.get_destination_page_number(named["conclusion"])
+    assert "Conclusion" in scale_pdf.pages[conclusion_page].extract_text()
+
+
+def test_letter_paper(cli, tmp_path):
+    data, _ = _pdf(cli, NOTES / "scale2025.md", tmp_path, "--paper", "letter")
+    width, height = (float(v) for v in PdfReader(io.BytesIO(data)).pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (612, 792)
+
+
+def test_untagged_option(cli, tmp_path):
+    data, _ = _pdf(cli, NOTES / "scale2025.md", tmp_path, "--untagged")
+    assert "/StructTreeRoot" not in PdfReader(io.BytesIO(data)).trailer["/Root"]
+
+
+def test_relative_image_is_embedded_and_broken_image_warns(cli, tmp_path):
+    (tmp_path / "pic.png").write_bytes(tiny_png())
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n## A\n\n![pic](pic.png)\n\n![broken](broken.png)\n")
+    (tmp_path / "broken.png").write_bytes(b"not a png")
+    data, stderr = _pdf(cli, note, tmp_path)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages[0].images) == 1
+    assert "warning" in stderr and "image" in stderr.lower()
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802
+        _Recorder.hits.append(self.path)
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(tiny_png())
+
+    def log_message(self, *args) -> None:  # noqa: ANN002
+        pass
+
+
+def test_hostile_note_fetches_nothing(cli, tmp_path):
+    server = HTTPServer(("127.0.0.1", 0), _Recorder)
+    port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    secret = tmp_path.parent / f"secret-{tmp_path.name}.png"
+    secret.write_bytes(tiny_png())
+    (tmp_path / "confnotes.toml").write_text("allow_html = true\n")
+    note = tmp_path / "evil.md"
+    note.write_text(
+        "# Evil\n\n## Part\n\n"
+        "![x](file:///etc/passwd)\n\n"
+        f"![x](http://127.0.0.1:{port}/md.png)\n\n"
+        f'<img src="http://127.0.0.1:{port}/raw.png">\n\n'
+        f'<img src="file://{secret}">\n\n'
+        '<img src="../' + secret.name + '">\n\n'
+        f'<link rel="stylesheet" href="http://127.0.0.1:{port}/x.css">\n'
+    )
+    css = tmp_path / "extra.css"
+    css.write_text(f"@import url(http://127.0.0.1:{port}/import.css);\n"
+                   "body {{ background: url(file:///etc/passwd); }}\n")
+    opened: list[str] = []
+    connected: list[object] = []
+    active = True
+
+    def audit(event: str, args: tuple) -> None:
+        if not active:
+            return
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and (
+            "passwd" in str(args[0]) or "secret-" in str(args[0])
+        ):
+            opened.append(str(args[0]))
+        if event == "socket.connect":
+            connected.append(args[1] if len(args) > 1 else args)
+
+    sys.addaudithook(audit)
+    try:
+        data, stderr = _pdf(cli, note, tmp_path, "--css", str(css))
+    finally:
+        active = False
+        server.shutdown()
+    assert data.startswith(b"%PDF")
+    assert _Recorder.hits == [], "the PDF renderer made HTTP requests"
+    assert connected == [], "the PDF renderer opened sockets"
+    assert opened == [], "the PDF renderer read files outside the note's folder"
+    assert "refused to fetch" in stderr
