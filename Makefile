@@ -21,6 +21,8 @@ demo: $(STAMP)
 		for to in html pdf; do \
 			$(BIN)/confnotes render "$$note" --to $$to -o "$(OUT)/$$name.$$to" 2>/dev/null || exit $$?; \
 		done; \
+		$(BIN)/confnotes render "$$note" --to slides -o "$(OUT)/$$name.slides.html" 2>/dev/null || exit $$?; \
+		$(BIN)/confnotes render "$$note" --to pptx -o "$(OUT)/$$name.pptx" 2>/dev/null || exit $$?; \
 	done
 	@echo; echo "Results in $(OUT)/:"; ls -1 $(OUT) | sed 's|^|  $(OUT)/|'
 

@@ -20,7 +20,7 @@ def test_make_demo(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "System & Reliability @scale Conference  (title from lede" in proc.stdout
     for name in ("scale2025", "scaling-reading-list"):
-        for suffix in ("html", "pdf"):
+        for suffix in ("html", "pdf", "slides.html", "pptx"):
             path = out / f"{name}.{suffix}"
             assert path.stat().st_size > 1000
             assert str(path) in proc.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["quote"] = lambda value: json.dumps(str(value), ensure_ascii=False)
     return env
 
 

@@ -61,12 +61,23 @@ def child_groups(children: tuple[Node, ...]) -> list[tuple[str, list[Node]]]:
     return groups
 
 
-def stylesheet(options: RenderOptions) -> str:
+def style_safe(css: str) -> str:
+    """CSS to inline in a ``<style>`` element: it must not be able to close the element."""
+    return css.replace("</", "<\\/")
+
+
+def theme_css(options: RenderOptions) -> str:
     from confnotes.templating import read_builtin, themes
 
     if options.theme not in themes():
         raise render_error(f"unknown theme '{options.theme}' (built-in themes: {', '.join(themes())})")
-    parts = [read_builtin(f"themes/{options.theme}.css", options.templates)]
+    return read_builtin(f"themes/{options.theme}.css", options.templates)
+
+
+def stylesheet(options: RenderOptions) -> str:
+    from confnotes.templating import read_builtin
+
+    parts = [theme_css(options)]
     parts.append(read_builtin("note.css", options.templates))
     parts.append(read_builtin("print.css" if options.mode == "pdf" else "screen.css", options.templates))
     for extra in options.css:
@@ -74,7 +85,7 @@ def stylesheet(options: RenderOptions) -> str:
             parts.append(Path(extra).read_text(encoding="utf-8"))
         except OSError as exc:
             raise render_error(f"cannot read stylesheet: {exc.strerror}", extra) from None
-    return "\n".join(parts).replace("</", "<\\/")  # a stylesheet cannot close the <style> element
+    return style_safe("\n".join(parts))
 
 
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:

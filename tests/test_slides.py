@@ -1,0 +1,285 @@
+"""The deck model and its six outputs."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import NOTES, ROOT
+from helpers import html_text, pdf_text, words
+
+from confnotes.model import walk
+from confnotes.parse import parse_source
+from confnotes.render.markdown import note_text
+from confnotes.slides import DeckOptions, build_deck, slide_words
+from confnotes.source import read_source
+
+SEEDS = ["scale2025.md", "scaling-reading-list.md"]
+
+
+def _doc(name: str | Path):
+    return parse_source(read_source(NOTES / name if isinstance(name, str) else name))
+
+
+def test_scale2025_deck_has_19_slides_in_order():
+    deck = build_deck(_doc("scale2025.md"))
+    assert [(s.kind, s.display_title) for s in deck.slides] == [
+        ("title", "System & Reliability @scale Conference"),
+        ("agenda", "Agenda"),
+        ("divider", "Core Principles for Scaling Systems"),
+        ("point", "Embrace Failure as Inevitable"),
+        ("point", "Simplify to Scale"),
+        ("point", "Co-Design Physics and Software"),
+        ("divider", "Key Challenges in Scaling"),
+        ("point", "Distributed Training"),
+        ("point", "Distributed Inference"),
+        ("point", "Reasoning Models at Scale"),
+        ("divider", "Case Studies & Strategies"),
+        ("point", "Scaling Reinforcement Learning (RL)"),
+        ("point", "Twine Gang Scheduling"),
+        ("point", "Microservices at Scale"),
+        ("divider", "Future Directions"),
+        ("point", "Hardware-Software Co-Innovation"),
+        ("point", "Traffic-Aware Routing"),
+        ("point", "Shift-Left for Inference"),
+        ("text", "Conclusion"),
+    ]
+    agenda = deck.slides[1]
+    assert [item.text for item in agenda.items] == [
+        "Core Principles for Scaling Systems", "Key Challenges in Scaling", "Case Studies & Strategies",
+        "Future Directions", "Conclusion"]
+    twine = deck.slides[12]
+    assert [(i.label, i.text, i.level) for i in twine.items] == [
+        ("Benefits", "", 0), ("Reliability", "Atomic task orchestration.", 1),
+        ("Efficiency", "Optimize resource packing.", 1),
+        ("Scalability", "Unified API for heterogenous workloads.", 1)]
+    assert deck.slides[-1].body[0].startswith("Scaling systems demands proactive design")
+    assert deck.slides[0].body[0].startswith("notes for the **System & Reliability")
+
+
+def test_overflow_splits_at_item_boundaries_without_loss():
+    doc = _doc("scale2025.md")
+    normal = build_deck(doc)
+    split = build_deck(doc, DeckOptions(max_items=1))
+
+    def bullets(deck):
+        return [(s.title, i.full, i.level) for s in deck.slides if s.kind == "point" for i in s.items]
+
+    assert bullets(split) == bullets(normal)  # nothing lost, nothing duplicated, same order
+    assert all(len(s.items) <= 1 for s in split.slides if s.kind == "point")
+    training = [s for s in split.slides if s.title == "Distributed Training"]
+    assert [s.display_title for s in training] == [
+        "Distributed Training", "Distributed Training (cont.)", "Distributed Training (cont.)"]
+    assert [s.part for s in training] == [1, 2, 3] and {s.parts for s in training} == {3}
+    single = [s for s in split.slides if s.title == "Reasoning Models at Scale"]
+    assert len(single) == 1 and not single[0].continued
+
+
+def test_word_limit_splits_too():
+    deck = build_deck(_doc("scale2025.md"), DeckOptions(max_words=20))
+    for slide in deck.slides:
+        if slide.kind == "point" and len(slide.items) > 1:
+            assert slide_words(slide) <= 20
+
+
+def test_reading_list_gives_one_slide_per_entry():
+    doc = _doc("scaling-reading-list.md")
+    deck = build_deck(doc)
+    entries = [s for s in deck.slides if s.kind == "entry"]
+    assert [s.title for s in entries] == [n.title for n in doc.nodes]
+    assert len(entries) == 14
+    for slide, node in zip(entries, doc.nodes, strict=True):
+        assert list(slide.body) == [b.text for b in node.body]
+    bare = [s for s in entries if not s.body]
+    assert [s.title for s in bare] == ["Wide Attention Is The Way Forward for Transformers"]
+    assert bare[0].items == ()
+
+
+def test_options_from_front_matter_and_command_line(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("---\nslides:\n  max_items: 2\n  agenda: false\n---\n\n# T\n\n## S\n\n1. P\n   - a\n   - b\n   - c\n")
+    out = cli("render", str(note), "--to", "outline", "-o", "-").stdout
+    assert "[agenda]" not in out and "P (cont.)" in out and "at most 2 items" in out
+    out = cli("render", str(note), "--to", "outline", "-o", "-", "--max-items", "5", "--agenda").stdout
+    assert "[agenda]" in out and "(cont.)" not in out
+    bad = tmp_path / "bad.md"
+    bad.write_text("---\nslides:\n  max_itemz: 2\n---\n\n# T\n")
+    result = cli("render", str(bad), "--to", "outline", "-o", "-")
+    assert result.exit_code == 2 and "unknown key 'slides.max_itemz'" in result.stderr
+
+
+def _outline_words(doc) -> set[str]:
+    texts = [doc.meta.title] + [b.text for b in doc.lede]
+    for node, _ in walk(doc.nodes):
+        texts.append(node.title)
+        texts += [b.text for b in node.body]
+        texts += [note_text(b) for b in node.notes]
+    return words("\n".join(texts))
+
+
+def _render(cli, note: Path, to: str, tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / f"{note.stem}.{to}"
+    result = cli("render", str(note), "--to", to, "-o", str(out), *args)
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def _pptx_text(path: Path) -> tuple[str, str]:
+    from pptx import Presentation
+
+    prs = Presentation(str(path))
+    text, notes = [], []
+    for slide in prs.slides:
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                text.append(shape.text_frame.text)
+        if slide.has_notes_slide:
+            notes.append(slide.notes_slide.notes_text_frame.text)
+    return "\n".join(text), "\n".join(notes)
+
+
+@pytest.mark.parametrize("name", [*SEEDS, "notes-talk"])
+def test_every_outline_word_is_in_every_output(cli, tmp_path, name, talk_with_notes):
+    note = talk_with_notes if name == "notes-talk" else NOTES / name
+    expected = _outline_words(_doc(note))
+    outputs = {
+        "outline": _render(cli, note, "outline", tmp_path).read_text(),
+        "marp": _render(cli, note, "marp", tmp_path).read_text(),
+        "slides": html_text(_render(cli, note, "slides", tmp_path).read_text()),
+        "pptx": "\n".join(_pptx_text(_render(cli, note, "pptx", tmp_path))),
+    }
+    for fmt, text in outputs.items():
+        assert not expected - words(text), f"{fmt} lost words: {sorted(expected - words(text))[:10]}"
+
+
+@pytest.fixture
+def talk_with_notes(tmp_path) -> Path:
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "---\ntitle: Shipping Faster\nevent: DevDays\ndate: 2026-05-01\nspeakers: [Ada]\n---\n\n"
+        "Welcome everyone.\n\n<!-- greet the room -->\n\n"
+        "## Deploys\n\n::: notes\nTell the pager story.\n:::\n\n"
+        "1. Small batches\n   - Merge daily\n     - even on Fridays\n       - folded deeper level\n   - Flags: hide work in progress\n\n"
+        "   Note: show the deploy graph here.\n\n"
+        "2. Fast rollback\n\n## Wrap-up\n\nQuestions welcome.\n"
+    )
+    return note
+
+
+def test_pptx_reads_back_like_the_deck(cli, tmp_path, talk_with_notes):
+    from pptx import Presentation
+
+    from confnotes.render.deck import slide_lines
+    from confnotes.render.markdown import InlineRenderer
+
+    for note in (talk_with_notes, NOTES / "scale2025.md", NOTES / "scaling-reading-list.md"):
+        deck = build_deck(_doc(note))
+        plain = InlineRenderer().plain
+        prs = Presentation(str(_render(cli, note, "pptx", tmp_path)))
+        assert len(prs.slides) == len(deck.slides)
+        assert prs.slide_width * 9 == prs.slide_height * 16
+        for slide, page in zip(deck.slides, prs.slides, strict=True):
+            assert page.shapes.title.text == plain(slide.display_title)
+            bodies = [s for s in page.placeholders if s.placeholder_format.idx != 0]
+            if slide.kind == "title":
+                continue
+            expected = slide_lines(slide, plain)
+            if not expected:
+                assert not bodies
+                continue
+            paragraphs = bodies[0].text_frame.paragraphs
+            got = [(p.text, p.level) for p in paragraphs]
+            want = [(f"{label}:" + (f" {text}" if text else "") if label else text, level)
+                    for text, level, label in expected]
+            assert got == want
+            for paragraph, (_, _, label) in zip(paragraphs, expected, strict=True):
+                if label:
+                    assert paragraph.runs[0].font.bold is True
+            notes = page.notes_slide.notes_text_frame.text if page.has_notes_slide else ""
+            assert notes == "\n\n".join(slide.notes)
+    deck = build_deck(_doc(talk_with_notes))
+    assert deck.slides[0].notes == ("greet the room",)
+    point = next(s for s in deck.slides if s.title == "Small batches")
+    assert point.notes == ("show the deploy graph here.",)
+    assert ("even on Fridays; folded deeper level", 1) in [(i.text, i.level) for i in point.items]
+
+
+def test_slides_pdf_has_one_16_9_page_per_slide(cli, tmp_path):
+    from pypdf import PdfReader
+
+    path = _render(cli, NOTES / "scale2025.md", "slides-pdf", tmp_path)
+    reader = PdfReader(str(path))
+    assert len(reader.pages) == 19
+    for page in reader.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        assert abs(width / height - 16 / 9) < 0.01
+    assert "Embrace Failure as Inevitable" in reader.pages[3].extract_text()
+    assert "Conclusion" in reader.pages[18].extract_text()
+
+
+def test_handout_pairs_slides_with_notes_and_space(cli, tmp_path, talk_with_notes):
+    from pypdf import PdfReader
+
+    path = _render(cli, talk_with_notes, "handout", tmp_path)
+    reader = PdfReader(str(path))
+    deck = build_deck(_doc(talk_with_notes))
+    assert len(reader.pages) == -(-len(deck.slides) // 3)  # three slides a page
+    text = pdf_text(path.read_bytes())
+    assert "show the deploy graph here." in text and "Tell the pager story." in text
+    assert words("Small batches Merge daily Fast rollback") <= words(text)
+
+
+def test_marp_markdown_structure(cli, tmp_path, talk_with_notes):
+    text = _render(cli, talk_with_notes, "marp", tmp_path).read_text()
+    assert text.startswith("---\nmarp: true\n")
+    deck = build_deck(_doc(talk_with_notes))
+    body = text.split("\n---\n", 1)[1]
+    assert len(re.findall(r"^---$", body, re.MULTILINE)) == len(deck.slides) - 1
+    assert "<!--\nshow the deploy graph here.\n-->" in text
+    assert "- **Flags:** hide work in progress" in text
+    assert "## Small batches" in text
+
+
+def _marp() -> str | None:
+    local = ROOT / ".ci" / "node_modules" / ".bin" / "marp"
+    return os.environ.get("CONFNOTES_MARP") or (str(local) if local.exists() else shutil.which("marp"))
+
+
+@pytest.mark.parametrize("name", SEEDS)
+def test_marp_cli_renders_without_warnings(cli, tmp_path, name):
+    marp = _marp()
+    if marp is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("marp-cli is not installed (.ci/run installs it with npm)")
+        pytest.skip("marp-cli not installed (npm install --prefix .ci @marp-team/marp-cli)")
+    source = _render(cli, NOTES / name, "marp", tmp_path)
+    md = source.with_suffix(".md")
+    source.rename(md)
+    proc = subprocess.run([marp, str(md), "-o", str(tmp_path / "out.html")], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "WARN" not in proc.stdout + proc.stderr and "ERROR" not in proc.stdout + proc.stderr
+    deck = build_deck(_doc(name))
+    html = (tmp_path / "out.html").read_text()
+    assert len(re.findall(r"<section[\s>]", html)) >= len(deck.slides)
+
+
+def test_outline_marks_split_and_dense_slides(cli, tmp_path):
+    out = cli("render", str(NOTES / "scale2025.md"), "--to", "outline", "-o", "-", "--max-items", "2").stdout
+    assert out.startswith("System & Reliability @scale Conference — ")
+    assert "[point] Distributed Training  (" in out and "! split 1/2" in out
+    assert "[point] Distributed Training (cont.)" in out and "! split 2/2" in out
+    long = tmp_path / "long.md"
+    long.write_text("# T\n\n## S\n\n1. P\n   - " + " ".join(["word"] * 80) + "\n")
+    assert "! dense" in cli("render", str(long), "--to", "outline", "-o", "-").stdout
+
+
+def test_deck_json_free_of_markup_in_titles():
+    deck = build_deck(_doc("scale2025.md"))
+    assert json.dumps([s.display_title for s in deck.slides])
