@@ -180,3 +180,146 @@ def render_note(doc, to: str, options, base_dir):  # noqa: ANN001, ANN201
     from confnotes.render.deck import render_deck
 
     return render_deck(doc, to, options, base_dir)
+
+
+def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    if not values:
+        return None
+    return tuple(part for value in values for part in value.split(",") if part.strip())
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, readable=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "junit"]), default="text",
+              show_default=True, help="text: path:line:col: CN104 name message; json: a list of findings "
+              "(README); github: workflow commands; sarif: SARIF 2.1.0; junit: JUnit XML.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomically; only files that change).")
+@click.option("--select", multiple=True, help="Only these rules (ids, names or id prefixes; comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rules (ids, names or id prefixes; comma-separated).")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
+              help="Exit 1 when a finding is at least this severe. Default: config or warning.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Use this config file instead of searching upward from each note.")
+@click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
+@click.option("--statistics", is_flag=True, help="Print how many findings each rule produced.")
+def lint(paths: tuple[str, ...], fmt: str, fix: bool, select: tuple[str, ...], ignore: tuple[str, ...],
+         fail_on: str | None, config_file: str | None, exclude: tuple[str, ...], statistics: bool) -> None:
+    """Check the structure of notes: files, or folders walked for *.md (default: .).
+
+    Exit 0 when clean, 1 when a finding reaches --fail-on, 2 on usage, input or config errors.
+    Disable rules inline with <!-- confnotes-disable CN201 -->, <!-- confnotes-enable CN201 -->
+    or <!-- confnotes-disable-next-line CN201 -->. 'confnotes rules' lists the rules.
+    """
+    from confnotes.check import Checker, LintRequest
+    from confnotes.lint import report
+    from confnotes.lint.engine import failing
+    from confnotes.source import discover
+
+    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix)
+    checker = Checker(request)
+    targets = list(paths) or ["."]
+    excluded = tuple(exclude)
+    config = checker.config_for(targets[0] if targets[0] != "-" else ".")
+    excluded += tuple(checker.settings_for(config).exclude)
+    notes = discover(targets, excluded)
+    run = checker.lint_paths(notes)
+    findings = run.findings
+    if fmt == "json":
+        click.echo(report.as_json(findings), nl=False)
+    elif fmt == "github":
+        click.echo(report.github(findings), nl=False)
+    elif fmt == "sarif":
+        click.echo(report.sarif(findings), nl=False)
+    elif fmt == "junit":
+        click.echo(report.junit(findings, notes), nl=False)
+    else:
+        click.echo(report.text(findings, colour=sys.stdout.isatty()), nl=False)
+        if findings or run.fixes_applied:
+            click.echo(report.summary(findings, run.files, run.fixes_applied))
+    if statistics:
+        click.echo(report.statistics(findings), nl=False, err=fmt != "text")
+    for error in run.errors:
+        click.echo(str(error), err=True)
+    if run.errors:
+        sys.exit(EXIT_ERROR)
+    level = fail_on or checker.settings_for(config).fail_on
+    sys.exit(EXIT_FINDINGS if failing(findings, level) else EXIT_OK)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, readable=False))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that would change.")
+@click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
+@click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
+def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
+    """Rewrite notes as canonical Markdown (default: every *.md below .).
+
+    '#' title, '##' sections, ordered points with their numbers as written, '-' bullets, front
+    matter for recovered meta; pasted notes become real Markdown. Text is never changed, and a
+    note whose outline would change is left alone with an error. '-' formats standard input
+    to standard output.
+    """
+    import difflib
+
+    from confnotes.check import encode_like
+    from confnotes.config import find_config
+    from confnotes.fmt import format_markdown
+    from confnotes.output import write_atomic
+    from confnotes.parse import parse_source
+    from confnotes.source import discover, read_source
+
+    notes = discover(list(paths) or ["."], tuple(exclude))
+    changed: list[str] = []
+    errors: list[NotesError] = []
+    for note in notes:
+        try:
+            source = read_source(note)
+            doc = parse_source(source, find_config(note).parse_options())
+            formatted = format_markdown(doc)
+        except NotesError as exc:
+            errors.append(exc)
+            continue
+        if note == "-":
+            click.echo(formatted, nl=False)
+            continue
+        if formatted == source.text:
+            continue
+        changed.append(note)
+        if diff:
+            patch = "".join(difflib.unified_diff(
+                source.text.splitlines(keepends=True), formatted.splitlines(keepends=True),
+                fromfile=note, tofile=note))
+            click.echo(patch if patch.endswith("\n") else patch + "\n\\ No newline at end of file\n", nl=False)
+        elif check:
+            click.echo(f"would reformat {note}")
+        else:
+            write_atomic(note, encode_like(source, formatted))
+            click.echo(f"reformatted {note}", err=True)
+    for error in errors:
+        click.echo(str(error), err=True)
+    if errors:
+        sys.exit(EXIT_ERROR)
+    if (check or diff) and changed:
+        click.echo(f"{len(changed)} of {len(notes)} note(s) would be reformatted", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+@main.command()
+@click.argument("rule", required=False)
+def rules(rule: str | None) -> None:
+    """List the lint rules, or explain one (by id or name): what, why, example, fix, options."""
+    from confnotes.errors import ErrorKind
+    from confnotes.lint.report import rule_doc
+    from confnotes.lint.rules import REGISTRY, lookup
+
+    if rule is None:
+        for module in REGISTRY:
+            meta = module.META
+            mark = "*" if meta.fixable else " "
+            click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {meta.summary}")
+        click.echo("\n* fixable with 'confnotes lint --fix'. 'confnotes rules ID' explains one rule.")
+        return
+    module = lookup(rule)
+    if module is None:
+        raise NotesError(f"unknown rule '{rule}'; 'confnotes rules' lists them", kind=ErrorKind.USAGE)
+    click.echo(rule_doc(module.META.id), nl=False)

@@ -101,29 +101,40 @@ def read_config_file(path: str | os.PathLike[str]) -> Config:
     return config_from_table(table, str(file))
 
 
-@lru_cache(maxsize=256)
-def _config_for_dir(folder: str) -> Config:
-    current = Path(folder)
-    for candidate in (current, *current.parents):
+def _config_file_for_dir(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
         for name in CONFIG_NAMES:
             file = candidate / name
             if not file.is_file():
                 continue
-            if name == "pyproject.toml":
-                data = _load_toml(file)
-                table = data.get("tool", {}).get("confnotes")
-                if table is None:
-                    continue
-                if not isinstance(table, dict):
-                    raise config_error("[tool.confnotes] must be a table", str(file))
-                return config_from_table(table, str(file))
-            return read_config_file(file)
-    return Config()
+            if name == "pyproject.toml" and b"tool.confnotes" not in file.read_bytes():
+                continue
+            return file
+    return None
+
+
+@lru_cache(maxsize=256)
+def _load_config(path: str, mtime_ns: int, size: int) -> Config:
+    """Parse one config file; the key includes its mtime and size, so an edited file is re-read."""
+    file = Path(path)
+    if file.name == "pyproject.toml":
+        data = _load_toml(file)
+        table = data.get("tool", {}).get("confnotes")
+        if table is None:
+            return Config()
+        if not isinstance(table, dict):
+            raise config_error("[tool.confnotes] must be a table", path)
+        return config_from_table(table, path)
+    return read_config_file(file)
 
 
 def find_config(note_path: str | os.PathLike[str]) -> Config:
     """The config that applies to a note: the nearest confnotes.toml or pyproject.toml with
     ``[tool.confnotes]`` in the note's folder or above (defaults if none)."""
     name = os.fspath(note_path)
-    folder = os.getcwd() if name in ("-", "<stdin>") else os.path.dirname(os.path.abspath(name))
-    return _config_for_dir(folder)
+    folder = Path(os.getcwd() if name in ("-", "<stdin>") else os.path.dirname(os.path.abspath(name)))
+    file = _config_file_for_dir(folder)
+    if file is None:
+        return Config()
+    stat = file.stat()
+    return _load_config(str(file), stat.st_mtime_ns, stat.st_size)

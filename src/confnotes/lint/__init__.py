@@ -1,0 +1,1 @@
+"""Lint: a structure linter for notes, with a documented rule catalogue and autofixes."""

@@ -1,0 +1,270 @@
+"""The lint engine: selects rules, applies config and inline disables, sorts findings, applies fixes."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from confnotes.errors import config_error
+from confnotes.lint.rules import BY_ID, REGISTRY, lookup
+from confnotes.lint.types import RANK, SEVERITIES, Edit, Finding, LintContext, Report
+from confnotes.model import Document
+
+_DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
+LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules"}
+MAX_FIX_PASSES = 10
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """Which rules run, at which severity, with which options."""
+
+    enabled: tuple[str, ...] = tuple(rule.META.id for rule in REGISTRY)
+    severities: dict[str, str] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    slides: dict[str, Any] = field(default_factory=dict)
+    fail_on: str = "warning"
+    exclude: tuple[str, ...] = ()
+
+    def severity(self, rule_id: str) -> str:
+        return self.severities.get(rule_id, BY_ID[rule_id].META.severity)
+
+    def options_for(self, rule: ModuleType) -> Any:
+        return self.options.get(rule.META.id) or rule.Options()
+
+
+def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:
+    """Rule ids for ``CN104``, ``empty-section`` or a prefix such as ``CN1``; unknown keys are an error."""
+    ids: set[str] = set()
+    for raw in keys:
+        key = raw.strip()
+        if not key:
+            continue
+        if key.upper() == "ALL":
+            ids.update(BY_ID)
+            continue
+        rule = lookup(key)
+        if rule is not None:
+            ids.add(rule.META.id)
+            continue
+        matches = [rule_id for rule_id in BY_ID if rule_id.startswith(key.upper())] if key.upper().startswith("CN") else []
+        if not matches:
+            raise config_error(f"unknown rule '{key}' ({where}); 'confnotes rules' lists them")
+        ids.update(matches)
+    return ids
+
+
+def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
+    fields = {f.name: f for f in dataclasses.fields(rule.Options)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "severity":
+            continue
+        if key not in fields:
+            known = ", ".join(["severity", *fields]) or "severity"
+            raise config_error(f"unknown option '{key}' for rule {rule.META.id} {rule.META.name} (known: {known})", path)
+        default = fields[key].default
+        if isinstance(default, tuple):
+            if not isinstance(value, list):
+                raise config_error(f"option '{key}' of {rule.META.name} must be a list", path)
+            value = tuple(value)
+        elif isinstance(default, bool) and not isinstance(value, bool):
+            raise config_error(f"option '{key}' of {rule.META.name} must be true or false", path)
+        elif isinstance(default, int) and not isinstance(default, bool) or (default is None and key.startswith("max")):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise config_error(f"option '{key}' of {rule.META.name} must be a positive integer", path)
+        elif isinstance(default, str) and not isinstance(value, str):
+            raise config_error(f"option '{key}' of {rule.META.name} must be a string", path)
+        values[key] = value
+    return rule.Options(**values)
+
+
+def build_settings(lint: dict[str, Any], slides: dict[str, Any], path: str | None = None,
+                   select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+                   extend_ignore: Iterable[str] = (), fail_on: str | None = None) -> LintSettings:
+    """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides."""
+    where = path or "command line"
+    for key in lint:
+        if key not in LINT_KEYS:
+            raise config_error(f"unknown key 'lint.{key}' (known: {', '.join(sorted(LINT_KEYS))})", path)
+    chosen = select if select is not None else lint.get("select")
+    enabled = resolve_rule_ids(chosen, where) if chosen is not None else set(BY_ID)
+    dropped = resolve_rule_ids(ignore if ignore is not None else lint.get("ignore", []), where)
+    dropped |= resolve_rule_ids(extend_ignore, where)
+    severities: dict[str, str] = {}
+    options: dict[str, Any] = {}
+    rules = lint.get("rules", {})
+    if not isinstance(rules, dict):
+        raise config_error("'lint.rules' must be a table of rule settings", path)
+    for key, table in rules.items():
+        rule = lookup(key)
+        if rule is None:
+            raise config_error(f"unknown rule '{key}' in lint.rules; 'confnotes rules' lists them", path)
+        if not isinstance(table, dict):
+            raise config_error(f"lint.rules.{key} must be a table", path)
+        if "severity" in table:
+            if table["severity"] not in SEVERITIES:
+                raise config_error(f"severity of {key} must be one of {', '.join(SEVERITIES)}", path)
+            severities[rule.META.id] = table["severity"]
+        options[rule.META.id] = _coerce_options(rule, table, where)
+    level = fail_on or lint.get("fail_on", "warning")
+    if level not in SEVERITIES:
+        raise config_error(f"fail_on must be one of {', '.join(SEVERITIES)}", path)
+    exclude = lint.get("exclude", [])
+    if not isinstance(exclude, list):
+        raise config_error("'lint.exclude' must be a list of globs", path)
+    ordered = tuple(rule.META.id for rule in REGISTRY if rule.META.id in enabled and rule.META.id not in dropped)
+    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude))
+
+
+# ---------------------------------------------------------------- inline directives
+
+
+def _directives(doc: Document) -> list[tuple[int, int, str, set[str] | None]]:
+    """(first line, last line, action, rule ids or None for all) for each directive comment."""
+    found = []
+    for block in doc.directives:
+        for match in _DIRECTIVE.finditer(block.text):
+            action = match.group(1)
+            names = [part for part in re.split(r"[\s,]+", match.group(2)) if part]
+            ids: set[str] | None = None
+            if names:
+                ids = set()
+                for name in names:
+                    rule = lookup(name)
+                    if rule is not None:
+                        ids.add(rule.META.id)
+            found.append((block.span.start, block.span.end, action, ids))
+    return found
+
+
+def _suppressed(finding_line: int, rule_id: str, directives: list[tuple[int, int, str, set[str] | None]],
+                next_lines: dict[int, int]) -> bool:
+    disabled_all = False
+    disabled: set[str] = set()
+    enabled_after_all: set[str] = set()
+    for start, end, action, ids in directives:
+        if start > finding_line:
+            break
+        if action == "disable-next-line":
+            if next_lines.get(end) == finding_line and (ids is None or rule_id in ids):
+                return True
+            continue
+        if end >= finding_line:
+            continue
+        if action == "disable":
+            if ids is None:
+                disabled_all, enabled_after_all = True, set()
+            else:
+                disabled |= ids
+        else:  # enable
+            if ids is None:
+                disabled_all, disabled, enabled_after_all = False, set(), set()
+            else:
+                disabled -= ids
+                enabled_after_all |= ids
+    return (disabled_all and rule_id not in enabled_after_all) or rule_id in disabled
+
+
+def _next_content_lines(text: str, directive_ends: Iterable[int]) -> dict[int, int]:
+    lines = text.split("\n")
+    result = {}
+    for end in directive_ends:
+        index = end  # 0-based index of the line after ``end``
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        result[end] = index + 1
+    return result
+
+
+# ---------------------------------------------------------------- running rules
+
+
+def _finding(ctx: LintContext, rule: ModuleType, settings: LintSettings, report: Report) -> Finding:
+    meta = rule.META
+    return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, settings.severity(meta.id),
+                   report.message, report.fix)
+
+
+def filter_suppressed(ctx: LintContext, findings: list[Finding]) -> list[Finding]:
+    directives = _directives(ctx.doc)
+    if not directives:
+        return findings
+    next_lines = _next_content_lines(ctx.text, (end for _, end, _, _ in directives))
+    return [f for f in findings if not _suppressed(f.line, f.rule, directives, next_lines)]
+
+
+def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
+    """Findings of every enabled per-note rule for one note, inline disables applied, sorted."""
+    findings: list[Finding] = []
+    for rule_id in settings.enabled:
+        rule = BY_ID[rule_id]
+        if rule.META.project:
+            continue
+        for report in rule.check(ctx, settings.options_for(rule)):
+            findings.append(_finding(ctx, rule, settings, report))
+    findings = filter_suppressed(ctx, findings)
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def lint_project(items: list[tuple[LintContext, LintSettings]]) -> list[Finding]:
+    """Findings of project-level rules (across all the notes of one run)."""
+    findings: list[Finding] = []
+    for rule in REGISTRY:
+        if not rule.META.project:
+            continue
+        contexts = [ctx for ctx, settings in items if rule.META.id in settings.enabled]
+        by_path = {ctx.doc.path: settings for ctx, settings in items}
+        if len(contexts) < 2:
+            continue
+        for ctx, report in rule.check_project(contexts, rule.Options()):
+            found = _finding(ctx, rule, by_path[ctx.doc.path], report)
+            findings += filter_suppressed(ctx, [found])
+    return findings
+
+
+# ---------------------------------------------------------------- fixes
+
+
+def apply_edits(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
+    """Apply the fixes of ``findings`` that do not overlap; returns the new text and how many applied."""
+    chosen: list[Edit] = []
+    taken: list[tuple[int, int]] = []
+    applied = 0
+    fixes = sorted((f.fix for f in findings if f.fix is not None), key=lambda fix: min(e.start for e in fix.edits))
+    for fix in fixes:
+        spans = [(edit.start, edit.end) for edit in fix.edits]
+        if any(s < te and ts < e or (s == e == ts) for s, e in spans for ts, te in taken):
+            continue
+        taken += spans
+        chosen += fix.edits
+        applied += 1
+    for edit in sorted(chosen, key=lambda e: (e.start, e.end), reverse=True):
+        text = text[: edit.start] + edit.replacement + text[edit.end :]
+    return text, applied
+
+
+def fix_until_stable(text: str, relint: Callable[[str], list[Finding]]) -> tuple[str, list[Finding], int]:
+    """Apply fixes and re-lint until nothing changes (at most ``MAX_FIX_PASSES`` passes)."""
+    total = 0
+    findings = relint(text)
+    for _ in range(MAX_FIX_PASSES):
+        if not any(f.fix for f in findings):
+            break
+        new_text, applied = apply_edits(text, findings)
+        if applied == 0 or new_text == text:
+            break
+        total += applied
+        text = new_text
+        findings = relint(text)
+    return text, findings, total
+
+
+def failing(findings: Iterable[Finding], fail_on: str) -> bool:
+    threshold = RANK[fail_on]
+    return any(RANK[f.severity] >= threshold for f in findings)

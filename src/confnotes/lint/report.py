@@ -1,0 +1,202 @@
+"""Lint output formats: text, json, github (workflow commands), sarif (2.1.0), junit."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from xml.sax.saxutils import escape, quoteattr
+
+from confnotes import __version__
+from confnotes.lint.rules import BY_ID, REGISTRY
+from confnotes.lint.types import Finding
+
+_COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def text(findings: list[Finding], colour: bool = False) -> str:
+    import click
+
+    lines = []
+    for f in findings:
+        where = f"{f.path}:{f.line}:{f.col}:"
+        code = f"{f.rule} {f.name}"
+        if colour:
+            where = click.style(where, bold=True)
+            code = click.style(code, fg=_COLOURS[f.severity], bold=True)
+        fixable = " [*]" if f.fix else ""
+        lines.append(f"{where} {code} {f.message}{fixable}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def summary(findings: list[Finding], files: int, fixed: int = 0) -> str:
+    counts = Counter(f.severity for f in findings)
+    parts = [f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}" for s in ("error", "warning", "info") if counts[s]]
+    fixable = sum(1 for f in findings if f.fix)
+    line = f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} note{'s' if files != 1 else ''}"
+    if parts:
+        line += " (" + ", ".join(parts) + ")"
+    if fixed:
+        line += f"; fixed {fixed}"
+    if fixable:
+        line += f"; {fixable} fixable with --fix [*]"
+    return line
+
+
+def statistics(findings: list[Finding]) -> str:
+    counts = Counter((f.rule, f.name, f.severity) for f in findings)
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
+    return "".join(f"{count:5d}  {rule} {name} ({severity})\n" for (rule, name, severity), count in rows)
+
+
+def as_json(findings: list[Finding]) -> str:
+    return json.dumps([
+        {"path": f.path, "line": f.line, "column": f.col, "rule": f.rule, "name": f.name,
+         "severity": f.severity, "message": f.message, "fixable": f.fix is not None,
+         "fix": None if f.fix is None else f.fix.title}
+        for f in findings
+    ], ensure_ascii=False, indent=2) + "\n"
+
+
+def _github_escape(value: str, prop: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def github(findings: list[Finding]) -> str:
+    out = []
+    for f in findings:
+        props = f"file={_github_escape(f.path, True)},line={f.line},col={f.col},title={_github_escape(f'{f.rule} {f.name}', True)}"
+        out.append(f"::{_GITHUB_LEVEL[f.severity]} {props}::{_github_escape(f.message)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def sarif(findings: list[Finding]) -> str:
+    rules = [
+        {
+            "id": rule.META.id,
+            "name": rule.META.name,
+            "shortDescription": {"text": rule.META.summary},
+            "fullDescription": {"text": rule.META.rationale},
+            "help": {"text": f"{rule.META.rationale}\n\nAvoid:\n{rule.META.bad}\nPrefer:\n{rule.META.good}"},
+            "helpUri": f"https://confnotes.invalid/rules#{rule.META.id.lower()}",
+            "defaultConfiguration": {"level": _SARIF_LEVEL[rule.META.severity]},
+            "properties": {"tags": list(rule.META.tags), "fixable": rule.META.fixable},
+        }
+        for rule in REGISTRY
+    ]
+    index = {rule.META.id: position for position, rule in enumerate(REGISTRY)}
+    results = [
+        {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": _SARIF_LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": f.path.replace("\\", "/")},
+                "region": {"startLine": f.line, "startColumn": f.col},
+            }}],
+        }
+        for f in findings
+    ]
+    document = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "confnotes", "version": __version__, "rules": rules,
+                                "informationUri": "https://confnotes.invalid/"}},
+            "results": results,
+        }],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def junit(findings: list[Finding], paths: list[str]) -> str:
+    by_path: dict[str, list[Finding]] = {path: [] for path in paths}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    failures = sum(1 for f in findings if f.severity != "info")
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{failures}">',
+           f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{failures}" errors="0">']
+    for path, items in by_path.items():
+        out.append(f"    <testcase classname=\"confnotes.lint\" name={quoteattr(path)}>")
+        for f in items:
+            tag = "failure" if f.severity != "info" else "system-out"
+            if tag == "failure":
+                out.append(f"      <failure type={quoteattr(f.rule + ' ' + f.name)} "
+                           f"message={quoteattr(f.message)}>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</failure>")
+            else:
+                out.append(f"      <system-out>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</system-out>")
+        out.append("    </testcase>")
+    out += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(out) + "\n"
+
+
+def rule_doc(rule_id: str) -> str:
+    """One rule's documentation in six parts, as `confnotes rules ID` prints it."""
+    import dataclasses
+
+    rule = BY_ID[rule_id]
+    meta = rule.META
+    options = dataclasses.fields(rule.Options)
+    option_lines = [f"- `{o.name}` (default `{_show(o.default)}`)" for o in options] or ["None."]
+    return "\n".join([
+        f"## {meta.id} {meta.name}",
+        "",
+        f"Severity: {meta.severity}. Tags: {', '.join(meta.tags)}. Fixable: {'yes' if meta.fixable else 'no'}.",
+        "",
+        "**What it does.** " + meta.summary + ".",
+        "",
+        "**Why it matters.** " + meta.rationale,
+        "",
+        "**Example**",
+        "",
+        "```markdown",
+        meta.bad.rstrip("\n"),
+        "```",
+        "",
+        "**Use instead**",
+        "",
+        "```markdown",
+        meta.good.rstrip("\n"),
+        "```",
+        "",
+        "**Fix.** " + meta.fix_note,
+        "",
+        "**Options** (`[tool.confnotes.lint.rules." + meta.name + "]`, plus `severity`)",
+        "",
+        *option_lines,
+        "",
+    ])
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "slides setting"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(json.dumps(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+def catalogue_markdown() -> str:
+    """docs/rules.md, generated from the catalogue (a test fails when the file is stale)."""
+    head = [
+        "# Lint rules",
+        "",
+        "Generated by `python -m confnotes.lint.docs` from the rule catalogue; do not edit by hand.",
+        "",
+        "| id | name | severity | fix | summary |",
+        "|---|---|---|---|---|",
+    ]
+    for rule in REGISTRY:
+        meta = rule.META
+        head.append(f"| [{meta.id}](#{meta.id.lower()}-{meta.name}) | {meta.name} | {meta.severity} | "
+                    f"{'yes' if meta.fixable else ''} | {meta.summary} |")
+    head.append("")
+    return "\n".join(head) + "\n" + "\n".join(rule_doc(rule.META.id) for rule in REGISTRY)

@@ -1,0 +1,19 @@
+"""The unsplit deck that slide-fitness rules measure (built once per note and cached on the context)."""
+
+from __future__ import annotations
+
+from confnotes.lint.types import LintContext
+from confnotes.slides import Deck, DeckOptions, build_deck
+
+UNSPLIT = DeckOptions(max_items=10**9, max_words=10**9, agenda=False)
+
+
+def unsplit_deck(ctx: LintContext) -> Deck:
+    cache = ctx.settings.setdefault("_cache", {})
+    if "deck" not in cache:
+        cache["deck"] = build_deck(ctx.doc, UNSPLIT)
+    return cache["deck"]
+
+
+def slide_limits(ctx: LintContext) -> dict:
+    return ctx.settings.get("slides", {})

@@ -1,0 +1,31 @@
+"""CN108 deep-nesting: items nested deeper than a limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._util import items
+from confnotes.lint.types import LintContext, Report, RuleMeta
+
+META = RuleMeta(
+    id="CN108", name="deep-nesting", severity="warning", tags=("structure",),
+    summary="Items are nested deeper than the limit (default 3 levels below a point)",
+    rationale="Deeply nested bullets do not fit on a slide or a handout and usually hide a missing "
+    "section. Slides keep two levels; deeper ones are folded into their parent.",
+    bad="1. Point\n   - a\n     - b\n       - c\n         - d\n",
+    good="1. Point\n   - a\n     - b\n\n2. Another point\n   - c\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    max_depth: int = 3
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    for node, ancestors in items(ctx.doc):
+        item_ancestors = [a for a in ancestors if not a.is_section]
+        depth = len(item_ancestors)
+        if depth == options.max_depth + 1 and all(not c.is_section for c in item_ancestors):
+            yield Report(node.span.start, node.col, f"item nested {depth} levels deep (limit {options.max_depth})")

@@ -1,0 +1,54 @@
+"""CN110 pasted-structure: structure was recovered from pasted plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
+from confnotes.model import walk
+
+META = RuleMeta(
+    id="CN110", name="pasted-structure", severity="info", tags=("structure", "pasted"), fixable=True,
+    summary="Structure was recovered from pasted text (• bullets, bare-line headings)",
+    rationale="confnotes reads notes pasted from chat, Docs or Word, but other Markdown tools do "
+    "not: on GitHub or in an editor's preview they show as one run of text. Writing them back as "
+    "Markdown makes them portable.",
+    bad="Key Challenges\n\n1. Training\n\n   • Checkpointing limits: …\n",
+    good="## Key Challenges\n\n1. Training\n   - Checkpointing limits: …\n",
+    fix_note="Rewrites the note as canonical Markdown, exactly as `confnotes fmt` does (safe: the "
+    "outline is checked to be unchanged).",
+)
+
+_DESCRIBE = {
+    "glyph-bullets": "• bullets", "inferred-headings": "bare-line headings", "breaks": "--- breaks",
+    "inferred-title": "a bare-line title", "lede-title": "a title inside the lede",
+    "filename-line": "a file-name line",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    doc = ctx.doc
+    kinds = [name for name in doc.recovered if name in ("glyph-bullets", "inferred-headings", "inferred-title")]
+    if not kinds:
+        return
+    first = next((node for node, _ in walk(doc.nodes) if node.origin in ("glyph", "inferred")), None)
+    line, col = (first.span.start, first.col) if first else (1, 1)
+    if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
+        line, col = min((line, col), (doc.meta.title_span.start, 1))
+    fix = None
+    try:
+        from confnotes.fmt import format_markdown
+
+        formatted = format_markdown(doc)
+        if formatted != ctx.text:
+            fix = Fix("rewrite as canonical Markdown (confnotes fmt)", (Edit(0, len(ctx.text), formatted),))
+    except Exception:  # noqa: BLE001 - fmt refuses notes it cannot round-trip; then there is no fix
+        fix = None
+    described = ", ".join(_DESCRIBE[name] for name in kinds)
+    yield Report(line, col, f"structure recovered from pasted text ({described}); 'confnotes fmt' writes it as Markdown", fix)

@@ -1,0 +1,32 @@
+"""CN112 misplaced-break: a --- that does not separate sections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.model import walk
+
+META = RuleMeta(
+    id="CN112", name="misplaced-break", severity="warning", tags=("structure",),
+    summary="A --- break sits inside a section instead of between sections",
+    rationale="confnotes reads `---` as the boundary between sections. Inside a section it splits "
+    "nothing and renders as a stray rule; a heading or a new section says what was meant.",
+    bad="## Results\n\nFirst part.\n\n---\n\nSecond part.\n",
+    good="## Results\n\nFirst part.\n\n## Follow-up\n\nSecond part.\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    blocks = list(ctx.doc.lede)
+    for node, _ in walk(ctx.doc.nodes):
+        blocks += node.body
+    for block in blocks:
+        if block.kind == "break":
+            yield Report(block.span.start, 1, "'---' inside a section does not separate sections")

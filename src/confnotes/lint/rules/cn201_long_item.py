@@ -1,0 +1,31 @@
+"""CN201 long-item: an item with more words than a limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._util import items, word_count
+from confnotes.lint.types import LintContext, Report, RuleMeta
+
+META = RuleMeta(
+    id="CN201", name="long-item", severity="warning", tags=("text",),
+    summary="An item has more words than the limit (default 30)",
+    rationale="A bullet is a cue, not a paragraph. Long items crowd slides and handouts; split the "
+    "item, or move the prose into a paragraph under it.",
+    bad="- This bullet keeps going with every detail of the incident, the timeline, the people involved, "
+    "the tools that failed, the dashboards we looked at and the lessons we drew from all of it afterwards\n",
+    good="- Incident timeline\n- Tools that failed\n- Lessons learned\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    max_words: int = 30
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    for node, _ in items(ctx.doc):
+        count = word_count(node.title)
+        if count > options.max_words:
+            yield Report(node.span.start, node.col, f"item has {count} words (limit {options.max_words})")

@@ -1,0 +1,40 @@
+"""CN202 heading-punctuation: a heading ends with punctuation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._util import sections
+from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
+
+META = RuleMeta(
+    id="CN202", name="heading-punctuation", severity="warning", tags=("text",), fixable=True,
+    summary="A heading ends with . , ; : or !",
+    rationale="Headings are labels, not sentences; trailing punctuation reads oddly in a table of "
+    "contents and on slide titles. A question mark is fine.",
+    bad="## Lessons learned:\n",
+    good="## Lessons learned\n",
+    fix_note="Removes the trailing punctuation (safe).",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    punctuation: str = ".,;:!"
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    lines = ctx.lines
+    for node, _ in sections(ctx.doc):
+        title = node.title.rstrip()
+        if not title or title[-1] not in options.punctuation or title.endswith("..."):
+            continue
+        fix = None
+        if node.origin == "atx":
+            line = lines[node.span.start - 1]
+            position = line.rfind(title)
+            if position >= 0:
+                start = ctx.offset(node.span.start, position + len(title))
+                fix = Fix(f"remove the trailing '{title[-1]}'", (Edit(start, start + 1, ""),))
+        yield Report(node.span.start, node.col, f"heading ends with '{title[-1]}'", fix)

@@ -1,0 +1,30 @@
+"""CN203 empty-item: a bullet or point with no text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._util import items
+from confnotes.lint.types import LintContext, Report, RuleMeta
+
+META = RuleMeta(
+    id="CN203", name="empty-item", severity="warning", tags=("text",),
+    summary="A bullet or point has no text",
+    rationale="An empty bullet renders as a lone dot on the page and an empty line on a slide; it "
+    "is usually a stray marker left after editing.",
+    bad="- Alpha\n-\n- Beta\n",
+    good="- Alpha\n- Beta\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    for node, _ in items(ctx.doc):
+        if not node.title.strip() and not node.children and not node.body:
+            kind = "point" if node.is_point else "bullet"
+            yield Report(node.span.start, node.col, f"empty {kind}")

@@ -1,0 +1,49 @@
+"""CN204 bare-url: a URL written without link syntax."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.model import walk
+
+META = RuleMeta(
+    id="CN204", name="bare-url", severity="warning", tags=("text",),
+    summary="A bare URL (write <https://…> or [text](https://…))",
+    rationale="CommonMark does not turn bare URLs into links, so they print as plain text in HTML "
+    "and PDF. Angle brackets or a link with a name make them clickable.",
+    bad="- Slides at https://example.org/deck\n",
+    good="- Slides at <https://example.org/deck>\n",
+)
+
+_BARE = re.compile(r"(?<![<(\[\"'=])\bhttps?://[^\s<>()\]]+")
+_CODE = re.compile(r"`[^`]*`")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def _scan(text: str, line: int, col: int) -> Iterator[Report]:
+    cleaned = _CODE.sub(lambda m: " " * len(m.group(0)), text)
+    for number, part in enumerate(cleaned.split("\n")):
+        for match in _BARE.finditer(part):
+            before = part[: match.start()]
+            if before.endswith("](") or before.endswith("<"):
+                continue
+            yield Report(line + number, (col if number == 0 else 1) + match.start(),
+                         f"bare URL {match.group(0)[:60]}; wrap it in <…> or a [link](…)")
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    for block in ctx.doc.lede:
+        if block.kind == "paragraph":
+            yield from _scan(block.text, block.span.start, 1)
+    for node, _ in walk(ctx.doc.nodes):
+        yield from _scan(node.title, node.span.start, node.col)
+        for block in node.body:
+            if block.kind == "paragraph":
+                yield from _scan(block.text, block.span.start, 1)

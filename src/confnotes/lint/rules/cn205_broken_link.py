@@ -1,0 +1,48 @@
+"""CN205 broken-link: a relative link or image points to a missing file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.model import walk
+
+META = RuleMeta(
+    id="CN205", name="broken-link", severity="error", tags=("text",),
+    summary="A relative link or image points to a file that does not exist",
+    rationale="A missing image leaves a hole in the PDF and the deck, and a broken link fails on "
+    "the published site. Relative paths are resolved from the note's folder.",
+    bad="![architecture](diagrams/arch.png)   <!-- no such file -->\n",
+    good="![architecture](diagram.png)\n",
+)
+
+_TARGET = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
+    for number, part in enumerate(text.split("\n")):
+        for match in _TARGET.finditer(part):
+            yield match.group(1), line + number, (col if number == 0 else 1) + match.start()
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    texts: list[tuple[str, int, int]] = [(b.text, b.span.start, 1) for b in ctx.doc.lede]
+    for node, _ in walk(ctx.doc.nodes):
+        texts.append((node.title, node.span.start, node.col))
+        texts += [(b.text, b.span.start, 1) for b in node.body if b.kind != "code"]
+    for text, line, col in texts:
+        for target, at_line, at_col in _targets(text, line, col):
+            parts = urlsplit(target)
+            if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:
+                continue
+            path = unquote(parts.path)
+            if not ctx.exists(path):
+                yield Report(at_line, at_col, f"'{path}' does not exist (relative to the note's folder)")

@@ -1,0 +1,48 @@
+"""CN206 unbalanced-emphasis: ** or __ without its partner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.model import walk
+
+META = RuleMeta(
+    id="CN206", name="unbalanced-emphasis", severity="warning", tags=("text",),
+    summary="Emphasis markers (** or __) are not closed",
+    rationale="An unclosed `**` prints literally in every output, usually because a paste lost "
+    "half of a bold phrase.",
+    bad="- **Reliability: atomic task orchestration\n",
+    good="- **Reliability**: atomic task orchestration\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def _literal_markers(text: str) -> str | None:
+    from confnotes.parse.markdown import markdown_parser
+
+    for token in markdown_parser().parseInline(text):
+        for child in token.children or []:
+            if child.type == "text":
+                for marker in ("**", "__"):
+                    if marker in child.content:
+                        return marker
+    return None
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    candidates = [(b.text, b.span.start, 1) for b in ctx.doc.lede if b.kind == "paragraph"]
+    for node, _ in walk(ctx.doc.nodes):
+        candidates.append((node.title, node.span.start, node.col))
+        candidates += [(b.text, b.span.start, 1) for b in node.body if b.kind == "paragraph"]
+    for text, line, col in candidates:
+        if "**" not in text and "__" not in text:
+            continue
+        marker = _literal_markers(text)
+        if marker is not None:
+            yield Report(line, col, f"unclosed '{marker}' emphasis")

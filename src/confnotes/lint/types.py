@@ -1,0 +1,112 @@
+"""Findings, fixes and rule metadata: plain data that rules yield and the engine consumes."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from confnotes.model import Document
+
+SEVERITIES = ("info", "warning", "error")
+RANK = {name: index for index, name in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``text[start:end]`` (offsets into the note's normalised text) with ``replacement``."""
+
+    start: int
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    path: str
+    line: int
+    col: int
+    rule: str
+    name: str
+    severity: str
+    message: str
+    fix: Fix | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.col, self.rule)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    """A rule's identity and documentation (six parts: what, why, example, instead, fix, options)."""
+
+    id: str
+    name: str
+    severity: str
+    summary: str
+    rationale: str
+    bad: str
+    good: str
+    tags: tuple[str, ...] = ()
+    fixable: bool = False
+    fix_note: str = "No automatic fix."
+    project: bool = False
+
+
+@dataclass(frozen=True)
+class LintContext:
+    """What a rule may look at: the outline, the note's text and a file-existence check."""
+
+    doc: Document
+    text: str
+    exists: Callable[[str], bool] = field(default=lambda _: True)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        for index, char in enumerate(self.text):
+            if char == "\n":
+                starts.append(index + 1)
+        object.__setattr__(self, "_starts", starts)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def offset(self, line: int, col: int = 1) -> int:
+        """Offset of 1-based ``line``/``col`` in the text."""
+        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        if line - 1 >= len(starts):
+            return len(self.text)
+        return starts[line - 1] + col - 1
+
+    def line_span(self, line: int, with_newline: bool = True) -> tuple[int, int]:
+        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(self.text)
+        if not with_newline and end > start and self.text[end - 1] == "\n":
+            end -= 1
+        return start, end
+
+    def position(self, offset: int) -> tuple[int, int]:
+        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        index = bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What a rule yields; the engine adds the path, rule id, name and configured severity."""
+
+    line: int
+    col: int
+    message: str
+    fix: Fix | None = None

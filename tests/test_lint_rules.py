@@ -1,0 +1,70 @@
+"""Each rule: a failing fixture with its expected findings, a passing one, and its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from helpers import check_golden
+
+from confnotes.lint.rules import BY_ID, REGISTRY
+
+RULE_DIRS = sorted((FIXTURES / "rules").iterdir())
+
+
+def _rule_id(folder: Path) -> str:
+    return folder.name.split("-", 1)[0]
+
+
+def test_every_rule_has_fixtures():
+    assert {_rule_id(d) for d in RULE_DIRS} == {rule.META.id for rule in REGISTRY}
+    for folder in RULE_DIRS:
+        rule = BY_ID[_rule_id(folder)]
+        assert folder.name == f"{rule.META.id}-{rule.META.name}"
+
+
+def _lint(cli, target: Path, rule_id: str, *extra: str):
+    return cli("lint", "--select", rule_id, "--fail-on", "info", *extra, str(target))
+
+
+def _relative(out: str, folder: Path) -> str:
+    return out.replace(str(folder) + "/", "")
+
+
+@pytest.mark.parametrize("folder", RULE_DIRS, ids=lambda p: p.name)
+def test_bad_fixture_reports_expected_findings(cli, folder, update_goldens):
+    rule_id = _rule_id(folder)
+    target = folder / "bad" if (folder / "bad").is_dir() else folder / "bad.md"
+    result = _lint(cli, target, rule_id)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stdout.splitlines() if f" {rule_id} " in line]
+    assert lines, "the bad fixture must produce findings"
+    check_golden(folder / "expected.txt", _relative("\n".join(lines) + "\n", folder), update_goldens)
+
+
+@pytest.mark.parametrize("folder", RULE_DIRS, ids=lambda p: p.name)
+def test_good_fixture_is_clean(cli, folder):
+    rule_id = _rule_id(folder)
+    target = folder / "good" if (folder / "good").is_dir() else folder / "good.md"
+    result = _lint(cli, target, rule_id)
+    assert result.exit_code == 0, result.stdout
+
+
+FIXABLE = [d for d in RULE_DIRS if BY_ID[_rule_id(d)].META.fixable]
+
+
+@pytest.mark.parametrize("folder", FIXABLE, ids=lambda p: p.name)
+def test_fix_gives_expected_text_and_clears_the_finding(cli, folder, tmp_path, update_goldens):
+    rule_id = _rule_id(folder)
+    note = tmp_path / "bad.md"
+    note.write_bytes((folder / "bad.md").read_bytes())
+    first = _lint(cli, note, rule_id, "--fix")
+    assert first.exit_code in (0, 1)
+    fixed = note.read_text(encoding="utf-8")
+    check_golden(folder / "bad.fixed.md", fixed, update_goldens)
+    again = _lint(cli, note, rule_id)
+    remaining = [line for line in again.stdout.splitlines() if f" {rule_id} " in line and line.endswith("[*]")]
+    assert remaining == []
+    _lint(cli, note, rule_id, "--fix")
+    assert note.read_text(encoding="utf-8") == fixed, "a second --fix must change nothing"
