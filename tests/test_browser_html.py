@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from conftest import NOTES
 from helpers import assert_not_blank
 

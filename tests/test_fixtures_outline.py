@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from helpers import assert_lossless, check_golden
 
 from confnotes.export import to_dict
 from confnotes.parse import parse_source
 from confnotes.source import read_source
+from conftest import FIXTURES
+from helpers import assert_lossless, check_golden
 
 NOTE_FILES = sorted((FIXTURES / "notes").glob("*.md"))
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, NOTES, ROOT
 
 from confnotes.fmt import format_markdown, outline_signature
 from confnotes.parse import parse_source
 from confnotes.source import read_source
+from conftest import FIXTURES, NOTES, ROOT
 
 ALL_NOTES = sorted((FIXTURES / "notes").glob("*.md")) + sorted(NOTES.glob("*.md"))
 

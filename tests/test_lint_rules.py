@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from helpers import check_golden
 
 from confnotes.lint.rules import BY_ID, REGISTRY
+from conftest import FIXTURES
+from helpers import check_golden
 
 RULE_DIRS = sorted((FIXTURES / "rules").iterdir())
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from helpers import assert_lossless
 
 from confnotes.errors import NotesError
 from confnotes.parse import parse
+from helpers import assert_lossless
 
 WORDS = st.sampled_from(
     ["Scaling", "systems", "design", "for", "failure", "会议", "масштаб", "🚀", "naïve", "“quoted”",
      "x", "I/O", "e.g.,", "(RAG)", "v6", "—", "Label:", "http://example.org", "**bold**", "_em_", "`code`"]
 )
 PHRASE = st.lists(WORDS, min_size=1, max_size=8).map(" ".join)
+EXAMPLES = int(os.environ.get("CONFNOTES_FUZZ_EXAMPLES", "300"))
 GLYPHS = st.sampled_from(list("•◦▪▫‣⁃●○■□➢➤–—"))
 
 
@@ -51,7 +54,7 @@ def note(draw) -> str:
     return text
 
 
-@settings(max_examples=int(__import__("os").environ.get("CONFNOTES_FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(note())
 def test_parse_never_crashes_and_is_lossless(text: str):
     from confnotes.source import decode

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import NOTES
 from helpers import html_text, tiny_png, words
 

@@ -9,9 +9,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
+
 from conftest import NOTES
 from helpers import pdf_text, tiny_png, words
-from pypdf import PdfReader
 
 SEEDS = ["scale2025.md", "scaling-reading-list.md"]
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import NOTES
-
 from confnotes.source import read_source
+from conftest import NOTES
 
 
 def _outline(cli, name: str) -> dict:
@@ -83,9 +82,8 @@ def test_reading_list_outline(cli):
 
 
 def test_seeds_are_lossless():
-    from helpers import assert_lossless
-
     from confnotes.parse import parse_source
+    from helpers import assert_lossless
 
     for name in ("scale2025.md", "scaling-reading-list.md"):
         source = read_source(NOTES / name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -11,14 +10,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOTES, ROOT
-from helpers import html_text, pdf_text, words
 
 from confnotes.model import walk
 from confnotes.parse import parse_source
 from confnotes.render.markdown import note_text
 from confnotes.slides import DeckOptions, build_deck, slide_words
 from confnotes.source import read_source
+from conftest import NOTES, ROOT
+from helpers import html_text, pdf_text, words
 
 SEEDS = ["scale2025.md", "scaling-reading-list.md"]
 

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 from conftest import NOTES, ROOT
 

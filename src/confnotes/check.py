@@ -69,7 +69,7 @@ class Checker:
         folder = Path(source.path).resolve().parent if source.path != "<stdin>" else Path.cwd()
         settings = self.settings_for(config)
         return LintContext(doc, source.text, exists=lambda rel: (folder / rel).exists(),
-                           settings={"slides": settings.slides})
+                           settings={"slides": settings.slides, "fix": self.request.fix})
 
     def lint_paths(self, notes: list[str]) -> LintRun:
         from confnotes.output import write_atomic
@@ -92,7 +92,7 @@ class Checker:
                 def relint(text: str, ctx: LintContext = ctx, config: Config = config,
                            settings: LintSettings = settings) -> list[Finding]:
                     doc = parse(text, ctx.doc.path, config.parse_options())
-                    again = LintContext(doc, text, exists=ctx.exists, settings={"slides": settings.slides})
+                    again = LintContext(doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True})
                     return lint_context(again, settings)
 
                 try:

@@ -143,10 +143,7 @@ def render(note: str | None, to: str, output: str | None, theme: str | None, css
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
     data, warnings = render_note(doc, to, options, base_dir)
     if output is None:
-        if note == "-":
-            output = "-"
-        else:
-            output = str(Path(note).with_suffix("")) + SUFFIXES[to]
+        output = "-" if note == "-" else str(Path(note).with_suffix("")) + SUFFIXES[to]
     if output == "-" and isinstance(data, bytes) and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     _warn(warnings, note)

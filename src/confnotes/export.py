@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 from confnotes.model import Block, Document, Node, Span
 
@@ -165,6 +164,8 @@ def to_outline_markdown(doc: Document) -> str:
 
 def to_opml(doc: Document) -> str:
     """OPML 2.0: sections and items as nested outlines; bodies in ``_note`` attributes."""
+    from xml.sax.saxutils import quoteattr
+
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<opml version="2.0">',

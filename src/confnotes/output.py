@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -43,10 +44,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
             os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
 
 

@@ -236,7 +236,8 @@ def apply_edits(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
     chosen: list[Edit] = []
     taken: list[tuple[int, int]] = []
     applied = 0
-    fixes = sorted((f.fix for f in findings if f.fix is not None), key=lambda fix: min(e.start for e in fix.edits))
+    fixes = sorted((f.fix for f in findings if f.fix is not None and f.fix.edits),
+                   key=lambda fix: min(e.start for e in fix.edits))
     for fix in fixes:
         spans = [(edit.start, edit.end) for edit in fix.edits]
         if any(s < te and ts < e or (s == e == ts) for s, e in spans for ts, te in taken):
@@ -254,7 +255,7 @@ def fix_until_stable(text: str, relint: Callable[[str], list[Finding]]) -> tuple
     total = 0
     findings = relint(text)
     for _ in range(MAX_FIX_PASSES):
-        if not any(f.fix for f in findings):
+        if not any(f.fix and f.fix.edits for f in findings):
             break
         new_text, applied = apply_edits(text, findings)
         if applied == 0 or new_text == text:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from xml.sax.saxutils import escape, quoteattr
 
 from confnotes import __version__
 from confnotes.lint.rules import BY_ID, REGISTRY
@@ -115,6 +114,8 @@ def sarif(findings: list[Finding]) -> str:
 
 
 def junit(findings: list[Finding], paths: list[str]) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+
     by_path: dict[str, list[Finding]] = {path: [] for path in paths}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)

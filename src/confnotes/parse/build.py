@@ -647,7 +647,8 @@ class _Parser:
         meta = self.meta(fm, fm_span, fm_text, title, title_origin, title_span, source_name, source_span, root)
         return Document(
             path=self.path, meta=meta, lede=tuple(lede), nodes=tuple(root), notes=tuple(doc_notes),
-            breaks=tuple(breaks), directives=tuple(sorted(self.directives, key=lambda block: block.span.start)), line_count=len(lines) - (1 if lines and lines[-1] == "" else 0),
+            breaks=tuple(breaks), directives=tuple(sorted(self.directives, key=lambda block: block.span.start)),
+            line_count=len(lines) - (1 if lines and lines[-1] == "" else 0),
             recovered=tuple(sorted(self.recovered)),
         )
 

@@ -41,14 +41,16 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     line, col = (first.span.start, first.col) if first else (1, 1)
     if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
         line, col = min((line, col), (doc.meta.title_span.start, 1))
-    fix = None
-    try:
+    title = "rewrite as canonical Markdown (confnotes fmt)"
+    fix: Fix | None = Fix(title, ())  # formatting is costly: only done when fixes are applied
+    if ctx.settings.get("fix"):
+        from confnotes.errors import NotesError
         from confnotes.fmt import format_markdown
 
-        formatted = format_markdown(doc)
-        if formatted != ctx.text:
-            fix = Fix("rewrite as canonical Markdown (confnotes fmt)", (Edit(0, len(ctx.text), formatted),))
-    except Exception:  # noqa: BLE001 - fmt refuses notes it cannot round-trip; then there is no fix
-        fix = None
+        try:
+            formatted = format_markdown(doc)
+        except NotesError:  # fmt refuses notes it cannot round-trip; then there is no fix
+            formatted = ctx.text
+        fix = Fix(title, (Edit(0, len(ctx.text), formatted),)) if formatted != ctx.text else None
     described = ", ".join(_DESCRIBE[name] for name in kinds)
     yield Report(line, col, f"structure recovered from pasted text ({described}); 'confnotes fmt' writes it as Markdown", fix)
