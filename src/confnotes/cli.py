@@ -320,3 +320,123 @@ def rules(rule: str | None) -> None:
     if module is None:
         raise NotesError(f"unknown rule '{rule}'; 'confnotes rules' lists them", kind=ErrorKind.USAGE)
     click.echo(rule_doc(module.META.id), nl=False)
+
+
+def _formats(value: str | None) -> tuple[str, ...]:
+    from confnotes.build import DEFAULT_FORMATS, FORMAT_SUFFIX
+
+    if not value:
+        return DEFAULT_FORMATS
+    formats = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    unknown = [fmt for fmt in formats if fmt not in FORMAT_SUFFIX]
+    if unknown:
+        from confnotes.errors import ErrorKind
+
+        raise NotesError(f"unknown format '{unknown[0]}' (choose from {', '.join(FORMAT_SUFFIX)})", kind=ErrorKind.USAGE)
+    return formats
+
+
+@main.command()
+@click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
+@click.option("-o", "--output", default="site", show_default=True, help="The site folder to write.")
+@click.option("--to", "to", default=None, metavar="FORMATS",
+              help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). "
+              "Default: html,pdf,slides,pptx.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: one per core; 1 runs in-process).")
+@click.option("--force", is_flag=True, help="Render every note, even unchanged ones.")
+@click.option("--shard", default=None, metavar="K/N", help="Build only every N-th note, starting with the K-th (for CI matrices).")
+@click.option("--merge", is_flag=True, help="Assemble the index from the shard manifests in the output folder.")
+@click.option("--theme", default=None, help="Theme for every note (default: each note's config or 'default').")
+@click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
+def build(directory: str, output: str, to: str | None, jobs: int, force: bool, shard: str | None, merge: bool,
+          theme: str | None, exclude: tuple[str, ...], quiet: bool) -> None:
+    """Build a folder of notes (default: notes/) into a site: every note in every format, plus
+    index.html (filterable by event and tag) and outline.json.
+
+    Incremental: unchanged notes are skipped (a manifest in the output folder records a hash of
+    each note, its config, the templates and the confnotes version); removed notes lose their
+    files. A note that fails is reported and the others are still built; the exit code is then 1.
+    """
+    from confnotes.build import BuildRequest, build_site, merge_shards, parse_shard
+
+    if merge:
+        count = merge_shards(output)
+        if not quiet:
+            click.echo(f"merged {count} note(s) into {output}/index.html")
+        return
+    request = BuildRequest(directory, output, _formats(to), jobs, force, parse_shard(shard) if shard else None,
+                           theme, exclude)
+    interactive = sys.stderr.isatty() and not quiet
+    if interactive:
+        with click.progressbar(length=1, label="Building", show_eta=True, show_pos=True, file=sys.stderr,
+                               item_show_func=lambda item: item) as bar:
+            def progress(name: str, done: int, total: int) -> None:
+                bar.length = total
+                bar.update(1, name)
+
+            report = build_site(request, progress)
+    else:
+        report = build_site(request)
+    if not quiet:
+        for rel in report.removed:
+            click.echo(f"removed {rel}")
+        click.echo(report.summary(output))
+    for rel, reason in report.failed:
+        click.echo(f"failed: {reason}", err=True)
+    sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+
+
+@main.command()
+@click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0 picks a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; only this machine by default.")
+def serve(directory: str, port: int, host: str) -> None:
+    """Live preview of a folder of notes: pages and decks rebuilt on save, open pages reload.
+
+    Serves only its own output folder; Ctrl-C stops it.
+    """
+    from pathlib import Path
+
+    from confnotes.errors import ErrorKind
+    from confnotes.serve import PreviewServer
+
+    if not Path(directory).is_dir():
+        raise NotesError("no such folder", path=directory, kind=ErrorKind.USAGE)
+    try:
+        server = PreviewServer(directory, host, port, lambda text, err=False: click.echo(text, err=err))
+    except OSError as exc:
+        raise NotesError(f"cannot listen on {host}:{port}: {exc.strerror}", kind=ErrorKind.USAGE) from None
+    server.run()
+
+
+@main.command()
+@click.argument("title")
+@click.option("--event", default=None, help="The event, e.g. 'PyCon 2026'.")
+@click.option("--date", default=None, help="The date, e.g. 2026-05-14.")
+@click.option("--reading-list", is_flag=True, help="Scaffold a reading list (entries with annotations).")
+@click.option("--dir", "folder", default=None, type=click.Path(file_okay=False),
+              help="Folder for the note (default: notes/ if it exists, else the current folder).")
+@click.option("-o", "--output", default=None, help="The note's file name (default: from the title).")
+def new(title: str, event: str | None, date: str | None, reading_list: bool, folder: str | None, output: str | None) -> None:
+    """Create a note from a template: front matter and a skeleton. Never overwrites a file."""
+    import os
+    from pathlib import Path
+
+    from confnotes.errors import ErrorKind
+    from confnotes.render.html import slugify
+    from confnotes.templating import render_template
+
+    if folder is None:
+        folder = "notes" if Path("notes").is_dir() else "."
+    target = Path(output) if output else Path(folder) / f"{slugify(title)}.md"
+    text = render_template("new-reading-list.md" if reading_list else "new-note.md", (), title=title, event=event, date=date)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise NotesError("already exists; confnotes new never overwrites a note", path=str(target),
+                         kind=ErrorKind.USAGE) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    click.echo(str(target))

@@ -1,0 +1,312 @@
+"""A folder of notes to a site: every note in every format, an index, incrementally and in parallel.
+
+The manifest (``.confnotes-manifest.json`` in the output folder) records, for each note,
+a hash of the note, its config, the templates, the formats and the confnotes version,
+with the files it produced. An unchanged note is not rendered again; a removed note's
+files are deleted. ``--shard K/N`` builds every N-th note and writes a shard manifest;
+``--merge`` assembles the index from the shards' manifests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from confnotes import __version__
+from confnotes.errors import ErrorKind, NotesError
+
+MANIFEST = ".confnotes-manifest.json"
+SHARD_MANIFEST = ".confnotes-manifest.shard-{k}-of-{n}.json"
+DEFAULT_FORMATS = ("html", "pdf", "slides", "pptx")
+FORMAT_SUFFIX = {"html": ".html", "pdf": ".pdf", "slides": ".slides.html", "slides-pdf": ".slides.pdf",
+                 "handout": ".handout.pdf", "marp": ".marp.md", "pptx": ".pptx", "outline": ".slides.txt"}
+FORMAT_LABEL = {"html": "Page", "pdf": "PDF", "slides": "Slides", "slides-pdf": "Slides PDF",
+                "handout": "Handout", "marp": "Marp", "pptx": "PowerPoint", "outline": "Slide outline"}
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    source_dir: str
+    out_dir: str
+    formats: tuple[str, ...] = DEFAULT_FORMATS
+    jobs: int = 0
+    force: bool = False
+    shard: tuple[int, int] | None = None
+    theme: str | None = None
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
+class BuildReport:
+    rendered: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return len(self.rendered) + len(self.skipped) + len(self.failed)
+
+    def summary(self, out_dir: str) -> str:
+        return (f"built {self.total} note(s) into {out_dir}: rendered {len(self.rendered)}, "
+                f"skipped {len(self.skipped)} unchanged, removed {len(self.removed)}, failed {len(self.failed)} "
+                f"({self.seconds:.1f} s)")
+
+
+def parse_shard(value: str) -> tuple[int, int]:
+    try:
+        k, n = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise NotesError(f"--shard must look like K/N (e.g. 1/4), not '{value}'", kind=ErrorKind.USAGE) from None
+    if not 1 <= k <= n:
+        raise NotesError(f"--shard {value}: K must be between 1 and N", kind=ErrorKind.USAGE)
+    return k, n
+
+
+def _hash_files(paths: Iterable[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.name).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _templates_hash(user_dir: str | None) -> str:
+    from confnotes.templating import builtin_templates
+
+    files = [p for p in builtin_templates().rglob("*") if p.is_file()]
+    if user_dir and Path(user_dir).is_dir():
+        files += [p for p in Path(user_dir).rglob("*") if p.is_file()]
+    return _hash_files(files)
+
+
+def note_key(data: bytes, config_bytes: bytes, shared: str) -> str:
+    digest = hashlib.sha256(shared.encode())
+    digest.update(config_bytes)
+    digest.update(data)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- one note (runs in a worker process)
+
+
+def build_note(task: dict[str, Any]) -> dict[str, Any]:
+    """Render one note to every requested format; never raises (failures come back as data)."""
+    from dataclasses import replace
+
+    from confnotes.check import Checker, LintRequest
+    from confnotes.cli import render_note
+    from confnotes.export import to_dict
+    from confnotes.lint.engine import lint_context
+    from confnotes.output import write_atomic
+    from confnotes.render.html import RenderOptions
+    from confnotes.source import read_source
+
+    note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
+    result: dict[str, Any] = {"rel": rel, "key": task["key"], "outputs": {}, "error": None}
+    try:
+        checker = Checker(LintRequest())
+        config = checker.config_for(note)
+        source = read_source(note)
+        ctx = checker.context(source, config)
+        doc = ctx.doc
+        findings = lint_context(ctx, checker.settings_for(config))
+        counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
+        options = RenderOptions(theme=task["theme"] or config.theme, templates=(config.templates,) if config.templates else (),
+                                paper=config.paper, allow_html=config.allow_html, slides=dict(config.slides))
+        base_dir = Path(note).resolve().parent
+        stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
+        for fmt in task["formats"]:
+            data, _warnings = render_note(doc, fmt, replace(options), base_dir)
+            target = out_dir / (stem + FORMAT_SUFFIX[fmt])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, data)
+            result["outputs"][fmt] = stem + FORMAT_SUFFIX[fmt]
+        sections = [node for node in doc.nodes if node.is_section]
+        result.update({
+            "title": doc.meta.title, "event": doc.meta.event, "date": doc.meta.date,
+            "speakers": list(doc.meta.speakers), "tags": list(doc.meta.tags), "kind": doc.meta.kind,
+            "sections": len(sections), "points": sum(1 for s in sections for c in s.children if c.is_point),
+            "entries": len(sections) if doc.is_reading_list else 0, "lint": counts,
+            "outline": {**to_dict(doc), "path": rel},
+        })
+    except NotesError as exc:
+        result["error"] = str(exc) if exc.path else f"{note}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
+        result["error"] = f"{note}: {type(exc).__name__}: {exc}"
+    return result
+
+
+# ---------------------------------------------------------------- the whole folder
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"notes": {}}
+    return data if isinstance(data, dict) and isinstance(data.get("notes"), dict) else {"notes": {}}
+
+
+def _write_if_changed(path: Path, data: str | bytes) -> bool:
+    from confnotes.output import write_atomic
+
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        if path.read_bytes() == payload:
+            return False
+    except OSError:
+        pass
+    write_atomic(path, payload)
+    return True
+
+
+def _remove_outputs(out_dir: Path, entry: dict[str, Any]) -> None:
+    for rel in entry.get("outputs", {}).values():
+        target = out_dir / rel
+        try:
+            target.unlink()
+        except FileNotFoundError:
+            pass
+        parent = target.parent
+        while parent != out_dir and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+
+def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
+    """Build (or update) the site for ``request``; returns what was rendered, skipped, removed and failed."""
+    from confnotes.config import _config_file_for_dir
+    from confnotes.source import discover
+
+    started = time.perf_counter()
+    source_dir = Path(request.source_dir)
+    out_dir = Path(request.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out_resolved = out_dir.resolve()
+    notes = [n for n in discover([str(source_dir)], request.exclude) if out_resolved not in Path(n).resolve().parents]
+    if request.shard is not None:
+        k, n = request.shard
+        notes = [note for index, note in enumerate(notes) if index % n == k - 1]
+    manifest_path = out_dir / (MANIFEST if request.shard is None else SHARD_MANIFEST.format(k=request.shard[0], n=request.shard[1]))
+    old = _read_manifest(manifest_path)["notes"]
+    report = BuildReport()
+
+    shared_cache: dict[str | None, str] = {}
+    tasks: list[dict[str, Any]] = []
+    entries: dict[str, Any] = {}
+    for note in notes:
+        rel = Path(note).resolve().relative_to(source_dir.resolve()).as_posix()
+        config_file = _config_file_for_dir(Path(note).resolve().parent)
+        config_bytes = config_file.read_bytes() if config_file else b""
+        templates_dir = None
+        if config_file is not None:
+            from confnotes.config import find_config
+
+            templates_dir = find_config(note).templates
+        if templates_dir not in shared_cache:
+            shared_cache[templates_dir] = json.dumps(
+                [__version__, list(request.formats), request.theme, _templates_hash(templates_dir)])
+        try:
+            data = Path(note).read_bytes()
+        except OSError:
+            data = b""
+        key = note_key(data, config_bytes, shared_cache[templates_dir])
+        previous = old.get(rel)
+        if (not request.force and previous and previous.get("key") == key and not previous.get("error")
+                and all((out_dir / p).exists() for p in previous.get("outputs", {}).values())):
+            entries[rel] = previous
+            report.skipped.append(rel)
+            continue
+        tasks.append({"note": note, "rel": rel, "out_dir": str(out_dir), "formats": list(request.formats),
+                      "key": key, "theme": request.theme})
+
+    for rel, entry in old.items():
+        if rel not in {Path(n).resolve().relative_to(source_dir.resolve()).as_posix() for n in notes}:
+            _remove_outputs(out_dir, entry)
+            report.removed.append(rel)
+
+    jobs = request.jobs or os.cpu_count() or 1
+    done = 0
+    results: list[dict[str, Any]] = []
+    if jobs == 1 or len(tasks) <= 1:
+        for task in tasks:
+            results.append(build_note(task))
+            done += 1
+            if progress:
+                progress(task["rel"], done, len(tasks))
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            futures = {pool.submit(build_note, task): task for task in tasks}
+            for future in as_completed(futures):
+                results.append(future.result())
+                done += 1
+                if progress:
+                    progress(futures[future]["rel"], done, len(tasks))
+    for result in results:
+        rel = result["rel"]
+        if result["error"]:
+            report.failed.append((rel, result["error"]))
+            if rel in old:  # its old files would be stale and unlisted
+                _remove_outputs(out_dir, old[rel])
+            continue
+        entries[rel] = result
+        report.rendered.append(rel)
+
+    manifest = {"version": __version__, "formats": list(request.formats), "shard": request.shard,
+                "notes": {rel: entries[rel] for rel in sorted(entries)}}
+    _write_if_changed(manifest_path, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    if request.shard is None:
+        write_index(out_dir, manifest["notes"], request.formats)
+    report.rendered.sort()
+    report.skipped.sort()
+    report.removed.sort()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def merge_shards(out_dir: str) -> int:
+    """Combine every shard manifest in ``out_dir`` into the site's manifest and index; returns the note count."""
+    folder = Path(out_dir)
+    shards = sorted(folder.glob(".confnotes-manifest.shard-*-of-*.json"))
+    if not shards:
+        raise NotesError("no shard manifests to merge (build with --shard K/N first)", path=str(folder),
+                         kind=ErrorKind.USAGE)
+    notes: dict[str, Any] = {}
+    formats: list[str] = []
+    for shard in shards:
+        data = _read_manifest(shard)
+        notes.update(data["notes"])
+        formats = data.get("formats") or formats
+    manifest = {"version": __version__, "formats": formats, "shard": None, "notes": {rel: notes[rel] for rel in sorted(notes)}}
+    _write_if_changed(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    write_index(folder, manifest["notes"], tuple(formats))
+    return len(notes)
+
+
+def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str]) -> None:
+    """``index.html`` (every note, its formats and lint status) and ``outline.json`` (all outlines)."""
+    from confnotes.render.html import RenderOptions, style_safe, theme_css
+    from confnotes.templating import read_builtin, render_template
+
+    ordered = sorted(notes.values(), key=lambda e: ((e.get("event") or "").casefold(), e.get("date") or "",
+                                                     (e.get("title") or "").casefold(), e["rel"]))
+    events = sorted({e["event"] for e in ordered if e.get("event")})
+    tags = sorted({t for e in ordered for t in e.get("tags", [])})
+    html = render_template(
+        "index.html", (), notes=ordered, events=events, tags=tags, formats=list(formats),
+        labels=FORMAT_LABEL, css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
+        version=__version__,
+    )
+    _write_if_changed(out_dir / "index.html", html)
+    outlines = {"schema": "confnotes.site/1", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
+    _write_if_changed(out_dir / "outline.json",
+                      json.dumps(outlines, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n")

@@ -1,0 +1,160 @@
+"""Live preview: build HTML and slides into a temporary folder, serve it, rebuild on save, reload pages."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shutil
+import tempfile
+import threading
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from confnotes.build import BuildRequest, build_site
+
+EVENTS_PATH = "/__confnotes/events"
+RELOAD_SCRIPT = (
+    "<script>(function(){var s=new EventSource('" + EVENTS_PATH + "');"
+    "s.addEventListener('reload',function(){location.reload();});})();</script>"
+)
+SERVE_FORMATS = ("html", "slides")
+
+
+class Broadcaster:
+    """Hands 'reload' events to every connected page (server-sent events)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clients: list[queue.Queue[str]] = []
+
+    def subscribe(self) -> queue.Queue[str]:
+        client: queue.Queue[str] = queue.Queue()
+        with self._lock:
+            self._clients.append(client)
+        return client
+
+    def unsubscribe(self, client: queue.Queue[str]) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._clients.remove(client)
+
+    def send(self, data: str) -> None:
+        with self._lock:
+            for client in self._clients:
+                client.put(data)
+
+
+class PreviewHandler(SimpleHTTPRequestHandler):
+    """Serves only the output folder (``..`` never leaves it) and injects the reload script into HTML."""
+
+    broadcaster: Broadcaster
+    stopping: threading.Event
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        if self.path.split("?")[0] == EVENTS_PATH:
+            self._events()
+            return
+        if ".." in self.path.split("?")[0].replace("%2e", ".").replace("%2E", ".").split("/"):
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        path = Path(self.translate_path(self.path))
+        root = Path(self.directory).resolve()
+        try:
+            resolved = path.resolve()
+        except OSError:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        if resolved != root and root not in resolved.parents:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        if resolved.is_dir():
+            resolved = resolved / "index.html"
+        if resolved.suffix == ".html" and resolved.is_file():
+            body = resolved.read_bytes().replace(b"</body>", RELOAD_SCRIPT.encode() + b"</body>", 1)
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def _events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        client = self.broadcaster.subscribe()
+        try:
+            self.wfile.write(b": connected\n\n")
+            self.wfile.flush()
+            while not self.stopping.is_set():
+                try:
+                    data = client.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                self.wfile.write(f"event: reload\ndata: {data}\n\n".encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        finally:
+            self.broadcaster.unsubscribe(client)
+
+
+class PreviewServer:
+    def __init__(self, source_dir: str, host: str, port: int, echo: Any) -> None:
+        self.source_dir = source_dir
+        self.out_dir = tempfile.mkdtemp(prefix="confnotes-serve-")
+        self.echo = echo
+        self.broadcaster = Broadcaster()
+        self.stopping = threading.Event()
+        handler = type("Handler", (PreviewHandler,), {"broadcaster": self.broadcaster, "stopping": self.stopping})
+        self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=self.out_dir))
+        self.httpd.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def rebuild(self) -> list[str]:
+        report = build_site(BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1))
+        for rel, reason in report.failed:
+            self.echo(f"failed: {reason}", err=True)
+        return report.rendered + report.removed
+
+    def watch(self) -> None:
+        from watchfiles import watch
+
+        for changes in watch(self.source_dir, stop_event=self.stopping, debounce=150, step=50,
+                             watch_filter=lambda _change, path: path.endswith((".md", ".markdown", ".toml", ".css", ".html"))):
+            if self.stopping.is_set():
+                break
+            changed = self.rebuild()
+            if changed:
+                self.echo(f"rebuilt {', '.join(changed)}")
+                self.broadcaster.send(",".join(changed))
+            elif changes:
+                self.broadcaster.send("")
+
+    def run(self) -> None:
+        self.rebuild()
+        watcher = threading.Thread(target=self.watch, daemon=True)
+        watcher.start()
+        self.echo(f"Serving {self.source_dir} at {self.url} (Ctrl-C stops)")
+        try:
+            self.httpd.serve_forever(poll_interval=0.2)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stopping.set()
+            self.httpd.server_close()
+            watcher.join(timeout=2)
+            shutil.rmtree(self.out_dir, ignore_errors=True)
+            self.echo("stopped")

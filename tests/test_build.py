@@ -1,0 +1,177 @@
+"""``confnotes build``: a site from a folder of notes, incremental, parallel, sharded, failure-isolated."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from conftest import NOTES
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
+        if tag == "a":
+            self.links += [value for name, value in attrs if name == "href" and value]
+
+
+def _links(html: str) -> list[str]:
+    parser = _Links()
+    parser.feed(html)
+    return parser.links
+
+
+def test_build_notes_folder_links_every_note_and_format(cli, tmp_path):
+    site = tmp_path / "site"
+    result = cli("build", str(NOTES), "-o", str(site))
+    assert result.exit_code == 0, result.output
+    assert "rendered 2, skipped 0 unchanged, removed 0, failed 0" in result.stdout
+    index = (site / "index.html").read_text()
+    links = _links(index)
+    for stem in ("scale2025", "scaling-reading-list"):
+        for suffix in (".html", ".pdf", ".slides.html", ".pptx"):
+            assert stem + suffix in links
+    for link in links:
+        assert (site / link).is_file(), link
+    assert "System &amp; Reliability @scale Conference" in index and "14 entries" in index
+    assert "5 sections, 12 points" in index
+    outline = json.loads((site / "outline.json").read_text())
+    assert [n["meta"]["title"] for n in outline["notes"]] == ["System & Reliability @scale Conference", "Scaling"]
+    assert (site / "scale2025.pdf").read_bytes().startswith(b"%PDF")
+
+
+def _make_corpus(folder: Path, count: int) -> None:
+    folder.mkdir()
+    for index in range(count):
+        sub = folder / f"day{index % 3}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"talk{index:03d}.md").write_text(
+            f"---\ntitle: Talk {index}\nevent: Conf {index % 2}\ntags: [t{index % 5}]\n---\n\n"
+            f"## Part one\n\n1. Point {index}\n   - detail a\n   - detail b\n\n## Part two\n\nClosing words {index}.\n"
+        )
+
+
+def _snapshot(site: Path) -> dict[str, tuple[int, bytes]]:
+    return {str(p.relative_to(site)): (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("*") if p.is_file()}
+
+
+@pytest.mark.slow
+def test_incremental_build_of_200_notes(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 200)
+    site = tmp_path / "site"
+    first = cli("build", str(notes), "-o", str(site), "--to", "html,slides", "-j", "2")
+    assert first.exit_code == 0, first.output
+    assert "rendered 200, skipped 0 unchanged, removed 0, failed 0" in first.stdout
+    before = _snapshot(site)
+    second = cli("build", str(notes), "-o", str(site), "--to", "html,slides", "-j", "2")
+    assert "rendered 0, skipped 200 unchanged, removed 0, failed 0" in second.stdout
+    assert _snapshot(site) == before, "a no-op build changed output files"
+    touched = notes / "day1" / "talk007.md"
+    touched.write_text(touched.read_text().replace("Closing words 7.", "Closing words, revised."))
+    third = cli("build", str(notes), "-o", str(site), "--to", "html,slides")
+    assert "rendered 1, skipped 199 unchanged, removed 0, failed 0" in third.stdout
+    assert "revised" in (site / "day1" / "talk007.html").read_text()
+    (notes / "day2" / "talk008.md").unlink()
+    fourth = cli("build", str(notes), "-o", str(site), "--to", "html,slides")
+    assert "rendered 0, skipped 199 unchanged, removed 1, failed 0" in fourth.stdout
+    assert "removed day2/talk008.md" in fourth.stdout
+    assert not (site / "day2" / "talk008.html").exists() and not (site / "day2" / "talk008.slides.html").exists()
+    assert "talk008" not in (site / "index.html").read_text()
+    forced = cli("build", str(notes), "-o", str(site), "--to", "html,slides", "--force")
+    assert "rendered 199, skipped 0" in forced.stdout
+
+
+def test_config_or_template_change_rebuilds(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 3)
+    site = tmp_path / "site"
+    cli("build", str(notes), "-o", str(site), "--to", "html")
+    (notes / "confnotes.toml").write_text('theme = "serif"\n')
+    again = cli("build", str(notes), "-o", str(site), "--to", "html")
+    assert "rendered 3, skipped 0" in again.stdout
+    assert "DejaVu Serif" in (site / "day0" / "talk000.html").read_text()
+
+
+def test_broken_note_is_isolated(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 4)
+    (notes / "broken.md").write_bytes(b"# Broken\n\xff\xfe\n")
+    site = tmp_path / "site"
+    result = cli("build", str(notes), "-o", str(site), "--to", "html", "-j", "2")
+    assert result.exit_code == 1
+    assert "rendered 4, skipped 0 unchanged, removed 0, failed 1" in result.stdout
+    assert f"failed: {notes / 'broken.md'}: not valid UTF-8 at line 2, column 1 (byte 0xff)" in result.stderr
+    assert len(list(site.rglob("talk*.html"))) == 4
+    assert "Broken" not in (site / "index.html").read_text()
+
+
+def test_shards_merge_into_the_same_site(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 7)
+    full = tmp_path / "full"
+    assert cli("build", str(notes), "-o", str(full), "--to", "html,slides,outline").exit_code == 0
+    sharded = tmp_path / "sharded"
+    one = cli("build", str(notes), "-o", str(sharded), "--to", "html,slides,outline", "--shard", "1/2")
+    two = cli("build", str(notes), "-o", str(sharded), "--to", "html,slides,outline", "--shard", "2/2")
+    assert "built 4 note(s)" in one.stdout and "built 3 note(s)" in two.stdout
+    assert not (sharded / "index.html").exists()
+    merged = cli("build", "-o", str(sharded), "--merge")
+    assert merged.exit_code == 0 and "merged 7 note(s)" in merged.stdout
+
+    def site_files(site: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*")
+                if p.is_file() and not p.name.startswith(".confnotes-manifest")}
+
+    assert site_files(sharded) == site_files(full)
+    assert cli("build", str(notes), "-o", str(tmp_path / "x"), "--shard", "3/2").exit_code == 2
+
+
+def test_index_filters_in_browser(cli, tmp_path, open_page):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 6)
+    site = tmp_path / "site"
+    assert cli("build", str(notes), "-o", str(site), "--to", "html").exit_code == 0
+    page, errors, requests = open_page(site / "index.html")
+    assert page.locator("tbody tr:visible").count() == 6
+    page.select_option("#filter-event", "Conf 1")
+    assert page.locator("tbody tr:visible").count() == 3
+    page.select_option("#filter-tag", "t1")
+    assert page.locator("tbody tr:visible").count() == 1
+    assert page.inner_text("#shown") == "1"
+    assert errors == [] and requests == []
+
+
+def test_new_scaffolds_and_never_overwrites(cli, tmp_path):
+    folder = tmp_path / "notes"
+    result = cli("new", "Rust in Production", "--event", "RustConf", "--date", "2026-09-10", "--dir", str(folder))
+    assert result.exit_code == 0
+    path = folder / "rust-in-production.md"
+    assert result.stdout.strip() == str(path)
+    text = path.read_text()
+    assert text.startswith('---\ntitle: "Rust in Production"\nevent: "RustConf"\ndate: "2026-09-10"\n')
+    lint = cli("lint", str(path), "--format", "json")
+    assert json.loads(lint.stdout) == [] and lint.exit_code == 0
+    again = cli("new", "Rust in Production", "--dir", str(folder))
+    assert again.exit_code == 2 and "already exists" in again.stderr
+    assert path.read_text() == text
+    reading = cli("new", "Papers", "--reading-list", "--dir", str(folder))
+    assert reading.exit_code == 0
+    data = json.loads(cli("outline", str(folder / "papers.md"), "--format", "json").stdout)
+    assert data["meta"]["kind"] == "reading-list"
+
+
+def test_build_summary_line_without_tty(cli, tmp_path):
+    result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html", "-q")
+    assert result.stdout == ""
+    result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html")
+    assert re.fullmatch(r"built 2 note\(s\) into .+: rendered 0, skipped 2 unchanged, removed 0, failed 0 \(\d+\.\d s\)\n",
+                        result.stdout)
+    assert shutil.which("true") is not None
