@@ -9,6 +9,7 @@ files are deleted. ``--shard K/N`` builds every N-th note and writes a shard man
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -172,10 +173,8 @@ def _write_if_changed(path: Path, data: str | bytes) -> bool:
 def _remove_outputs(out_dir: Path, entry: dict[str, Any]) -> None:
     for rel in entry.get("outputs", {}).values():
         target = out_dir / rel
-        try:
+        with contextlib.suppress(FileNotFoundError):
             target.unlink()
-        except FileNotFoundError:
-            pass
         parent = target.parent
         while parent != out_dir and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()

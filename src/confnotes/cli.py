@@ -382,7 +382,7 @@ def build(directory: str, output: str, to: str | None, jobs: int, force: bool, s
         for rel in report.removed:
             click.echo(f"removed {rel}")
         click.echo(report.summary(output))
-    for rel, reason in report.failed:
+    for _rel, reason in report.failed:
         click.echo(f"failed: {reason}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)
 

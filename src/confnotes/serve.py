@@ -125,7 +125,7 @@ class PreviewServer:
 
     def rebuild(self) -> list[str]:
         report = build_site(BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1))
-        for rel, reason in report.failed:
+        for _rel, reason in report.failed:
             self.echo(f"failed: {reason}", err=True)
         return report.rendered + report.removed
 
