@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -90,7 +91,7 @@ def test_bad_front_matter(cli, tmp_path):
     note = tmp_path / "fm.md"
     note.write_text("---\ntitle: [unclosed\n---\n\n# T\n")
     line = _error_line(cli("outline", str(note)))
-    assert line.startswith(f"{note}:2:17: front matter: expected ',' or ']'")
+    assert re.match(re.escape(str(note)) + r":[23]:\d+: front matter: (did not find )?expected ',' or '\]'", line), line
 
 
 def test_front_matter_must_be_mapping(cli, tmp_path):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from confnotes.model import Document
+from confnotes.model import Document, Node, walk
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
@@ -61,7 +62,7 @@ class RuleMeta:
     project: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass
 class LintContext:
     """What a rule may look at: the outline, the note's text and a file-existence check."""
 
@@ -70,26 +71,34 @@ class LintContext:
     exists: Callable[[str], bool] = field(default=lambda _: True)
     settings: dict[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def _starts(self) -> list[int]:
         starts = [0]
-        for index, char in enumerate(self.text):
-            if char == "\n":
-                starts.append(index + 1)
-        object.__setattr__(self, "_starts", starts)
+        find = self.text.find
+        index = find("\n")
+        while index >= 0:
+            starts.append(index + 1)
+            index = find("\n", index + 1)
+        return starts
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
+    @cached_property
+    def walked(self) -> list[tuple[Node, tuple[Node, ...]]]:
+        """Every node with its ancestors, computed once and shared by the rules."""
+        return list(walk(self.doc.nodes))
+
     def offset(self, line: int, col: int = 1) -> int:
         """Offset of 1-based ``line``/``col`` in the text."""
-        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        starts = self._starts
         if line - 1 >= len(starts):
             return len(self.text)
         return starts[line - 1] + col - 1
 
     def line_span(self, line: int, with_newline: bool = True) -> tuple[int, int]:
-        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        starts = self._starts
         start = starts[line - 1]
         end = starts[line] if line < len(starts) else len(self.text)
         if not with_newline and end > start and self.text[end - 1] == "\n":
@@ -97,7 +106,7 @@ class LintContext:
         return start, end
 
     def position(self, offset: int) -> tuple[int, int]:
-        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        starts = self._starts
         index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1
 

@@ -250,11 +250,12 @@ def _split_top(tokens: list[Any], lines: list[str]) -> list[_Top]:
     return blocks
 
 
+_IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
+
+
 def _is_image_only(inline: Any) -> bool:
-    children = [child for child in (inline.children or []) if child.type not in ("softbreak",)]
-    return bool(children) and all(
-        child.type == "image" or (child.type == "text" and not child.content.strip()) for child in children
-    )
+    """A paragraph that is only images (``![alt](src)``), judged from its raw inline text."""
+    return _IMAGES_ONLY.match(inline.content) is not None
 
 
 class _Parser:
@@ -436,7 +437,7 @@ class _Parser:
         import yaml
 
         try:
-            data = yaml.safe_load(token.content)
+            data = yaml.load(token.content, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             problem = getattr(exc, "problem", None) or "invalid YAML"

@@ -19,7 +19,17 @@ def markdown_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
+    # The outline keeps inline Markdown verbatim (renderers render it once, later), so the
+    # block structure is all the builder needs: skipping inline parsing makes reading
+    # notes cheaper than a full markdown-it parse.
+    md.disable("inline")
     return md
+
+
+@lru_cache(maxsize=1)
+def inline_parser() -> MarkdownIt:
+    """For the few checks that need inline tokens (emphasis, links) of one title or paragraph."""
+    return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
 
 
 def render_parser(allow_html: bool = False) -> MarkdownIt:

@@ -36,8 +36,14 @@ def tab_width(text: str) -> int:
     return width
 
 
+_GLYPH_SET = frozenset(BULLET_GLYPHS)
+
+
 def glyph_bullet(line: str) -> tuple[int, str, str] | None:
     """``(indent, glyph, text)`` when ``line`` is a pasted bullet such as ``   • Design…``."""
+    stripped = line.lstrip(" \t")
+    if not stripped or stripped[0] not in _GLYPH_SET:
+        return None  # the common case, decided without a regex
     match = _GLYPH_LINE.match(line)
     if match is None:
         match = _GLYPH_EMPTY.match(line)
@@ -48,7 +54,8 @@ def glyph_bullet(line: str) -> tuple[int, str, str] | None:
 
 
 def is_glyph_line(line: str) -> bool:
-    return glyph_bullet(line) is not None
+    stripped = line.lstrip(" \t")
+    return bool(stripped) and stripped[0] in _GLYPH_SET and glyph_bullet(line) is not None
 
 
 def is_filename_line(text: str) -> bool:
@@ -77,6 +84,8 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING) -> bo
 
 def split_label(title: str) -> str | None:
     """The ``Label`` of ``Label: text`` (or of a label-only ``Label:``), if the title has one."""
+    if ":" not in title:
+        return None
     match = _LABEL.match(title)
     if match is None:
         return None

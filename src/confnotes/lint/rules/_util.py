@@ -5,32 +5,33 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from confnotes.model import Document, Node, walk
+from confnotes.lint.types import LintContext
+from confnotes.model import Node
 
 WORD = re.compile(r"\w+(?:['’.-]\w+)*")
 
 
-def sections(doc: Document) -> Iterator[tuple[Node, tuple[Node, ...]]]:
-    for node, ancestors in walk(doc.nodes):
-        if node.is_section:
+def sections(ctx: LintContext) -> Iterator[tuple[Node, tuple[Node, ...]]]:
+    for node, ancestors in ctx.walked:
+        if node.kind == "section":
             yield node, ancestors
 
 
-def items(doc: Document) -> Iterator[tuple[Node, tuple[Node, ...]]]:
-    for node, ancestors in walk(doc.nodes):
-        if not node.is_section:
+def items(ctx: LintContext) -> Iterator[tuple[Node, tuple[Node, ...]]]:
+    for node, ancestors in ctx.walked:
+        if node.kind != "section":
             yield node, ancestors
 
 
-def sibling_groups(doc: Document) -> Iterator[tuple[Node | None, tuple[Node, ...]]]:
+def sibling_groups(ctx: LintContext) -> Iterator[tuple[Node | None, tuple[Node, ...]]]:
     """Every list of children (the document's top level included) with its parent."""
-    yield None, doc.nodes
-    for node, _ in walk(doc.nodes):
+    yield None, ctx.doc.nodes
+    for node, _ in ctx.walked:
         if node.children:
             yield node, node.children
 
 
 def word_count(text: str) -> int:
-    return len(WORD.findall(text))
+    return len(text.split())
 
 

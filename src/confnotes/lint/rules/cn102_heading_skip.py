@@ -25,7 +25,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     title_level = 1 if ctx.doc.meta.title_origin in ("heading", "inferred", "front-matter", "lede") else 0
-    for node, ancestors in sections(ctx.doc):
+    for node, ancestors in sections(ctx):
         parents = [a for a in ancestors if a.is_section]
         expected_max = (parents[-1].level if parents else title_level) + 1
         if node.origin in ("atx", "setext") and node.level > expected_max:

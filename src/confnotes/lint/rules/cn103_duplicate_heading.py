@@ -24,7 +24,7 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for _, children in sibling_groups(ctx.doc):
+    for _, children in sibling_groups(ctx):
         seen: dict[str, int] = {}
         for node in children:
             if not node.is_section:

@@ -26,7 +26,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     ignored = {title.casefold() for title in options.ignore_titles}
-    for node, _ in sections(ctx.doc):
+    for node, _ in sections(ctx):
         if node.children or node.body or node.notes or node.title.casefold() in ignored:
             continue
         if ctx.doc.is_reading_list:

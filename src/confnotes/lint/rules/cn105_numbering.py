@@ -27,7 +27,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for _, children in sibling_groups(ctx.doc):
+    for _, children in sibling_groups(ctx):
         points = [node for node in children if node.is_point]
         if not points:
             continue

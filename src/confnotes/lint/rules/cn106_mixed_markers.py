@@ -28,7 +28,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for _, children in sibling_groups(ctx.doc):
+    for _, children in sibling_groups(ctx):
         bullets = [n for n in children if n.is_bullet and n.origin == "list" and n.marker in tuple(MARKDOWN_MARKERS)]
         if len({n.marker for n in bullets}) < 2:
             continue

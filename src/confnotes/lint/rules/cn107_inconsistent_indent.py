@@ -27,7 +27,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for _, children in sibling_groups(ctx.doc):
+    for _, children in sibling_groups(ctx):
         items = [n for n in children if not n.is_section]
         if len({n.indent for n in items}) < 2:
             continue

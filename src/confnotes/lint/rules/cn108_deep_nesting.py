@@ -24,7 +24,7 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, ancestors in items(ctx.doc):
+    for node, ancestors in items(ctx):
         item_ancestors = [a for a in ancestors if not a.is_section]
         depth = len(item_ancestors)
         if depth == options.max_depth + 1 and all(not c.is_section for c in item_ancestors):

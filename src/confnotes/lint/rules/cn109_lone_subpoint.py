@@ -24,7 +24,7 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, _ in items(ctx.doc):
+    for node, _ in items(ctx):
         if len(node.children) == 1 and not node.children[0].is_section:
             child = node.children[0]
             if child.label is not None and not child.text and child.children:

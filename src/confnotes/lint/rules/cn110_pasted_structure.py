@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
-from confnotes.model import walk
 
 META = RuleMeta(
     id="CN110", name="pasted-structure", severity="info", tags=("structure", "pasted"), fixable=True,
@@ -37,7 +36,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     kinds = [name for name in doc.recovered if name in ("glyph-bullets", "inferred-headings", "inferred-title")]
     if not kinds:
         return
-    first = next((node for node, _ in walk(doc.nodes) if node.origin in ("glyph", "inferred")), None)
+    first = next((node for node, _ in ctx.walked if node.origin in ("glyph", "inferred")), None)
     line, col = (first.span.start, first.col) if first else (1, 1)
     if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
         line, col = min((line, col), (doc.meta.title_span.start, 1))

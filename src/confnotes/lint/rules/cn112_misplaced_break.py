@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.model import walk
 
 META = RuleMeta(
     id="CN112", name="misplaced-break", severity="warning", tags=("structure",),
@@ -25,7 +24,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     blocks = list(ctx.doc.lede)
-    for node, _ in walk(ctx.doc.nodes):
+    for node, _ in ctx.walked:
         blocks += node.body
     for block in blocks:
         if block.kind == "break":

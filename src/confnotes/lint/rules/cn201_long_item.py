@@ -25,7 +25,7 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, _ in items(ctx.doc):
+    for node, _ in items(ctx):
         count = word_count(node.title)
         if count > options.max_words:
             yield Report(node.span.start, node.col, f"item has {count} words (limit {options.max_words})")

@@ -26,7 +26,7 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for node, _ in sections(ctx.doc):
+    for node, _ in sections(ctx):
         title = node.title.rstrip()
         if not title or title[-1] not in options.punctuation or title.endswith("..."):
             continue

@@ -24,7 +24,7 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, _ in items(ctx.doc):
+    for node, _ in items(ctx):
         if not node.title.strip() and not node.children and not node.body:
             kind = "point" if node.is_point else "bullet"
             yield Report(node.span.start, node.col, f"empty {kind}")

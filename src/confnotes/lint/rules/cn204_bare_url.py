@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.model import walk
 
 META = RuleMeta(
     id="CN204", name="bare-url", severity="warning", tags=("text",),
@@ -28,6 +27,8 @@ class Options:
 
 
 def _scan(text: str, line: int, col: int) -> Iterator[Report]:
+    if "http" not in text:
+        return
     cleaned = _CODE.sub(lambda m: " " * len(m.group(0)), text)
     for number, part in enumerate(cleaned.split("\n")):
         for match in _BARE.finditer(part):
@@ -42,7 +43,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     for block in ctx.doc.lede:
         if block.kind == "paragraph":
             yield from _scan(block.text, block.span.start, 1)
-    for node, _ in walk(ctx.doc.nodes):
+    for node, _ in ctx.walked:
         yield from _scan(node.title, node.span.start, node.col)
         for block in node.body:
             if block.kind == "paragraph":

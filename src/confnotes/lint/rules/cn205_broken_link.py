@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.model import walk
 
 META = RuleMeta(
     id="CN205", name="broken-link", severity="error", tags=("text",),
@@ -28,6 +27,8 @@ class Options:
 
 
 def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
+    if "](" not in text:
+        return
     for number, part in enumerate(text.split("\n")):
         for match in _TARGET.finditer(part):
             yield match.group(1), line + number, (col if number == 0 else 1) + match.start()
@@ -35,7 +36,7 @@ def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     texts: list[tuple[str, int, int]] = [(b.text, b.span.start, 1) for b in ctx.doc.lede]
-    for node, _ in walk(ctx.doc.nodes):
+    for node, _ in ctx.walked:
         texts.append((node.title, node.span.start, node.col))
         texts += [(b.text, b.span.start, 1) for b in node.body if b.kind != "code"]
     for text, line, col in texts:

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.model import walk
 
 META = RuleMeta(
     id="CN206", name="unbalanced-emphasis", severity="warning", tags=("text",),
@@ -24,9 +23,9 @@ class Options:
 
 
 def _literal_markers(text: str) -> str | None:
-    from confnotes.parse.markdown import markdown_parser
+    from confnotes.parse.markdown import inline_parser
 
-    for token in markdown_parser().parseInline(text):
+    for token in inline_parser().parseInline(text):
         for child in token.children or []:
             if child.type == "text":
                 for marker in ("**", "__"):
@@ -37,7 +36,7 @@ def _literal_markers(text: str) -> str | None:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     candidates = [(b.text, b.span.start, 1) for b in ctx.doc.lede if b.kind == "paragraph"]
-    for node, _ in walk(ctx.doc.nodes):
+    for node, _ in ctx.walked:
         candidates.append((node.title, node.span.start, node.col))
         candidates += [(b.text, b.span.start, 1) for b in node.body if b.kind == "paragraph"]
     for text, line, col in candidates:
