@@ -88,3 +88,12 @@ def open_page(browser):
     yield open_file
     for context in pages:
         context.close()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _lint_cache_outside_the_checkout(tmp_path_factory):
+    """Keep the lint cache of in-process runs out of the working tree."""
+    import os
+
+    os.environ["CONFNOTES_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
+    yield

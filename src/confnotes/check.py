@@ -1,19 +1,36 @@
-"""Linting and formatting many notes: read, parse, lint or format, and write back safely.
+"""Linting many notes: read, parse, lint (in parallel, with a cache), fix and write back safely.
 
-Like ``build.py``, this is an edge of the program: it reads and writes files. The rules,
-the engine and the formatter it calls are pure.
+Like ``build.py`` this is an edge of the program: it reads and writes files. The rules,
+the engine and the formatter it calls are pure. Notes stream through one at a time;
+only findings and each note's small project facts are kept.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from confnotes import __version__
 from confnotes.config import Config, find_config, read_config_file
 from confnotes.errors import NotesError
-from confnotes.lint.engine import LintSettings, build_settings, fix_until_stable, lint_context, lint_project
-from confnotes.lint.types import Finding, LintContext
+from confnotes.lint.engine import (
+    LintSettings,
+    build_settings,
+    fix_until_stable,
+    lint_context,
+    lint_project,
+    project_facts,
+)
+from confnotes.lint.types import Finding, Fix, LintContext
 from confnotes.source import Source, read_source
+
+CACHE_DIR = ".confnotes_cache"
+CACHE_FILE = "lint-v1.json"
 
 
 @dataclass
@@ -23,6 +40,7 @@ class LintRun:
     fixed_files: list[str] = field(default_factory=list)
     fixes_applied: int = 0
     files: int = 0
+    cached: int = 0
 
 
 @dataclass(frozen=True)
@@ -32,6 +50,22 @@ class LintRequest:
     ignore: tuple[str, ...] | None = None
     fail_on: str | None = None
     fix: bool = False
+    jobs: int = 0
+    cache_dir: str | None = None  # None: no cache
+
+
+@dataclass
+class NoteResult:
+    """One note's lint outcome: what the cache stores and what the run reports."""
+
+    path: str
+    digest: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    facts: dict[str, list[Any]] = field(default_factory=dict)
+    links: dict[str, bool] = field(default_factory=dict)
+    error: NotesError | None = None
+    fixed: bool = False
+    fixes: int = 0
 
 
 def encode_like(source: Source, text: str) -> bytes:
@@ -62,52 +96,187 @@ class Checker:
             )
         return self._settings[config.path]
 
-    def context(self, source: Source, config: Config) -> LintContext:
+    def context(self, source: Source, config: Config, links: dict[str, bool] | None = None,
+                fix: bool | None = None) -> LintContext:
         from confnotes.parse import parse_source
 
         doc = parse_source(source, config.parse_options())
         folder = Path(source.path).resolve().parent if source.path != "<stdin>" else Path.cwd()
-        settings = self.settings_for(config)
-        return LintContext(doc, source.text, exists=lambda rel: (folder / rel).exists(),
-                           settings={"slides": settings.slides, "fix": self.request.fix})
+        recorded = links if links is not None else {}
 
-    def lint_paths(self, notes: list[str]) -> LintRun:
+        def exists(rel: str) -> bool:
+            if rel not in recorded:
+                recorded[rel] = (folder / rel).exists()
+            return recorded[rel]
+
+        settings = self.settings_for(config)
+        return LintContext(doc, source.text, exists=exists,
+                           settings={"slides": settings.slides, "fix": self.request.fix if fix is None else fix})
+
+    # ------------------------------------------------------------ one note
+
+    def lint_note(self, note: str, digest: str = "") -> NoteResult:
         from confnotes.output import write_atomic
         from confnotes.parse import parse
 
-        run = LintRun()
-        contexts: list[tuple[LintContext, LintSettings]] = []
-        for note in notes:
+        result = NoteResult(note, digest)
+        try:
+            source = read_source(note)
+            config = self.config_for(note)
+            settings = self.settings_for(config)
+            ctx = self.context(source, config, result.links)
+        except NotesError as exc:
+            result.error = exc
+            return result
+        findings = lint_context(ctx, settings)
+        if self.request.fix and any(f.fix for f in findings):
+            def relint(text: str) -> list[Finding]:
+                doc = parse(text, ctx.doc.path, config.parse_options())
+                again = LintContext(doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True})
+                return lint_context(again, settings)
+
             try:
-                source = read_source(note)
-                config = self.config_for(note)
-                settings = self.settings_for(config)
-                ctx = self.context(source, config)
+                new_text, findings, applied = fix_until_stable(source.text, relint)
             except NotesError as exc:
-                run.errors.append(exc)
+                result.error = exc
+                return result
+            if new_text != source.text:
+                write_atomic(note, encode_like(source, new_text))
+                result.fixed, result.fixes = True, applied
+                ctx = LintContext(parse(new_text, note, config.parse_options()), new_text, exists=ctx.exists,
+                                  settings={"slides": settings.slides, "fix": False})
+        result.findings = findings
+        result.facts = project_facts(ctx, settings)
+        return result
+
+    # ------------------------------------------------------------ many notes
+
+    def lint_paths(self, notes: list[str]) -> LintRun:
+        run = LintRun()
+        cache = LintCache(self.request.cache_dir, self) if self.request.cache_dir and not self.request.fix else None
+        results: dict[str, NoteResult] = {}
+        todo: list[tuple[str, str]] = []
+        for note in notes:
+            digest = cache.digest(note) if cache else ""
+            hit = cache.get(note, digest) if cache and digest else None
+            if hit is not None:
+                results[note] = hit
+                run.cached += 1
+            else:
+                todo.append((note, digest))
+        for result in self._run(todo):
+            results[result.path] = result
+            if cache and result.error is None and result.digest:
+                cache.put(result)
+        project: list[tuple[str, dict[str, list[Any]], LintSettings]] = []
+        for note in notes:
+            result = results[note]
+            if result.error is not None:
+                run.errors.append(result.error)
                 continue
             run.files += 1
-            findings = lint_context(ctx, settings)
-            if self.request.fix and any(f.fix for f in findings):
-                def relint(text: str, ctx: LintContext = ctx, config: Config = config,
-                           settings: LintSettings = settings) -> list[Finding]:
-                    doc = parse(text, ctx.doc.path, config.parse_options())
-                    again = LintContext(doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True})
-                    return lint_context(again, settings)
-
-                try:
-                    new_text, findings, applied = fix_until_stable(source.text, relint)
-                except NotesError as exc:
-                    run.errors.append(exc)
-                    continue
-                if new_text != source.text:
-                    write_atomic(note, encode_like(source, new_text))
-                    run.fixed_files.append(note)
-                    run.fixes_applied += applied
-                    ctx = LintContext(parse(new_text, note, config.parse_options()), new_text, exists=ctx.exists,
-                                      settings={"slides": settings.slides})
-            run.findings += findings
-            contexts.append((ctx, settings))
-        run.findings += lint_project(contexts)
+            run.findings += result.findings
+            if result.fixed:
+                run.fixed_files.append(note)
+                run.fixes_applied += result.fixes
+            project.append((note, result.facts, self.settings_for(self.config_for(note))))
+        run.findings += lint_project(project)
         run.findings.sort(key=Finding.sort_key)
+        if cache:
+            cache.save()
         return run
+
+    def _run(self, todo: list[tuple[str, str]]) -> list[NoteResult]:
+        jobs = self.request.jobs or os.cpu_count() or 1
+        if self.request.fix or jobs == 1 or len(todo) < 8 * jobs:
+            return [self.lint_note(note, digest) for note, digest in todo]
+        chunks = [todo[index::jobs] for index in range(jobs)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_lint_chunk, self.request, chunk) for chunk in chunks]
+            return [result for future in futures for result in future.result()]
+
+
+def _lint_chunk(request: LintRequest, chunk: list[tuple[str, str]]) -> list[NoteResult]:
+    checker = Checker(request)
+    return [checker.lint_note(note, digest) for note, digest in chunk]
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def _finding_to_json(finding: Finding) -> list[Any]:
+    return [finding.line, finding.col, finding.rule, finding.name, finding.severity, finding.message,
+            finding.fix.title if finding.fix else None]
+
+
+class LintCache:
+    """Findings per note, keyed by the note's bytes, its config, the run's options and the version.
+
+    Lives in ``.confnotes_cache/`` (with a ``.gitignore``); relative links a note checks are
+    re-checked on every hit, so creating a missing file invalidates the entry.
+    """
+
+    def __init__(self, folder: str, checker: Checker) -> None:
+        self.folder = Path(folder)
+        self.checker = checker
+        self.path = self.folder / CACHE_FILE
+        self.dirty = False
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.entries: dict[str, Any] = data["entries"] if data.get("version") == __version__ else {}
+        except (OSError, ValueError, KeyError, TypeError):
+            self.entries = {}
+        request = checker.request
+        self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on])
+        self._config_bytes: dict[str | None, bytes] = {}
+
+    def digest(self, note: str) -> str:
+        if note == "-":
+            return ""
+        try:
+            data = Path(note).read_bytes()
+            config = self.checker.config_for(note)
+        except (OSError, NotesError):
+            return ""
+        if config.path not in self._config_bytes:
+            self._config_bytes[config.path] = Path(config.path).read_bytes() if config.path else b""
+        digest = hashlib.sha256(self.salt.encode())
+        digest.update(self._config_bytes[config.path])
+        digest.update(data)
+        return digest.hexdigest()
+
+    def get(self, note: str, digest: str) -> NoteResult | None:
+        entry = self.entries.get(os.path.abspath(note))
+        if not entry or entry.get("digest") != digest:
+            return None
+        folder = Path(note).resolve().parent
+        if any((folder / rel).exists() != existed for rel, existed in entry["links"].items()):
+            return None
+        findings = [Finding(note, line, col, rule, name, severity, message, Fix(fix, ()) if fix else None)
+                    for line, col, rule, name, severity, message, fix in entry["findings"]]
+        facts = {rule: [tuple(fact) for fact in items] for rule, items in entry["facts"].items()}
+        return NoteResult(note, digest, findings, facts, entry["links"])
+
+    def put(self, result: NoteResult) -> None:
+        self.entries[os.path.abspath(result.path)] = {
+            "digest": result.digest,
+            "findings": [_finding_to_json(f) for f in result.findings],
+            "facts": result.facts,
+            "links": result.links,
+        }
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        from confnotes.output import write_atomic
+
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            gitignore = self.folder / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
+            write_atomic(self.path, json.dumps({"version": __version__, "entries": self.entries},
+                                               ensure_ascii=False, separators=(",", ":")))
+        except (OSError, NotesError):
+            pass  # a cache that cannot be written is only a slower next run

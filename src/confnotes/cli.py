@@ -199,20 +199,28 @@ def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
               help="Use this config file instead of searching upward from each note.")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule produced.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0,
+              help="Worker processes for large runs (default: one per core; 1 stays in one process).")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not update the lint cache (.confnotes_cache/).")
 def lint(paths: tuple[str, ...], fmt: str, fix: bool, select: tuple[str, ...], ignore: tuple[str, ...],
-         fail_on: str | None, config_file: str | None, exclude: tuple[str, ...], statistics: bool) -> None:
+         fail_on: str | None, config_file: str | None, exclude: tuple[str, ...], statistics: bool,
+         jobs: int, no_cache: bool) -> None:
     """Check the structure of notes: files, or folders walked for *.md (default: .).
 
     Exit 0 when clean, 1 when a finding reaches --fail-on, 2 on usage, input or config errors.
-    Disable rules inline with <!-- confnotes-disable CN201 -->, <!-- confnotes-enable CN201 -->
+    Results are cached in .confnotes_cache/ (keyed by each note's content, its config and the
+    confnotes version); --no-cache bypasses it. Disable rules inline with <!-- confnotes-disable CN201 -->, <!-- confnotes-enable CN201 -->
     or <!-- confnotes-disable-next-line CN201 -->. 'confnotes rules' lists the rules.
     """
+    import os
+
     from confnotes.check import Checker, LintRequest
     from confnotes.lint import report
     from confnotes.lint.engine import failing
     from confnotes.source import discover
 
-    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix)
+    cache_dir = None if no_cache else os.environ.get("CONFNOTES_CACHE_DIR", ".confnotes_cache")
+    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix, jobs, cache_dir)
     checker = Checker(request)
     targets = list(paths) or ["."]
     excluded = tuple(exclude)

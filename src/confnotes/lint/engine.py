@@ -212,19 +212,35 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
     return findings
 
 
-def lint_project(items: list[tuple[LintContext, LintSettings]]) -> list[Finding]:
-    """Findings of project-level rules (across all the notes of one run)."""
+def project_facts(ctx: LintContext, settings: LintSettings) -> dict[str, list[Any]]:
+    """Per project rule, what this note contributes (facts on suppressed lines are dropped)."""
+    out: dict[str, list[Any]] = {}
+    for rule in REGISTRY:
+        if not rule.META.project or rule.META.id not in settings.enabled:
+            continue
+        kept = []
+        for fact in rule.facts(ctx):
+            probe = Finding(ctx.doc.path, fact[2], fact[3], rule.META.id, rule.META.name, "info", "")
+            if filter_suppressed(ctx, [probe]):
+                kept.append(fact)
+        out[rule.META.id] = kept
+    return out
+
+
+def lint_project(notes: list[tuple[str, dict[str, list[Any]], LintSettings]]) -> list[Finding]:
+    """Findings of project-level rules over every note of one run, from each note's facts."""
     findings: list[Finding] = []
     for rule in REGISTRY:
         if not rule.META.project:
             continue
-        contexts = [ctx for ctx, settings in items if rule.META.id in settings.enabled]
-        by_path = {ctx.doc.path: settings for ctx, settings in items}
-        if len(contexts) < 2:
+        members = [(path, facts[rule.META.id]) for path, facts, _ in notes if rule.META.id in facts]
+        settings_of = {path: settings for path, _, settings in notes}
+        if len(members) < 2:
             continue
-        for ctx, report in rule.check_project(contexts, rule.Options()):
-            found = _finding(ctx, rule, by_path[ctx.doc.path], report)
-            findings += filter_suppressed(ctx, [found])
+        for path, report in rule.check_project(members, rule.Options()):
+            meta = rule.META
+            findings.append(Finding(path, report.line, report.col, meta.id, meta.name,
+                                    settings_of[path].severity(meta.id), report.message, report.fix))
     return findings
 
 

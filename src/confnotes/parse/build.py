@@ -9,6 +9,7 @@ stack. markdown-it's ``token.map`` is 0-based and half-open; spans are converted
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -81,19 +82,21 @@ class _Builder:
     __slots__ = ("kind", "title", "start", "end", "origin", "level", "col", "number", "delimiter",
                  "marker", "body", "notes", "children", "indent", "content_col", "has_block", "glyphs")
 
-    def __init__(self, kind: str, title: str, start: int, end: int, origin: str, level: int, **extra: Any) -> None:
+    def __init__(self, kind: str, title: str, start: int, end: int, origin: str, level: int, *, col: int = 1,
+                 number: str | None = None, delimiter: str | None = None, marker: str | None = None,
+                 indent: int = 0, content_col: int = 0) -> None:
         self.kind = kind
         self.title = title
         self.start = start
         self.end = end
         self.origin = origin
         self.level = level
-        self.col: int = extra.get("col", 1)
-        self.number: str | None = extra.get("number")
-        self.delimiter: str | None = extra.get("delimiter")
-        self.marker: str | None = extra.get("marker")
-        self.indent: int = extra.get("indent", 0)
-        self.content_col: int = extra.get("content_col", 0)
+        self.col = col
+        self.number = number
+        self.delimiter = delimiter
+        self.marker = marker
+        self.indent = indent
+        self.content_col = content_col
         self.body: list[Block] = []
         self.notes: list[Block] = []
         self.children: list[Node] = []
@@ -258,6 +261,10 @@ def _is_image_only(inline: Any) -> bool:
     return _IMAGES_ONLY.match(inline.content) is not None
 
 
+def _may_have_glyphs(text: str) -> bool:
+    return any(glyph in text for glyph in recover.BULLET_GLYPHS)
+
+
 class _Parser:
     def __init__(self, text: str, path: str, options: ParseOptions) -> None:
         self.text = text
@@ -266,6 +273,21 @@ class _Parser:
         self.lines = text.split("\n")
         self.recovered: set[str] = set()
         self.directives: list[Block] = []
+        # 0-based indexes of pasted-bullet lines, found in one pass (most notes have none)
+        self.glyph_indexes: list[int] = [index for index, line in enumerate(self.lines)
+                                         if line and recover.is_glyph_line(line)] if _may_have_glyphs(text) else []
+
+    def first_glyph_line(self, a: int, b: int) -> int | None:
+        """The first pasted-bullet line in ``[a, b)``, or None."""
+        if not self.glyph_indexes:
+            return None
+        position = bisect_left(self.glyph_indexes, a)
+        if position < len(self.glyph_indexes) and self.glyph_indexes[position] < b:
+            return self.glyph_indexes[position]
+        return None
+
+    def has_glyph_line(self, a: int, b: int) -> bool:
+        return self.first_glyph_line(a, b) is not None
 
     # -------------------------------------------------------------- blocks
 
@@ -386,7 +408,7 @@ class _Parser:
     def item_paragraph(self, tokens: list[Any], index: int, item: _Builder) -> None:
         a, b = tokens[index].map
         inline = tokens[index + 1]
-        glyph_lines = any(recover.is_glyph_line(self.lines[i]) for i in range(a, b))
+        glyph_lines = self.has_glyph_line(a, b)
         if not item.has_block:
             item.has_block = True
             if not glyph_lines:
@@ -488,7 +510,7 @@ class _Parser:
             if top.kind != "paragraph":
                 out.append(top)
                 continue
-            first_glyph = next((i for i in range(top.a, top.b) if recover.is_glyph_line(self.lines[i])), None)
+            first_glyph = self.first_glyph_line(top.a, top.b)
             if first_glyph is None:
                 out.append(top)
                 continue

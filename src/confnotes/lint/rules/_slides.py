@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from confnotes.lint.types import LintContext
-from confnotes.slides import Deck, DeckOptions, build_deck
+from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck
 
-UNSPLIT = DeckOptions(max_items=10**9, max_words=10**9, agenda=False)
+UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False)
 
 
 def unsplit_deck(ctx: LintContext) -> Deck:

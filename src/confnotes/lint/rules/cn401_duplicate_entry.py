@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -17,30 +17,34 @@ META = RuleMeta(
     good="day1.md: # Scaling Postgres\nday2.md: # Postgres at the edge\n",
 )
 
+#: (kind, title, line, col): what one note contributes to the project check.
+Fact = tuple[str, str, int, int]
+
 
 @dataclass(frozen=True)
 class Options:
     pass
 
 
-def _keys(ctx: LintContext) -> Iterator[tuple[str, str, int, int]]:
+def facts(ctx: LintContext) -> list[Fact]:
+    """The talk title and reading-list entries of one note (small, cacheable, picklable)."""
     doc = ctx.doc
+    out: list[Fact] = []
     if doc.meta.title_origin != "stem":
         line = doc.meta.title_span.start if doc.meta.title_span else 1
-        yield "talk", doc.meta.title, line, 1
+        out.append(("talk", doc.meta.title, line, 1))
     if doc.is_reading_list:
-        for node in doc.nodes:
-            if node.is_section:
-                yield "entry", node.title, node.span.start, node.col
+        out += [("entry", node.title, node.span.start, node.col) for node in doc.nodes if node.is_section]
+    return out
 
 
-def check_project(contexts: list[LintContext], options: Options) -> Iterator[tuple[LintContext, Report]]:
+def check_project(notes: Iterable[tuple[str, list[Fact]]], options: Options) -> Iterator[tuple[str, Report]]:
     first: dict[tuple[str, str], tuple[str, int]] = {}
-    for ctx in contexts:
-        for kind, title, line, col in _keys(ctx):
+    for path, note_facts in notes:
+        for kind, title, line, col in note_facts:
             key = (kind, " ".join(title.casefold().split()))
-            if key in first and first[key][0] != ctx.doc.path:
+            if key in first and first[key][0] != path:
                 where = f"{first[key][0]}:{first[key][1]}"
-                yield ctx, Report(line, col, f"{kind} '{title}' also appears in {where}")
+                yield path, Report(line, col, f"{kind} '{title}' also appears in {where}")
             else:
-                first.setdefault(key, (ctx.doc.path, line))
+                first.setdefault(key, (path, line))
