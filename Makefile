@@ -29,6 +29,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 

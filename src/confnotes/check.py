@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +189,8 @@ class Checker:
         jobs = self.request.jobs or os.cpu_count() or 1
         if self.request.fix or jobs == 1 or len(todo) < 8 * jobs:
             return [self.lint_note(note, digest) for note, digest in todo]
+        from concurrent.futures import ProcessPoolExecutor
+
         chunks = [todo[index::jobs] for index in range(jobs)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_lint_chunk, self.request, chunk) for chunk in chunks]

@@ -1,0 +1,373 @@
+"""confnotes benchmarks: ``make bench``. Prints a Markdown table and writes docs/benchmarks.md.
+
+Everything is measured in one run on one machine, side by side: the bare markdown-it-py
+parse that confnotes builds on, confnotes itself in-process and as the CLI, and peers when
+they are installed (markdownlint-cli2 and marp-cli from npm, pandoc from the
+pypandoc-binary wheel). Times are medians of several runs (wall clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import WORDS, write_corpus  # noqa: E402
+
+PY = sys.executable
+CLI = [PY, "-m", "confnotes"]
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def timed_cmd(cmd: list[str], repeat: int, env: dict | None = None) -> float:
+    return median_time(lambda: run(cmd, env=env), repeat)
+
+
+def peak_rss_mb(cmd: list[str]) -> float:
+    """Peak resident memory of a command (its process tree), from GNU time."""
+    gnu_time = shutil.which("time") or "/usr/bin/time"
+    if not Path(gnu_time).exists():
+        return float("nan")
+    proc = run([gnu_time, "-f", "%M", *cmd])
+    return int(proc.stderr.strip().splitlines()[-1]) / 1024
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str]] = []
+
+    def add(self, what: str, value: str, baseline: str = "", ratio: str = "") -> None:
+        self.rows.append((what, value, baseline, ratio))
+        print(f"  {what}: {value}  {baseline}  {ratio}", flush=True)
+
+    def markdown(self) -> str:
+        out = ["| measurement | confnotes | baseline | ratio |", "|---|---:|---:|---:|"]
+        out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in self.rows]
+        return "\n".join(out)
+
+
+def secs(value: float) -> str:
+    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (for a smoke run)")
+    parser.add_argument("--write", default=str(ROOT / "docs" / "benchmarks.md"), help="where to write the report")
+    args = parser.parse_args()
+    repeat = 1 if args.quick else 3
+
+    from markdown_it import MarkdownIt
+
+    from confnotes.check import Checker, LintRequest
+    from confnotes.fmt import format_markdown
+    from confnotes.parse import parse
+
+    work = Path(tempfile.mkdtemp(prefix="confnotes-bench-"))
+    corpora = {}
+    for style in ("markdown", "pasted"):
+        corpora[(style, 1000)] = write_corpus(work / f"{style}-1000", 1000, style)
+        for size in (1, 100):
+            folder = work / f"{style}-{size}"
+            folder.mkdir()
+            for path in corpora[(style, 1000)][:size]:
+                shutil.copy(path, folder / path.name)
+            corpora[(style, size)] = sorted(folder.glob("*.md"))
+    mixed = work / "mixed-1000"
+    mixed.mkdir()
+    for index, path in enumerate(corpora[("markdown", 1000)][:500] + corpora[("pasted", 1000)][500:]):
+        shutil.copy(path, mixed / f"m{index:04d}.md")
+    mixed_paths = sorted(mixed.glob("*.md"))
+    size_kb = sum(p.stat().st_size for p in mixed_paths) / len(mixed_paths) / 1024
+    print(f"corpus: {work} ({size_kb:.1f} KB a note)", flush=True)
+
+    table = Table()
+    targets: list[tuple[str, str, bool]] = []
+    bare_md = MarkdownIt("commonmark").enable("table")
+
+    # 1. bare parse vs outline / lint / fmt, in-process
+    print("in-process, over 1, 100 and 1,000 notes:", flush=True)
+    bare_1000 = None
+    for style in ("markdown", "pasted"):
+        for size in (1, 100, 1000):
+            paths = [str(p) for p in corpora[(style, size)]]
+            reps = repeat if size >= 100 else 20
+            bare = median_time(lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths], reps)
+            outline = median_time(lambda: [parse(Path(p).read_text(encoding="utf-8"), p) for p in paths], reps)
+            checker = Checker(LintRequest(jobs=1))
+            lint = median_time(lambda: [checker.lint_note(p) for p in paths], reps)
+
+            def fmt_check() -> None:
+                for p in paths:
+                    text = Path(p).read_text(encoding="utf-8")
+                    format_markdown(parse(text, p)) == text  # noqa: B015 - what fmt --check computes
+
+            fmt = median_time(fmt_check, reps)
+            label = f"{style}, {size} note{'s' if size > 1 else ''}"
+            table.add(f"outline, {label}", secs(outline), f"bare parse {secs(bare)}", f"{outline / bare:.2f}x")
+            table.add(f"lint, {label}", secs(lint), f"bare parse {secs(bare)}", f"{lint / bare:.2f}x")
+            table.add(f"fmt --check, {label}", secs(fmt), f"bare parse {secs(bare)}", f"{fmt / bare:.2f}x")
+
+    # the 1,000-note mixed corpus: the headline numbers
+    print("1,000 mixed notes:", flush=True)
+    paths = [str(p) for p in mixed_paths]
+    bare_1000 = median_time(lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths], repeat)
+    checker = Checker(LintRequest(jobs=1))
+    lint_inproc = median_time(lambda: [checker.lint_note(p) for p in paths], repeat)
+    table.add("lint 1,000 notes, in-process", secs(lint_inproc), f"bare parse {secs(bare_1000)}",
+              f"{lint_inproc / bare_1000:.2f}x")
+    targets.append(("lint of 1,000 notes <= 1.3x the bare parse (one process)", f"{lint_inproc / bare_1000:.2f}x",
+                    lint_inproc / bare_1000 <= 1.3))
+    cache = work / "cache"
+    env = {**os.environ, "CONFNOTES_CACHE_DIR": str(cache)}
+    cli_j1 = timed_cmd([*CLI, "lint", str(mixed), "--no-cache", "-j", "1"], repeat, env)
+    table.add("`confnotes lint` 1,000 notes, -j 1", secs(cli_j1), f"bare parse {secs(bare_1000)}", f"{cli_j1 / bare_1000:.2f}x")
+    cli_jn = timed_cmd([*CLI, "lint", str(mixed), "--no-cache"], repeat, env)
+    cores = os.cpu_count() or 1
+    table.add(f"`confnotes lint` 1,000 notes, -j {cores} (default)", secs(cli_jn), f"bare parse {secs(bare_1000)}",
+              f"{cli_jn / bare_1000:.2f}x")
+    targets.append(("lint with -j (all cores) < the bare single-process parse", f"{cli_jn / bare_1000:.2f}x", cli_jn < bare_1000))
+    shutil.rmtree(cache, ignore_errors=True)
+    run([*CLI, "lint", str(mixed)], env=env)  # fill the cache
+    cached = timed_cmd([*CLI, "lint", str(mixed)], repeat, env)
+    table.add("`confnotes lint` 1,000 unchanged notes, cached", secs(cached), f"bare parse {secs(bare_1000)}",
+              f"{cached / bare_1000:.2f}x")
+    targets.append(("cached lint of an unchanged folder <= 0.2x the bare parse", f"{cached / bare_1000:.2f}x",
+                    cached / bare_1000 <= 0.2))
+    fmt_cli = timed_cmd([*CLI, "fmt", "--check", str(mixed)], repeat)
+    table.add("`confnotes fmt --check` 1,000 notes", secs(fmt_cli), f"bare parse {secs(bare_1000)}", f"{fmt_cli / bare_1000:.2f}x")
+    rss = peak_rss_mb([*CLI, "lint", str(mixed), "--no-cache", "-j", "1"])
+    table.add("peak RSS, `confnotes lint` 1,000 notes", f"{rss:.0f} MB", "target 120 MB", "")
+    targets.append(("peak RSS of lint over 1,000 notes <= 120 MB", f"{rss:.0f} MB", rss <= 120))
+
+    # 2. cold start
+    print("cold start:", flush=True)
+    one = corpora[("markdown", 1)][0]
+    cold = timed_cmd([*CLI, "lint", str(one), "--no-cache"], 10)
+    floor = timed_cmd([PY, "-c", "import markdown_it, click"], 10)
+    table.add("`confnotes lint one.md` cold start", secs(cold), f"`import markdown_it, click` {secs(floor)}", f"{cold / floor:.2f}x")
+    targets.append(("`confnotes lint one.md` cold start <= 1.3x `import markdown_it, click`", f"{cold / floor:.2f}x",
+                    cold / floor <= 1.3))
+
+    # 3. HTML build of 100 notes vs bare markdown-it render + Jinja
+    print("HTML of 100 notes:", flush=True)
+    hundred = work / "mixed-100"
+    hundred.mkdir()
+    for path in mixed_paths[:100]:
+        shutil.copy(path, hundred / path.name)
+    site = work / "site"
+    build = median_time(lambda: (shutil.rmtree(site, ignore_errors=True),
+                                 run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q"])), repeat)
+    build_j1 = median_time(lambda: (shutil.rmtree(site, ignore_errors=True),
+                                    run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q", "-j", "1"])), repeat)
+    import jinja2
+
+    template = jinja2.Environment(autoescape=True).from_string(
+        "<!DOCTYPE html><html><head><title>{{ title }}</title></head><body>{{ body | safe }}</body></html>")
+    render_md = MarkdownIt("commonmark").enable("table")
+    out_bare = work / "bare-html"
+    out_bare.mkdir()
+
+    def bare_html() -> None:
+        for path in hundred.glob("*.md"):
+            html = template.render(title=path.stem, body=render_md.render(path.read_text(encoding="utf-8")))
+            (out_bare / (path.stem + ".html")).write_text(html, encoding="utf-8")
+
+    bare_build = median_time(bare_html, repeat)
+    table.add("`confnotes build --to html` 100 notes (all cores)", secs(build), f"markdown-it + Jinja {secs(bare_build)}",
+              f"{build / bare_build:.2f}x")
+    table.add("`confnotes build --to html` 100 notes, -j 1", secs(build_j1), f"markdown-it + Jinja {secs(bare_build)}",
+              f"{build_j1 / bare_build:.2f}x")
+    pandoc = _pandoc()
+    if pandoc:
+        def pandoc_all() -> None:
+            for path in hundred.glob("*.md"):
+                run([pandoc, str(path), "-s", "-o", str(out_bare / (path.stem + ".pandoc.html")),
+                     "--metadata", f"title={path.stem}"])
+
+        pandoc_time = median_time(pandoc_all, repeat)
+        table.add("pandoc, 100 notes to HTML (one process each)", secs(pandoc_time), "", "")
+        targets.append(("HTML build of 100 notes <= pandoc's time for the same notes", f"{build / pandoc_time:.2f}x",
+                        build <= pandoc_time))
+    else:
+        print("  pandoc not found: pip install pypandoc-binary", flush=True)
+
+    # 4. PDF of one note: confnotes' share vs WeasyPrint's write_pdf
+    print("PDF of one note:", flush=True)
+    targets.append(_pdf(table, repeat))
+
+    # 5. linear time
+    print("growth with input size:", flush=True)
+    targets += _linearity(table, work, bare_md)
+
+    # 6. peers
+    print("peers:", flush=True)
+    _peers(table, mixed, corpora, work, repeat)
+
+    report = _report(table, targets, size_kb)
+    print()
+    print(report)
+    Path(args.write).write_text(report, encoding="utf-8")
+    print(f"\nwrote {args.write}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def _pdf(table: Table, repeat: int) -> tuple[str, str, bool]:
+    from dataclasses import replace
+
+    import weasyprint
+
+    from confnotes.parse import parse
+    from confnotes.render.html import RenderOptions, render_html
+    from confnotes.render.pdf import html_to_pdf
+
+    note = ROOT / "notes" / "scale2025.md"
+    text = note.read_text(encoding="utf-8")
+    options = replace(RenderOptions(), mode="pdf")
+    ours = median_time(lambda: render_html(parse(text, str(note)), options, note.parent), 10)
+    html, _ = render_html(parse(text, str(note)), options, note.parent)
+    bare = median_time(lambda: weasyprint.HTML(string=html, base_url=str(note.parent)).write_pdf(pdf_variant="pdf/ua-1"), repeat)
+    full = median_time(lambda: html_to_pdf(html, note.parent), repeat)
+    cli = timed_cmd([*CLI, "render", str(note), "--to", "pdf", "-o", os.devnull], repeat)
+    table.add("PDF of scale2025.md: confnotes' share (parse + template)", secs(ours), f"WeasyPrint write_pdf {secs(bare)}",
+              f"{ours / bare:.1%}")
+    table.add("PDF of scale2025.md through confnotes' fetcher", secs(full), f"WeasyPrint write_pdf {secs(bare)}",
+              f"{full / bare:.2f}x")
+    table.add("`confnotes render --to pdf` (CLI, with start-up)", secs(cli), "", "")
+    return ("PDF: confnotes' own share <= 10% of WeasyPrint's write_pdf", f"{ours / bare:.1%}", ours / bare <= 0.10)
+
+
+def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]:  # noqa: ANN001
+    import random
+
+    from corpus import markdown_note, pasted_note
+
+    from confnotes.parse import parse
+
+    rng = random.Random(7)
+    base = markdown_note(rng, 1, 20_000) + pasted_note(rng, 2, 20_000)
+    results = []
+    timings = {}
+    for factor in (1, 10, 100):
+        text = base * factor
+        timings[factor] = median_time(lambda text=text: parse(text, "big.md"), 3 if factor < 100 else 1)
+        table.add(f"outline of one note of {len(text) / 1e6:.2f} MB", secs(timings[factor]), "",
+                  "" if factor == 1 else f"{timings[factor] / timings[1]:.1f}x for {factor}x input")
+    ratio = timings[10] / timings[1]
+    results.append(("10x larger note takes <= 12x longer", f"{ratio:.1f}x", ratio <= 12))
+    huge = base * (20_000_000 // len(base) + 1)
+    huge_path = work / "huge.md"
+    huge_path.write_text(huge[:20_000_000], encoding="utf-8")
+    huge_time = median_time(lambda: run([*CLI, "lint", str(huge_path), "--no-cache"]), 1)
+    table.add("`confnotes lint` of a 20 MB note", secs(huge_time), "", "")
+    items = "# Long list\n\n## Items\n\n" + "".join(f"- item {i} {random.Random(i).choice(WORDS)}\n" for i in range(10_000))
+    ten_k = median_time(lambda: parse(items, "list.md"), 3)
+    thousand = median_time(lambda: parse(items[: len(items) // 10], "list.md"), 3)
+    table.add("outline of a 10,000-item list", secs(ten_k), f"1,000 items {secs(thousand)}", f"{ten_k / thousand:.1f}x for 10x")
+    results.append(("10,000-item list vs 1,000 items <= 12x", f"{ten_k / thousand:.1f}x", ten_k / thousand <= 12))
+    return results
+
+
+def _pandoc() -> str | None:
+    try:
+        import pypandoc
+
+        return pypandoc.get_pandoc_path()
+    except Exception:  # noqa: BLE001 - optional peer
+        return shutil.which("pandoc")
+
+
+def _npm_tool(name: str) -> str | None:
+    for folder in (ROOT / ".ci" / "node_modules" / ".bin", ROOT / "build" / "peers" / "node_modules" / ".bin"):
+        if (folder / name).exists():
+            return str(folder / name)
+    return shutil.which(name)
+
+
+def _peers(table: Table, mixed: Path, corpora: dict, work: Path, repeat: int) -> None:
+    mdl = _npm_tool("markdownlint-cli2")
+    if mdl:
+        t = timed_cmd([mdl, str(mixed / "*.md")], repeat)
+        table.add("markdownlint-cli2, 1,000 notes", secs(t), "", "")
+    else:
+        print("  markdownlint-cli2 not found: npm install --prefix build/peers markdownlint-cli2", flush=True)
+    marp = _npm_tool("marp")
+    if marp:
+        note = ROOT / "notes" / "scale2025.md"
+        md = work / "deck.marp.md"
+        run([*CLI, "render", str(note), "--to", "marp", "-o", str(md)])
+        t = timed_cmd([marp, str(md), "-o", str(work / "deck.html")], repeat)
+        ours = timed_cmd([*CLI, "render", str(note), "--to", "slides", "-o", str(work / "ours.html")], repeat)
+        table.add("HTML deck of scale2025.md", secs(ours), f"marp-cli {secs(t)}", f"{ours / t:.2f}x")
+        ours_pdf = timed_cmd([*CLI, "render", str(note), "--to", "slides-pdf", "-o", str(work / "ours.pdf")], repeat)
+        table.add("slides PDF of scale2025.md", secs(ours_pdf), "", "")
+    else:
+        print("  marp-cli not found: npm install --prefix build/peers @marp-team/marp-cli", flush=True)
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    from importlib.metadata import version
+
+    packages = ", ".join(f"{name} {version(name)}" for name in ("markdown-it-py", "jinja2", "weasyprint", "click"))
+    return (f"- CPU: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()} on {platform.system()} "
+            f"{platform.release()}\n- {packages}\n- run on {time.strftime('%Y-%m-%d')}")
+
+
+def _report(table: Table, targets: list[tuple[str, str, bool]], size_kb: float) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Produced by `make bench` (`bench/run.py`); times are medians of several wall-clock runs on the",
+        f"machine below, over a generated corpus of conference notes ({size_kb:.1f} KB a note on average,",
+        "half Markdown, half pasted style). The bare markdown-it-py parse is confnotes' floor.",
+        "",
+        _machine(),
+        "",
+        "## Targets",
+        "",
+        "| target | measured | met |",
+        "|---|---:|:---:|",
+        *[f"| {name} | {value} | {'yes' if ok else 'no'} |" for name, value, ok in targets],
+        "",
+        "## Measurements",
+        "",
+        table.markdown(),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
