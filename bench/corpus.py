@@ -5,9 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-WORDS = ("scaling reliability latency throughput cluster training inference cache shard replica failover "
-         "pipeline tensor gradient checkpoint budget incident rollback deploy canary observability trace metric "
-         "queue backpressure schema migration index partition consensus quorum leader follower").split()
+WORDS = (
+    "scaling", "reliability", "latency", "throughput", "cluster", "training", "inference", "cache",
+    "shard", "replica", "failover", "pipeline", "tensor", "gradient", "checkpoint", "budget",
+    "incident", "rollback", "deploy", "canary", "observability", "trace", "metric", "queue",
+    "backpressure", "schema", "migration", "index", "partition", "consensus", "quorum", "leader",
+    "follower",
+)
 
 
 def _sentence(rng: random.Random, low: int = 6, high: int = 16) -> str:

@@ -9,7 +9,6 @@ pypandoc-binary wheel). Times are medians of several runs (wall clock).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -36,6 +35,17 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
         fn()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Median time of each function, running them in turn so machine drift hits all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -80,6 +90,8 @@ def main() -> int:
     args = parser.parse_args()
     repeat = 1 if args.quick else 3
 
+    # measure confnotes as installed: with bytecode, as pip leaves it
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "src")], capture_output=True)
     from markdown_it import MarkdownIt
 
     from confnotes.check import Checker, LintRequest
@@ -115,17 +127,20 @@ def main() -> int:
         for size in (1, 100, 1000):
             paths = [str(p) for p in corpora[(style, size)]]
             reps = repeat if size >= 100 else 20
-            bare = median_time(lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths], reps)
-            outline = median_time(lambda: [parse(Path(p).read_text(encoding="utf-8"), p) for p in paths], reps)
             checker = Checker(LintRequest(jobs=1))
-            lint = median_time(lambda: [checker.lint_note(p) for p in paths], reps)
 
-            def fmt_check() -> None:
+            def fmt_check(paths: list[str] = paths) -> None:
                 for p in paths:
                     text = Path(p).read_text(encoding="utf-8")
                     format_markdown(parse(text, p)) == text  # noqa: B015 - what fmt --check computes
 
-            fmt = median_time(fmt_check, reps)
+            times = interleaved({
+                "bare": lambda paths=paths: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
+                "outline": lambda paths=paths: [parse(Path(p).read_text(encoding="utf-8"), p) for p in paths],
+                "lint": lambda paths=paths, checker=checker: [checker.lint_note(p) for p in paths],
+                "fmt": fmt_check,
+            }, reps)
+            bare, outline, lint, fmt = times["bare"], times["outline"], times["lint"], times["fmt"]
             label = f"{style}, {size} note{'s' if size > 1 else ''}"
             table.add(f"outline, {label}", secs(outline), f"bare parse {secs(bare)}", f"{outline / bare:.2f}x")
             table.add(f"lint, {label}", secs(lint), f"bare parse {secs(bare)}", f"{lint / bare:.2f}x")
@@ -134,9 +149,12 @@ def main() -> int:
     # the 1,000-note mixed corpus: the headline numbers
     print("1,000 mixed notes:", flush=True)
     paths = [str(p) for p in mixed_paths]
-    bare_1000 = median_time(lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths], repeat)
     checker = Checker(LintRequest(jobs=1))
-    lint_inproc = median_time(lambda: [checker.lint_note(p) for p in paths], repeat)
+    times = interleaved({
+        "bare": lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
+        "lint": lambda: [checker.lint_note(p) for p in paths],
+    }, max(repeat, 5))
+    bare_1000, lint_inproc = times["bare"], times["lint"]
     table.add("lint 1,000 notes, in-process", secs(lint_inproc), f"bare parse {secs(bare_1000)}",
               f"{lint_inproc / bare_1000:.2f}x")
     targets.append(("lint of 1,000 notes <= 1.3x the bare parse (one process)", f"{lint_inproc / bare_1000:.2f}x",
@@ -166,8 +184,12 @@ def main() -> int:
     # 2. cold start
     print("cold start:", flush=True)
     one = corpora[("markdown", 1)][0]
-    cold = timed_cmd([*CLI, "lint", str(one), "--no-cache"], 10)
-    floor = timed_cmd([PY, "-c", "import markdown_it, click"], 10)
+    script = shutil.which("confnotes", path=str(Path(PY).parent)) or "confnotes"
+    cold_times = interleaved({
+        "cold": lambda: run([script, "lint", str(one), "--no-cache"]),
+        "floor": lambda: run([PY, "-c", "import markdown_it, click"]),
+    }, 15)
+    cold, floor = cold_times["cold"], cold_times["floor"]
     table.add("`confnotes lint one.md` cold start", secs(cold), f"`import markdown_it, click` {secs(floor)}", f"{cold / floor:.2f}x")
     targets.append(("`confnotes lint one.md` cold start <= 1.3x `import markdown_it, click`", f"{cold / floor:.2f}x",
                     cold / floor <= 1.3))
