@@ -121,3 +121,24 @@ def test_disk_full_keeps_the_old_file(cli, tmp_path, monkeypatch):
     assert _one_line(result) == f"{note}: cannot write: no space left on device"
     assert note.read_text() == original
     assert sorted(p.name for p in tmp_path.iterdir()) == ["talk.md"], "a temp file was left behind"
+
+
+def test_output_to_a_device_or_pipe_is_written_not_replaced(cli, tmp_path):
+    """-o /dev/null or a FIFO must be written into; an atomic rename would replace the device."""
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
+    reader.start()
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## A\n\n- a\n")
+    result = cli("render", str(note), "-o", str(pipe))
+    reader.join(timeout=10)
+    assert result.exit_code == 0
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert received and received[0].startswith(b"<!DOCTYPE html>")
+    assert cli("render", str(note), "-o", os.devnull).exit_code == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)

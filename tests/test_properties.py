@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import assert_lossless
 from hypothesis import HealthCheck, given, settings
-from strategies import EXAMPLES, note
 
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature
@@ -18,6 +16,8 @@ from confnotes.lint.engine import apply_edits, build_settings, fix_until_stable,
 from confnotes.lint.types import LintContext
 from confnotes.parse import parse
 from confnotes.source import decode
+from helpers import assert_lossless
+from strategies import EXAMPLES, note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -26,6 +27,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     """
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # a device or a pipe (/dev/null, /dev/stdout, a FIFO): write into it, never replace it
+        try:
+            with open(target, "wb") as handle:
+                handle.write(payload)
+        except OSError as exc:
+            raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
+        return
     folder = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)

@@ -111,8 +111,20 @@ def _fold(node: Node) -> str:
     while stack:
         child = stack.pop()
         parts.append(child.title)
+        parts += _bodies(child)
         stack.extend(reversed(child.children))
     return "; ".join(part for part in parts if part)
+
+
+def _block_line(block: Block) -> str:
+    """A body block (quote, code, table, paragraph) of an item as one line of slide text."""
+    lines = [line[1:].lstrip() if block.kind == "quote" and line.startswith(">") else line
+             for line in block.text.split("\n")]
+    return " ".join(" ".join(lines).split())
+
+
+def _bodies(node: Node) -> list[str]:
+    return [_block_line(b) for b in node.body if b.kind not in ("reference", "break")]
 
 
 def _items(children: tuple[Node, ...]) -> list[SlideItem]:
@@ -121,15 +133,16 @@ def _items(children: tuple[Node, ...]) -> list[SlideItem]:
         if child.is_section:
             continue
         items.append(SlideItem(child.text if child.label is not None else child.title, child.label, 0, child.number))
+        items += [SlideItem(text, None, 1) for text in _bodies(child)]
         for grandchild in child.children:
             if grandchild.is_section:
                 continue
             if grandchild.children:
-                folded = replace(grandchild, label=None)
-                text = _fold(folded)
+                text = "; ".join([_fold(replace(grandchild, label=None)), *_bodies(grandchild)])
                 items.append(SlideItem(text, None, 1, grandchild.number))
             else:
                 text = grandchild.text if grandchild.label is not None else grandchild.title
+                text = "; ".join(part for part in (text, *_bodies(grandchild)) if part)
                 items.append(SlideItem(text, grandchild.label, 1, grandchild.number))
     return items
 

@@ -55,7 +55,11 @@ def render_deck(doc: Document, to: str, options: RenderOptions, base_dir: Path |
     if to == "marp":
         return render_template("marp.md", options.templates, **context), md.warnings
     if to == "outline":
-        return render_template("slides.txt", options.templates, plain=md.plain, lines=slide_lines, **context), md.warnings
+        def plain_with_urls(text: str) -> str:
+            return md.plain(text, urls=True)
+
+        return render_template("slides.txt", options.templates, plain=plain_with_urls, lines=slide_lines,
+                               **context), md.warnings
     from confnotes.render.pdf import html_to_pdf
 
     if to == "slides-pdf":

@@ -51,7 +51,7 @@ class InlineRenderer:
 
         self.md = render_parser(self.allow_html)
         for name, method in (("link_open", self._link_open), ("link_close", self._link_close),
-                             ("image", self._image)):
+                             ("image", self._image), ("fence", self._fence)):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
         self._dropped: list[bool] = []
@@ -135,19 +135,38 @@ class InlineRenderer:
             return self.blocks(note_text(block))
         return self.blocks(block.text)
 
-    def plain(self, text: str) -> str:
-        """Inline Markdown as plain text (for PDF metadata, slide outlines, ``<title>``)."""
+    def plain(self, text: str, urls: bool = False) -> str:
+        """Inline Markdown as plain text (PDF metadata, ``<title>``, PPTX); with ``urls``, link and
+        image targets follow their text in angle brackets, as in a plain-text outline."""
         tokens = self.md.parseInline(text, self._env())
         out: list[str] = []
+        targets: list[str] = []
         for token in tokens:
             for child in token.children or []:
-                if child.type in ("text", "code_inline"):
+                kind = child.type
+                if kind in ("text", "code_inline", "html_inline"):
                     out.append(child.content)
-                elif child.type in ("softbreak", "hardbreak"):
+                elif kind in ("softbreak", "hardbreak"):
                     out.append(" ")
-                elif child.type == "image":
+                elif kind == "image":
                     out.append(child.content)
+                    if urls and child.attrGet("src"):
+                        out.append(" <" + str(child.attrGet("src")) + ">")
+                elif kind == "link_open":
+                    targets.append(str(child.attrGet("href") or ""))
+                elif kind == "link_close":
+                    href = targets.pop() if targets else ""
+                    if urls and href and href != "".join(out[-1:]):
+                        out.append(" <" + href + ">")
         return "".join(out)
+
+    def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        """Code blocks show their language as a caption, so the fence's info is not lost."""
+        html = renderer.fence(tokens, idx, options, env)
+        info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
+        if not info:
+            return html
+        return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
 
 
 def note_text(block: Block) -> str:
