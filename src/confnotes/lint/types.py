@@ -90,6 +90,19 @@ class LintContext:
         """Every node with its ancestors, computed once and shared by the rules."""
         return list(walk(self.doc.nodes))
 
+    @cached_property
+    def section_nodes(self) -> list[tuple[Node, tuple[Node, ...]]]:
+        return [pair for pair in self.walked if pair[0].kind == "section"]
+
+    @cached_property
+    def item_nodes(self) -> list[tuple[Node, tuple[Node, ...]]]:
+        return [pair for pair in self.walked if pair[0].kind != "section"]
+
+    @cached_property
+    def parents(self) -> list[tuple[Node | None, tuple[Node, ...]]]:
+        """Every list of children (the document's top level first) with its parent."""
+        return [(None, self.doc.nodes), *((node, node.children) for node, _ in self.walked if node.children)]
+
     def offset(self, line: int, col: int = 1) -> int:
         """Offset of 1-based ``line``/``col`` in the text."""
         starts = self._starts

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext
 from confnotes.model import Node
@@ -11,24 +10,17 @@ from confnotes.model import Node
 WORD = re.compile(r"\w+(?:['’.-]\w+)*")
 
 
-def sections(ctx: LintContext) -> Iterator[tuple[Node, tuple[Node, ...]]]:
-    for node, ancestors in ctx.walked:
-        if node.kind == "section":
-            yield node, ancestors
+def sections(ctx: LintContext) -> list[tuple[Node, tuple[Node, ...]]]:
+    return ctx.section_nodes
 
 
-def items(ctx: LintContext) -> Iterator[tuple[Node, tuple[Node, ...]]]:
-    for node, ancestors in ctx.walked:
-        if node.kind != "section":
-            yield node, ancestors
+def items(ctx: LintContext) -> list[tuple[Node, tuple[Node, ...]]]:
+    return ctx.item_nodes
 
 
-def sibling_groups(ctx: LintContext) -> Iterator[tuple[Node | None, tuple[Node, ...]]]:
+def sibling_groups(ctx: LintContext) -> list[tuple[Node | None, tuple[Node, ...]]]:
     """Every list of children (the document's top level included) with its parent."""
-    yield None, ctx.doc.nodes
-    for node, _ in ctx.walked:
-        if node.children:
-            yield node, node.children
+    return ctx.parents
 
 
 def word_count(text: str) -> int:
