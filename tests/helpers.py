@@ -122,3 +122,25 @@ def assert_not_blank(png_path: Path) -> None:
     with Image.open(png_path) as image:
         colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 8, f"{png_path.name} looks blank"
+
+
+def one_error_line(result) -> str:  # noqa: ANN001 - click's Result
+    """The single stderr line of a failed run (exit 2), with no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+def run_confnotes_unprivileged(*args: str):  # noqa: ANN201 - CompletedProcess
+    """Run confnotes as an unprivileged user when the suite runs as root (root may read and
+    write anything, so permission checks are only real for another user)."""
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "confnotes", *args]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")

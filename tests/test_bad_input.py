@@ -4,42 +4,34 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-
-def _error_line(result) -> str:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    return lines[0]
+from helpers import one_error_line, run_confnotes_unprivileged
 
 
 def test_invalid_utf8(cli, tmp_path):
     note = tmp_path / "x.md"
     note.write_bytes(b"# Title\n\nok line\nbad \xff here\n")
-    line = _error_line(cli("outline", str(note)))
+    line = one_error_line(cli("outline", str(note)))
     assert line == f"{note}: not valid UTF-8 at line 4, column 5 (byte 0xff)"
 
 
 def test_invalid_utf8_column_counts_characters(cli, tmp_path):
     note = tmp_path / "x.md"
     note.write_bytes("ab\nπι \xff".encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"))
-    assert _error_line(cli("outline", str(note))).endswith("not valid UTF-8 at line 2, column 4 (byte 0xff)")
+    assert one_error_line(cli("outline", str(note))).endswith("not valid UTF-8 at line 2, column 4 (byte 0xff)")
 
 
 def test_nul_byte_is_binary(cli, tmp_path):
     note = tmp_path / "x.md"
     note.write_bytes(b"# Title\x00\x01\x02")
-    assert _error_line(cli("outline", str(note))) == f"{note}: binary file, not notes"
+    assert one_error_line(cli("outline", str(note))) == f"{note}: binary file, not notes"
 
 
 def test_missing_path(cli, tmp_path):
     missing = tmp_path / "nope.md"
-    assert _error_line(cli("outline", str(missing))) == f"{missing}: no such file or directory"
+    assert one_error_line(cli("outline", str(missing))) == f"{missing}: no such file or directory"
 
 
 def test_directory_without_notes(tmp_path):
@@ -61,12 +53,8 @@ def test_unreadable_file(tmp_path):
     with open(note, "w") as handle:
         handle.write("# t\n")
     os.chmod(note, 0)
-    cmd = [sys.executable, "-m", "confnotes", "outline", note]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    if os.geteuid() == 0:
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
+        proc = run_confnotes_unprivileged("outline", note)
     finally:
         os.chmod(note, 0o600)
         os.remove(note)
@@ -78,26 +66,26 @@ def test_unreadable_file(tmp_path):
 def test_utf16_is_refused(cli, tmp_path):
     note = tmp_path / "x.md"
     note.write_bytes("# Title\n".encode("utf-16"))
-    assert "UTF-16 text is not supported" in _error_line(cli("outline", str(note)))
+    assert "UTF-16 text is not supported" in one_error_line(cli("outline", str(note)))
 
 
 def test_deep_nesting_is_a_clear_error(cli, tmp_path):
     note = tmp_path / "deep.md"
     note.write_text("- " * 10000 + "x\n")
-    assert _error_line(cli("outline", str(note))).startswith(f"{note}:1:1: nesting deeper than")
+    assert one_error_line(cli("outline", str(note))).startswith(f"{note}:1:1: nesting deeper than")
 
 
 def test_bad_front_matter(cli, tmp_path):
     note = tmp_path / "fm.md"
     note.write_text("---\ntitle: [unclosed\n---\n\n# T\n")
-    line = _error_line(cli("outline", str(note)))
+    line = one_error_line(cli("outline", str(note)))
     assert re.match(re.escape(str(note)) + r":[23]:\d+: front matter: (did not find )?expected ',' or '\]'", line), line
 
 
 def test_front_matter_must_be_mapping(cli, tmp_path):
     note = tmp_path / "fm.md"
     note.write_text("---\n- a\n- b\n---\n\n# T\n")
-    assert _error_line(cli("outline", str(note))) == f"{note}:2:1: front matter must be a mapping of keys to values"
+    assert one_error_line(cli("outline", str(note))) == f"{note}:2:1: front matter must be a mapping of keys to values"
 
 
 def test_directory_given_to_outline(cli, tmp_path):

@@ -9,17 +9,11 @@ from __future__ import annotations
 import errno
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import pytest
 
-
-def _one_line(result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    return lines[0]
+from helpers import one_error_line, run_confnotes_unprivileged
 
 
 @pytest.mark.parametrize("content", [b"", b"   \n\t\n  \n"], ids=["empty", "whitespace-only"])
@@ -48,7 +42,7 @@ def test_note_over_the_size_limit(cli, tmp_path):
     note = tmp_path / "giant.md"
     with open(note, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)
-    assert _one_line(cli("outline", str(note))) == f"{note}: file is 65 MB, larger than the 64 MB limit"
+    assert one_error_line(cli("outline", str(note))) == f"{note}: file is 65 MB, larger than the 64 MB limit"
 
 
 def test_hundred_thousand_headings(cli, tmp_path):
@@ -94,12 +88,8 @@ def test_output_folder_not_writable(tmp_path):
     with open(note, "w") as handle:
         handle.write("# Talk\n\n## A\n\n- a\n")
     os.chmod(note, 0o644)
-    cmd = [sys.executable, "-m", "confnotes", "render", note]
-    if os.geteuid() == 0:
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
+        proc = run_confnotes_unprivileged("render", note)
     finally:
         os.remove(note)
         os.rmdir(folder)
@@ -118,7 +108,7 @@ def test_disk_full_keeps_the_old_file(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", full)
     result = cli("fmt", str(note))
     assert result.exit_code == 2
-    assert _one_line(result) == f"{note}: cannot write: no space left on device"
+    assert one_error_line(result) == f"{note}: cannot write: no space left on device"
     assert note.read_text() == original
     assert sorted(p.name for p in tmp_path.iterdir()) == ["talk.md"], "a temp file was left behind"
 

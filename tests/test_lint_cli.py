@@ -15,6 +15,7 @@ from confnotes.fmt import format_markdown, outline_signature
 from confnotes.parse import parse_source
 from confnotes.source import read_source
 from conftest import FIXTURES, NOTES, ROOT
+from helpers import one_error_line
 
 ALL_NOTES = sorted((FIXTURES / "notes").glob("*.md")) + sorted(NOTES.glob("*.md"))
 
@@ -120,38 +121,31 @@ def test_select_ignore_and_fail_on(cli):
     assert cli("lint", note, "--select", "CN1").exit_code == 1
 
 
-def _one_error_line(result) -> str:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr
-    return lines[0]
-
-
 def test_config_errors_exit_2(cli, tmp_path):
     note = tmp_path / "n.md"
     note.write_text("# T\n\n## A\n\n- a\n")
     (tmp_path / "confnotes.toml").write_text("[lint]\nselekt = ['CN101']\n")
-    line = _one_error_line(cli("lint", str(note)))
+    line = one_error_line(cli("lint", str(note)))
     assert line.startswith(f"{tmp_path / 'confnotes.toml'}: unknown key 'lint.selekt'")
     (tmp_path / "confnotes.toml").write_text("[lint.rules.CN999]\nseverity = 'info'\n")
-    assert "unknown rule 'CN999'" in _one_error_line(cli("lint", str(note)))
+    assert "unknown rule 'CN999'" in one_error_line(cli("lint", str(note)))
     (tmp_path / "confnotes.toml").write_text("[lint.rules.long-item]\nmax_wordz = 3\n")
-    assert "unknown option 'max_wordz' for rule CN201 long-item" in _one_error_line(cli("lint", str(note)))
+    assert "unknown option 'max_wordz' for rule CN201 long-item" in one_error_line(cli("lint", str(note)))
     (tmp_path / "confnotes.toml").write_text("theme = \n")
-    assert "invalid TOML" in _one_error_line(cli("lint", str(note)))
+    assert "invalid TOML" in one_error_line(cli("lint", str(note)))
     (tmp_path / "confnotes.toml").write_text("colour = 'red'\n")
-    assert "unknown key 'colour'" in _one_error_line(cli("lint", str(note)))
+    assert "unknown key 'colour'" in one_error_line(cli("lint", str(note)))
 
 
 def test_unknown_rule_on_command_line(cli):
-    line = _one_error_line(cli("lint", str(NOTES / "scale2025.md"), "--select", "CN999"))
+    line = one_error_line(cli("lint", str(NOTES / "scale2025.md"), "--select", "CN999"))
     assert line == "confnotes: unknown rule 'CN999' (command line); 'confnotes rules' lists them"
 
 
 def test_unreadable_note_in_lint(cli, tmp_path):
     bad = tmp_path / "bad.md"
     bad.write_bytes(b"# T\n\xff\n")
-    line = _one_error_line(cli("lint", str(bad)))
+    line = one_error_line(cli("lint", str(bad)))
     assert line == f"{bad}: not valid UTF-8 at line 2, column 1 (byte 0xff)"
 
 
