@@ -230,3 +230,8 @@ def test_pre_commit_hooks():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {h["id"]: h["entry"] for h in hooks} == {"confnotes-lint": "confnotes lint", "confnotes-fmt": "confnotes fmt"}
     assert all(h["types"] == ["markdown"] for h in hooks)
+
+
+def test_fmt_needs_paths(cli):
+    result = cli("fmt")
+    assert result.exit_code == 2 and "Missing argument 'PATHS...'" in result.stderr

@@ -52,7 +52,7 @@ def _read(note: str):  # noqa: ANN202 - returns a Document; imported lazily for 
     "markdown: bare heading/bullet outline; opml: OPML 2.0 for outliners.",
 )
 def outline(note: str, fmt: str) -> None:
-    """Print the outline confnotes reads from NOTE (``-`` reads standard input)."""
+    """Print the outline confnotes reads from NOTE (- reads standard input)."""
     from confnotes import export
 
     doc = _read(note)
@@ -252,12 +252,12 @@ def lint(paths: tuple[str, ...], fmt: str, fix: bool, select: tuple[str, ...], i
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, readable=False))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that would change.")
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
 def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
-    """Rewrite notes as canonical Markdown (default: every *.md below .).
+    """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
 
     '#' title, '##' sections, ordered points with their numbers as written, '-' bullets, front
     matter for recovered meta; pasted notes become real Markdown. Text is never changed, and a
@@ -273,7 +273,7 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
     from confnotes.parse import parse_source
     from confnotes.source import discover, read_source
 
-    notes = discover(list(paths) or ["."], tuple(exclude))
+    notes = discover(list(paths), tuple(exclude))
     changed: list[str] = []
     errors: list[NotesError] = []
     for note in notes:
