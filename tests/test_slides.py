@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -277,8 +276,3 @@ def test_outline_marks_split_and_dense_slides(cli, tmp_path):
     long = tmp_path / "long.md"
     long.write_text("# T\n\n## S\n\n1. P\n   - " + " ".join(["word"] * 80) + "\n")
     assert "! dense" in cli("render", str(long), "--to", "outline", "-o", "-").stdout
-
-
-def test_deck_json_free_of_markup_in_titles():
-    deck = build_deck(_doc("scale2025.md"))
-    assert json.dumps([s.display_title for s in deck.slides])
