@@ -181,6 +181,20 @@ def main() -> int:
     table.add("peak RSS, `confnotes lint` 1,000 notes", f"{rss:.0f} MB", "target 120 MB", "")
     targets.append(("peak RSS of lint over 1,000 notes <= 120 MB", f"{rss:.0f} MB", rss <= 120))
 
+    # instruction counts: repeatable where wall clock on a shared machine is not
+    if shutil.which("valgrind"):
+        counts = {}
+        for job in ("bare", "outline", "lint"):
+            small, large = (_instructions(job, mixed, n) for n in (20, 60))
+            counts[job] = large - small  # the cost of 40 notes, start-up cancelled out
+        for job in ("outline", "lint"):
+            table.add(f"{job}, 40 notes, instructions (callgrind)", f"{counts[job] / 1e6:.0f} M",
+                      f"bare parse {counts['bare'] / 1e6:.0f} M", f"{counts[job] / counts['bare']:.2f}x")
+        targets.append(("lint <= 1.3x the bare parse, by instruction count (callgrind)",
+                        f"{counts['lint'] / counts['bare']:.2f}x", counts["lint"] / counts["bare"] <= 1.3))
+    else:
+        print("  valgrind not found: apt-get install valgrind for instruction counts", flush=True)
+
     # 2. cold start
     print("cold start:", flush=True)
     one = corpora[("markdown", 1)][0]
@@ -258,6 +272,16 @@ def main() -> int:
     return 0
 
 
+def _instructions(job: str, folder: Path, count: int) -> int:
+    out = Path(tempfile.mkdtemp(prefix="confnotes-cg-")) / "callgrind.out"
+    proc = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", PY,
+                str(Path(__file__).parent / "instr.py"), job, str(folder), str(count)])
+    for line in proc.stderr.splitlines():
+        if "Collected" in line:
+            return int(line.split()[-1])
+    raise RuntimeError(proc.stderr[-500:])
+
+
 def _pdf(table: Table, repeat: int) -> tuple[str, str, bool]:
     from dataclasses import replace
 
@@ -291,12 +315,11 @@ def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]
     from confnotes.parse import parse
 
     rng = random.Random(7)
-    base = markdown_note(rng, 1, 20_000) + pasted_note(rng, 2, 20_000)
+    base = markdown_note(rng, 1, 200_000) + pasted_note(rng, 2, 200_000)  # ~0.4 MB
     results = []
-    timings = {}
-    for factor in (1, 10, 100):
-        text = base * factor
-        timings[factor] = median_time(lambda text=text: parse(text, "big.md"), 3 if factor < 100 else 1)
+    texts = {factor: base * factor for factor in (1, 10)}
+    timings = interleaved({factor: (lambda text=text: parse(text, "big.md")) for factor, text in texts.items()}, 5)
+    for factor, text in texts.items():
         table.add(f"outline of one note of {len(text) / 1e6:.2f} MB", secs(timings[factor]), "",
                   "" if factor == 1 else f"{timings[factor] / timings[1]:.1f}x for {factor}x input")
     ratio = timings[10] / timings[1]
@@ -306,9 +329,12 @@ def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]
     huge_path.write_text(huge[:20_000_000], encoding="utf-8")
     huge_time = median_time(lambda: run([*CLI, "lint", str(huge_path), "--no-cache"]), 1)
     table.add("`confnotes lint` of a 20 MB note", secs(huge_time), "", "")
-    items = "# Long list\n\n## Items\n\n" + "".join(f"- item {i} {random.Random(i).choice(WORDS)}\n" for i in range(10_000))
-    ten_k = median_time(lambda: parse(items, "list.md"), 3)
-    thousand = median_time(lambda: parse(items[: len(items) // 10], "list.md"), 3)
+    def item_list(count: int) -> str:
+        return "# Long list\n\n## Items\n\n" + "".join(f"- item {i} {WORDS[i % len(WORDS)]}\n" for i in range(count))
+
+    lists = {count: item_list(count) for count in (1_000, 10_000)}
+    list_times = interleaved({count: (lambda text=text: parse(text, "list.md")) for count, text in lists.items()}, 7)
+    ten_k, thousand = list_times[10_000], list_times[1_000]
     table.add("outline of a 10,000-item list", secs(ten_k), f"1,000 items {secs(thousand)}", f"{ten_k / thousand:.1f}x for 10x")
     results.append(("10,000-item list vs 1,000 items <= 12x", f"{ten_k / thousand:.1f}x", ten_k / thousand <= 12))
     return results

@@ -7,6 +7,7 @@ only findings and each note's small project facts are kept.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -82,9 +83,16 @@ class Checker:
         self.request = request
         self._explicit = read_config_file(request.config_file) if request.config_file else None
         self._settings: dict[str | None, LintSettings] = {}
+        self._configs: dict[str, Config] = {}
 
     def config_for(self, note: str) -> Config:
-        return self._explicit or find_config(note)
+        if self._explicit is not None:
+            return self._explicit
+        folder = os.path.dirname(os.path.abspath(note)) if note not in ("-", "<stdin>") else ""
+        config = self._configs.get(folder)
+        if config is None:  # one lookup per folder in a run
+            config = self._configs[folder] = find_config(note)
+        return config
 
     def settings_for(self, config: Config) -> LintSettings:
         if config.path not in self._settings:
@@ -100,7 +108,7 @@ class Checker:
         from confnotes.parse import parse_source
 
         doc = parse_source(source, config.parse_options())
-        folder = Path(source.path).resolve().parent if source.path != "<stdin>" else Path.cwd()
+        folder = Path(os.path.dirname(os.path.abspath(source.path))) if source.path != "<stdin>" else Path.cwd()
         recorded = links if links is not None else {}
 
         def exists(rel: str) -> bool:
@@ -115,6 +123,16 @@ class Checker:
     # ------------------------------------------------------------ one note
 
     def lint_note(self, note: str, digest: str = "") -> NoteResult:
+        """Lint one note; the cyclic GC is paused meanwhile (outlines and findings hold no cycles)."""
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._lint_note(note, digest)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _lint_note(self, note: str, digest: str = "") -> NoteResult:
         from confnotes.output import write_atomic
         from confnotes.parse import parse
 

@@ -124,6 +124,11 @@ class LintContext:
         return index + 1, offset - starts[index] + 1
 
 
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a rule that has none (one shared class keeps start-up light)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Report:
     """What a rule yields; the engine adds the path, rule id, name and configured severity."""

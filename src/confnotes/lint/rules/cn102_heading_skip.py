@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from confnotes.lint.rules._util import sections
-from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN102", name="heading-skip", severity="warning", tags=("structure",),
@@ -18,9 +17,7 @@ META = RuleMeta(
 )
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from confnotes.lint.rules._util import sibling_groups
-from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
+from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN106", name="mixed-markers", severity="warning", tags=("structure",), fixable=True,
@@ -21,9 +20,7 @@ META = RuleMeta(
 MARKDOWN_MARKERS = "-*+"
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
+from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN110", name="pasted-structure", severity="info", tags=("structure", "pasted"), fixable=True,
@@ -26,9 +25,7 @@ _DESCRIBE = {
 }
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
+from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN111", name="stray-filename", severity="warning", tags=("structure", "pasted"), fixable=True,
@@ -19,9 +18,7 @@ META = RuleMeta(
 )
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN112", name="misplaced-break", severity="warning", tags=("structure",),
@@ -17,9 +16,7 @@ META = RuleMeta(
 )
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

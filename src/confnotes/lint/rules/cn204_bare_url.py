@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN204", name="bare-url", severity="warning", tags=("text",),
@@ -21,9 +20,7 @@ _BARE = re.compile(r"(?<![<(\[\"'=])\bhttps?://[^\s<>()\]]+")
 _CODE = re.compile(r"`[^`]*`")
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def _scan(text: str, line: int, col: int) -> Iterator[Report]:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN206", name="unbalanced-emphasis", severity="warning", tags=("text",),
@@ -17,9 +16,7 @@ META = RuleMeta(
 )
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def _literal_markers(text: str) -> str | None:

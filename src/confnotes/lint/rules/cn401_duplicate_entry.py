@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
-from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN401", name="duplicate-entry", severity="warning", tags=("project",), project=True,
@@ -21,9 +20,7 @@ META = RuleMeta(
 Fact = tuple[str, str, int, int]
 
 
-@dataclass(frozen=True)
-class Options:
-    pass
+Options = NoOptions
 
 
 def facts(ctx: LintContext) -> list[Fact]:
