@@ -130,19 +130,21 @@ def _bodies(node: Node) -> list[str]:
 def _items(children: tuple[Node, ...]) -> list[SlideItem]:
     items: list[SlideItem] = []
     for child in children:
-        if child.is_section:
+        if child.kind == "section":
             continue
         items.append(SlideItem(child.text if child.label is not None else child.title, child.label, 0, child.number))
-        items += [SlideItem(text, None, 1) for text in _bodies(child)]
+        if child.body:
+            items += [SlideItem(text, None, 1) for text in _bodies(child)]
         for grandchild in child.children:
-            if grandchild.is_section:
+            if grandchild.kind == "section":
                 continue
             if grandchild.children:
                 text = "; ".join([_fold(replace(grandchild, label=None)), *_bodies(grandchild)])
                 items.append(SlideItem(text, None, 1, grandchild.number))
             else:
                 text = grandchild.text if grandchild.label is not None else grandchild.title
-                text = "; ".join(part for part in (text, *_bodies(grandchild)) if part)
+                if grandchild.body:
+                    text = "; ".join(part for part in (text, *_bodies(grandchild)) if part)
                 items.append(SlideItem(text, grandchild.label, 1, grandchild.number))
     return items
 
@@ -208,24 +210,27 @@ def _section_slides(section: Node, slides: list[Slide]) -> None:
     stack = [section]
     while stack:
         node = stack.pop()
-        points = [child for child in node.children if child.is_point]
-        bullets = [child for child in node.children if child.is_bullet]
+        children = node.children
+        has_points = any(child.kind == "item" and child.number is not None for child in children)
+        has_bullets = any(child.kind == "item" and child.number is None for child in children)
+        subsections = [child for child in children if child.kind == "section"]
         body = _body_text(node.body)
         notes = _notes_text(node.notes)
         line = node.span.start
-        if points:
+        if has_points:
             slides.append(Slide("divider", node.title, notes=notes, line=line))
             if body:
                 slides.append(Slide("text", node.title, body=body, line=line))
-            for point in node.children:
-                if point.is_section:
+            for point in children:
+                if point.kind == "section":
                     continue
-                kind = "point" if point.is_point else "bullets"
-                title = point.title if point.is_point else node.title
-                items = _items(point.children) if point.is_point else _items((point,))
+                is_point = point.number is not None
+                kind = "point" if is_point else "bullets"
+                title = point.title if is_point else node.title
+                items = _items(point.children) if is_point else _items((point,))
                 slides.append(Slide(kind, title, node.title, items=tuple(items), body=_body_text(point.body),
                                     notes=_notes_text(point.notes), line=point.span.start))
-        elif bullets or body or not node.sections:
-            slides.append(Slide("bullets" if bullets else "text", node.title, items=tuple(_items(node.children)),
+        elif has_bullets or body or not subsections:
+            slides.append(Slide("bullets" if has_bullets else "text", node.title, items=tuple(_items(children)),
                                 body=body, notes=notes, line=line))
-        stack.extend(reversed(node.sections))
+        stack.extend(reversed(subsections))

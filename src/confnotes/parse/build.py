@@ -126,13 +126,15 @@ class _Builder:
         self.grow(node.span)
 
     def freeze(self) -> Node:
-        self.end_glyphs()
+        if self.glyphs is not None:
+            self.end_glyphs()
         label = recover.split_label(self.title) if self.kind == ITEM else None
+        # positional, in Node's field order: this runs once per node of every note
         return Node(
-            kind=self.kind, title=self.title, span=Span(self.start, self.end), origin=self.origin,
-            level=self.level, col=self.col, number=self.number, delimiter=self.delimiter,
-            marker=self.marker, label=label, body=tuple(self.body), notes=tuple(self.notes),
-            children=tuple(self.children), indent=self.indent,
+            self.kind, self.title, Span(self.start, self.end), self.origin, self.level, self.col,
+            self.number, self.delimiter, self.marker, label,
+            tuple(self.body) if self.body else (), tuple(self.notes) if self.notes else (),
+            tuple(self.children) if self.children else (), self.indent,
         )
 
 
@@ -344,33 +346,27 @@ class _Parser:
         lists: list[tuple[bool, str]] = []
         content_cols: list[int] = [parent_col]
         index = start
+        lines = self.lines
         while index < stop:
             token = tokens[index]
             kind = token.type
-            if kind in ("bullet_list_open", "ordered_list_open"):
-                if items:
-                    items[-1].end_glyphs()
-                lists.append((kind == "ordered_list_open", token.markup))
-            elif kind in ("bullet_list_close", "ordered_list_close"):
-                lists.pop()
-            elif kind == "list_item_open":
-                a, b = token.map
-                line = self.lines[a]
-                match = _MARKER.match(line, content_cols[-1] if len(content_cols[-1:]) else 0)
-                if match is None:  # defensive: markers always match where markdown-it found them
-                    match = _MARKER.match(line)
+            if kind == "paragraph_open":  # the commonest token inside lists
+                self.item_paragraph(tokens, index, items[-1])
+                index += 3
+                continue
+            if kind == "list_item_open":
+                a = token.map[0]
+                line = lines[a]
+                match = _MARKER.match(line, content_cols[-1]) or _MARKER.match(line)
                 marker_col = match.start(2) if match else 0
                 content_col = match.end() if match else 0
                 ordered, markup = lists[-1]
-                number = token.info if ordered else None
                 builder = _Builder(
-                    ITEM, "", a + 1, _last_content_line(self.lines, a, b) + 1, "list",
-                    base_level + len(items), col=marker_col + 1,
-                    number=number, delimiter=markup if ordered else None,
-                    marker=None if ordered else markup, indent=recover.tab_width(line[:marker_col]),
-                    content_col=content_col,
+                    ITEM, "", a + 1, a + 1, "list", base_level + len(items), col=marker_col + 1,
+                    number=token.info if ordered else None, delimiter=markup if ordered else None,
+                    marker=None if ordered else markup,
+                    indent=recover.tab_width(line[:marker_col]) if marker_col else 0, content_col=content_col,
                 )
-                builder.end = a + 1
                 items.append(builder)
                 content_cols.append(content_col)
             elif kind == "list_item_close":
@@ -381,10 +377,12 @@ class _Parser:
                     items[-1].add_child(node)
                 else:
                     out.append(node)
-            elif kind == "paragraph_open":
-                self.item_paragraph(tokens, index, items[-1])
-                index += 3
-                continue
+            elif kind == "bullet_list_open" or kind == "ordered_list_open":
+                if items:
+                    items[-1].end_glyphs()
+                lists.append((kind == "ordered_list_open", token.markup))
+            elif kind == "bullet_list_close" or kind == "ordered_list_close":
+                lists.pop()
             elif token.nesting == 1 or token.nesting == 0:
                 close = self.skip(tokens, index)
                 block_kind = kind.removesuffix("_open")
