@@ -39,3 +39,13 @@ def test_outline_golden(path: Path, update_goldens: bool):
 def test_fixture_lossless(path: Path):
     source, doc = _doc(path)
     assert_lossless(source.text, doc)
+
+
+@pytest.mark.parametrize("path", NOTE_FILES, ids=lambda p: p.stem)
+def test_item_levels_match_their_nesting(path: Path):
+    from confnotes.model import walk
+
+    _, doc = _doc(path)
+    for node, ancestors in walk(doc.nodes):
+        if not node.is_section:
+            assert node.level == 1 + sum(1 for a in ancestors if not a.is_section), (node.title, node.level)

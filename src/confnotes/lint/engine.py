@@ -34,7 +34,10 @@ class LintSettings:
         return self.severities.get(rule_id, BY_ID[rule_id].META.severity)
 
     def options_for(self, rule: ModuleType) -> Any:
-        return self.options.get(rule.META.id) or rule.Options()
+        options = self.options.get(rule.META.id)
+        if options is None:  # defaults, made once per run rather than once per note
+            options = self.options[rule.META.id] = rule.Options()
+        return options
 
 
 def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:

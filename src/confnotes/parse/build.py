@@ -636,8 +636,13 @@ class _Parser:
                 previous_kind = kind
                 continue
             if kind == "glyph":
-                _, nodes = self.glyph_nodes(top.a, top.b, 1)
-                if (previous_kind == "ordered_list" or continues[position]) and attach_to_last_point(None, nodes):
+                siblings = container_children()
+                under_point = (previous_kind == "ordered_list" or continues[position]) and bool(siblings) \
+                    and siblings[-1].is_point
+                # pasted bullets right after a point are its children, one level below it
+                base_level = siblings[-1].level + 1 if under_point else 1
+                _, nodes = self.glyph_nodes(top.a, top.b, base_level)
+                if under_point and attach_to_last_point(None, nodes):
                     previous_kind = "ordered_list"
                     continue
                 for node in nodes:

@@ -24,8 +24,8 @@ class Options:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, ancestors in items(ctx):
-        item_ancestors = [a for a in ancestors if not a.is_section]
-        depth = len(item_ancestors)
-        if depth == options.max_depth + 1 and all(not c.is_section for c in item_ancestors):
+    too_deep = options.max_depth + 2  # an item's level counts itself: 1 is directly under a section
+    for node, _ in items(ctx):
+        if node.level == too_deep:  # reported once, at the first level past the limit
+            depth = node.level - 1
             yield Report(node.span.start, node.col, f"item nested {depth} levels deep (limit {options.max_depth})")

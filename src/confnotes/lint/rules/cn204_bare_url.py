@@ -37,6 +37,8 @@ def _scan(text: str, line: int, col: int) -> Iterator[Report]:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    if "http" not in ctx.text:
+        return
     for block in ctx.doc.lede:
         if block.kind == "paragraph":
             yield from _scan(block.text, block.span.start, 1)

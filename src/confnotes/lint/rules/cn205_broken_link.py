@@ -32,6 +32,8 @@ def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    if "](" not in ctx.text:
+        return  # no inline link or image anywhere in the note
     texts: list[tuple[str, int, int]] = [(b.text, b.span.start, 1) for b in ctx.doc.lede]
     for node, _ in ctx.walked:
         texts.append((node.title, node.span.start, node.col))

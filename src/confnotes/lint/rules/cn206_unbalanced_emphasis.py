@@ -32,6 +32,8 @@ def _literal_markers(text: str) -> str | None:
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    if "**" not in ctx.text and "__" not in ctx.text:
+        return
     candidates = [(b.text, b.span.start, 1) for b in ctx.doc.lede if b.kind == "paragraph"]
     for node, _ in ctx.walked:
         candidates.append((node.title, node.span.start, node.col))
