@@ -101,13 +101,11 @@ def note_key(data: bytes, config_bytes: bytes, shared: str) -> str:
 
 def build_note(task: dict[str, Any]) -> dict[str, Any]:
     """Render one note to every requested format; never raises (failures come back as data)."""
-    from dataclasses import replace
-
     from confnotes.check import Checker, LintRequest
-    from confnotes.cli import render_note
     from confnotes.export import to_dict
     from confnotes.lint.engine import lint_context
     from confnotes.output import write_atomic
+    from confnotes.render import render_note
     from confnotes.render.html import RenderOptions
     from confnotes.source import read_source
 
@@ -126,7 +124,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         base_dir = Path(note).resolve().parent
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:
-            data, _warnings = render_note(doc, fmt, replace(options), base_dir)
+            data, _warnings = render_note(doc, fmt, options, base_dir)
             target = out_dir / (stem + FORMAT_SUFFIX[fmt])
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, data)
@@ -183,7 +181,7 @@ def _remove_outputs(out_dir: Path, entry: dict[str, Any]) -> None:
 
 def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
     """Build (or update) the site for ``request``; returns what was rendered, skipped, removed and failed."""
-    from confnotes.config import _config_file_for_dir
+    from confnotes.config import find_config
     from confnotes.source import discover
 
     started = time.perf_counter()
@@ -199,18 +197,16 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     old = _read_manifest(manifest_path)["notes"]
     report = BuildReport()
 
+    source_root = source_dir.resolve()
+    rels = {note: Path(note).resolve().relative_to(source_root).as_posix() for note in notes}
     shared_cache: dict[str | None, str] = {}
     tasks: list[dict[str, Any]] = []
     entries: dict[str, Any] = {}
     for note in notes:
-        rel = Path(note).resolve().relative_to(source_dir.resolve()).as_posix()
-        config_file = _config_file_for_dir(Path(note).resolve().parent)
-        config_bytes = config_file.read_bytes() if config_file else b""
-        templates_dir = None
-        if config_file is not None:
-            from confnotes.config import find_config
-
-            templates_dir = find_config(note).templates
+        rel = rels[note]
+        config = find_config(note)
+        config_bytes = Path(config.path).read_bytes() if config.path else b""
+        templates_dir = config.templates
         if templates_dir not in shared_cache:
             shared_cache[templates_dir] = json.dumps(
                 [__version__, list(request.formats), request.theme, _templates_hash(templates_dir)])
@@ -228,8 +224,9 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         tasks.append({"note": note, "rel": rel, "out_dir": str(out_dir), "formats": list(request.formats),
                       "key": key, "theme": request.theme})
 
+    current = set(rels.values())
     for rel, entry in old.items():
-        if rel not in {Path(n).resolve().relative_to(source_dir.resolve()).as_posix() for n in notes}:
+        if rel not in current:
             _remove_outputs(out_dir, entry)
             report.removed.append(rel)
 

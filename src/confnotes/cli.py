@@ -141,6 +141,8 @@ def render(note: str | None, to: str, output: str | None, theme: str | None, css
         tagged=not untagged, slides=slides_options,
     )
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
+    from confnotes.render import render_note
+
     data, warnings = render_note(doc, to, options, base_dir)
     if output is None:
         output = "-" if note == "-" else str(Path(note).with_suffix("")) + SUFFIXES[to]
@@ -162,21 +164,6 @@ def _front_matter_slides(doc) -> dict:  # noqa: ANN001
 
     _check_types(value, SLIDE_KEYS, "slides.", doc.path)
     return dict(value)
-
-
-def render_note(doc, to: str, options, base_dir):  # noqa: ANN001, ANN201
-    """Dispatch to the renderer for ``to``; returns (data, warnings)."""
-    if to == "html":
-        from confnotes.render.html import render_html
-
-        return render_html(doc, options, base_dir)
-    if to == "pdf":
-        from confnotes.render.pdf import render_pdf
-
-        return render_pdf(doc, options, base_dir)
-    from confnotes.render.deck import render_deck
-
-    return render_deck(doc, to, options, base_dir)
 
 
 def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:

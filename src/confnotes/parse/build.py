@@ -210,6 +210,18 @@ class _Top:
     lead: bool = False  # plain lines split off the front of a paragraph of pasted bullets
 
 
+def _after_close(tokens: list[Any], index: int) -> int:
+    """The index just past the token that closes ``tokens[index]`` (the next one for a leaf)."""
+    if tokens[index].nesting != 1:
+        return index + 1
+    depth = 0
+    for probe in range(index, len(tokens)):
+        depth += tokens[probe].nesting
+        if depth == 0:
+            return probe + 1
+    return len(tokens)
+
+
 def _split_top(tokens: list[Any], lines: list[str]) -> list[_Top]:
     """Group the token stream into top-level blocks, in source order.
 
@@ -228,16 +240,7 @@ def _split_top(tokens: list[Any], lines: list[str]) -> list[_Top]:
 
     while index < total:
         token = tokens[index]
-        stop = index + 1
-        if token.nesting == 1:
-            depth = 0
-            for probe in range(index, total):
-                depth += tokens[probe].nesting
-                if depth == 0:
-                    stop = probe + 1
-                    break
-            else:
-                stop = total
+        stop = _after_close(tokens, index)
         a, b = token.map if token.map else (covered, covered)
         kind = token.type.removesuffix("_open")
         if kind == "container_notes" and b < len(lines) and lines[b].strip().startswith(":::"):
@@ -384,7 +387,7 @@ class _Parser:
             elif kind == "bullet_list_close" or kind == "ordered_list_close":
                 lists.pop()
             elif token.nesting == 1 or token.nesting == 0:
-                close = self.skip(tokens, index)
+                close = _after_close(tokens, index)
                 block_kind = kind.removesuffix("_open")
                 item = items[-1]
                 first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
@@ -436,17 +439,6 @@ class _Parser:
     def all_glyphs(self, a: int, b: int) -> bool:
         lines = [line for line in self.lines[a:b] if line.strip()]
         return bool(lines) and all(recover.is_glyph_line(line) for line in lines)
-
-    @staticmethod
-    def skip(tokens: list[Any], index: int) -> int:
-        if tokens[index].nesting != 1:
-            return index + 1
-        depth = 0
-        for probe in range(index, len(tokens)):
-            depth += tokens[probe].nesting
-            if depth == 0:
-                return probe + 1
-        return len(tokens)
 
     # -------------------------------------------------------------- document
 
