@@ -235,3 +235,10 @@ def test_pre_commit_hooks():
 def test_fmt_needs_paths(cli):
     result = cli("fmt")
     assert result.exit_code == 2 and "Missing argument 'PATHS...'" in result.stderr
+
+
+def test_links_inside_code_are_not_checked(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("```md\n![x](missing-in-lede.png)\n```\n\n# T\n\n## A\n\n```md\n[y](missing-in-body.md)\n```\n\n- a\n- b\n")
+    findings = json.loads(cli("lint", str(note), "--format", "json", "--select", "CN205", "--no-cache").stdout)
+    assert findings == []
