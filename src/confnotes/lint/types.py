@@ -91,6 +91,16 @@ class LintContext:
         return list(walk(self.doc.nodes))
 
     @cached_property
+    def texts(self) -> list[tuple[str, str, int, int]]:
+        """``(kind, text, line, col)`` of the lede's blocks and every node's title and body blocks,
+        in source order; ``kind`` is ``"title"`` or the block's kind."""
+        out = [(block.kind, block.text, block.span.start, 1) for block in self.doc.lede]
+        for node, _ in self.walked:
+            out.append(("title", node.title, node.span.start, node.col))
+            out += [(block.kind, block.text, block.span.start, 1) for block in node.body]
+        return out
+
+    @cached_property
     def section_nodes(self) -> list[tuple[Node, tuple[Node, ...]]]:
         return [pair for pair in self.walked if pair[0].kind == "section"]
 

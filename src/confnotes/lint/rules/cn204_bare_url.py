@@ -39,11 +39,6 @@ def _scan(text: str, line: int, col: int) -> Iterator[Report]:
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     if "http" not in ctx.text:
         return
-    for block in ctx.doc.lede:
-        if block.kind == "paragraph":
-            yield from _scan(block.text, block.span.start, 1)
-    for node, _ in ctx.walked:
-        yield from _scan(node.title, node.span.start, node.col)
-        for block in node.body:
-            if block.kind == "paragraph":
-                yield from _scan(block.text, block.span.start, 1)
+    for kind, text, line, col in ctx.texts:
+        if kind in ("title", "paragraph"):
+            yield from _scan(text, line, col)

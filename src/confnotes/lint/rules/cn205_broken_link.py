@@ -34,11 +34,9 @@ def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     if "](" not in ctx.text:
         return  # no inline link or image anywhere in the note
-    texts: list[tuple[str, int, int]] = [(b.text, b.span.start, 1) for b in ctx.doc.lede if b.kind != "code"]
-    for node, _ in ctx.walked:
-        texts.append((node.title, node.span.start, node.col))
-        texts += [(b.text, b.span.start, 1) for b in node.body if b.kind != "code"]
-    for text, line, col in texts:
+    for kind, text, line, col in ctx.texts:
+        if kind == "code":
+            continue
         for target, at_line, at_col in _targets(text, line, col):
             parts = urlsplit(target)
             if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:

@@ -34,12 +34,8 @@ def _literal_markers(text: str) -> str | None:
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     if "**" not in ctx.text and "__" not in ctx.text:
         return
-    candidates = [(b.text, b.span.start, 1) for b in ctx.doc.lede if b.kind == "paragraph"]
-    for node, _ in ctx.walked:
-        candidates.append((node.title, node.span.start, node.col))
-        candidates += [(b.text, b.span.start, 1) for b in node.body if b.kind == "paragraph"]
-    for text, line, col in candidates:
-        if "**" not in text and "__" not in text:
+    for kind, text, line, col in ctx.texts:
+        if kind not in ("title", "paragraph") or ("**" not in text and "__" not in text):
             continue
         marker = _literal_markers(text)
         if marker is not None:
