@@ -132,12 +132,3 @@ def walk(nodes: tuple[Node, ...]) -> Iterator[tuple[Node, tuple[Node, ...]]]:
         if node.children:
             inner = (*ancestors, node)
             stack.extend((child, inner) for child in reversed(node.children))
-
-
-def iter_nodes(doc: Document) -> Iterator[Node]:
-    for node, _ in walk(doc.nodes):
-        yield node
-
-
-def count_points(node: Node) -> int:
-    return sum(1 for child in node.children if child.is_point)

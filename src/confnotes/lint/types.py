@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -128,10 +127,6 @@ class LintContext:
             end -= 1
         return start, end
 
-    def position(self, offset: int) -> tuple[int, int]:
-        starts = self._starts
-        index = bisect_right(starts, offset) - 1
-        return index + 1, offset - starts[index] + 1
 
 
 @dataclass(frozen=True)

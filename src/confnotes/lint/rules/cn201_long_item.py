@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from confnotes.lint.rules._util import items, word_count
+from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.slides import count_words
 
 META = RuleMeta(
     id="CN201", name="long-item", severity="warning", tags=("text",),
@@ -26,6 +27,6 @@ class Options:
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     for node, _ in items(ctx):
-        count = word_count(node.title)
+        count = count_words(node.title)  # words as slides count them
         if count > options.max_words:
             yield Report(node.span.start, node.col, f"item has {count} words (limit {options.max_words})")
