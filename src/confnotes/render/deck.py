@@ -18,7 +18,7 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     return lines
 
 
-def _deck(doc: Document, options: RenderOptions, md: InlineRenderer) -> Deck:
+def _deck(doc: Document, options: RenderOptions) -> Deck:
     return build_deck(doc, DeckOptions.from_mapping(options.slides))
 
 
@@ -32,7 +32,7 @@ def _context(doc: Document, options: RenderOptions, base_dir: Path | None) -> di
         return style_safe(read_builtin(name, options.templates))
 
     return {
-        "doc": doc, "meta": doc.meta, "deck": _deck(doc, options, md), "options": options, "md": md,
+        "doc": doc, "meta": doc.meta, "deck": _deck(doc, options), "options": options, "md": md,
         "words": slide_words,
         "theme_css": style_safe(theme_css(options) + "\n" + extra),
         "deck_css": static("deck.css"),
@@ -68,7 +68,7 @@ def render_deck(doc: Document, to: str, options: RenderOptions, base_dir: Path |
         html = render_template("handout.html", options.templates, **context)
     else:  # pragma: no cover - the CLI's choices guard this
         raise ValueError(to)
-    pdf, warnings = html_to_pdf(html, base_dir, tagged=options.tagged, lang=doc.meta.lang)
+    pdf, warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
     return pdf, md.warnings + warnings
 
 
@@ -80,7 +80,7 @@ def render_pptx(doc: Document, options: RenderOptions, base_dir: Path | None) ->
     from pptx.util import Emu, Pt
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    deck = _deck(doc, options, md)
+    deck = _deck(doc, options)
     prs = Presentation()
     old_width = prs.slide_width
     prs.slide_width, prs.slide_height = Emu(12192000), Emu(6858000)  # 16:9, 13.333 × 7.5 in

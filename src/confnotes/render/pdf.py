@@ -35,8 +35,10 @@ def _fetcher_class() -> Any:
     return FolderFetcher
 
 
-def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True, lang: str = "en") -> tuple[bytes, list[str]]:
-    """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources)."""
+def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tuple[bytes, list[str]]:
+    """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources).
+
+    The document language comes from the page's ``<html lang>``."""
     import weasyprint
 
     warnings: list[str] = []
@@ -75,5 +77,5 @@ def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, li
     from confnotes.render.html import render_html
 
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
-    pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged, lang=doc.meta.lang)
+    pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
     return pdf, warnings + pdf_warnings
