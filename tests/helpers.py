@@ -133,14 +133,18 @@ def one_error_line(result) -> str:  # noqa: ANN001 - click's Result
 
 
 def run_confnotes_unprivileged(*args: str):  # noqa: ANN201 - CompletedProcess
-    """Run confnotes as an unprivileged user when the suite runs as root (root may read and
-    write anything, so permission checks are only real for another user)."""
+    """Run confnotes without the power to bypass file permissions.
+
+    Root may read and write anything, so when the suite runs as root the process keeps
+    its user but drops every capability (CAP_DAC_OVERRIDE among them): file modes then
+    apply to it, while the checkout (whatever its mode) stays readable.
+    """
     import os
     import subprocess
     import sys
 
     cmd = [sys.executable, "-m", "confnotes", *args]
     if os.geteuid() == 0:
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        cmd = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", *cmd]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -44,21 +43,14 @@ def test_directory_without_notes(tmp_path):
 
 
 def test_unreadable_file(tmp_path):
-    """Runs as an unprivileged user when the suite runs as root, so the permission check is real."""
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="confnotes-perm-")
-    os.chmod(folder, 0o755)
-    note = os.path.join(folder, "x.md")
-    with open(note, "w") as handle:
-        handle.write("# t\n")
-    os.chmod(note, 0)
+    """Runs without root's power to ignore file modes, so the permission check is real."""
+    note = tmp_path / "x.md"
+    note.write_text("# t\n")
+    note.chmod(0)
     try:
-        proc = run_confnotes_unprivileged("outline", note)
+        proc = run_confnotes_unprivileged("outline", str(note))
     finally:
-        os.chmod(note, 0o600)
-        os.remove(note)
-        os.rmdir(folder)
+        note.chmod(0o600)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip() == f"{note}: permission denied"
 
