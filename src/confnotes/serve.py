@@ -144,17 +144,18 @@ class PreviewServer:
                 self.broadcaster.send("")
 
     def run(self) -> None:
-        self.rebuild()
         watcher = threading.Thread(target=self.watch, daemon=True)
-        watcher.start()
-        self.echo(f"Serving {self.source_dir} at {self.url} (Ctrl-C stops)")
-        try:
+        try:  # Ctrl-C at any moment, even during the first build, stops cleanly
+            self.rebuild()
+            watcher.start()
+            self.echo(f"Serving {self.source_dir} at {self.url} (Ctrl-C stops)")
             self.httpd.serve_forever(poll_interval=0.2)
         except KeyboardInterrupt:
             pass
         finally:
             self.stopping.set()
             self.httpd.server_close()
-            watcher.join(timeout=2)
+            if watcher.is_alive():
+                watcher.join(timeout=2)
             shutil.rmtree(self.out_dir, ignore_errors=True)
             self.echo("stopped")
