@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from confnotes.model import Document, walk
+from confnotes.model import Document
 
 #: Structural syntax the model may drop: heading marks, setext underlines, list markers and
 #: numbers, bullet glyphs, thematic breaks and front-matter fences.
@@ -24,10 +24,14 @@ def model_texts(doc: Document) -> list[str]:
         texts.append(meta.title)
     if meta.source_name_span is not None and meta.source_name:
         texts.append(meta.source_name)
-    texts += [block.text for block in (*doc.lede, *doc.notes, *doc.directives)]
-    for node, _ in walk(doc.nodes):
-        texts.append(node.title)
-        texts += [block.text for block in (*node.body, *node.notes)]
+    from confnotes.model import Block, Node, walk_content
+
+    texts += [block.text for block in doc.directives]
+    for entry in walk_content(doc.content):
+        if type(entry) is Block:
+            texts.append(entry.text)
+        elif type(entry) is Node:
+            texts.append(entry.title)
     return texts
 
 
@@ -49,6 +53,126 @@ def assert_lossless(source_text: str, doc: Document) -> None:
     lost = {char: count for char, count in missing.items() if char not in STRUCTURAL}
     assert not lost, f"characters lost from the source: {lost}"
     assert _words(source_text) == _words(model), "words differ between source and model"
+
+
+# ------------------------------------------------------------------ words in order
+
+_ORDER_WORD = re.compile(r"[^\W_]+")
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_NOTES_CONTAINER = re.compile(r"^[ \t]*:::[ \t]*notes[ \t]*\n.*?(?:^[ \t]*:::[ \t]*$|\Z)", re.S | re.M)
+
+
+def syntax_free(text: str, notes: bool = True) -> str:
+    """Markdown source without the syntax a reader does not read as words, in the same order.
+
+    Dropped: comments (lint directives, hidden remarks, ``<!-- notes: -->``), fence lines,
+    link and image targets (images keep their alt text), link reference definitions, URLs,
+    HTML tags, list numbers and lone file-name lines; with ``notes=False`` also ``::: notes``
+    blocks (renders print speaker notes apart from the text, or not at all).
+    """
+    import html as htmlmod
+
+    if not notes:
+        text = _NOTES_CONTAINER.sub(" ", text)
+    text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
+    text = re.sub(r"^[ \t>]*(?:`{3,}|~{3,})[^\n]*$", " ", text, flags=re.M)
+    text = re.sub(r"^[ \t]*[\w.@()+ -]*\.(?:md|markdown|txt)[ \t]*$", " ", text, flags=re.M | re.I)
+    text = re.sub(r"!\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)", r" \1 ", text)
+    text = re.sub(r"\]\((?:[^()]|\([^)]*\))*\)", "] ", text)
+    text = re.sub(r"^[ \t]*\[[^\]]+\]:[ \t]*\S+.*$", " ", text, flags=re.M)
+    text = re.sub(r"<[a-zA-Z][a-zA-Z+.-]*:[^>\s]*>|\b[a-zA-Z][a-zA-Z+.-]*://\S+", " ", text)
+    text = re.sub(r"</?[a-zA-Z][^>\n]*>", " ", text)
+    text = re.sub(r"^[ \t>]*\d{1,9}[.)](?=\s|$)", " ", text, flags=re.M)
+    return htmlmod.unescape(text)
+
+
+def text_words(text: str) -> list[str]:
+    """Words of plain text, in order (case and Unicode forms folded)."""
+    import unicodedata
+
+    return [word.casefold() for word in _ORDER_WORD.findall(unicodedata.normalize("NFKC", text))]
+
+
+def source_words(text: str, notes: bool = True) -> list[str]:
+    """The words of a note's Markdown source, in order, without front matter and syntax."""
+    return text_words(syntax_free(_FRONT_MATTER.sub("", text, count=1), notes))
+
+
+def model_words(doc: Document) -> list[str]:
+    """The model read depth-first, in order: the title heading where it stood, then every title and block."""
+    from confnotes.model import Block, List, Node
+
+    pieces: list[str] = []
+    meta = doc.meta
+    title_line = meta.title_span.start if meta.title_origin in ("heading", "inferred") and meta.title_span else None
+    stack: list[object] = list(reversed(doc.content))
+    while stack:
+        entry = stack.pop()
+        if title_line is not None and entry.span.start > title_line:  # type: ignore[attr-defined]
+            pieces.append(meta.title)
+            title_line = None
+        if type(entry) is Block:
+            pieces.append(entry.text)
+        elif type(entry) is List:
+            stack.extend(reversed(entry.items))
+        elif type(entry) is Node:
+            pieces.append(entry.title)
+            stack.extend(reversed(entry.content))
+    if title_line is not None:
+        pieces.append(meta.title)
+    return [word for piece in pieces for word in text_words(syntax_free(piece))]
+
+
+def page_words(html: str) -> list[str]:
+    """The words of an HTML page in reading order: visible text, with images' alt text where they stand."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts: list[str] = []
+            self.skip = 0
+
+        def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
+            if tag in ("script", "style"):
+                self.skip += 1
+            elif tag == "img":
+                self.parts += [value for name, value in attrs if name == "alt" and value]
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("script", "style"):
+                self.skip -= 1
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(html)
+    return text_words(" ".join(parser.parts))
+
+
+def assert_same_words(expected: list[str], actual: list[str], what: str) -> None:
+    """Exactly the same words in the same order; the message shows where they part."""
+    if expected == actual:
+        return
+    at = next((i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b), min(len(expected), len(actual)))
+    raise AssertionError(f"{what}: words part at word {at}: source …{' '.join(expected[max(0, at - 6):at + 6])}… "
+                         f"but {what} …{' '.join(actual[max(0, at - 6):at + 6])}…")
+
+
+def assert_words_in_order(expected: list[str], rendered: list[str], what: str) -> None:
+    """Every source word appears in ``rendered`` in source order (renders may add words: a title,
+    a table of contents, dividers, page numbers); the message names the first word out of place."""
+    position = 0
+    for index, word in enumerate(expected):
+        try:
+            position = rendered.index(word, position) + 1
+        except ValueError:
+            context = " ".join(expected[max(0, index - 6):index + 6])
+            seen = " ".join(rendered[max(0, position - 6):position + 6])
+            raise AssertionError(f"{what}: word {index} {word!r} of …{context}… is missing or out of order "
+                                 f"(after …{seen}…)") from None
 
 
 def check_golden(path: Path, actual: str, update: bool) -> None:
@@ -94,12 +218,59 @@ def html_text(html: str) -> str:
 
 
 def pdf_text(data: bytes) -> str:
+    """The PDF's text (pypdf), in content-stream order."""
     import io
 
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
     return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def pdf_reading_text(path: Path) -> str:
+    """The PDF's text in reading order, as poppler (the engine of common PDF viewers) reads it.
+
+    pypdf follows the content stream, where WeasyPrint paints positioned boxes after the
+    flow, and it misreads some subset fonts' encodings; poppler's ``pdftotext`` reads the
+    page as a viewer shows it. Skips outside CI when poppler-utils is missing.
+    """
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which("pdftotext") is None:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("pdftotext missing (.ci/run installs poppler-utils)")
+        import pytest
+
+        pytest.skip("pdftotext not installed: apt-get install poppler-utils to check PDF text order")
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+_RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def without_rtl(words_: list[str]) -> list[str]:
+    """Words of left-to-right scripts only: PDF text extraction gives right-to-left runs in visual order."""
+    return [word for word in words_ if not _RTL.search(word)]
+
+
+def require_font_for(text: str) -> None:
+    """Skip (outside CI) when no installed font covers the note's CJK text: the PDF would show boxes."""
+    import os
+    import shutil
+    import subprocess
+
+    if not re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", text):
+        return
+    found = shutil.which("fc-list") and subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout
+    if not found:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("no CJK font installed (.ci/run installs fonts-droid-fallback)")
+        import pytest
+
+        pytest.skip("no CJK font installed: apt-get install fonts-droid-fallback to check CJK text in PDFs")
 
 
 def tiny_png() -> bytes:
@@ -148,3 +319,28 @@ def run_confnotes_unprivileged(*args: str):  # noqa: ANN201 - CompletedProcess
         cmd = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", *cmd]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
+
+
+# ------------------------------------------------------------------ the JSON outline (schema 2)
+
+
+def json_sections(data: dict) -> list[dict]:
+    """The sections of a JSON outline (a document or a node), in order."""
+    return [entry for entry in data["content"] if entry["kind"] == "section"]
+
+
+def json_children(data: dict) -> list[dict]:
+    """Items of every list, and sub-sections, in order (the model's ``children`` view)."""
+    out: list[dict] = []
+    for entry in data["content"]:
+        if entry["kind"] == "list":
+            out += entry["items"]
+        elif entry["kind"] == "section":
+            out.append(entry)
+    return out
+
+
+def json_blocks(data: dict) -> list[dict]:
+    """Printed blocks (the ``body`` view): no lists, sections, speaker notes or comments."""
+    return [entry for entry in data["content"]
+            if entry["kind"] not in ("list", "section", "item", "note", "comment")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -74,10 +75,17 @@ def test_bad_front_matter(cli, tmp_path):
     assert re.match(re.escape(str(note)) + r":[23]:\d+: front matter: (did not find )?expected ',' or '\]'", line), line
 
 
-def test_front_matter_must_be_mapping(cli, tmp_path):
+def test_front_matter_that_is_not_a_mapping_is_text(cli, tmp_path):
+    """A `---` block that is not YAML keys is the note's text, with a lint finding, not an error."""
     note = tmp_path / "fm.md"
     note.write_text("---\n- a\n- b\n---\n\n# T\n")
-    assert one_error_line(cli("outline", str(note))) == f"{note}:2:1: front matter must be a mapping of keys to values"
+    result = cli("outline", str(note), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [item["title"] for item in data["content"][0]["items"]] == ["a", "b"]
+    assert "front-matter-text" in data["recovered"]
+    lint = cli("lint", str(note), "--format", "json")
+    assert any(finding["rule"] == "CN110" and "not YAML" in finding["message"] for finding in json.loads(lint.output))
 
 
 def test_directory_given_to_outline(cli, tmp_path):

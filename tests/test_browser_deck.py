@@ -16,7 +16,7 @@ def _current(page) -> int:
 def deck_file(cli, tmp_path):
     out = tmp_path / "deck.html"
     note = tmp_path / "talk.md"
-    note.write_text((NOTES / "scale2025.md").read_text(encoding="utf-8") + "\n\nNote: thank the audience.\n")
+    note.write_text((NOTES / "scale2025.md").read_text(encoding="utf-8") + "\n\n<!-- notes: thank the audience. -->\n")
     result = cli("render", str(note), "--to", "slides", "-o", str(out))
     assert result.exit_code == 0, result.stderr
     return out

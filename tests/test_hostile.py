@@ -22,7 +22,7 @@ def test_empty_and_whitespace_only(cli, tmp_path, content):
     result = cli("outline", str(note), "--format", "json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["nodes"] == [] and data["meta"]["title"] == "blank"
+    assert data["content"] == [] and data["meta"]["title"] == "blank"
     lint = cli("lint", str(note), "--format", "json", "--no-cache")
     assert [f["name"] for f in json.loads(lint.stdout)] == ["no-title"]
 
@@ -34,7 +34,7 @@ def test_twenty_megabyte_note(cli, tmp_path):
     assert note.stat().st_size > 19_000_000
     result = cli("outline", str(note))
     assert result.exit_code == 0
-    assert f"## Part  [{20_000_000 // len(paragraph)} paragraph]" in result.stdout
+    assert f"    · {20_000_000 // len(paragraph)} paragraphs  :5" in result.stdout
 
 
 def test_note_over_the_size_limit(cli, tmp_path):
@@ -49,7 +49,7 @@ def test_hundred_thousand_headings(cli, tmp_path):
     note.write_text("# H\n\n" + "".join(f"## Heading {i}\n" for i in range(100_000)))
     result = cli("outline", str(note), "--format", "json")
     assert result.exit_code == 0
-    assert len(json.loads(result.stdout)["nodes"]) == 100_000
+    assert len(json.loads(result.stdout)["content"]) == 100_000
 
 
 def test_one_megabyte_line(cli, tmp_path):
@@ -57,7 +57,7 @@ def test_one_megabyte_line(cli, tmp_path):
     note.write_text("# T\n\n## A\n\n" + "word " * 200_000 + "\n")
     result = cli("outline", str(note), "--format", "json")
     assert result.exit_code == 0
-    assert len(json.loads(result.stdout)["nodes"][0]["body"][0]["text"]) == 1_000_000  # verbatim, trailing space kept
+    assert len(json.loads(result.stdout)["content"][0]["content"][0]["text"]) == 1_000_000  # verbatim, trailing space kept
 
 
 def test_symlink_loop_in_a_folder(cli, tmp_path):

@@ -183,7 +183,7 @@ def test_walks_folders_and_honours_gitignore_and_exclude(cli, tmp_path):
     (tmp_path / ".gitignore").write_text("drafts/\n")
     for folder in ("talks", "drafts", "archive"):
         (tmp_path / folder).mkdir()
-        (tmp_path / folder / "n.md").write_text("## No title\n\n- a\n")
+        (tmp_path / folder / "n.md").write_text("## No title\n\n- a\n\n## Second\n\n- b\n")
     result = cli("lint", str(tmp_path), "--exclude", "archive", "--format", "json")
     paths = {Path(f["path"]).parent.name for f in json.loads(result.stdout)}
     assert paths == {"talks"}

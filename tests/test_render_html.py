@@ -38,7 +38,7 @@ def test_page_structure(cli):
                    "case-studies-strategies", "future-directions", "conclusion"]
     toc = re.findall(r'<a class="toc-link" href="#([^"]+)"', html)
     assert toc == ids
-    assert html.count('<li value="1">') == 4 and html.count('<li value="3"') == 4
+    assert html.count('<li value="1"') == 4 and html.count('<li value="3"') == 4
     assert '<strong class="label">Checkpointing limits:</strong> Frequent saves' in html
     assert '<strong class="label">Benefits:</strong>' in html
     # heading order: one h1, sections h2
@@ -55,11 +55,25 @@ def test_reading_list_entries(cli):
 
 def test_speaker_notes_hidden_unless_asked(cli, tmp_path):
     note = tmp_path / "talk.md"
-    note.write_text("# Talk\n\n## Part\n\nNote: secret reminder\n\n- point\n")
-    assert "secret reminder" not in _render(cli, note)
+    note.write_text("# Talk\n\n## Part\n\n<!-- notes: secret reminder -->\n\n- point\n\n::: notes\nsecond secret\n:::\n")
+    hidden = _render(cli, note)
+    assert "secret" not in hidden
     shown = _render(cli, note, "--notes")
-    assert "secret reminder" in shown and 'class="speaker-notes"' in shown
-    assert "Note:" not in html_text(shown)
+    assert "secret reminder" in shown and "second secret" in shown and shown.count('class="speaker-notes"') == 2
+    assert "notes:" not in html_text(shown)
+    # each note where the author wrote it: before the list, and after it
+    text = html_text(shown)
+    assert text.index("secret reminder") < text.index("point") < text.index("second secret")
+
+
+def test_note_paragraphs_are_printed_unless_config_opts_in(cli, tmp_path):
+    """"Note: …" is the author's text; reveal.js users can opt in to reading it as a speaker note."""
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Part\n\nNote: the venue changed to Hall B.\n\n- point\n")
+    assert "Note: the venue changed to Hall B." in html_text(_render(cli, note))
+    (tmp_path / "confnotes.toml").write_text("note_lines = true\n")
+    assert "Hall B" not in _render(cli, note)
+    assert "Hall B" in _render(cli, note, "--notes")
 
 
 def test_meta_from_front_matter(cli, tmp_path):
@@ -111,8 +125,7 @@ def test_user_template_overrides_and_extends(cli, tmp_path):
         '{% extends "!default/note.html" %}{% block dummy %}{% endblock %}'
     )
     (templates / "_node.html").write_text(
-        "{% macro render_groups(children, depth) %}<p>CUSTOM {{ children | length }}</p>{% endmacro %}"
-        "{% macro notes_of(node) %}{% endmacro %}"
+        "{% macro render_content(content, depth) %}<p>CUSTOM {{ content | length }}</p>{% endmacro %}"
     )
     html = _render(cli, note, "--templates", str(templates))
     assert "<p>CUSTOM 1</p>" in html

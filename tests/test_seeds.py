@@ -6,6 +6,7 @@ import json
 
 from confnotes.source import read_source
 from conftest import NOTES
+from helpers import json_blocks, json_children, json_sections
 
 
 def _outline(cli, name: str) -> dict:
@@ -28,7 +29,7 @@ def test_scale2025_outline(cli):
     assert meta["title"] == "System & Reliability @scale Conference"
     assert meta["title_origin"] == "lede"
     assert meta["source_name"] == "scale2025.md"
-    sections = data["nodes"]
+    sections = json_sections(data)
     assert [s["kind"] for s in sections] == ["section"] * 5
     assert [s["title"] for s in sections] == [
         "Core Principles for Scaling Systems",
@@ -38,27 +39,30 @@ def test_scale2025_outline(cli):
         "Conclusion",
     ]
     assert all(s["origin"] == "inferred" for s in sections)
-    points = [[c for c in s["children"] if c["number"] is not None] for s in sections]
+    points = [[c for c in json_children(s) if c["number"] is not None] for s in sections]
     assert [len(p) for p in points] == [3, 3, 3, 3, 0]
     assert [[p["number"] for p in ps] for ps in points[:4]] == [["1", "2", "3"]] * 4
     assert [p["title"] for p in points[1]] == [
         "Distributed Training", "Distributed Inference", "Reasoning Models at Scale"]
     twine = points[2][1]
     assert twine["title"] == "Twine Gang Scheduling"
-    assert len(twine["children"]) == 1
-    benefits = twine["children"][0]
+    assert len(json_children(twine)) == 1
+    benefits = json_children(twine)[0]
     assert benefits["label"] == "Benefits" and benefits["text"] == "" and benefits["origin"] == "glyph"
-    assert [c["label"] for c in benefits["children"]] == ["Reliability", "Efficiency", "Scalability"]
-    assert benefits["children"][0]["text"] == "Atomic task orchestration."
-    checkpoint = points[1][0]["children"][0]
+    assert [c["label"] for c in json_children(benefits)] == ["Reliability", "Efficiency", "Scalability"]
+    assert json_children(benefits)[0]["text"] == "Atomic task orchestration."
+    checkpoint = json_children(points[1][0])[0]
     assert checkpoint["label"] == "Checkpointing limits"
     assert checkpoint["text"].startswith("Frequent saves risk I/O bottlenecks")
     conclusion = sections[4]
-    assert conclusion["children"] == []
-    assert [b["kind"] for b in conclusion["body"]] == ["paragraph"]
-    assert conclusion["body"][0]["text"].startswith("Scaling systems demands proactive design")
-    assert [b["kind"] for b in data["lede"]] == ["paragraph"]
-    assert data["lede"][0]["text"].startswith("notes for the **System & Reliability")
+    assert json_children(conclusion) == []
+    assert [b["kind"] for b in conclusion["content"]] == ["paragraph"]
+    assert conclusion["content"][0]["text"].startswith("Scaling systems demands proactive design")
+    lede = [entry for entry in data["content"] if entry["kind"] != "section"]
+    assert [b["kind"] for b in lede] == ["paragraph"]
+    assert lede[0]["text"].startswith("notes for the **System & Reliability")
+    # each section's points are one numbered list, as written
+    assert [[e["kind"] for e in s["content"]] for s in sections[:4]] == [["list"]] * 4
     assert len(data["breaks"]) == 4
     # spans are 1-based source lines
     assert sections[0]["span"][0] == 5 and points[0][0]["span"][0] == 7
@@ -69,16 +73,16 @@ def test_reading_list_outline(cli):
     assert data["meta"]["title"] == "Scaling"
     assert data["meta"]["title_origin"] == "inferred"
     assert data["meta"]["kind"] == "reading-list"
-    entries = data["nodes"]
-    assert len(entries) == 14
-    assert all(e["kind"] == "section" and e["children"] == [] for e in entries)
-    annotated = [e for e in entries if e["body"]]
+    entries = json_sections(data)
+    assert len(entries) == 14 and entries == data["content"]
+    assert all(e["kind"] == "section" and json_children(e) == [] for e in entries)
+    annotated = [e for e in entries if json_blocks(e)]
     assert len(annotated) == 13
-    bare = [e["title"] for e in entries if not e["body"]]
+    bare = [e["title"] for e in entries if not json_blocks(e)]
     assert bare == ["Wide Attention Is The Way Forward for Transformers"]
     assert entries[0]["title"] == "PaLM: Scaling Language Modeling with Pathways"
     assert entries[-1]["title"] == "What Now: Scaling the Sales Organization"
-    assert all(len(e["body"]) == 1 and e["body"][0]["kind"] == "paragraph" for e in annotated)
+    assert all(len(e["content"]) == 1 and e["content"][0]["kind"] == "paragraph" for e in annotated)
 
 
 def test_seeds_are_lossless():

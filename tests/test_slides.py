@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.model import walk
 from confnotes.parse import parse_source
 from confnotes.render.markdown import note_text
 from confnotes.slides import DeckOptions, build_deck, slide_words
@@ -113,11 +112,14 @@ def test_options_from_front_matter_and_command_line(cli, tmp_path):
 
 
 def _outline_words(doc) -> set[str]:
-    texts = [doc.meta.title] + [b.text for b in doc.lede]
-    for node, _ in walk(doc.nodes):
-        texts.append(node.title)
-        texts += [b.text for b in node.body]
-        texts += [note_text(b) for b in node.notes]
+    from confnotes.model import Block, Node, walk_content
+
+    texts = [doc.meta.title]
+    for entry in walk_content(doc.content):
+        if type(entry) is Node:
+            texts.append(entry.title)
+        elif type(entry) is Block:
+            texts.append(note_text(entry) if entry.kind == "note" else entry.text)
     return words("\n".join(texts))
 
 
@@ -161,10 +163,10 @@ def talk_with_notes(tmp_path) -> Path:
     note = tmp_path / "talk.md"
     note.write_text(
         "---\ntitle: Shipping Faster\nevent: DevDays\ndate: 2026-05-01\nspeakers: [Ada]\n---\n\n"
-        "Welcome everyone.\n\n<!-- greet the room -->\n\n"
+        "Welcome everyone.\n\n<!-- notes: greet the room -->\n\n"
         "## Deploys\n\n::: notes\nTell the pager story.\n:::\n\n"
         "1. Small batches\n   - Merge daily\n     - even on Fridays\n       - folded deeper level\n   - Flags: hide work in progress\n\n"
-        "   Note: show the deploy graph here.\n\n"
+        "   <!-- notes: show the deploy graph here. -->\n\n"
         "2. Fast rollback\n\n## Wrap-up\n\nQuestions welcome.\n"
     )
     return note

@@ -13,7 +13,7 @@ from confnotes.errors import config_error
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
 _TOP_KEYS = {
     "templates": str, "theme": str, "paper": str, "allow_html": bool, "lang": str,
-    "max_heading_length": int, "infer_headings": str, "lint": dict, "slides": dict, "build": dict,
+    "max_heading_length": int, "infer_headings": str, "note_lines": bool, "lint": dict, "slides": dict, "build": dict,
 }
 SLIDE_KEYS = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
 BUILD_KEYS = {"formats": list, "exclude": list}
@@ -31,6 +31,7 @@ class Config:
     lang: str | None = None
     max_heading_length: int = 100
     infer_headings: str = "auto"
+    note_lines: bool = False
     lint: dict[str, Any] = field(default_factory=dict)
     slides: dict[str, Any] = field(default_factory=dict)
     build: dict[str, Any] = field(default_factory=dict)
@@ -42,7 +43,8 @@ class Config:
     def parse_options(self):  # noqa: ANN201 - ParseOptions; imported lazily
         from confnotes.parse import ParseOptions
 
-        return ParseOptions(max_heading_length=self.max_heading_length, infer_headings=self.infer_headings)
+        return ParseOptions(max_heading_length=self.max_heading_length, infer_headings=self.infer_headings,
+                            note_lines=self.note_lines)
 
 
 def _load_toml(path: Path) -> dict[str, Any]:

@@ -1,13 +1,18 @@
-"""The outline's public serialisations: JSON (stable schema), a terminal tree, bare Markdown, OPML."""
+"""The outline's public serialisations: JSON (stable, versioned schema), a terminal tree, bare Markdown, OPML.
+
+Every one of them walks a node's ordered ``content``, so blocks and lists come out in the
+author's order.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from confnotes.model import Block, Document, Node, Span
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
 
-SCHEMA = "confnotes.outline/1"
+SCHEMA = "confnotes.outline/2"
+PARAGRAPH_BREAK = "\n\n"
 
 
 def _span(span: Span | None) -> list[int] | None:
@@ -19,6 +24,21 @@ def block_dict(block: Block) -> dict[str, Any]:
     if block.info:
         data["info"] = block.info
     return data
+
+
+def list_dict(lst: List) -> dict[str, Any]:
+    return {
+        "kind": "list", "ordered": lst.ordered, "start": lst.start, "marker": lst.marker, "tight": lst.tight,
+        "origin": lst.origin, "span": _span(lst.span), "items": [node_dict(item) for item in lst.items],
+    }
+
+
+def entry_dict(entry: Entry) -> dict[str, Any]:
+    if type(entry) is Block:
+        return block_dict(entry)
+    if type(entry) is List:
+        return list_dict(entry)
+    return node_dict(entry)  # type: ignore[arg-type]
 
 
 def node_dict(node: Node) -> dict[str, Any]:
@@ -34,9 +54,7 @@ def node_dict(node: Node) -> dict[str, Any]:
         "marker": node.marker,
         "span": _span(node.span),
         "col": node.col,
-        "body": [block_dict(block) for block in node.body],
-        "notes": [block_dict(block) for block in node.notes],
-        "children": [node_dict(child) for child in node.children],
+        "content": [entry_dict(entry) for entry in node.content],
     }
 
 
@@ -49,6 +67,7 @@ def to_dict(doc: Document) -> dict[str, Any]:
             "title": meta.title,
             "title_origin": meta.title_origin,
             "title_span": _span(meta.title_span),
+            "title_level": meta.title_level,
             "event": meta.event,
             "date": meta.date,
             "speakers": list(meta.speakers),
@@ -60,9 +79,7 @@ def to_dict(doc: Document) -> dict[str, Any]:
             "front_matter": meta.front_matter,
             "extra": meta.extra,
         },
-        "lede": [block_dict(block) for block in doc.lede],
-        "notes": [block_dict(block) for block in doc.notes],
-        "nodes": [node_dict(node) for node in doc.nodes],
+        "content": [entry_dict(entry) for entry in doc.content],
         "breaks": [_span(span) for span in doc.breaks],
         "directives": [block_dict(block) for block in doc.directives],
         "recovered": list(doc.recovered),
@@ -88,8 +105,12 @@ def _node_head(node: Node) -> str:
     return prefix + _one_line(node.title)
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 def to_tree(doc: Document, color: bool = False) -> str:
-    """An indented outline for a terminal, with counts."""
+    """An indented outline for a terminal, in source order: sections, items and blocks (``·`` lines)."""
     import click
 
     out: list[str] = []
@@ -104,66 +125,84 @@ def to_tree(doc: Document, color: bool = False) -> str:
     for label, value in (("event", meta.event), ("date", meta.date), ("speakers", ", ".join(meta.speakers))):
         if value:
             out.append(f"  {label}: {value}")
-    if doc.lede:
-        out.append(f"  lede: {len(doc.lede)} block(s)")
 
-    def visit(node: Node, depth: int) -> None:
-        head = _node_head(node)
+    def blocks_line(blocks: list[Block], depth: int) -> str:
+        """A run of blocks between lists, in one line: ``· 2 paragraphs, code (sh)  :7``."""
+        counts: dict[str, int] = {}
+        for block in blocks:
+            what = "speaker note" if block.kind == "note" else block.kind
+            if block.kind == "code" and block.info:
+                what += f" ({block.info.split()[0]})"
+            counts[what] = counts.get(what, 0) + 1
+        parts = [what if count == 1 else f"{count} {what}s" for what, count in counts.items()]
+        line = "  " * depth + f"· {', '.join(parts)}  :{blocks[0].span.start}"
+        return click.style(line, dim=True) if color else line
+
+    # (entry, depth) pairs, depth-first in source order, without recursion
+    stack: list[tuple[Entry, int]] = [(entry, 1) for entry in reversed(doc.content)]
+    run: list[Block] = []
+    while stack:
+        entry, depth = stack.pop()
+        if type(entry) is Block:
+            if entry.kind != "reference":
+                run.append(entry)
+            if not stack or type(stack[-1][0]) is not Block or stack[-1][1] != depth:
+                if run:
+                    out.append(blocks_line(run, depth))
+                run = []
+            continue
+        if type(entry) is List:
+            stack.extend((item, depth) for item in reversed(entry.items))
+            continue
+        node: Node = entry  # type: ignore[assignment]
         extras = []
-        points = sum(1 for child in node.children if child.is_point)
-        bullets = sum(1 for child in node.children if child.is_bullet)
         if node.is_section:
-            if points:
-                extras.append(f"{points} point{'s' if points != 1 else ''}")
-            if bullets:
-                extras.append(f"{bullets} bullet{'s' if bullets != 1 else ''}")
-        if node.body:
-            kinds = [block.kind for block in node.body]
-            extras.append(", ".join(f"{kinds.count(k)} {k}" for k in dict.fromkeys(kinds)))
-        if node.notes:
-            extras.append(f"{len(node.notes)} note(s)")
-        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + head
+            if node.points:
+                extras.append(_plural(len(node.points), "point"))
+            if node.bullets:
+                extras.append(_plural(len(node.bullets), "bullet"))
+        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + _node_head(node)
         if color and node.is_section:
             line = click.style(line, bold=True)
         suffix = f"  [{'; '.join(extras)}]" if extras else ""
         out.append(f"{line}{suffix}  :{node.span.start}")
-        for child in node.children:
-            visit(child, depth + 1)
-
-    for node in doc.nodes:
-        visit(node, 1)
-    sections = sum(1 for node in doc.nodes if node.is_section)
-    out.append(f"{sections} section(s), {doc.line_count} line(s)")
+        stack.extend((child, depth + 1) for child in reversed(node.content))
+    out.append(f"{_plural(len(doc.sections), 'section')}, {_plural(doc.line_count, 'line')}")
     return "\n".join(out) + "\n"
 
 
 def to_outline_markdown(doc: Document) -> str:
-    """The bare heading and bullet outline, without bodies or notes."""
+    """The bare heading and list outline, without blocks or notes; each list as written."""
     out = [f"# {_one_line(doc.meta.title)}", ""]
-
-    def visit(node: Node, depth: int, item_depth: int) -> None:
+    stack: list[tuple[Entry, int]] = [(entry, 0) for entry in reversed(doc.content)]
+    while stack:
+        entry, depth = stack.pop()
+        if type(entry) is Block:
+            continue
+        if type(entry) is List:
+            if depth == 0 and out and out[-1] != "":
+                out.append("")  # a list of its own, not merged with the one before
+            stack.extend((item, depth) for item in reversed(entry.items))
+            continue
+        node: Node = entry  # type: ignore[assignment]
         if node.is_section:
             if out and out[-1] != "":
                 out.append("")
             out.append("#" * min(6, max(2, node.level)) + " " + _one_line(node.title))
             out.append("")
-            for child in node.children:
-                visit(child, depth + 1, 0)
-            return
-        marker = f"{node.number}." if node.number is not None else "-"
-        out.append("  " * item_depth + f"{marker} {_one_line(node.title)}".rstrip())
-        for child in node.children:
-            visit(child, depth + 1, item_depth + 1)
-
-    for node in doc.nodes:
-        visit(node, 0, 0)
+            stack.extend((child, 0) for child in reversed(node.content))
+            continue
+        marker = f"{node.number}{node.delimiter}" if node.number is not None else "-"
+        out.append("  " * depth + f"{marker} {_one_line(node.title)}".rstrip())
+        stack.extend((child, depth + 1) for child in reversed(node.content) if type(child) is not Block)
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
 
 
 def to_opml(doc: Document) -> str:
-    """OPML 2.0: sections and items as nested outlines; bodies in ``_note`` attributes."""
+    """OPML 2.0: sections and items as nested outlines. A node's text before its first list is its
+    ``_note``; blocks after a list become outlines of their own, where they stand."""
     from xml.sax.saxutils import quoteattr
 
     out = [
@@ -175,22 +214,43 @@ def to_opml(doc: Document) -> str:
         "  <body>",
     ]
 
-    def visit(node: Node, depth: int) -> None:
-        pad = "  " * depth
-        attrs = f"text={quoteattr(_one_line(_node_head(node) if not node.is_section else node.title))}"
-        note = "\n\n".join(block.text for block in node.body)
-        if note:
-            attrs += f" _note={quoteattr(note)}"
-        if node.children:
-            out.append(f"{pad}<outline {attrs}>")
-            for child in node.children:
-                visit(child, depth + 1)
-            out.append(f"{pad}</outline>")
-        else:
-            out.append(f"{pad}<outline {attrs}/>")
+    def printable(entry: Entry) -> bool:
+        return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
 
-    for node in doc.nodes:
-        visit(node, 2)
+    def visit_content(content: tuple[Entry, ...], depth: int, lead: bool) -> list[str]:
+        """Lines for ``content``; with ``lead``, blocks before the first list are the parent's ``_note``."""
+        lines: list[str] = []
+        for entry in content:
+            if type(entry) is Block:
+                if printable(entry) and not lead:
+                    lines.append(f"{'  ' * depth}<outline text={quoteattr(_one_line(entry.text))}/>")
+            elif type(entry) is List:
+                lead = False
+                for item in entry.items:
+                    lines += visit(item, depth)
+            else:
+                lead = False
+                lines += visit(entry, depth)  # type: ignore[arg-type]
+        return lines
+
+    def visit(node: Node, depth: int) -> list[str]:
+        pad = "  " * depth
+        note: list[str] = []
+        for entry in node.content:
+            if type(entry) is not Block:
+                break
+            if printable(entry):
+                note.append(entry.text)
+        text = node.title if node.is_section else _node_head(node)
+        attrs = f"text={quoteattr(_one_line(text))}"
+        if note:
+            attrs += f" _note={quoteattr(PARAGRAPH_BREAK.join(note))}"
+        inner = visit_content(node.content, depth + 1, True)
+        if not inner:
+            return [f"{pad}<outline {attrs}/>"]
+        return [f"{pad}<outline {attrs}>", *inner, f"{pad}</outline>"]
+
+    out += visit_content(doc.content, 2, False)
     out += ["  </body>", "</opml>"]
     return "\n".join(out) + "\n"
 

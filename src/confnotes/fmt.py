@@ -1,8 +1,11 @@
-"""Outline to canonical Markdown: ``#`` title, ``##`` sections, ordered points, ``-`` bullets.
+"""Outline to canonical Markdown, in the author's order: ``#`` title, ``##`` sections, lists as written.
 
-Text is never rewritten: titles, bodies and point numbers go out as written. Recovered
-meta (a title found in the lede, a file-name line) moves into front matter. The result
-must parse back to the same outline, or ``format_markdown`` refuses it.
+Text is never rewritten: titles, blocks and point numbers go out as written, and every
+section's blocks and lists go out in source order. Recovered structure becomes real
+Markdown (pasted bullets become ``-`` lists, bare-line headings ``##`` headings) and
+recovered meta (a title found in the lede, a file-name line) moves into front matter.
+The result must parse back to the same *ordered* outline — blocks, list boundaries and
+numbers included — or ``format_markdown`` refuses it.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from confnotes.errors import NotesError
-from confnotes.model import Block, Document, Node
+from confnotes.model import Block, Document, Entry, List, Node
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: Blocks that Markdown would merge into a list item's title if written right below it.
+_PARAGRAPH_LIKE = frozenset(("paragraph", "image", "note", "comment", "html", "reference"))
 
 
 @dataclass
@@ -61,78 +66,88 @@ def _emit_block(ctx: _Context, block: Block, indent: str) -> None:
     ctx.text(block.text, indent)
 
 
-def _loose(siblings: tuple[Node, ...]) -> bool:
-    return any(node.body or node.notes or (node.is_point and node.children) for node in siblings)
+def _loose(lst: List) -> bool:
+    """Written with blank lines between items: as the author did, or where an item holds a paragraph."""
+    return not lst.tight or any(
+        type(entry) is Block and entry.kind in _PARAGRAPH_LIKE for item in lst.items for entry in item.content
+    )
 
 
-def _emit_item(ctx: _Context, node: Node, indent: str, loose: bool) -> None:
+def _bullet_markers(content: tuple[Entry, ...]) -> dict[int, str]:
+    """``-`` for every bullet list, but ``*`` for one that directly follows another (so they stay two)."""
+    markers: dict[int, str] = {}
+    previous: Entry | None = None
+    for entry in content:
+        if type(entry) is List and not entry.ordered:
+            follows = type(previous) is List and not previous.ordered  # type: ignore[union-attr]
+            markers[id(entry)] = "*" if follows and markers.get(id(previous)) == "-" else "-"
+        previous = entry
+    return markers
+
+
+def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight: bool = False) -> None:
+    markers = _bullet_markers(content)
+    for entry in content:
+        if type(entry) is Block:
+            _emit_block(ctx, entry, indent)
+        elif type(entry) is List:
+            if not tight:
+                ctx.blank()
+            _emit_list(ctx, entry, indent, markers.get(id(entry), "-"))
+        else:
+            _emit_section(ctx, entry)  # type: ignore[arg-type]
+
+
+def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str) -> None:
+    loose = _loose(lst)
+    for index, item in enumerate(lst.items):
+        if loose and index:
+            ctx.blank()
+        _emit_item(ctx, item, indent, bullet, loose)
+
+
+def _emit_item(ctx: _Context, node: Node, indent: str, bullet: str, loose: bool) -> None:
     ctx.directives_before(node.span.start, indent)
-    marker = f"{node.number}{node.delimiter}" if node.number is not None else "-"
+    marker = f"{node.number}{node.delimiter}" if node.number is not None else bullet
     inner = indent + " " * (len(marker) + 1)
-    if loose:
-        ctx.blank()
     title_lines = node.title.split("\n") if node.title else [""]
     ctx.out.append(f"{indent}{marker} {title_lines[0]}".rstrip())
     for line in title_lines[1:]:
         ctx.out.append(inner + line)
-    for block in (*node.body, *node.notes):
-        _emit_block(ctx, block, inner)
-    if node.children:
-        items = node.children
-        if node.body or node.notes or items[0].is_point:
-            ctx.blank()
-        child_loose = _loose(items)
-        for child in items:
-            _emit_item(ctx, child, inner, child_loose)
-    if node.body or node.notes:
-        ctx.blank()
+    _emit_content(ctx, node.content, inner, tight=not loose)
+
+
+def _emit_heading(ctx: _Context, title: str, level: int) -> None:
+    ctx.blank()
+    level = max(1, min(6, level))
+    if "\n" in title and level <= 2:
+        ctx.text(title)
+        ctx.out.append("=" * 3 if level == 1 else "-" * 3)
+    else:
+        ctx.out.append("#" * level + " " + " ".join(title.split()))
 
 
 def _emit_section(ctx: _Context, node: Node) -> None:
     ctx.directives_before(node.span.start, "")
-    ctx.blank()
-    level = max(1, min(6, node.level))
-    if "\n" in node.title and level <= 2:
-        ctx.text(node.title)
-        ctx.out.append("=" * 3 if level == 1 else "-" * 3)
-    else:
-        ctx.out.append("#" * level + " " + " ".join(node.title.split()))
-    for block in (*node.body, *node.notes):
-        _emit_block(ctx, block, "")
-    _emit_children(ctx, node.children)
-
-
-def _emit_children(ctx: _Context, children: tuple[Node, ...]) -> None:
-    run: list[Node] = []
-
-    def flush() -> None:
-        if run:
-            ctx.blank()
-            loose = _loose(tuple(run))
-            for item in run:
-                _emit_item(ctx, item, "", loose)
-            run.clear()
-
-    for child in children:
-        if child.is_section:
-            flush()
-            _emit_section(ctx, child)
-        else:
-            run.append(child)
-    flush()
+    _emit_heading(ctx, node.title, node.level)
+    _emit_content(ctx, node.content, "")
 
 
 def render_markdown(doc: Document) -> str:
     """Write the canonical Markdown of ``doc`` (no round-trip check; see ``format_markdown``)."""
     ctx = _Context(directives=list(doc.directives))
     ctx.out.extend(_front_matter(doc))
-    if doc.meta.title_origin in ("heading", "inferred"):
-        ctx.directives_before(doc.meta.title_span.start if doc.meta.title_span else 1, "")
-        ctx.blank()
-        ctx.out.append("# " + " ".join(doc.meta.title.split()))
-    for block in (*doc.lede, *doc.notes):
-        _emit_block(ctx, block, "")
-    _emit_children(ctx, doc.nodes)
+    meta = doc.meta
+    title_line = meta.title_span.start if meta.title_origin in ("heading", "inferred") and meta.title_span else None
+    content = doc.content
+    if title_line is not None:
+        # the title goes where the author put it: after anything that came before it
+        before = tuple(entry for entry in content if entry.span.start < title_line and type(entry) is not Node)
+        _emit_content(ctx, before, "")
+        ctx.directives_before(title_line, "")
+        _emit_heading(ctx, meta.title, meta.title_level)
+        content = content[len(before):]
+    _emit_content(ctx, content, "")
     ctx.directives_before(10**12, "")
     while ctx.out and ctx.out[0] == "":
         ctx.out.pop(0)
@@ -147,36 +162,32 @@ def _norm(text: str | None) -> str | None:
     return " ".join(_ESCAPE.sub(r"\1", text).split())
 
 
-def _block_signature(block: Block) -> tuple[str, str | None]:
-    return (block.kind, _norm(block.text))
+def _content_signature(content: tuple[Entry, ...]) -> tuple[object, ...]:
+    out: list[object] = []
+    for entry in content:
+        if type(entry) is Block:
+            out.append((entry.kind, _norm(entry.text)))
+        elif type(entry) is List:
+            out.append(("list", entry.ordered, entry.start, tuple(_node_signature(item) for item in entry.items)))
+        else:
+            out.append(_node_signature(entry))  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def _node_signature(node: Node) -> tuple[object, ...]:
-    return (
-        node.kind,
-        _norm(node.title),
-        node.number,
-        _norm(node.label),
-        tuple(_block_signature(block) for block in node.body),
-        tuple(_block_signature(block) for block in node.notes),
-        tuple(_node_signature(child) for child in node.children),
-    )
+    return (node.kind, _norm(node.title), node.number, _norm(node.label), _content_signature(node.content))
 
 
 def outline_signature(doc: Document) -> tuple[object, ...]:
-    """What fmt must preserve: title, meta, lede and every node's title, number, label, body and notes."""
+    """What fmt must preserve: the title, the source name and the whole ordered content — every
+    block, list (its boundaries and numbers) and node, in source order."""
     meta = doc.meta
-    return (
-        _norm(meta.title),
-        meta.source_name,
-        tuple(_block_signature(block) for block in doc.lede),
-        tuple(_block_signature(block) for block in doc.notes),
-        tuple(_node_signature(node) for node in doc.nodes),
-    )
+    return (_norm(meta.title), meta.source_name, _content_signature(doc.lede),
+            _content_signature(doc.sections))
 
 
 def iter_differences(before: tuple[object, ...], after: tuple[object, ...]) -> Iterator[str]:
-    names = ("title", "source name", "lede", "notes", "sections and items")
+    names = ("title", "source name", "lede", "sections and items")
     for name, left, right in zip(names, before, after, strict=True):
         if left != right:
             yield name

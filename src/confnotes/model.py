@@ -1,4 +1,11 @@
-"""The outline model: a lossless, immutable tree of sections and items built from a note."""
+"""The outline model: a lossless, order-true, immutable tree of sections, lists and items built from a note.
+
+A node's ``content`` is one ordered sequence of what stands under it, exactly as in the
+source: ``Block``s, ``List``s (each list as written, with its item nodes) and, for
+sections, sub-sections. ``body``, ``notes``, ``children``, ``items``, ``points`` and
+``bullets`` are views derived from it, never separate stores, so no consumer can move a
+paragraph past the list it follows.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +15,15 @@ from typing import Any
 
 SECTION = "section"
 ITEM = "item"
+LIST = "list"
 
 #: How a node was recognised in the source.
 ORIGINS = ("atx", "setext", "inferred", "list", "glyph")
-#: Kinds of body blocks; ``text`` always holds the block's source verbatim (de-indented).
-BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "reference")
+#: Kinds of blocks; ``text`` always holds the block's source verbatim (de-indented).
+BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "comment",
+               "reference")
+#: Blocks that are kept (``fmt`` writes them back) but never printed: speaker notes and comments.
+UNPRINTED = frozenset(("note", "comment"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +45,27 @@ class Block:
 
 
 @dataclass(frozen=True, slots=True)
+class List:
+    """One list as the author wrote it: ordered or not, its first number, marker, tightness and items.
+
+    ``marker`` is ``-``/``*``/``+`` or a pasted glyph (``•``) for bullets, ``.`` or ``)`` for
+    numbered lists; ``start`` is the first item's number as written (None for bullets).
+    """
+
+    items: tuple[Node, ...]
+    span: Span
+    ordered: bool = False
+    start: str | None = None
+    marker: str = "-"
+    tight: bool = True
+    origin: str = "list"
+
+    @property
+    def kind(self) -> str:
+        return LIST
+
+
+@dataclass(frozen=True, slots=True)
 class Node:
     """A section (from a heading) or an item (a numbered point or a bullet)."""
 
@@ -47,9 +79,7 @@ class Node:
     delimiter: str | None = None
     marker: str | None = None
     label: str | None = None
-    body: tuple[Block, ...] = ()
-    notes: tuple[Block, ...] = ()
-    children: tuple[Node, ...] = ()
+    content: tuple[Entry, ...] = ()
     indent: int = 0
 
     @property
@@ -69,15 +99,73 @@ class Node:
         """The title without its ``Label:`` prefix."""
         if self.label is None:
             return self.title
-        return self.title[len(self.label) + 1 :].strip()
+        return after_label(self.title, self.label)
+
+    @property
+    def body(self) -> tuple[Block, ...]:
+        """The printed blocks under this node (speaker notes and comments excluded), in source order."""
+        return blocks_of(self.content)
+
+    @property
+    def notes(self) -> tuple[Block, ...]:
+        """The speaker notes under this node, in source order."""
+        return notes_of(self.content)
+
+    @property
+    def lists(self) -> tuple[List, ...]:
+        return tuple(entry for entry in self.content if type(entry) is List)
+
+    @property
+    def children(self) -> tuple[Node, ...]:
+        """Items of every list and sub-sections, in source order."""
+        return children_of(self.content)
 
     @property
     def items(self) -> tuple[Node, ...]:
-        return tuple(child for child in self.children if child.kind == ITEM)
+        return tuple(item for entry in self.content if type(entry) is List for item in entry.items)
+
+    @property
+    def points(self) -> tuple[Node, ...]:
+        return tuple(item for item in self.items if item.number is not None)
+
+    @property
+    def bullets(self) -> tuple[Node, ...]:
+        return tuple(item for item in self.items if item.number is None)
 
     @property
     def sections(self) -> tuple[Node, ...]:
-        return tuple(child for child in self.children if child.kind == SECTION)
+        return tuple(entry for entry in self.content if type(entry) is Node)
+
+
+def after_label(title: str, label: str) -> str:
+    """The text after a title's label: ``Speaker   : name`` → ``name``, ``**Blog:** text`` → ``text``."""
+    for mark in ("**", "__", "*", "_"):
+        for head in (f"{mark}{label}:{mark}", f"{mark}{label}{mark}:"):
+            if title.startswith(head):
+                return title[len(head) :].strip()
+    return title[len(label) :].lstrip().removeprefix(":").strip()
+
+
+#: What a node's (or the document's) content holds.
+Entry = Block | List | Node
+
+
+def blocks_of(content: tuple[Entry, ...]) -> tuple[Block, ...]:
+    return tuple(entry for entry in content if type(entry) is Block and entry.kind not in UNPRINTED)
+
+
+def notes_of(content: tuple[Entry, ...]) -> tuple[Block, ...]:
+    return tuple(entry for entry in content if type(entry) is Block and entry.kind == "note")
+
+
+def children_of(content: tuple[Entry, ...]) -> tuple[Node, ...]:
+    out: list[Node] = []
+    for entry in content:
+        if type(entry) is List:
+            out += entry.items
+        elif type(entry) is Node:
+            out.append(entry)
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +175,7 @@ class Meta:
     title: str
     title_origin: str = "stem"
     title_span: Span | None = None
+    title_level: int = 1
     event: str | None = None
     date: str | None = None
     speakers: tuple[str, ...] = ()
@@ -102,21 +191,43 @@ class Meta:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A whole note: meta, the lede before the first section, and the node tree."""
+    """A whole note: meta and one ordered ``content`` — the lede (blocks and lists), then the sections."""
 
     path: str
     meta: Meta
-    lede: tuple[Block, ...] = ()
-    nodes: tuple[Node, ...] = ()
-    notes: tuple[Block, ...] = ()
+    content: tuple[Entry, ...] = ()
     breaks: tuple[Span, ...] = ()
     directives: tuple[Block, ...] = ()
     line_count: int = 0
     recovered: tuple[str, ...] = ()
 
     @property
+    def lede(self) -> tuple[Block | List, ...]:
+        """Blocks and lists before the first section, in source order."""
+        out: list[Block | List] = []
+        for entry in self.content:
+            if type(entry) is Node:
+                break
+            out.append(entry)  # type: ignore[arg-type]
+        return tuple(out)
+
+    @property
+    def body(self) -> tuple[Block, ...]:
+        """The lede's printed blocks (speaker notes excluded)."""
+        return blocks_of(self.content)
+
+    @property
+    def notes(self) -> tuple[Block, ...]:
+        return notes_of(self.content)
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Top-level nodes: the lede's list items, then the sections, in source order."""
+        return children_of(self.content)
+
+    @property
     def sections(self) -> tuple[Node, ...]:
-        return tuple(node for node in self.nodes if node.kind == SECTION)
+        return tuple(entry for entry in self.content if type(entry) is Node)
 
     @property
     def is_reading_list(self) -> bool:
@@ -129,6 +240,20 @@ def walk(nodes: tuple[Node, ...]) -> Iterator[tuple[Node, tuple[Node, ...]]]:
     while stack:
         node, ancestors = stack.pop()
         yield node, ancestors
-        if node.children:
-            inner = (*ancestors, node)
-            stack.extend((child, inner) for child in reversed(node.children))
+        if node.content:
+            children = node.children
+            if children:
+                inner = (*ancestors, node)
+                stack.extend((child, inner) for child in reversed(children))
+
+
+def walk_content(content: tuple[Entry, ...]) -> Iterator[Entry]:
+    """Every entry below ``content`` depth-first in source order: blocks, lists, items and sections."""
+    stack: list[Entry] = list(reversed(content))
+    while stack:
+        entry = stack.pop()
+        yield entry
+        if type(entry) is List:
+            stack.extend(reversed(entry.items))
+        elif type(entry) is Node:
+            stack.extend(reversed(entry.content))

@@ -1,24 +1,27 @@
 """Outline to Deck: the slide model every slide output (HTML deck, PDF, handout, Marp, PPTX, outline) shares.
 
-Mapping: a title slide; an agenda of the sections; per section with points a divider
-and one slide per point with its bullets (two levels; deeper ones folded into their
-parent); a section with only text becomes one slide; a section's body paragraphs get a
-slide of their own; a reading-list entry is one slide with its annotation. Slides with
-more than ``max_items`` items or ``max_words`` words are split at item boundaries into
-"(cont.)" slides.
+Mapping: a title slide (with the lede's opening text); the lede's lists on a slide of
+their own; an agenda of the sections; per section with points a divider, the section's
+opening text, and one slide per point; a section without points becomes one slide; a
+reading-list entry is one slide with its annotation. A slide's ``content`` keeps the
+source order: bullets (``SlideItem``) and blocks (``SlideText``) stand where the author put
+them, and text that follows a point stays on that point's slide. Slides with more than
+``max_items`` items or ``max_words`` words are split between entries into "(cont.)" slides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from confnotes.model import Block, Document, Node
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
 UNLIMITED = 10**9
+#: Blocks a slide leaves to the speaker notes or drops (they say nothing on screen).
+_OFF_SLIDE = frozenset(("reference", "break", *UNPRINTED))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,10 @@ class SlideItem:
     number: str | None = None
 
     @property
+    def kind(self) -> str:
+        return "item"
+
+    @property
     def full(self) -> str:
         if self.label is None:
             return self.text
@@ -50,12 +57,23 @@ class SlideItem:
 
 
 @dataclass(frozen=True, slots=True)
+class SlideText:
+    """A block shown on a slide as written (Markdown source): paragraph, code, quote, table, image, html."""
+
+    text: str
+    kind: str = "paragraph"
+    info: str = ""
+
+
+SlideEntry = SlideItem | SlideText
+
+
+@dataclass(frozen=True, slots=True)
 class Slide:
     kind: str  # title | agenda | divider | point | text | entry | bullets
     title: str
     subtitle: str = ""
-    items: tuple[SlideItem, ...] = ()
-    body: tuple[str, ...] = ()
+    content: tuple[SlideEntry, ...] = ()
     notes: tuple[str, ...] = ()
     continued: bool = False
     part: int = 1
@@ -67,6 +85,30 @@ class Slide:
     @property
     def display_title(self) -> str:
         return f"{self.title} (cont.)" if self.continued else self.title
+
+    @property
+    def items(self) -> tuple[SlideItem, ...]:
+        return tuple(entry for entry in self.content if type(entry) is SlideItem)
+
+    @property
+    def body(self) -> tuple[str, ...]:
+        """The Markdown source of the slide's blocks, in order."""
+        return tuple(entry.text for entry in self.content if type(entry) is SlideText)
+
+    @property
+    def runs(self) -> list[tuple[str, Any]]:
+        """The content as renderers draw it, in order: ``("items", (SlideItem, …))`` for a run of
+        bullets, ``("text", SlideText)`` for a block."""
+        out: list[tuple[str, Any]] = []
+        for entry in self.content:
+            if type(entry) is SlideItem:
+                if out and out[-1][0] == "items":
+                    out[-1] = ("items", (*out[-1][1], entry))
+                else:
+                    out.append(("items", (entry,)))
+            else:
+                out.append(("text", entry))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +128,18 @@ def count_words(text: str) -> int:
     return len(text.split())
 
 
+def entry_words(entry: SlideEntry) -> int:
+    """Words an audience reads on a slide; code is looked at, not read, so it counts none."""
+    if type(entry) is SlideItem:
+        return count_words(entry.full)
+    return 0 if entry.kind == "code" else count_words(entry.text)  # type: ignore[union-attr]
+
+
 def slide_words(slide: Slide) -> int:
-    return sum(count_words(item.full) for item in slide.items) + sum(count_words(p) for p in slide.body)
+    return sum(entry_words(entry) for entry in slide.content)
 
 
-def _notes_text(blocks: tuple[Block, ...]) -> tuple[str, ...]:
+def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
     if not blocks:
         return ()
     from confnotes.render.markdown import note_text
@@ -98,85 +147,87 @@ def _notes_text(blocks: tuple[Block, ...]) -> tuple[str, ...]:
     return tuple(text for text in (note_text(block) for block in blocks) if text)
 
 
-def _body_text(blocks: tuple[Block, ...]) -> tuple[str, ...]:
-    if not blocks:
-        return ()
-    return tuple(block.text for block in blocks if block.kind not in ("reference", "break", "note"))
+def _notes_in(content: tuple[Entry, ...]) -> tuple[str, ...]:
+    """Every speaker note in ``content``, depth-first (a slide's notes, wherever they were written)."""
+    from confnotes.model import walk_content
 
-
-def _fold(node: Node) -> str:
-    """A node's text with everything below it folded in (for levels deeper than two)."""
-    parts = [node.title]
-    stack = list(reversed(node.children))
-    while stack:
-        child = stack.pop()
-        parts.append(child.title)
-        parts += _bodies(child)
-        stack.extend(reversed(child.children))
-    return "; ".join(part for part in parts if part)
+    return _notes_text([entry for entry in walk_content(content)
+                        if type(entry) is Block and entry.kind == "note"])
 
 
 def _block_line(block: Block) -> str:
-    """A body block (quote, code, table, paragraph) of an item as one line of slide text."""
+    """A block under an item (quote, code, table, paragraph) as one line of slide text."""
     lines = [line[1:].lstrip() if block.kind == "quote" and line.startswith(">") else line
              for line in block.text.split("\n")]
     return " ".join(" ".join(lines).split())
 
 
-def _bodies(node: Node) -> list[str]:
-    return [_block_line(b) for b in node.body if b.kind not in ("reference", "break")]
+def _fold(node: Node) -> str:
+    """A node's text with everything below it folded in, in order (for levels deeper than two)."""
+    from confnotes.model import walk_content
+
+    parts = [node.text if node.label is None else node.title]
+    for entry in walk_content(node.content):
+        if type(entry) is Node:
+            parts.append(entry.title)
+        elif type(entry) is Block and entry.kind not in _OFF_SLIDE:
+            parts.append(_block_line(entry))
+    return "; ".join(part for part in parts if part)
 
 
-def _items(children: tuple[Node, ...]) -> list[SlideItem]:
-    items: list[SlideItem] = []
-    for child in children:
-        if child.kind == "section":
-            continue
-        items.append(SlideItem(child.text if child.label is not None else child.title, child.label, 0, child.number))
-        if child.body:
-            items += [SlideItem(text, None, 1) for text in _bodies(child)]
-        for grandchild in child.children:
-            if grandchild.kind == "section":
-                continue
-            if grandchild.children:
-                text = "; ".join([_fold(replace(grandchild, label=None)), *_bodies(grandchild)])
-                items.append(SlideItem(text, None, 1, grandchild.number))
-            else:
-                text = grandchild.text if grandchild.label is not None else grandchild.title
-                if grandchild.body:
-                    text = "; ".join(part for part in (text, *_bodies(grandchild)) if part)
-                items.append(SlideItem(text, grandchild.label, 1, grandchild.number))
-    return items
+def _item_entries(node: Node) -> Iterator[SlideItem]:
+    """A list item as slide bullets: the item (level 0), then what is under it in order (level 1)."""
+    yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, node.number)
+    for entry in node.content:
+        if type(entry) is Block:
+            if entry.kind not in _OFF_SLIDE:
+                yield SlideItem(_block_line(entry), None, 1)
+        elif type(entry) is List:
+            for child in entry.items:
+                if child.lists or child.body:
+                    yield SlideItem(_fold(replace(child, label=None)), None, 1, child.number)
+                else:
+                    yield SlideItem(child.text if child.label is not None else child.title, child.label, 1, child.number)
+
+
+def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
+    """Blocks and lists as slide content, in source order (sections are not slide content)."""
+    out: list[SlideEntry] = []
+    for entry in content:
+        if type(entry) is Block:
+            if entry.kind not in _OFF_SLIDE:
+                out.append(SlideText(entry.text, entry.kind, entry.info))
+        elif type(entry) is List:
+            for item in entry.items:
+                out.extend(_item_entries(item))
+    return out
 
 
 def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
-    """Split an overfull slide into continued slides at item boundaries, never inside an item."""
-    if options.max_words >= UNLIMITED and len(slide.items) <= options.max_items:
+    """Split an overfull slide into continued slides between entries, never inside one."""
+    items = sum(1 for entry in slide.content if type(entry) is SlideItem)
+    if options.max_words >= UNLIMITED and items <= options.max_items:
         return [slide]  # nothing to measure (lint's unsplit deck)
-    body_words = sum(count_words(p) for p in slide.body)
-    if len(slide.items) <= options.max_items and body_words + sum(count_words(i.full) for i in slide.items) <= options.max_words:
+    if items <= options.max_items and slide_words(slide) <= options.max_words:
         return [slide]
-    pages: list[list[SlideItem]] = [[]]
-    words = body_words
-    for item in slide.items:
-        item_words = count_words(item.full)
-        current = pages[-1]
-        if current and (len(current) + 1 > options.max_items or words + item_words > options.max_words):
+    pages: list[list[SlideEntry]] = [[]]
+    words = count = 0
+    for entry in slide.content:
+        size = entry_words(entry)
+        is_item = type(entry) is SlideItem
+        if pages[-1] and ((is_item and count + 1 > options.max_items) or words + size > options.max_words):
             pages.append([])
-            words = 0
-        pages[-1].append(item)
-        words += item_words
-    if not pages[0] and len(pages) > 1 and not slide.body:
-        pages.pop(0)
+            words = count = 0
+        pages[-1].append(entry)
+        words += size
+        count += is_item
     parts = len(pages)
     out: list[Slide] = []
     for index, page in enumerate(pages):
-        part = replace(
-            slide, items=tuple(page), body=slide.body if index == 0 else (), notes=slide.notes if index == 0 else (),
-            continued=index > 0, part=index + 1, parts=parts,
-        )
-        dense = slide_words(part) > options.max_words or len(page) > options.max_items
-        out.append(replace(part, dense=dense))
+        part = replace(slide, content=tuple(page), notes=slide.notes if index == 0 else (),
+                       continued=index > 0, part=index + 1, parts=parts)
+        page_items = sum(1 for entry in page if type(entry) is SlideItem)
+        out.append(replace(part, dense=slide_words(part) > options.max_words or page_items > options.max_items))
     return out
 
 
@@ -185,18 +236,24 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     options = options or DeckOptions()
     meta = doc.meta
     subtitle = " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
-    slides: list[Slide] = [Slide("title", meta.title, subtitle, body=_body_text(doc.lede), notes=_notes_text(doc.notes))]
-    sections = [node for node in doc.nodes if node.is_section]
+    lede = doc.lede
+    opening = 0
+    while opening < len(lede) and type(lede[opening]) is Block:
+        opening += 1
+    slides: list[Slide] = [Slide("title", meta.title, subtitle, content=tuple(_slide_entries(lede[:opening])),
+                                 notes=_notes_in(lede[:opening]))]
+    sections = doc.sections
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
     if agenda and sections:
-        slides.append(Slide("agenda", "Agenda", items=tuple(SlideItem(s.title) for s in sections)))
-    loose = [node for node in doc.nodes if not node.is_section]
-    if loose:
-        slides.append(Slide("bullets", meta.title, items=tuple(_items(tuple(loose))), line=loose[0].span.start))
+        slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in sections)))
+    if opening < len(lede):
+        rest = lede[opening:]
+        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=_notes_in(rest),
+                            line=rest[0].span.start))
     for section in sections:
         if doc.is_reading_list:
-            slides.append(Slide("entry", section.title, body=_body_text(section.body),
-                                notes=_notes_text(section.notes), line=section.span.start))
+            slides.append(Slide("entry", section.title, content=tuple(_slide_entries(section.content)),
+                                notes=_notes_in(section.content), line=section.span.start))
             continue
         _section_slides(section, slides)
     expanded: list[Slide] = []
@@ -205,32 +262,56 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     return Deck(meta.title, subtitle, meta.lang, tuple(expanded), options)
 
 
+def _point_slides(node: Node, slides: list[Slide]) -> None:
+    """A section with points: a divider, its opening text, a slide per point (text after a point stays
+    on it), and a slide per bullet list, all in source order."""
+    own = tuple(entry for entry in node.content if type(entry) is not Node)
+    first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
+    line = node.span.start
+    slides.append(Slide("divider", node.title, notes=_notes_in(own[:first_list]), line=line))
+    opening = _slide_entries(own[:first_list])
+    if opening:
+        slides.append(Slide("text", node.title, content=tuple(opening), line=line))
+    current: Slide | None = None
+    for entry in own[first_list:]:
+        if type(entry) is Block:
+            if current is not None:
+                if entry.kind == "note":
+                    current = replace(current, notes=current.notes + _notes_text([entry]))
+                elif entry.kind not in _OFF_SLIDE:
+                    current = replace(current, content=current.content + (SlideText(entry.text, entry.kind, entry.info),))
+            continue
+        if current is not None:
+            slides.append(current)
+        lst: List = entry  # type: ignore[assignment]
+        if not lst.ordered:
+            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=_notes_in((lst,)),
+                            line=lst.span.start)
+            continue
+        for point in lst.items[:-1]:
+            slides.append(_point_slide(point, node.title))
+        current = _point_slide(lst.items[-1], node.title)
+    if current is not None:
+        slides.append(current)
+
+
+def _point_slide(point: Node, section_title: str) -> Slide:
+    return Slide("point", point.title, section_title, content=tuple(_slide_entries(point.content)),
+                 notes=_notes_in(point.content), line=point.span.start)
+
+
 def _section_slides(section: Node, slides: list[Slide]) -> None:
-    """Slides for one section (and, depth-first, its subsections) without recursion limits in practice."""
+    """Slides for one section and, depth-first, its subsections (no recursion)."""
     stack = [section]
     while stack:
         node = stack.pop()
-        children = node.children
-        has_points = any(child.kind == "item" and child.number is not None for child in children)
-        has_bullets = any(child.kind == "item" and child.number is None for child in children)
-        subsections = [child for child in children if child.kind == "section"]
-        body = _body_text(node.body)
-        notes = _notes_text(node.notes)
-        line = node.span.start
-        if has_points:
-            slides.append(Slide("divider", node.title, notes=notes, line=line))
-            if body:
-                slides.append(Slide("text", node.title, body=body, line=line))
-            for point in children:
-                if point.kind == "section":
-                    continue
-                is_point = point.number is not None
-                kind = "point" if is_point else "bullets"
-                title = point.title if is_point else node.title
-                items = _items(point.children) if is_point else _items((point,))
-                slides.append(Slide(kind, title, node.title, items=tuple(items), body=_body_text(point.body),
-                                    notes=_notes_text(point.notes), line=point.span.start))
-        elif has_bullets or body or not subsections:
-            slides.append(Slide("bullets" if has_bullets else "text", node.title, items=tuple(_items(children)),
-                                body=body, notes=notes, line=line))
+        subsections = node.sections
+        if node.points:
+            _point_slides(node, slides)
+        else:
+            own = tuple(entry for entry in node.content if type(entry) is not Node)
+            content = tuple(_slide_entries(own))
+            if content or not subsections:
+                kind = "bullets" if node.items else "text"
+                slides.append(Slide(kind, node.title, content=content, notes=_notes_in(own), line=node.span.start))
         stack.extend(reversed(subsections))

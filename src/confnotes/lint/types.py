@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from confnotes.model import Document, Node, walk
+from confnotes.model import UNPRINTED, Document, List, Node, walk
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
@@ -93,10 +93,14 @@ class LintContext:
     def texts(self) -> list[tuple[str, str, int, int]]:
         """``(kind, text, line, col)`` of the lede's blocks and every node's title and body blocks,
         in source order; ``kind`` is ``"title"`` or the block's kind."""
-        out = [(block.kind, block.text, block.span.start, 1) for block in self.doc.lede]
-        for node, _ in self.walked:
-            out.append(("title", node.title, node.span.start, node.col))
-            out += [(block.kind, block.text, block.span.start, 1) for block in node.body]
+        from confnotes.model import Block, Node, walk_content
+
+        out: list[tuple[str, str, int, int]] = []
+        for entry in walk_content(self.doc.content):
+            if type(entry) is Node:
+                out.append(("title", entry.title, entry.span.start, entry.col))
+            elif type(entry) is Block and entry.kind not in UNPRINTED:
+                out.append((entry.kind, entry.text, entry.span.start, 1))
         return out
 
     @cached_property
@@ -109,8 +113,17 @@ class LintContext:
 
     @cached_property
     def parents(self) -> list[tuple[Node | None, tuple[Node, ...]]]:
-        """Every list of children (the document's top level first) with its parent."""
+        """Every parent's children (items of all its lists, and sub-sections; the document's top level
+        first) with the parent."""
         return [(None, self.doc.nodes), *((node, node.children) for node, _ in self.walked if node.children)]
+
+    @cached_property
+    def lists(self) -> list[tuple[Node | None, List]]:
+        """Every list as the author wrote it, with the node it stands under (None: the lede)."""
+        out: list[tuple[Node | None, List]] = [(None, entry) for entry in self.doc.content if type(entry) is List]
+        for node, _ in self.walked:
+            out += [(node, entry) for entry in node.content if type(entry) is List]
+        return out
 
     def offset(self, line: int, col: int = 1) -> int:
         """Offset of 1-based ``line``/``col`` in the text."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from confnotes.parse.build import ParseOptions, parse, parse_source
+from confnotes.parse.build import parse, parse_source
+from confnotes.parse.state import ParseOptions
 
 __all__ = ["ParseOptions", "parse", "parse_source"]

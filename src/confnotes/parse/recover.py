@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 
-#: Characters that start a bullet when followed by a space.
-BULLET_GLYPHS = "•◦▪▫‣⁃●○■□➢➤–—"
+#: Characters that start a bullet when followed by a space (``·`` and ``§`` are Word's plain-text
+#: bullets, as are ``o`` lines, handled apart because ``o`` is also a word).
+BULLET_GLYPHS = "•◦▪▫‣⁃●○■□➢➤–—·§"
 _GLYPH_LINE = re.compile(r"^([ \t]*)([" + BULLET_GLYPHS + r"])[ \t]+(\S.*)?$")
 _GLYPH_EMPTY = re.compile(r"^([ \t]*)([" + BULLET_GLYPHS + r"])[ \t]*$")
+#: Word's second-level bullet pasted as text: a lone ``o`` then a space (or tab) then text.
+_O_LINE = re.compile(r"^([ \t]*)(o)[ \t]+(\S.*)$")
 _FILENAME = re.compile(
     r"^[\w][\w .@()+-]*\.(?:md|markdown|mdown|txt|text|docx?|odt|rtf|pdf|html?|pages|key|pptx?)$",
     re.IGNORECASE,
@@ -19,7 +22,21 @@ _FILENAME = re.compile(
 _LABEL = re.compile(r"^([^:\s`\[\]()<>*_][^:`\[\]<>\n]{0,58}?):(?:[ \t]+|$)", re.MULTILINE)
 _NOTE_PARAGRAPH = re.compile(r"^(?:speaker[ -]?)?notes?:(?:\s|$)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*(?P<a>[^*\n]+?)\*\*|__(?P<b>[^_\n]+?)__|\*(?P<c>[^*\n]+?)\*|_(?P<d>[^_\n]+?)_")
-_HEADING_END = ".,;:"
+_BOLD_LABEL = re.compile(r"^(\*\*|__|\*|_)([^*_:`\[\]<>\n]{1,58}?)(?::\1|\1:)(?:[ \t]+|$)")
+_HEADING_END = ".,;:!?…"
+_QUOTE_START = ("\"", "“", "”", "‘", "'", "«", "„", ">")
+_LONE_LINK = re.compile(r"^(?:\[[^\]]*\]\([^)]*\)|<[^>\s]+>|\S+://\S+|\S+@\S+\.\w+)$")
+_BOLD_POINT = re.compile(r"^(\*\*|__)(\d{1,9})([.)])[ \t]+(\S.*?)\1$")
+_BOLD_LINE = re.compile(r"^(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1$")
+#: Words that make ``Word: text`` a label line (``Speaker: Priya Raman``) rather than a title with a colon.
+LABEL_WORDS = frozenset((
+    "speaker", "speakers", "presenter", "presenters", "host", "hosts", "moderator", "panelists", "author", "authors",
+    "by", "slides", "deck", "video", "recording", "blog", "post", "link", "links", "website", "site", "repo", "code",
+    "github", "venue", "room", "location", "where", "date", "when", "time", "track", "session", "talk", "event",
+    "level", "audience", "tags", "tag", "topic", "topics", "who", "company", "org", "organisation", "organization",
+    "twitter", "mastodon", "email", "contact", "source", "paper", "duration", "format", "language",
+))
+MAX_HEADING_WORDS = 14
 DEFAULT_MAX_HEADING = 100
 
 
@@ -39,10 +56,19 @@ def tab_width(text: str) -> int:
 _GLYPH_SET = frozenset(BULLET_GLYPHS)
 
 
+def may_have_glyphs(text: str) -> bool:
+    """Cheap pre-check: could any line of ``text`` be a pasted bullet?"""
+    return any(glyph in text for glyph in BULLET_GLYPHS)
+
+
 def glyph_bullet(line: str) -> tuple[int, str, str] | None:
     """``(indent, glyph, text)`` when ``line`` is a pasted bullet such as ``   • Design…``."""
     stripped = line.lstrip(" \t")
     if not stripped or stripped[0] not in _GLYPH_SET:
+        if stripped[:1] == "o" and len(stripped) > 2 and stripped[1] in " \t":
+            match = _O_LINE.match(line)
+            if match is not None:
+                return tab_width(match.group(1)), "o", match.group(3).rstrip()
         return None  # the common case, decided without a regex
     match = _GLYPH_LINE.match(line)
     if match is None:
@@ -53,9 +79,15 @@ def glyph_bullet(line: str) -> tuple[int, str, str] | None:
     return tab_width(match.group(1)), match.group(2), (match.group(3) or "").rstrip()
 
 
+def is_o_line(line: str) -> bool:
+    """A Word ``o`` bullet line; one only counts where the note has other pasted bullets."""
+    stripped = line.lstrip(" \t")
+    return stripped[:1] == "o" and glyph_bullet(line) is not None
+
+
 def is_glyph_line(line: str) -> bool:
     stripped = line.lstrip(" \t")
-    return bool(stripped) and stripped[0] in _GLYPH_SET and glyph_bullet(line) is not None
+    return bool(stripped) and (stripped[0] in _GLYPH_SET or stripped[0] == "o") and glyph_bullet(line) is not None
 
 
 def is_filename_line(text: str) -> bool:
@@ -68,24 +100,66 @@ def is_note_paragraph(text: str) -> bool:
     return _NOTE_PARAGRAPH.match(text) is not None
 
 
-def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING) -> bool:
-    """One short line that does not end like a sentence or a lead-in."""
+def is_title_case(text: str) -> bool:
+    """Most longer words capitalised, as titles of papers and talks are."""
+    words = [word for word in re.findall(r"[^\W\d_][\w'-]*", text) if len(word) > 3]
+    return bool(words) and sum(1 for word in words if word[0].isupper()) * 5 >= len(words) * 4
+
+
+def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, question: bool = False) -> bool:
+    """One short line that reads as a heading: not a sentence, question or lead-in (end
+    punctuation), not a quote, not a lone link or address, not a ``Speaker: name`` label line.
+    With ``question``, a title-case question (a paper's title in a reading list) passes too."""
     stripped = text.strip()
     if not stripped or "\n" in stripped or len(stripped) > max_length:
         return False
-    if stripped[-1] in _HEADING_END:
+    if question and stripped.endswith("?") and is_title_case(stripped):
+        stripped = stripped[:-1].rstrip() or "?"
+    if stripped[-1] in _HEADING_END or stripped.startswith(_QUOTE_START):
+        return False
+    if len(stripped.split()) > MAX_HEADING_WORDS:
         return False
     if is_glyph_line(stripped) or is_note_paragraph(stripped) or is_filename_line(stripped):
         return False
-    if stripped.startswith(("![", "<", "|", "http://", "https://")):
+    if stripped.startswith(("![", "<", "|")) or _LONE_LINK.match(stripped) or is_label_line(stripped):
         return False
     return any(char.isalpha() for char in stripped)
+
+
+def is_label_line(text: str) -> bool:
+    """``Speaker: Priya Raman, CNCF`` — a known label word, or a label whose text lists or links things."""
+    label = split_label(text)
+    if label is None:
+        return False
+    from confnotes.model import after_label
+
+    rest = after_label(text, label)
+    plain = label.strip("*_ ").casefold()
+    return plain in LABEL_WORDS or not rest or any(mark in rest for mark in (",", "@", "://"))
+
+
+def bold_point(text: str) -> tuple[str, str, str] | None:
+    """``**1. Why Rust?**`` (a chat assistant's numbered heading) → ``("1", ".", "Why Rust?")``."""
+    match = _BOLD_POINT.match(text.strip())
+    if match is None or "\n" in text.strip():
+        return None
+    return match.group(2), match.group(3), match.group(4).strip()
+
+
+def is_bold_line(text: str) -> bool:
+    """A single line that is bold and nothing else (``**Session 2: Caching**``)."""
+    stripped = text.strip()
+    return "\n" not in stripped and _BOLD_LINE.match(stripped) is not None
 
 
 def split_label(title: str) -> str | None:
     """The ``Label`` of ``Label: text`` (or of a label-only ``Label:``), if the title has one."""
     if ":" not in title:
         return None
+    bold = _BOLD_LABEL.match(title)
+    if bold is not None:
+        label = bold.group(2).strip()
+        return label if label and len(label.split()) <= 6 else None
     match = _LABEL.match(title)
     if match is None:
         return None

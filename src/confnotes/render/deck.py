@@ -8,13 +8,17 @@ from typing import Any
 from confnotes.model import Document
 from confnotes.render.html import RenderOptions, style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer
-from confnotes.slides import Deck, DeckOptions, Slide, build_deck, slide_words
+from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
 
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
-    """What a slide's body shows, as plain text: ``(text, level, label)`` per line, items then paragraphs."""
-    lines = [(plain(item.text), item.level, None if item.label is None else plain(item.label)) for item in slide.items]
-    lines += [(" ".join(plain(paragraph).split()), 0, None) for paragraph in slide.body]
+    """What a slide shows, as plain text in its order: ``(text, level, label)`` per item or block."""
+    lines: list[tuple[str, int, str | None]] = []
+    for entry in slide.content:
+        if type(entry) is SlideItem:
+            lines.append((plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
+        else:
+            lines.append((" ".join(plain(entry.text).split()), 0, None))
     return lines
 
 
@@ -98,7 +102,7 @@ def render_pptx(doc: Document, options: RenderOptions, base_dir: Path | None) ->
             layout = layouts["title"]
         elif slide.kind == "divider":
             layout = layouts["section"]
-        elif slide.items or slide.body:
+        elif slide.content:
             layout = layouts["content"]
         else:
             layout = layouts["title-only"]
@@ -108,10 +112,10 @@ def render_pptx(doc: Document, options: RenderOptions, base_dir: Path | None) ->
         page.shapes.title.text = md.plain(slide.display_title)
         body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
         if slide.kind == "title":
-            lines = [part for part in (slide.subtitle, *[" ".join(md.plain(p).split()) for p in slide.body]) if part]
+            lines = [part for part in (slide.subtitle, *(text for text, _, _ in slide_lines(slide, md.plain))) if part]
             frame = body[0].text_frame
             frame.text = "\n".join(lines) if lines else ""
-        elif body and (slide.items or slide.body):
+        elif body and slide.content:
             frame = body[0].text_frame
             frame.word_wrap = True
             first = True

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import render_error
-from confnotes.model import Document, Node, walk
+from confnotes.model import Document, walk, walk_content
 from confnotes.render.markdown import InlineRenderer
 
 
@@ -49,18 +49,6 @@ def anchors(doc: Document, plain: Any) -> dict[int, str]:
     return ids
 
 
-def child_groups(children: tuple[Node, ...]) -> list[tuple[str, list[Node]]]:
-    """Consecutive items of one kind become one list: ``ol`` for points, ``ul`` for bullets."""
-    groups: list[tuple[str, list[Node]]] = []
-    for child in children:
-        kind = "section" if child.is_section else ("ol" if child.is_point else "ul")
-        if groups and groups[-1][0] == kind and kind != "section":
-            groups[-1][1].append(child)
-        else:
-            groups.append((kind, [child]))
-    return groups
-
-
 def style_safe(css: str) -> str:
     """CSS to inline in a ``<style>`` element: it must not be able to close the element."""
     return css.replace("</", "<\\/")
@@ -91,10 +79,7 @@ def stylesheet(options: RenderOptions) -> str:
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a document template receives: the model, the options and render helpers."""
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    references = [block for block in doc.lede if block.kind == "reference"]
-    for node, _ in walk(doc.nodes):
-        references += [block for block in node.body if block.kind == "reference"]
-    md.load_references(references)
+    md.load_references([entry for entry in walk_content(doc.content) if entry.kind == "reference"])
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]
     return {
@@ -104,7 +89,6 @@ def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "md": md,
         "toc": toc,
         "anchor": lambda node: ids.get(id(node), ""),
-        "child_groups": child_groups,
         "css": stylesheet(options),
         "paper": "letter" if options.paper == "letter" else "A4",
         "plain_title": md.plain(doc.meta.title),

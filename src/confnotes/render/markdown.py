@@ -129,7 +129,7 @@ class InlineRenderer:
         return Markup(self.md.render(text, self._env()))
 
     def block(self, block: Block) -> Markup:
-        if block.kind == "reference":
+        if block.kind in ("reference", "comment"):
             return Markup("")
         if block.kind == "note":
             return self.blocks(note_text(block))
@@ -173,7 +173,7 @@ def note_text(block: Block) -> str:
     """A speaker note without its delimiters: ``Note:``, ``::: notes``/``:::``, ``<!-- -->``."""
     text = block.text.strip()
     if block.info == "comment":
-        text = re.sub(r"^<!--\s*|\s*-->$", "", text, flags=re.DOTALL)
+        text = _NOTE_PREFIX.sub("", re.sub(r"^<!--\s*|\s*-->$", "", text, flags=re.DOTALL), count=1)
     elif block.info == "container":
         lines = text.split("\n")
         if lines and lines[0].lstrip().startswith(":::"):

@@ -12,7 +12,7 @@ META = RuleMeta(
     rationale="Documents, decks and the site index show the title first. A file name such as "
     "`talk-03` makes a poor title on a handout, so give the note a `title:` in front matter or a "
     "single `#` heading.",
-    bad="## Opening\n\n- Welcome\n",
+    bad="## Opening\n\n- Welcome\n\n## Closing\n\n- Thanks\n",
     good="# Platform Day 2026\n\n## Opening\n\n- Welcome\n",
 )
 

@@ -21,8 +21,10 @@ META = RuleMeta(
 _DESCRIBE = {
     "glyph-bullets": "• bullets", "inferred-headings": "bare-line headings", "breaks": "--- breaks",
     "inferred-title": "a bare-line title", "lede-title": "a title inside the lede",
-    "filename-line": "a file-name line",
+    "filename-line": "a file-name line", "bold-points": "**1. …** numbered lines",
+    "front-matter-text": "a --- block that is text, not YAML front matter",
 }
+_REPORTED = ("glyph-bullets", "inferred-headings", "inferred-title", "bold-points", "front-matter-text")
 
 
 Options = NoOptions
@@ -30,11 +32,11 @@ Options = NoOptions
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     doc = ctx.doc
-    kinds = [name for name in doc.recovered if name in ("glyph-bullets", "inferred-headings", "inferred-title")]
+    kinds = [name for name in doc.recovered if name in _REPORTED]
     if not kinds:
         return
-    first = next((node for node, _ in ctx.walked if node.origin in ("glyph", "inferred")), None)
-    line, col = (first.span.start, first.col) if first else (1, 1)
+    first = next((node for node, _ in ctx.walked if node.origin in ("glyph", "inferred", "bold")), None)
+    line, col = (first.span.start, first.col) if first and "front-matter-text" not in kinds else (1, 1)
     if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
         line, col = min((line, col), (doc.meta.title_span.start, 1))
     title = "rewrite as canonical Markdown (confnotes fmt)"

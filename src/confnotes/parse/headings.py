@@ -1,0 +1,98 @@
+"""Which plain lines are headings: the roles of top-level paragraphs (heading, filename, bold point, group).
+
+Precision matters more than recall: a heading wrongly invented changes every output and
+``fmt`` would write it into the user's file. So headings are inferred only in notes that
+show they were pasted — pasted bullets, a file-name line, or a bare-line pattern of short heading-like lines
+each followed by the text they head — and only for lines that read as headings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from confnotes.parse import recover
+from confnotes.parse.blocks import Top, is_image_only
+from confnotes.parse.state import ParseState
+
+#: Blocks that a heading can head besides a paragraph.
+_BODY_KINDS = frozenset(("bullet_list", "ordered_list", "glyph", "fence", "code_block", "table", "blockquote"))
+#: In a note without other signs of pasting, a paragraph a bare line heads is at least this many
+#: words (and 1.5 × the line) or several lines: one-line paragraphs of a blog post head nothing.
+_BODY_WORDS = 15
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _is_candidate(top: Top, state: ParseState, question: bool = False) -> bool:
+    return (top.kind == "paragraph" and top.b - top.a == 1 and not top.role
+            and recover.is_heading_candidate(top.content, state.options.max_heading_length, question)
+            and (top.lead or not is_image_only(top.content)))
+
+
+def _heads_body(candidate: Top, following: Top | None, state: ParseState) -> bool | None:
+    """Whether ``following`` is text a heading heads: True, False, or None (another candidate)."""
+    if following is None:
+        return False
+    if following.kind in _BODY_KINDS:
+        return True
+    if following.kind != "paragraph" or following.role:
+        return following.kind == "heading" and None
+    if _is_candidate(following, state):
+        return None
+    words = _words(following.content)
+    lines = following.b - following.a
+    return lines >= 2 or (words >= _BODY_WORDS and words >= 1.5 * _words(candidate.content))
+
+
+def _bare_line_pattern(candidates: list[int], blocks: list[Top], state: ParseState) -> bool:
+    """Short lines each followed by what they head, with no exception: sections or a reading list."""
+    if len(candidates) < 2:
+        return False
+    heads = 0
+    for position in candidates:
+        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        verdict = _heads_body(blocks[position], following, state)
+        if verdict is False:
+            return False
+        heads += verdict is True
+    return heads >= 2 and heads * 5 >= len(candidates) * 3
+
+
+def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
+    """Give every top-level paragraph its role: heading, filename, bold-point, group or text."""
+    explicit = [top for top in blocks if top.kind == "heading"]
+    mode = state.options.infer_headings
+    allowed = mode == "always" or (mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1)
+    seen_section = False
+    for position, top in enumerate(blocks):
+        if top.kind == "heading":
+            seen_section = True
+        if top.kind != "paragraph" or top.role:
+            continue
+        content = top.content
+        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        if not seen_section and top.b - top.a == 1 and recover.is_filename_line(content):
+            top.role = "filename"
+        elif recover.bold_point(content) is not None and top.b - top.a == 1:
+            top.role = "bold-point"
+        elif recover.is_bold_line(content) and following is not None and following.kind in ("bullet_list", "ordered_list"):
+            top.role = "group"
+    if not allowed:
+        return
+    last = len(blocks) - 1
+    while last >= 0 and blocks[last].kind in ("html_block", "reference"):
+        last -= 1
+    candidates = [position for position, top in enumerate(blocks[:last]) if _is_candidate(top, state)]
+    pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
+    if not pasted:
+        if not _bare_line_pattern(candidates, blocks, state):
+            return
+        # in a reading list's pattern, a title-case question heading a long annotation is an entry too
+        chosen = set(candidates)
+        candidates += [position for position, top in enumerate(blocks[:last])
+                       if position not in chosen and _is_candidate(top, state, question=True)
+                       and _heads_body(top, blocks[position + 1], state)]
+    for position in candidates:
+        blocks[position].role = "heading"

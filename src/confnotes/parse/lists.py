@@ -1,0 +1,138 @@
+"""Markdown lists to ``List``s of item nodes, nested lists and blocks kept in source order, without recursion."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from confnotes.model import ITEM, Block, List, Span
+from confnotes.parse import recover
+from confnotes.parse.blocks import make_block
+from confnotes.parse.glyphs import GlyphRun
+from confnotes.parse.lines import after_close
+from confnotes.parse.state import ParseState
+from confnotes.parse.tree import ListBuilder, NodeBuilder
+
+_MARKER = re.compile(r"([ \t]*)(\d{1,9}[.)]|[-*+])(?=[ \t]|$)[ \t]*")
+
+
+def glyph_run(state: ParseState, item: NodeBuilder) -> GlyphRun:
+    """The item's open run of pasted bullets (one is started if none is open)."""
+    if item.glyphs is None:
+        item.glyphs = GlyphRun(state.lines, item.level + 1, item.add, state.recovered)
+    return item.glyphs  # type: ignore[return-value]
+
+
+def read_list(state: ParseState, tokens: list[Any], start: int, stop: int, base_level: int) -> List:
+    """The ``List`` of tokens ``[start, stop)`` (one ``*_list_open`` … ``*_list_close``)."""
+    items: list[NodeBuilder] = []
+    lists: list[ListBuilder] = []
+    levels: list[int] = []  # token level of each open list, to tell its own paragraphs
+    content_cols: list[int] = [0]
+    result: List | None = None
+    index = start
+    lines = state.lines
+    note_lines = state.options.note_lines
+    while index < stop:
+        token = tokens[index]
+        kind = token.type
+        if kind == "paragraph_open":  # the commonest token inside lists
+            if not token.hidden and token.level == levels[-1] + 2:
+                lists[-1].tight = False
+            item_paragraph(state, tokens, index, items[-1])
+            index += 3
+            continue
+        if kind == "list_item_open":
+            a = token.map[0]
+            line = lines[a]
+            match = _MARKER.match(line, content_cols[-1]) or _MARKER.match(line)
+            marker_col = match.start(2) if match else 0
+            content_col = match.end() if match else 0
+            current = lists[-1]
+            builder = NodeBuilder(
+                ITEM, "", a + 1, a + 1, "list", base_level + len(items), col=marker_col + 1,
+                number=token.info if current.ordered else None, delimiter=current.marker if current.ordered else None,
+                marker=None if current.ordered else current.marker,
+                indent=recover.tab_width(line[:marker_col]) if marker_col else 0, content_col=content_col,
+            )
+            items.append(builder)
+            content_cols.append(content_col)
+        elif kind == "list_item_close":
+            done = items.pop()
+            content_cols.pop()
+            lists[-1].items.append(done.freeze())
+        elif kind == "bullet_list_open" or kind == "ordered_list_open":
+            if items:
+                items[-1].end_glyphs()
+            ordered = kind == "ordered_list_open"
+            first = tokens[index + 1]
+            lists.append(ListBuilder(ordered, first.info if ordered else None, token.markup))
+            levels.append(token.level)
+        elif kind == "bullet_list_close" or kind == "ordered_list_close":
+            levels.pop()
+            done_list = lists.pop().freeze()
+            if items:
+                items[-1].add(done_list)
+                items[-1].has_block = True
+            else:
+                result = done_list
+        elif token.nesting == 1 or token.nesting == 0:
+            close = after_close(tokens, index)
+            block_kind = kind.removesuffix("_open")
+            item = items[-1]
+            if block_kind == "code_block" and state.all_glyphs(*token.map):
+                glyph_run(state, item).feed(token.map[0], token.map[1])
+                item.has_block = True
+                index = close
+                continue
+            first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
+            block = make_block(lines, tokens, index, block_kind, note_lines, item.content_col, first_col)
+            item.end_glyphs()
+            if block.kind == "directive":
+                state.directives.append(block)
+            else:
+                item.add(block)
+            item.has_block = True
+            index = close
+            continue
+        index += 1
+    assert result is not None
+    return result
+
+
+def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeBuilder) -> None:
+    """A paragraph inside a list item: the item's title if it comes first, else a block (or pasted bullets)."""
+    a, b = tokens[index].map
+    inline = tokens[index + 1]
+    glyph_lines = state.has_glyph_line(a, b)
+    lines = state.lines
+    if not item.has_block:
+        item.has_block = True
+        if not glyph_lines:
+            item.title = inline.content
+            item.end = max(item.end, b)
+            return
+        first_line = a + 1 == item.start
+        if first_line and recover.is_glyph_line(lines[a][item.content_col:]):
+            # "- • text": the glyph is doubled bullet syntax; the rest is the title
+            bullet = recover.glyph_bullet(lines[a][item.content_col:])
+            item.title = bullet[2] if bullet else ""
+            a += 1
+            first_line = False
+        elif first_line:
+            # "1) Point" directly followed by pasted bullets: the title is the text after the marker
+            item.title = lines[a][item.content_col:].strip()
+            a += 1
+        lead = glyph_run(state, item).feed(a, b)
+        if lead and (first_line or not item.title):
+            item.title = "\n".join([item.title, *lead]).strip("\n")
+        elif lead:
+            item.add(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
+        return
+    if glyph_lines:
+        lead = glyph_run(state, item).feed(a, b)
+        if lead:
+            item.add(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
+        return
+    item.end_glyphs()
+    item.add(make_block(lines, tokens, index, "paragraph", state.options.note_lines, item.content_col))

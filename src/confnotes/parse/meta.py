@@ -1,0 +1,129 @@
+"""What a note is: front matter, the title (by DESIGN.md's order of evidence) and the rest of ``Meta``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Any
+
+from confnotes.errors import input_error
+from confnotes.model import Entry, List, Meta, Node, Span
+from confnotes.parse import recover
+from confnotes.parse.blocks import Top
+from confnotes.parse.lines import span_of
+from confnotes.parse.state import ParseState
+
+_KNOWN_META = {"title", "event", "date", "speakers", "speaker", "author", "authors", "tags", "lang", "source_name", "kind"}
+_KEY_LINE = re.compile(r"^[A-Za-z_][\w -]*:(?:\s|$)", re.MULTILINE)
+
+
+class NotFrontMatter(Exception):
+    """A ``---`` block at the top that is not a YAML mapping: the note's text, not its meta."""
+
+
+def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Span]:
+    """The front matter's mapping; raises ``NotFrontMatter`` when the block is plain text."""
+    a, b = token.map
+    span = Span(a + 1, b)
+    if not token.content.strip():
+        return {}, span
+    import yaml
+
+    try:
+        data = yaml.load(token.content, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        if not _KEY_LINE.search(token.content):
+            raise NotFrontMatter from None  # no "key:" line: text between two rules, not broken YAML
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        line = mark.line + 2 if mark is not None else a + 1
+        col = mark.column + 1 if mark is not None else 1
+        raise input_error(f"front matter: {problem}", state.path, line, col) from None
+    if data is None:
+        return {}, span
+    if not isinstance(data, dict):
+        raise NotFrontMatter
+    return data, span
+
+
+def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
+    """``(title, origin, span, the block it came from)`` — the first rule that applies wins:
+    front matter › the one ``#`` heading › an opening heading alone at the top heading level ›
+    a leading inferred heading right before other headings › the lede's emphasised phrase ›
+    the file's stem."""
+    lines = state.lines
+    if isinstance(fm.get("title"), str) and fm["title"].strip():
+        return fm["title"].strip(), "front-matter", None, None
+    headings = [top for top in blocks if top.kind == "heading"]
+    level_one = [top for top in headings if top.level == 1]
+    if len(level_one) == 1:
+        top = level_one[0]
+        return top.content, "heading", span_of(lines, top.a, top.b), top
+    content = [top for top in blocks if top.role not in ("filename", "skip") and top.kind not in ("html_block", "reference")]
+    if not level_one and content and content[0].kind == "heading":
+        opening = content[0]
+        if sum(1 for top in headings if top.level <= opening.level) == 1:
+            return opening.content, "heading", span_of(lines, opening.a, opening.b), opening
+    if len(content) >= 2 and content[0].role == "heading" and (
+        content[1].kind == "heading" or content[1].role == "heading"
+    ):
+        top = content[0]
+        state.recovered.add("inferred-title")
+        return top.content, "inferred", span_of(lines, top.a, top.b), top
+    for top in blocks:
+        if top.kind == "heading" or top.role == "heading":
+            break
+        if top.kind == "paragraph" and not top.role:
+            phrase = recover.lede_title(top.content.split("\n")[-1] if top.content else "")
+            if phrase:
+                state.recovered.add("lede-title")
+                return phrase, "lede", span_of(lines, top.a, top.b), None
+            break
+    stem = PurePath(state.path).stem if not state.path.startswith("<") else "Untitled"
+    return stem, "stem", None, None
+
+
+def _text_of(fm: dict[str, Any], key: str) -> str | None:
+    value = fm.get(key)
+    return None if value is None else str(value).strip()
+
+
+def _list_of(fm: dict[str, Any], *keys: str) -> tuple[str, ...]:
+    """A list-valued key (a YAML list or a comma-separated string); empty entries add nothing."""
+    for key in keys:
+        value = fm.get(key)
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
+        return tuple(part.strip() for part in str(value).split(",") if part.strip())
+    return ()
+
+
+def build_meta(fm: dict[str, Any], fm_span: Span | None, fm_text: str | None, title: tuple[str, str, Span | None, int],
+               source_name: Any, source_span: Span | None, content: list[Entry]) -> Meta:
+    kind = _text_of(fm, "kind") or infer_kind(content)
+    extra = {key: value for key, value in fm.items() if key not in _KNOWN_META}
+    return Meta(
+        title=title[0], title_origin=title[1], title_span=title[2], title_level=title[3],
+        event=_text_of(fm, "event"), date=_text_of(fm, "date"),
+        speakers=_list_of(fm, "speakers", "speaker", "authors", "author"), tags=_list_of(fm, "tags"),
+        lang=_text_of(fm, "lang") or "en", kind=kind,
+        source_name=None if source_name is None else str(source_name), source_name_span=source_span,
+        front_matter=fm_text, front_matter_span=fm_span, extra=extra,
+    )
+
+
+def infer_kind(content: list[Entry]) -> str:
+    """A reading list: several sections and nothing else, none with lists or subsections, each at
+    most one paragraph (its annotation), and at least half of them annotated."""
+    sections = [entry for entry in content if type(entry) is Node]
+    if len(sections) < 3 or any(type(entry) is List for entry in content):
+        return "notes"
+    for section in sections:
+        if section.lists or section.sections or section.notes or len(section.body) > 1:
+            return "notes"
+        if section.body and section.body[0].kind != "paragraph":
+            return "notes"
+    annotated = sum(1 for section in sections if section.body)
+    return "reading-list" if annotated * 2 >= len(sections) else "notes"
