@@ -13,7 +13,8 @@ from confnotes.source import read_source
 from conftest import FIXTURES
 from helpers import assert_lossless, check_golden
 
-NOTE_FILES = sorted((FIXTURES / "notes").glob("*.md"))
+#: Minimal notes (one recovery rule or Markdown shape each) and notes written the way people write them.
+NOTE_FILES = sorted((FIXTURES / "notes").glob("*.md")) + sorted((FIXTURES / "real").glob("*.md"))
 
 
 def _doc(path: Path):
@@ -23,7 +24,9 @@ def _doc(path: Path):
 
 
 def test_enough_fixtures():
-    assert len(NOTE_FILES) >= 20
+    assert len(NOTE_FILES) >= 60
+    assert len(list((FIXTURES / "real").glob("*.md"))) >= 40
+    assert len({path.stem for path in NOTE_FILES}) == len(NOTE_FILES), "golden names must be unique"
 
 
 @pytest.mark.parametrize("path", NOTE_FILES, ids=lambda p: p.stem)

@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from conftest import NOTES
-from helpers import json_children, json_sections
+from helpers import json_children
 
 
 def test_tree_shows_numbers_labels_and_counts(cli):
@@ -50,8 +50,8 @@ def test_stdin(cli):
     result = cli("outline", "-", "--format", "json", input="Intro\n\n• one\n  • two\n")
     data = json.loads(result.stdout)
     assert data["path"] == "<stdin>"
-    section = json_sections(data)[0]
-    assert section["title"] == "Intro" and json_children(json_children(section)[0])[0]["title"] == "two"
+    assert data["meta"]["title"] == "Intro" and data["meta"]["title_origin"] == "inferred"
+    assert json_children(json_children(data)[0])[0]["title"] == "two"
 
 
 def test_help_explains_formats(cli):

@@ -314,4 +314,6 @@ def _section_slides(section: Node, slides: list[Slide]) -> None:
             if content or not subsections:
                 kind = "bullets" if node.items else "text"
                 slides.append(Slide(kind, node.title, content=content, notes=_notes_in(own), line=node.span.start))
+            else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
+                slides.append(Slide("divider", node.title, notes=_notes_in(own), line=node.span.start))
         stack.extend(reversed(subsections))

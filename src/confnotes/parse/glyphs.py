@@ -75,14 +75,16 @@ class GlyphRun:
                     lead.append(line.strip())
                 continue
             started = True
-            indent, glyph, text = bullet
+            width, glyph, text = bullet
+            # indentation first; at equal indentation the glyph's place in its cycle nests it
+            indent = width * 8 + recover.GLYPH_DEPTH.get(glyph, 0)
             self._close_to(indent)
             if len(self.stack) >= MAX_GLYPH_DEPTH:
                 self._close_to(self.stack[-1][0])  # too deep: keep as a sibling at the deepest level
             level = self.base_level + len(self.stack)
             col = len(line) - len(line.lstrip(" \t")) + 1
             self.stack.append((indent, NodeBuilder(ITEM, text, index + 1, index + 1, "glyph", level,
-                                                   col=col, marker=glyph, indent=indent), None))
+                                                   col=col, marker=glyph, indent=width), None))
         return lead
 
 

@@ -39,16 +39,17 @@ def _heads_body(candidate: Top, following: Top | None, state: ParseState) -> boo
         return True
     if following.kind != "paragraph" or following.role:
         return following.kind == "heading" and None
-    if _is_candidate(following, state):
+    if _is_candidate(following, state, question=True):
         return None
     words = _words(following.content)
     lines = following.b - following.a
     return lines >= 2 or (words >= _BODY_WORDS and words >= 1.5 * _words(candidate.content))
 
 
-def _bare_line_pattern(candidates: list[int], blocks: list[Top], state: ParseState) -> bool:
-    """Short lines each followed by what they head, with no exception: sections or a reading list."""
-    if len(candidates) < 2:
+def _bare_line_pattern(candidates: list[int], titles: list[int], blocks: list[Top], state: ParseState) -> bool:
+    """Short lines each followed by what they head, with no exception: sections or a reading list.
+    ``titles`` (linked or question titles) count only where they head a body."""
+    if len(candidates) + len(titles) < 2:
         return False
     heads = 0
     for position in candidates:
@@ -57,11 +58,30 @@ def _bare_line_pattern(candidates: list[int], blocks: list[Top], state: ParseSta
         if verdict is False:
             return False
         heads += verdict is True
-    return heads >= 2 and heads * 5 >= len(candidates) * 3
+    heads += len(titles)
+    return heads >= 2 and heads * 5 >= (len(candidates) + len(titles)) * 3
+
+
+def _split_heading_lines(blocks: list[Top], state: ParseState) -> list[Top]:
+    """In a pasted note, a paragraph whose first line reads as a heading and whose other lines
+    are the text it heads (Docs and Word pastes lose the blank line between them) becomes two."""
+    out: list[Top] = []
+    for top in blocks:
+        if top.kind == "paragraph" and not top.role and top.b - top.a >= 2 and "\n" in top.content:
+            first, rest = top.content.split("\n", 1)
+            words = len(rest.split())
+            if (recover.is_heading_candidate(first, state.options.max_heading_length) and words >= _BODY_WORDS
+                    and len(first.split()) * 3 <= words and not recover.is_glyph_line(rest)):
+                out.append(Top("paragraph", top.start, top.stop, top.a, top.a + 1, content=first, lead=True))
+                out.append(Top("paragraph", top.start, top.stop, top.a + 1, top.b, content=rest, lead=True))
+                continue
+        out.append(top)
+    return out
 
 
 def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
-    """Give every top-level paragraph its role: heading, filename, bold-point, group or text."""
+    """Give every top-level paragraph its role: heading, filename, bold-point, group or text
+    (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
     explicit = [top for top in blocks if top.kind == "heading"]
     mode = state.options.infer_headings
     allowed = mode == "always" or (mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1)
@@ -81,18 +101,21 @@ def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
             top.role = "group"
     if not allowed:
         return
+    pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
+    if pasted:
+        blocks[:] = _split_heading_lines(blocks, state)
     last = len(blocks) - 1
     while last >= 0 and blocks[last].kind in ("html_block", "reference"):
         last -= 1
     candidates = [position for position, top in enumerate(blocks[:last]) if _is_candidate(top, state)]
-    pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
     if not pasted:
-        if not _bare_line_pattern(candidates, blocks, state):
-            return
-        # in a reading list's pattern, a title-case question heading a long annotation is an entry too
+        # a reading list's linked or question titles count where they head a long annotation
         chosen = set(candidates)
-        candidates += [position for position, top in enumerate(blocks[:last])
-                       if position not in chosen and _is_candidate(top, state, question=True)
-                       and _heads_body(top, blocks[position + 1], state)]
+        titles = [position for position, top in enumerate(blocks[:last])
+                  if position not in chosen and _is_candidate(top, state, question=True)
+                  and _heads_body(top, blocks[position + 1], state)]
+        if not _bare_line_pattern(candidates, titles, blocks, state):
+            return
+        candidates += titles
     for position in candidates:
         blocks[position].role = "heading"

@@ -49,7 +49,8 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
 def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
     """``(title, origin, span, the block it came from)`` — the first rule that applies wins:
     front matter › the one ``#`` heading › an opening heading alone at the top heading level ›
-    a leading inferred heading right before other headings › the lede's emphasised phrase ›
+    a bare line opening a pasted note (not heading a list as the sections do) › the lede's
+    emphasised phrase ›
     the file's stem."""
     lines = state.lines
     if isinstance(fm.get("title"), str) and fm["title"].strip():
@@ -64,9 +65,7 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
         opening = content[0]
         if sum(1 for top in headings if top.level <= opening.level) == 1:
             return opening.content, "heading", span_of(lines, opening.a, opening.b), opening
-    if len(content) >= 2 and content[0].role == "heading" and (
-        content[1].kind == "heading" or content[1].role == "heading"
-    ):
+    if content and content[0].role == "heading" and _opens_as_title(content):
         top = content[0]
         state.recovered.add("inferred-title")
         return top.content, "inferred", span_of(lines, top.a, top.b), top
@@ -81,6 +80,20 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
             break
     stem = PurePath(state.path).stem if not state.path.startswith("<") else "Untitled"
     return stem, "stem", None, None
+
+
+_LIST_KINDS = frozenset(("bullet_list", "ordered_list", "glyph"))
+
+
+def _opens_as_title(content: list[Top]) -> bool:
+    """A bare line that opens a pasted note is its title — unless it heads a list just as the
+    sections after it do (then it is the first of them)."""
+    rest = content[1:]
+    following = next((index for index, top in enumerate(rest) if top.kind == "heading" or top.role == "heading"),
+                     None)
+    if following is None:
+        return True
+    return not any(top.kind in _LIST_KINDS for top in rest[:following])
 
 
 def _text_of(fm: dict[str, Any], key: str) -> str | None:

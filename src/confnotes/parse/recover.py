@@ -26,6 +26,8 @@ _BOLD_LABEL = re.compile(r"^(\*\*|__|\*|_)([^*_:`\[\]<>\n]{1,58}?)(?::\1|\1:)(?:
 _HEADING_END = ".,;:!?…"
 _QUOTE_START = ("\"", "“", "”", "‘", "'", "«", "„", ">")
 _LONE_LINK = re.compile(r"^(?:\[[^\]]*\]\([^)]*\)|<[^>\s]+>|\S+://\S+|\S+@\S+\.\w+)$")
+_CLOCK_END = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?$")
+_LINK_TITLE = re.compile(r"^\[((?:[^\]\\]|\\.)+)\]\([^)\s]+(?:\s+\"[^\"]*\")?\)$")
 _BOLD_POINT = re.compile(r"^(\*\*|__)(\d{1,9})([.)])[ \t]+(\S.*?)\1$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1$")
 #: Words that make ``Word: text`` a label line (``Speaker: Priya Raman``) rather than a title with a colon.
@@ -54,6 +56,9 @@ def tab_width(text: str) -> int:
 
 
 _GLYPH_SET = frozenset(BULLET_GLYPHS)
+#: Where a glyph stands in the bullet cycles of Word (· o §), Google Docs (● ○ ■) and most editors
+#: (• ◦ ▪): pasted without indentation, the glyph is all that says how deep a bullet is.
+GLYPH_DEPTH = {"·": 0, "o": 1, "§": 2, "●": 0, "○": 1, "■": 2, "•": 0, "◦": 1, "▪": 2}
 
 
 def may_have_glyphs(text: str) -> bool:
@@ -111,10 +116,15 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, quest
     punctuation), not a quote, not a lone link or address, not a ``Speaker: name`` label line.
     With ``question``, a title-case question (a paper's title in a reading list) passes too."""
     stripped = text.strip()
+    if question:
+        link = _LINK_TITLE.match(stripped)
+        if link is not None and is_title_case(link.group(1)):
+            stripped = link.group(1).strip()  # a reading list's linked title
     if not stripped or "\n" in stripped or len(stripped) > max_length:
         return False
-    if question and stripped.endswith("?") and is_title_case(stripped):
-        stripped = stripped[:-1].rstrip() or "?"
+    if question:
+        if stripped.endswith("?") and is_title_case(stripped):
+            stripped = stripped[:-1].rstrip() or "?"
     if stripped[-1] in _HEADING_END or stripped.startswith(_QUOTE_START):
         return False
     if len(stripped.split()) > MAX_HEADING_WORDS:
@@ -123,6 +133,8 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, quest
         return False
     if stripped.startswith(("![", "<", "|")) or _LONE_LINK.match(stripped) or is_label_line(stripped):
         return False
+    if _CLOCK_END.search(stripped):
+        return False  # "Priya Raman  10:42 AM": a chat message's header, not a heading
     return any(char.isalpha() for char in stripped)
 
 
