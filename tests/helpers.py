@@ -70,13 +70,14 @@ _FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|
 _NOTES_CONTAINER = re.compile(r"^[ \t]*:::[ \t]*notes[ \t]*\n.*?(?:^[ \t]*:::[ \t]*$|\Z)", re.S | re.M)
 
 
-def syntax_free(text: str, notes: bool = True) -> str:
+def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
     """Markdown source without the syntax a reader does not read as words, in the same order.
 
     Dropped: comments (lint directives, hidden remarks, ``<!-- notes: -->``), fence lines,
     link and image targets (images keep their alt text), link reference definitions, URLs,
-    HTML tags, list numbers and lone file-name lines; with ``notes=False`` also ``::: notes``
-    blocks (renders print speaker notes apart from the text, or not at all).
+    HTML tags, list numbers (unless ``numbers=False``: a title holds none) and lone file-name
+    lines; with ``notes=False`` also ``::: notes`` blocks (renders print speaker notes apart from
+    the text, or not at all).
     """
     import html as htmlmod
 
@@ -93,8 +94,13 @@ def syntax_free(text: str, notes: bool = True) -> str:
     text = re.sub(r"^[ \t]*\[[^\]]+\]:[ \t]*\S+.*$", " ", text, flags=re.M)
     text = re.sub(r"<[a-zA-Z][a-zA-Z+.-]*:[^>\s]*>|\b[a-zA-Z][a-zA-Z+.-]*://\S+", " ", text)
     text = re.sub(r"</?[a-zA-Z][^>\n]*>", " ", text)
-    text = re.sub(r"^[ \t>]*\d{1,9}[.)](?=\s|$)", " ", text, flags=re.M)
-    text = re.sub(r"^([ \t]*(?:\*\*|__))\d{1,9}[.)](?=\s)", r"\1 ", text, flags=re.M)  # "**1. Why Rust?**"
+    if numbers:  # list numbers, also where lists nest on one line ("- 1. a", "1. 2. b")
+        marker = re.compile(r"^((?:[ \t>]|[-*+](?=[ \t]))*)\d{1,9}[.)](?=\s|$)", re.M)
+        while True:
+            text, count = marker.subn(r"\1 ", text)
+            if not count:
+                break
+        text = re.sub(r"^([ \t]*(?:\*\*|__))\d{1,9}[.)](?=\s)", r"\1 ", text, flags=re.M)  # "**1. Why Rust?**"
     return htmlmod.unescape(text)
 
 
@@ -114,25 +120,25 @@ def model_words(doc: Document) -> list[str]:
     """The model read depth-first, in order: the title heading where it stood, then every title and block."""
     from confnotes.model import Block, List, Node
 
-    pieces: list[str] = []
+    pieces: list[tuple[str, bool]] = []  # (text, whether it is a block: titles hold no list numbers)
     meta = doc.meta
     title_line = meta.title_span.start if meta.title_origin in ("heading", "inferred") and meta.title_span else None
     stack: list[object] = list(reversed(doc.content))
     while stack:
         entry = stack.pop()
         if title_line is not None and entry.span.start > title_line:  # type: ignore[attr-defined]
-            pieces.append(meta.title)
+            pieces.append((meta.title, False))
             title_line = None
         if type(entry) is Block:
-            pieces.append(entry.text)
+            pieces.append((entry.text, True))
         elif type(entry) is List:
             stack.extend(reversed(entry.items))
         elif type(entry) is Node:
-            pieces.append(entry.title)
+            pieces.append((entry.title, False))
             stack.extend(reversed(entry.content))
     if title_line is not None:
-        pieces.append(meta.title)
-    return [word for piece in pieces for word in text_words(syntax_free(piece))]
+        pieces.append((meta.title, False))
+    return [word for piece, block in pieces for word in text_words(syntax_free(piece, numbers=block))]
 
 
 def page_words(html: str) -> list[str]:

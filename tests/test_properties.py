@@ -17,7 +17,7 @@ from confnotes.lint.types import LintContext
 from confnotes.parse import parse
 from confnotes.source import decode
 from helpers import assert_lossless
-from strategies import EXAMPLES, note
+from strategies import EXAMPLES, markdown_note, note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,10 +35,18 @@ def _parse(text: str):
         return None
 
 
+def _no_numbers(words: list[str]) -> list[str]:
+    return [word for word in words if not word.isdigit()]
+
+
 def check_parse_and_lossless(text: str) -> None:
+    from helpers import assert_same_words, model_words, source_words
+
     doc = _parse(text)
     if doc is not None:
         assert_lossless(text, doc)
+        # in syntax soup only a parser can tell a list number from a word, so numbers are left out
+        assert_same_words(_no_numbers(source_words(text)), _no_numbers(model_words(doc)), "the model")
 
 
 def check_fmt(text: str) -> None:
@@ -52,6 +60,9 @@ def check_fmt(text: str) -> None:
     again = parse(once, "gen.md")
     assert outline_signature(again) == outline_signature(doc)
     assert format_markdown(again) == once
+    from helpers import assert_same_words, model_words
+
+    assert_same_words(_no_numbers(model_words(doc)), _no_numbers(model_words(again)), "fmt output")
 
 
 def _relint(text: str):
@@ -105,3 +116,40 @@ def test_fuzz_corpus_replays(path: Path):
     text = decode(path.read_bytes(), str(path)).text
     for check in (check_parse_and_lossless, check_fmt, check_fix_fixpoint, check_render_html):
         check(text)
+
+
+# ---------------------------------------------------------------- order, on notes shaped like real ones
+
+ORDERED = settings(max_examples=max(20, EXAMPLES // 3), deadline=None,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@ORDERED
+@given(markdown_note())
+def test_model_and_fmt_keep_words_in_order(text: str):
+    from helpers import assert_same_words, model_words, source_words
+
+    doc = parse(text, "gen.md")
+    assert_same_words(source_words(text), model_words(doc), "the model")
+    once = format_markdown(doc)  # a plain Markdown note always formats
+    assert_same_words(source_words(text), source_words(once), "fmt output")
+    assert outline_signature(parse(once, "gen.md")) == outline_signature(doc)
+    assert format_markdown(parse(once, "gen.md")) == once
+
+
+@ORDERED
+@given(markdown_note())
+def test_page_and_deck_keep_words_in_order(text: str):
+    import re
+
+    from confnotes.render.deck import render_deck
+    from confnotes.render.html import RenderOptions, render_html
+    from helpers import assert_words_in_order, page_words, source_words
+
+    doc = parse(text, "gen.md")
+    expected = source_words(text, notes=False)
+    html, _ = render_html(doc, RenderOptions())
+    assert_words_in_order(expected, page_words(html), "the HTML page")
+    deck, _ = render_deck(doc, "slides", RenderOptions(), None)
+    deck = re.sub(r'<aside class="notes(?:-panel)?"[^>]*>.*?</aside>', " ", deck, flags=re.S)
+    assert_words_in_order(expected, page_words(deck), "the deck")

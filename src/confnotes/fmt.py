@@ -29,6 +29,15 @@ class _Context:
 
     out: list[str] = field(default_factory=list)
     directives: list[Block] = field(default_factory=list)
+    title: tuple[str, int, int] | None = None  # (text, level, line) of a title heading still to write
+
+    def title_before(self, line: int) -> None:
+        """Write the title heading where the author put it: before the first entry below its line."""
+        if self.title is not None and line > self.title[2]:
+            text, level, title_line = self.title
+            self.title = None
+            self.directives_before(title_line, "")
+            _emit_heading(self, text, level)
 
     def blank(self) -> None:
         if self.out and self.out[-1] != "":
@@ -88,6 +97,8 @@ def _bullet_markers(content: tuple[Entry, ...]) -> dict[int, str]:
 def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight: bool = False) -> None:
     markers = _bullet_markers(content)
     for entry in content:
+        if not indent:
+            ctx.title_before(entry.span.start)
         if type(entry) is Block:
             _emit_block(ctx, entry, indent)
         elif type(entry) is List:
@@ -138,16 +149,10 @@ def render_markdown(doc: Document) -> str:
     ctx = _Context(directives=list(doc.directives))
     ctx.out.extend(_front_matter(doc))
     meta = doc.meta
-    title_line = meta.title_span.start if meta.title_origin in ("heading", "inferred") and meta.title_span else None
-    content = doc.content
-    if title_line is not None:
-        # the title goes where the author put it: after anything that came before it
-        before = tuple(entry for entry in content if entry.span.start < title_line and type(entry) is not Node)
-        _emit_content(ctx, before, "")
-        ctx.directives_before(title_line, "")
-        _emit_heading(ctx, meta.title, meta.title_level)
-        content = content[len(before):]
-    _emit_content(ctx, content, "")
+    if meta.title_origin in ("heading", "inferred") and meta.title_span:
+        ctx.title = (meta.title, meta.title_level, meta.title_span.start)
+    _emit_content(ctx, doc.content, "")
+    ctx.title_before(10**12)
     ctx.directives_before(10**12, "")
     while ctx.out and ctx.out[0] == "":
         ctx.out.pop(0)

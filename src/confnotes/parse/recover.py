@@ -122,9 +122,8 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, quest
             stripped = link.group(1).strip()  # a reading list's linked title
     if not stripped or "\n" in stripped or len(stripped) > max_length:
         return False
-    if question:
-        if stripped.endswith("?") and is_title_case(stripped):
-            stripped = stripped[:-1].rstrip() or "?"
+    if question and stripped.endswith("?") and is_title_case(stripped):
+        stripped = stripped[:-1].rstrip() or "?"  # a reading list's question title
     if stripped[-1] in _HEADING_END or stripped.startswith(_QUOTE_START):
         return False
     if len(stripped.split()) > MAX_HEADING_WORDS:

@@ -1,0 +1,186 @@
+"""Recovering structure as a person reads it (DESIGN.md, "Recovering pasted notes"), rule by rule,
+on notes written the way people write them (tests/fixtures/real)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from confnotes.fmt import format_markdown
+from confnotes.model import Block, List, Node
+from confnotes.parse import ParseOptions, parse, parse_source
+from confnotes.source import read_source
+from conftest import FIXTURES, ROOT
+
+REAL = FIXTURES / "real"
+CHECKED = sorted(REAL.glob("*.md")) + sorted((FIXTURES / "notes").glob("*.md")) + sorted((ROOT / "notes").glob("*.md"))
+
+
+def _doc(name: str):
+    return parse_source(read_source(REAL / name))
+
+
+def _inferred(doc) -> set[str]:
+    from confnotes.model import walk
+
+    found = {node.title for node, _ in walk(doc.nodes) if node.origin == "inferred"}
+    if doc.meta.title_origin == "inferred":
+        found.add(doc.meta.title)
+    return found
+
+
+def test_inferred_headings_precision_and_recall():
+    """Against headings a reader marked by hand: never a heading the reader does not see, and
+    at least 90% of those the reader does see."""
+    truth = json.loads((FIXTURES / "headings.json").read_text(encoding="utf-8"))
+    true_positive = inferred_total = truth_total = 0
+    wrong: list[str] = []
+    for path in CHECKED:
+        expected = set(truth.get(path.relative_to(ROOT).as_posix(), []))
+        got = _inferred(parse_source(read_source(path)))
+        wrong += [f"{path.name}: {title!r}" for title in sorted(got - expected)]
+        true_positive += len(got & expected)
+        inferred_total += len(got)
+        truth_total += len(expected)
+    assert not wrong, f"headings a reader does not see: {wrong}"
+    assert truth_total >= 50 and inferred_total >= 45
+    assert true_positive / truth_total >= 0.9, f"recall {true_positive}/{truth_total}"
+
+
+def test_blog_post_of_one_line_paragraphs_gets_no_sections():
+    doc = _doc("blog-one-liners.md")
+    assert doc.sections == () and "inferred-headings" not in doc.recovered
+    assert format_markdown(doc).count("\n#") == 0
+
+
+def test_label_lines_are_not_sections():
+    doc = _doc("talk-page-speaker-lines.md")
+    assert doc.meta.title == "Observability at Scale with OpenTelemetry"
+    assert [s.title for s in doc.sections] == ["Sampling", "Cardinality", "Takeaways"]
+    assert doc.lede[0].text.startswith("Speaker : Priya Raman, CNCF")
+    minimal = parse("Notes\n\nSpeaker: Priya Raman, CNCF\n\nSampling\n\n• head sampling\n\nTail\n\n• tail sampling\n")
+    assert [s.title for s in minimal.sections] == ["Sampling", "Tail"]
+
+
+@pytest.mark.parametrize(("name", "title", "levels"), [
+    ("opens-with-h2.md", "GopherCon — Generics two years in", [3, 3, 3]),
+    ("opens-with-h3.md", "Notes: Postgres performance clinic", [4, 4]),
+])
+def test_opening_heading_alone_at_its_level_is_the_title(name, title, levels):
+    doc = _doc(name)
+    assert (doc.meta.title, doc.meta.title_origin) == (title, "heading")
+    assert [s.level for s in doc.sections] == levels and all(s.content for s in doc.sections)
+    again = parse(format_markdown(doc))
+    assert again.meta.title == title and [s.level for s in again.sections] == levels
+
+
+def test_pasted_note_opens_with_its_title():
+    for name, title in [("gdocs-paste.md", "SREcon Americas — team notes"), ("retro-notes.md", "Conference retro – platform team"),
+                        ("pasted-1paren.md", "Strange Loop hallway track, written up on the train")]:
+        assert _doc(name).meta.title == title
+    # but a first bare line heading a list, as the sections after it do, is a section
+    doc = parse("Error budgets\n\n• spend them\n\nChaos days\n\n• on staging\n", "team.md")
+    assert doc.meta.title == "team" and [s.title for s in doc.sections] == ["Error budgets", "Chaos days"]
+
+
+@pytest.mark.parametrize(("title", "label", "text"), [
+    ("Speaker   : Priya Raman", "Speaker", "Priya Raman"),
+    ("**Blog:** https://example.org/post", "Blog", "https://example.org/post"),
+    ("*Slides:* https://example.org/deck", "Slides", "https://example.org/deck"),
+    ("**Video**: recording next week", "Video", "recording next week"),
+    ("Checkpointing limits: Frequent saves", "Checkpointing limits", "Frequent saves"),
+])
+def test_labels_never_keep_the_colon(title, label, text):
+    item = parse(f"# T\n\n- {title}\n").nodes[0]
+    assert (item.label, item.text) == (label, text)
+
+
+def test_bold_line_heads_the_list_below_it():
+    doc = _doc("bold-subheadings.md")
+    kinds = [(type(entry).__name__, getattr(entry, "info", None)) for entry in doc.content]
+    assert kinds == [("Block", "group"), ("List", None)] * 3
+    lists = [entry for entry in doc.content if type(entry) is List]
+    assert [len(lst.items) for lst in lists] == [3, 3, 2]
+    assert format_markdown(doc).count("**Session") == 3
+
+
+def test_pasted_numbering_with_bullets_right_below():
+    doc = _doc("pasted-1paren.md")
+    (points,) = [entry for entry in doc.content if type(entry) is List]
+    assert [(p.number, p.delimiter, p.title) for p in points.items] == [
+        ("1", ")", "Local-first software"), ("2", ")", "Build systems"), ("3", ")", "Careers")]
+    assert [len(p.children) for p in points.items] == [2, 2, 1]
+    assert all(c.origin == "glyph" for p in points.items for c in p.children)
+
+
+def test_chat_assistant_bold_numbers_are_points():
+    doc = _doc("chatgpt-answer.md")
+    (points,) = [entry for entry in doc.content if type(entry) is List and entry.ordered]
+    assert [(p.number, p.title) for p in points.items] == [("1", "Why Rust?"), ("2", "What it costs"), ("3", "Where it fits")]
+    assert [[c.title for c in p.children][:1] for p in points.items][0] == ["Memory safety without a garbage collector"]
+    # the closing paragraph stays after the points
+    assert type(doc.content[-1]) is Block and doc.content[-1].text.startswith("Overall")
+
+
+def test_word_and_docs_bullets_nest_by_their_glyph():
+    word = _doc("word-paste.md")
+    first = word.sections[0].items[0]
+    assert first.marker == "·" and [c.marker for c in first.children] == ["o", "o"]
+    assert first.children[1].children[0].marker == "§"
+    docs = _doc("gdocs-paste.md")
+    assert [c.title for c in docs.sections[0].items[1].children] == ["a monthly view hides the bad week"]
+    # a lone "o" in a note without other pasted bullets is a word
+    assert parse("# T\n\no dear, the demo failed\n").content[0].kind == "paragraph"
+
+
+def test_speaker_notes_only_where_marked():
+    doc = _doc("note-paragraphs.md")
+    assert [b.text for b in doc.body][0].startswith("Note: the meetup moved")
+    notes = [b for s in doc.sections for b in s.notes]
+    assert [b.info for b in notes] == ["comment", "container"]
+    opted = parse_source(read_source(REAL / "note-paragraphs.md"), ParseOptions(note_lines=True))
+    assert [b.info for b in opted.notes] == ["paragraph"]
+
+
+def test_front_matter_empty_entries_add_nothing():
+    meta = _doc("front-matter-talk.md").meta
+    assert meta.speakers == ("Lena Fischer", "Marco Bianchi") and meta.tags == ("postgres", "performance")
+
+
+def test_lazy_numbering_is_a_valid_list(cli):
+    result = cli("lint", str(REAL / "lazy-numbering.md"), "--select", "CN105", "--format", "json", "--no-cache")
+    assert json.loads(result.stdout) == []
+
+
+def test_two_lists_with_a_paragraph_between_stay_two():
+    doc = _doc("two-lists-paragraph.md")
+    section = doc.sections[0]
+    assert [type(entry).__name__ for entry in section.content] == ["List", "Block", "List"]
+    assert [[p.number for p in lst.items] for lst in section.lists] == [["1", "2"], ["1", "2"]]
+    html_section = format_markdown(doc).split("## Talks we skip")[0]
+    assert html_section.index("Partial indexes") < html_section.index("design doc") < html_section.index("Feature flags")
+
+
+def test_fmt_keeps_interleaved_text_in_place_and_adds_no_headings():
+    doc = _doc("interleaved-session.md")
+    text = format_markdown(doc)
+    order = ["Memoisation by hand", "const count", "Only the effect", "signal-graph.png", "built at runtime",
+             "Solid and Preact", "spreadsheet model", "Nobody on the panel"]
+    positions = [text.index(snippet) for snippet in order]
+    assert positions == sorted(positions)
+    assert text == (REAL / "interleaved-session.md").read_text(encoding="utf-8")  # already canonical: unchanged
+    for path in sorted(REAL.glob("*.md")):
+        doc = parse_source(read_source(path))
+        if not doc.sections and doc.meta.title_origin not in ("heading", "inferred"):
+            assert not any(line.startswith("#") for line in format_markdown(doc).splitlines()), path.name
+
+
+def test_every_inferred_node_sits_in_order():
+    """Spans grow through the content: nothing is placed before what it follows."""
+    from confnotes.model import walk_content
+
+    for path in CHECKED:
+        doc = parse_source(read_source(path))
+        starts = [entry.span.start for entry in walk_content(doc.content) if type(entry) in (Block, Node)]
+        assert starts == sorted(starts), path.name
