@@ -48,11 +48,19 @@ def _read(note: str):  # noqa: ANN202 - returns a Document; imported lazily for 
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--format", "fmt", type=click.Choice(["tree", "json", "markdown", "opml"]), default="tree",
-    show_default=True, help="tree: readable outline; json: the model (docs/outline-json.md); "
-    "markdown: bare heading/bullet outline; opml: OPML 2.0 for outliners.",
+    show_default=True, help="tree: readable outline in source order; json: the model, schema "
+    "confnotes.outline/2 (docs/outline-json.md); markdown: bare heading/list outline; opml: OPML 2.0 "
+    "for outliners.",
 )
 def outline(note: str, fmt: str) -> None:
-    """Print the outline confnotes reads from NOTE (- reads standard input)."""
+    """Print the outline confnotes reads from NOTE (- reads standard input).
+
+    A note is meta and one ordered content: its lede, then sections; each section and item
+    holds its blocks (text, code, images, tables, quotes, speaker notes), its lists (each
+    list as written, with its own numbers) and sub-sections, exactly in the author's order.
+    Pasted notes are read as a person would: bare-line headings (only in notes that show
+    they were pasted), pasted bullets, labels and titles (README, "How notes are read").
+    """
     from confnotes import export
 
     doc = _read(note)
@@ -246,10 +254,11 @@ def lint(paths: tuple[str, ...], fmt: str, fix: bool, select: tuple[str, ...], i
 def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
     """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
 
-    '#' title, '##' sections, ordered points with their numbers as written, '-' bullets, front
-    matter for recovered meta; pasted notes become real Markdown. Text is never changed, and a
-    note whose outline would change is left alone with an error. '-' formats standard input
-    to standard output.
+    In the author's order: '#' title, '##' sections, each list as written (numbers as written,
+    '-' bullets), text between lists left where it is; front matter for recovered meta; pasted
+    notes become real Markdown. Text is never changed, a note without headings gets none, and
+    a note whose ordered outline would change is left alone with an error. '-' formats
+    standard input to standard output.
     """
     import difflib
 

@@ -149,10 +149,25 @@ def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
 
 def _notes_in(content: tuple[Entry, ...]) -> tuple[str, ...]:
     """Every speaker note in ``content``, depth-first (a slide's notes, wherever they were written)."""
-    from confnotes.model import walk_content
+    notes: list[Block] = []
+    stack: list[Entry] = list(reversed(content))
+    while stack:
+        entry = stack.pop()
+        if type(entry) is Block:
+            if entry.kind == "note":
+                notes.append(entry)
+        elif type(entry) is List:
+            stack.extend(reversed(entry.items))
+        elif entry.content:  # type: ignore[union-attr]
+            stack.extend(reversed(entry.content))  # type: ignore[union-attr]
+    return _notes_text(notes)
 
-    return _notes_text([entry for entry in walk_content(content)
-                        if type(entry) is Block and entry.kind == "note"])
+
+def _no_notes(content: tuple[Entry, ...]) -> tuple[str, ...]:
+    return ()
+
+
+NotesOf = Callable[[tuple[Entry, ...]], tuple[str, ...]]
 
 
 def _block_line(block: Block) -> str:
@@ -236,39 +251,41 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     options = options or DeckOptions()
     meta = doc.meta
     subtitle = " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
+    # most notes have no speaker notes: then no slide needs to look for them
+    notes_in: NotesOf = _notes_in if _notes_in(doc.content) else _no_notes
     lede = doc.lede
     opening = 0
     while opening < len(lede) and type(lede[opening]) is Block:
         opening += 1
     slides: list[Slide] = [Slide("title", meta.title, subtitle, content=tuple(_slide_entries(lede[:opening])),
-                                 notes=_notes_in(lede[:opening]))]
+                                 notes=notes_in(lede[:opening]))]
     sections = doc.sections
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
     if agenda and sections:
         slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in sections)))
     if opening < len(lede):
         rest = lede[opening:]
-        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=_notes_in(rest),
+        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest),
                             line=rest[0].span.start))
     for section in sections:
         if doc.is_reading_list:
             slides.append(Slide("entry", section.title, content=tuple(_slide_entries(section.content)),
-                                notes=_notes_in(section.content), line=section.span.start))
+                                notes=notes_in(section.content), line=section.span.start))
             continue
-        _section_slides(section, slides)
+        _section_slides(section, slides, notes_in)
     expanded: list[Slide] = []
     for slide in slides:
         expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
     return Deck(meta.title, subtitle, meta.lang, tuple(expanded), options)
 
 
-def _point_slides(node: Node, slides: list[Slide]) -> None:
+def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     """A section with points: a divider, its opening text, a slide per point (text after a point stays
     on it), and a slide per bullet list, all in source order."""
     own = tuple(entry for entry in node.content if type(entry) is not Node)
     first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
     line = node.span.start
-    slides.append(Slide("divider", node.title, notes=_notes_in(own[:first_list]), line=line))
+    slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
     opening = _slide_entries(own[:first_list])
     if opening:
         slides.append(Slide("text", node.title, content=tuple(opening), line=line))
@@ -285,35 +302,35 @@ def _point_slides(node: Node, slides: list[Slide]) -> None:
             slides.append(current)
         lst: List = entry  # type: ignore[assignment]
         if not lst.ordered:
-            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=_notes_in((lst,)),
+            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)),
                             line=lst.span.start)
             continue
         for point in lst.items[:-1]:
-            slides.append(_point_slide(point, node.title))
-        current = _point_slide(lst.items[-1], node.title)
+            slides.append(_point_slide(point, node.title, notes_in))
+        current = _point_slide(lst.items[-1], node.title, notes_in)
     if current is not None:
         slides.append(current)
 
 
-def _point_slide(point: Node, section_title: str) -> Slide:
+def _point_slide(point: Node, section_title: str, notes_in: NotesOf) -> Slide:
     return Slide("point", point.title, section_title, content=tuple(_slide_entries(point.content)),
-                 notes=_notes_in(point.content), line=point.span.start)
+                 notes=notes_in(point.content), line=point.span.start)
 
 
-def _section_slides(section: Node, slides: list[Slide]) -> None:
+def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     """Slides for one section and, depth-first, its subsections (no recursion)."""
     stack = [section]
     while stack:
         node = stack.pop()
         subsections = node.sections
         if node.points:
-            _point_slides(node, slides)
+            _point_slides(node, slides, notes_in)
         else:
             own = tuple(entry for entry in node.content if type(entry) is not Node)
             content = tuple(_slide_entries(own))
             if content or not subsections:
                 kind = "bullets" if node.items else "text"
-                slides.append(Slide(kind, node.title, content=content, notes=_notes_in(own), line=node.span.start))
+                slides.append(Slide(kind, node.title, content=content, notes=notes_in(own), line=node.span.start))
             else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
-                slides.append(Slide("divider", node.title, notes=_notes_in(own), line=node.span.start))
+                slides.append(Slide("divider", node.title, notes=notes_in(own), line=node.span.start))
         stack.extend(reversed(subsections))
