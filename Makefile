@@ -33,7 +33,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+docs: $(STAMP)
+	$(BIN)/python -m confnotes.lint.docs > docs/rules.md
+	@echo "docs/rules.md regenerated from the rule catalogue"
 
 clean:
 	rm -rf $(VENV) build site .confnotes_cache

@@ -6,10 +6,38 @@ import random
 from pathlib import Path
 
 WORDS = (
-    "scaling", "reliability", "latency", "throughput", "cluster", "training", "inference", "cache",
-    "shard", "replica", "failover", "pipeline", "tensor", "gradient", "checkpoint", "budget",
-    "incident", "rollback", "deploy", "canary", "observability", "trace", "metric", "queue",
-    "backpressure", "schema", "migration", "index", "partition", "consensus", "quorum", "leader",
+    "scaling",
+    "reliability",
+    "latency",
+    "throughput",
+    "cluster",
+    "training",
+    "inference",
+    "cache",
+    "shard",
+    "replica",
+    "failover",
+    "pipeline",
+    "tensor",
+    "gradient",
+    "checkpoint",
+    "budget",
+    "incident",
+    "rollback",
+    "deploy",
+    "canary",
+    "observability",
+    "trace",
+    "metric",
+    "queue",
+    "backpressure",
+    "schema",
+    "migration",
+    "index",
+    "partition",
+    "consensus",
+    "quorum",
+    "leader",
     "follower",
 )
 
@@ -20,8 +48,10 @@ def _sentence(rng: random.Random, low: int = 6, high: int = 16) -> str:
 
 
 def markdown_note(rng: random.Random, index: int, target: int = 5000) -> str:
-    out = [f"---\ntitle: \"Talk {index}: {_sentence(rng, 3, 5)}\"\nevent: Conf {index % 7}\ntags: [t{index % 5}]\n---\n",
-           _sentence(rng, 12, 24) + ".\n"]
+    out = [
+        f'---\ntitle: "Talk {index}: {_sentence(rng, 3, 5)}"\nevent: Conf {index % 7}\ntags: [t{index % 5}]\n---\n',
+        _sentence(rng, 12, 24) + ".\n",
+    ]
     section = 0
     while sum(len(part) for part in out) < target:
         section += 1

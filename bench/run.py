@@ -134,12 +134,15 @@ def main() -> int:
                     text = Path(p).read_text(encoding="utf-8")
                     format_markdown(parse(text, p)) == text  # noqa: B015 - what fmt --check computes
 
-            times = interleaved({
-                "bare": lambda paths=paths: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
-                "outline": lambda paths=paths: [parse(Path(p).read_text(encoding="utf-8"), p) for p in paths],
-                "lint": lambda paths=paths, checker=checker: [checker.lint_note(p) for p in paths],
-                "fmt": fmt_check,
-            }, reps)
+            times = interleaved(
+                {
+                    "bare": lambda paths=paths: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
+                    "outline": lambda paths=paths: [parse(Path(p).read_text(encoding="utf-8"), p) for p in paths],
+                    "lint": lambda paths=paths, checker=checker: [checker.lint_note(p) for p in paths],
+                    "fmt": fmt_check,
+                },
+                reps,
+            )
             bare, outline, lint, fmt = times["bare"], times["outline"], times["lint"], times["fmt"]
             label = f"{style}, {size} note{'s' if size > 1 else ''}"
             table.add(f"outline, {label}", secs(outline), f"bare parse {secs(bare)}", f"{outline / bare:.2f}x")
@@ -150,31 +153,33 @@ def main() -> int:
     print("1,000 mixed notes:", flush=True)
     paths = [str(p) for p in mixed_paths]
     checker = Checker(LintRequest(jobs=1))
-    times = interleaved({
-        "bare": lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
-        "lint": lambda: [checker.lint_note(p) for p in paths],
-    }, max(repeat, 5))
+    times = interleaved(
+        {
+            "bare": lambda: [bare_md.parse(Path(p).read_text(encoding="utf-8")) for p in paths],
+            "lint": lambda: [checker.lint_note(p) for p in paths],
+        },
+        max(repeat, 5),
+    )
     bare_1000, lint_inproc = times["bare"], times["lint"]
-    table.add("lint 1,000 notes, in-process", secs(lint_inproc), f"bare parse {secs(bare_1000)}",
-              f"{lint_inproc / bare_1000:.2f}x")
-    targets.append(("lint of 1,000 notes <= 1.3x the bare parse (one process)", f"{lint_inproc / bare_1000:.2f}x",
-                    lint_inproc / bare_1000 <= 1.3))
+    table.add("lint 1,000 notes, in-process", secs(lint_inproc), f"bare parse {secs(bare_1000)}", f"{lint_inproc / bare_1000:.2f}x")
+    targets.append(
+        ("lint of 1,000 notes <= 1.3x the bare parse (one process)", f"{lint_inproc / bare_1000:.2f}x", lint_inproc / bare_1000 <= 1.3)
+    )
     cache = work / "cache"
     env = {**os.environ, "CONFNOTES_CACHE_DIR": str(cache)}
     cli_j1 = timed_cmd([*CLI, "lint", str(mixed), "--no-cache", "-j", "1"], repeat, env)
     table.add("`confnotes lint` 1,000 notes, -j 1", secs(cli_j1), f"bare parse {secs(bare_1000)}", f"{cli_j1 / bare_1000:.2f}x")
     cli_jn = timed_cmd([*CLI, "lint", str(mixed), "--no-cache"], repeat, env)
     cores = os.cpu_count() or 1
-    table.add(f"`confnotes lint` 1,000 notes, -j {cores} (default)", secs(cli_jn), f"bare parse {secs(bare_1000)}",
-              f"{cli_jn / bare_1000:.2f}x")
+    table.add(
+        f"`confnotes lint` 1,000 notes, -j {cores} (default)", secs(cli_jn), f"bare parse {secs(bare_1000)}", f"{cli_jn / bare_1000:.2f}x"
+    )
     targets.append(("lint with -j (all cores) < the bare single-process parse", f"{cli_jn / bare_1000:.2f}x", cli_jn < bare_1000))
     shutil.rmtree(cache, ignore_errors=True)
     run([*CLI, "lint", str(mixed)], env=env)  # fill the cache
     cached = timed_cmd([*CLI, "lint", str(mixed)], repeat, env)
-    table.add("`confnotes lint` 1,000 unchanged notes, cached", secs(cached), f"bare parse {secs(bare_1000)}",
-              f"{cached / bare_1000:.2f}x")
-    targets.append(("cached lint of an unchanged folder <= 0.2x the bare parse", f"{cached / bare_1000:.2f}x",
-                    cached / bare_1000 <= 0.2))
+    table.add("`confnotes lint` 1,000 unchanged notes, cached", secs(cached), f"bare parse {secs(bare_1000)}", f"{cached / bare_1000:.2f}x")
+    targets.append(("cached lint of an unchanged folder <= 0.2x the bare parse", f"{cached / bare_1000:.2f}x", cached / bare_1000 <= 0.2))
     fmt_cli = timed_cmd([*CLI, "fmt", "--check", str(mixed)], repeat)
     table.add("`confnotes fmt --check` 1,000 notes", secs(fmt_cli), f"bare parse {secs(bare_1000)}", f"{fmt_cli / bare_1000:.2f}x")
     rss = peak_rss_mb([*CLI, "lint", str(mixed), "--no-cache", "-j", "1"])
@@ -188,10 +193,19 @@ def main() -> int:
             small, large = (_instructions(job, mixed, n) for n in (20, 60))
             counts[job] = large - small  # the cost of 40 notes, start-up cancelled out
         for job in ("outline", "lint"):
-            table.add(f"{job}, 40 notes, instructions (callgrind)", f"{counts[job] / 1e6:.0f} M",
-                      f"bare parse {counts['bare'] / 1e6:.0f} M", f"{counts[job] / counts['bare']:.2f}x")
-        targets.append(("lint <= 1.3x the bare parse, by instruction count (callgrind)",
-                        f"{counts['lint'] / counts['bare']:.2f}x", counts["lint"] / counts["bare"] <= 1.3))
+            table.add(
+                f"{job}, 40 notes, instructions (callgrind)",
+                f"{counts[job] / 1e6:.0f} M",
+                f"bare parse {counts['bare'] / 1e6:.0f} M",
+                f"{counts[job] / counts['bare']:.2f}x",
+            )
+        targets.append(
+            (
+                "lint <= 1.3x the bare parse, by instruction count (callgrind)",
+                f"{counts['lint'] / counts['bare']:.2f}x",
+                counts["lint"] / counts["bare"] <= 1.3,
+            )
+        )
     else:
         print("  valgrind not found: apt-get install valgrind for instruction counts", flush=True)
 
@@ -199,14 +213,16 @@ def main() -> int:
     print("cold start:", flush=True)
     one = corpora[("markdown", 1)][0]
     script = shutil.which("confnotes", path=str(Path(PY).parent)) or "confnotes"
-    cold_times = interleaved({
-        "cold": lambda: run([script, "lint", str(one), "--no-cache"]),
-        "floor": lambda: run([PY, "-c", "import markdown_it, click"]),
-    }, 15)
+    cold_times = interleaved(
+        {
+            "cold": lambda: run([script, "lint", str(one), "--no-cache"]),
+            "floor": lambda: run([PY, "-c", "import markdown_it, click"]),
+        },
+        15,
+    )
     cold, floor = cold_times["cold"], cold_times["floor"]
     table.add("`confnotes lint one.md` cold start", secs(cold), f"`import markdown_it, click` {secs(floor)}", f"{cold / floor:.2f}x")
-    targets.append(("`confnotes lint one.md` cold start <= 1.3x `import markdown_it, click`", f"{cold / floor:.2f}x",
-                    cold / floor <= 1.3))
+    targets.append(("`confnotes lint one.md` cold start <= 1.3x `import markdown_it, click`", f"{cold / floor:.2f}x", cold / floor <= 1.3))
 
     # 3. HTML build of 100 notes vs bare markdown-it render + Jinja
     print("HTML of 100 notes:", flush=True)
@@ -215,14 +231,21 @@ def main() -> int:
     for path in mixed_paths[:100]:
         shutil.copy(path, hundred / path.name)
     site = work / "site"
-    build = median_time(lambda: (shutil.rmtree(site, ignore_errors=True),
-                                 run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q"])), repeat)
-    build_j1 = median_time(lambda: (shutil.rmtree(site, ignore_errors=True),
-                                    run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q", "-j", "1"])), repeat)
+    build = median_time(
+        lambda: (shutil.rmtree(site, ignore_errors=True), run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q"])), repeat
+    )
+    build_j1 = median_time(
+        lambda: (
+            shutil.rmtree(site, ignore_errors=True),
+            run([*CLI, "build", str(hundred), "-o", str(site), "--to", "html", "-q", "-j", "1"]),
+        ),
+        repeat,
+    )
     import jinja2
 
     template = jinja2.Environment(autoescape=True).from_string(
-        "<!DOCTYPE html><html><head><title>{{ title }}</title></head><body>{{ body | safe }}</body></html>")
+        "<!DOCTYPE html><html><head><title>{{ title }}</title></head><body>{{ body | safe }}</body></html>"
+    )
     render_md = MarkdownIt("commonmark").enable("table")
     out_bare = work / "bare-html"
     out_bare.mkdir()
@@ -233,21 +256,28 @@ def main() -> int:
             (out_bare / (path.stem + ".html")).write_text(html, encoding="utf-8")
 
     bare_build = median_time(bare_html, repeat)
-    table.add("`confnotes build --to html` 100 notes (all cores)", secs(build), f"markdown-it + Jinja {secs(bare_build)}",
-              f"{build / bare_build:.2f}x")
-    table.add("`confnotes build --to html` 100 notes, -j 1", secs(build_j1), f"markdown-it + Jinja {secs(bare_build)}",
-              f"{build_j1 / bare_build:.2f}x")
+    table.add(
+        "`confnotes build --to html` 100 notes (all cores)",
+        secs(build),
+        f"markdown-it + Jinja {secs(bare_build)}",
+        f"{build / bare_build:.2f}x",
+    )
+    table.add(
+        "`confnotes build --to html` 100 notes, -j 1",
+        secs(build_j1),
+        f"markdown-it + Jinja {secs(bare_build)}",
+        f"{build_j1 / bare_build:.2f}x",
+    )
     pandoc = _pandoc()
     if pandoc:
+
         def pandoc_all() -> None:
             for path in hundred.glob("*.md"):
-                run([pandoc, str(path), "-s", "-o", str(out_bare / (path.stem + ".pandoc.html")),
-                     "--metadata", f"title={path.stem}"])
+                run([pandoc, str(path), "-s", "-o", str(out_bare / (path.stem + ".pandoc.html")), "--metadata", f"title={path.stem}"])
 
         pandoc_time = median_time(pandoc_all, repeat)
         table.add("pandoc, 100 notes to HTML (one process each)", secs(pandoc_time), "", "")
-        targets.append(("HTML build of 100 notes <= pandoc's time for the same notes", f"{build / pandoc_time:.2f}x",
-                        build <= pandoc_time))
+        targets.append(("HTML build of 100 notes <= pandoc's time for the same notes", f"{build / pandoc_time:.2f}x", build <= pandoc_time))
     else:
         print("  pandoc not found: pip install pypandoc-binary", flush=True)
 
@@ -274,8 +304,18 @@ def main() -> int:
 
 def _instructions(job: str, folder: Path, count: int) -> int:
     out = Path(tempfile.mkdtemp(prefix="confnotes-cg-")) / "callgrind.out"
-    proc = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", PY,
-                str(Path(__file__).parent / "instr.py"), job, str(folder), str(count)])
+    proc = run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            PY,
+            str(Path(__file__).parent / "instr.py"),
+            job,
+            str(folder),
+            str(count),
+        ]
+    )
     for line in proc.stderr.splitlines():
         if "Collected" in line:
             return int(line.split()[-1])
@@ -288,7 +328,8 @@ def _pdf(table: Table, repeat: int) -> tuple[str, str, bool]:
     import weasyprint
 
     from confnotes.parse import parse
-    from confnotes.render.html import RenderOptions, render_html
+    from confnotes.render.html import render_html
+    from confnotes.render.options import RenderOptions
     from confnotes.render.pdf import html_to_pdf
 
     note = ROOT / "notes" / "scale2025.md"
@@ -299,10 +340,10 @@ def _pdf(table: Table, repeat: int) -> tuple[str, str, bool]:
     bare = median_time(lambda: weasyprint.HTML(string=html, base_url=str(note.parent)).write_pdf(pdf_variant="pdf/ua-1"), repeat)
     full = median_time(lambda: html_to_pdf(html, note.parent), repeat)
     cli = timed_cmd([*CLI, "render", str(note), "--to", "pdf", "-o", os.devnull], repeat)
-    table.add("PDF of scale2025.md: confnotes' share (parse + template)", secs(ours), f"WeasyPrint write_pdf {secs(bare)}",
-              f"{ours / bare:.1%}")
-    table.add("PDF of scale2025.md through confnotes' fetcher", secs(full), f"WeasyPrint write_pdf {secs(bare)}",
-              f"{full / bare:.2f}x")
+    table.add(
+        "PDF of scale2025.md: confnotes' share (parse + template)", secs(ours), f"WeasyPrint write_pdf {secs(bare)}", f"{ours / bare:.1%}"
+    )
+    table.add("PDF of scale2025.md through confnotes' fetcher", secs(full), f"WeasyPrint write_pdf {secs(bare)}", f"{full / bare:.2f}x")
     table.add("`confnotes render --to pdf` (CLI, with start-up)", secs(cli), "", "")
     return ("PDF: confnotes' own share <= 10% of WeasyPrint's write_pdf", f"{ours / bare:.1%}", ours / bare <= 0.10)
 
@@ -320,8 +361,12 @@ def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]
     texts = {factor: base * factor for factor in (1, 10)}
     timings = interleaved({factor: (lambda text=text: parse(text, "big.md")) for factor, text in texts.items()}, 5)
     for factor, text in texts.items():
-        table.add(f"outline of one note of {len(text) / 1e6:.2f} MB", secs(timings[factor]), "",
-                  "" if factor == 1 else f"{timings[factor] / timings[1]:.1f}x for {factor}x input")
+        table.add(
+            f"outline of one note of {len(text) / 1e6:.2f} MB",
+            secs(timings[factor]),
+            "",
+            "" if factor == 1 else f"{timings[factor] / timings[1]:.1f}x for {factor}x input",
+        )
     ratio = timings[10] / timings[1]
     results.append(("10x larger note takes <= 12x longer", f"{ratio:.1f}x", ratio <= 12))
     huge = base * (20_000_000 // len(base) + 1)
@@ -329,6 +374,7 @@ def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]
     huge_path.write_text(huge[:20_000_000], encoding="utf-8")
     huge_time = median_time(lambda: run([*CLI, "lint", str(huge_path), "--no-cache"]), 1)
     table.add("`confnotes lint` of a 20 MB note", secs(huge_time), "", "")
+
     def item_list(count: int) -> str:
         return "# Long list\n\n## Items\n\n" + "".join(f"- item {i} {WORDS[i % len(WORDS)]}\n" for i in range(count))
 
@@ -389,8 +435,10 @@ def _machine() -> str:
     from importlib.metadata import version
 
     packages = ", ".join(f"{name} {version(name)}" for name in ("markdown-it-py", "jinja2", "weasyprint", "click"))
-    return (f"- CPU: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()} on {platform.system()} "
-            f"{platform.release()}\n- {packages}\n- run on {time.strftime('%Y-%m-%d')}")
+    return (
+        f"- CPU: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()} on {platform.system()} "
+        f"{platform.release()}\n- {packages}\n- run on {time.strftime('%Y-%m-%d')}"
+    )
 
 
 def _report(table: Table, targets: list[tuple[str, str, bool]], size_kb: float) -> str:

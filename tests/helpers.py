@@ -85,8 +85,9 @@ def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
         text = _NOTES_CONTAINER.sub(" ", text)
     text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
     text = re.sub(r"^[ \t>]*(?:`{3,}|~{3,})[^\n]*$", " ", text, flags=re.M)
-    text = re.sub(r"^[ \t]*[\w.@()+ -]*\.(?:md|markdown|mdown|txt|text|docx?|odt|rtf|pdf|html?|pages|key|pptx?)[ \t]*$",
-                  " ", text, flags=re.M | re.I)
+    text = re.sub(
+        r"^[ \t]*[\w.@()+ -]*\.(?:md|markdown|mdown|txt|text|docx?|odt|rtf|pdf|html?|pages|key|pptx?)[ \t]*$", " ", text, flags=re.M | re.I
+    )
     if re.search(r"^[ \t]*[•◦▪▫‣⁃●○■□➢➤–—·§][ \t]", text, re.M):
         text = re.sub(r"^[ \t]*o[ \t]+(?=\S)", " ", text, flags=re.M)  # Word's "o" bullets beside other bullets
     text = re.sub(r"!\[((?:[^\]\\]|\\.)*)\]\((?:[^()]|\([^)]*\))*\)", r" \1 ", text)
@@ -175,8 +176,10 @@ def assert_same_words(expected: list[str], actual: list[str], what: str) -> None
     if expected == actual:
         return
     at = next((i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b), min(len(expected), len(actual)))
-    raise AssertionError(f"{what}: words part at word {at}: source …{' '.join(expected[max(0, at - 6):at + 6])}… "
-                         f"but {what} …{' '.join(actual[max(0, at - 6):at + 6])}…")
+    raise AssertionError(
+        f"{what}: words part at word {at}: source …{' '.join(expected[max(0, at - 6) : at + 6])}… "
+        f"but {what} …{' '.join(actual[max(0, at - 6) : at + 6])}…"
+    )
 
 
 def assert_words_in_order(expected: list[str], rendered: list[str], what: str) -> None:
@@ -187,10 +190,9 @@ def assert_words_in_order(expected: list[str], rendered: list[str], what: str) -
         try:
             position = rendered.index(word, position) + 1
         except ValueError:
-            context = " ".join(expected[max(0, index - 6):index + 6])
-            seen = " ".join(rendered[max(0, position - 6):position + 6])
-            raise AssertionError(f"{what}: word {index} {word!r} of …{context}… is missing or out of order "
-                                 f"(after …{seen}…)") from None
+            context = " ".join(expected[max(0, index - 6) : index + 6])
+            seen = " ".join(rendered[max(0, position - 6) : position + 6])
+            raise AssertionError(f"{what}: word {index} {word!r} of …{context}… is missing or out of order (after …{seen}…)") from None
 
 
 def check_golden(path: Path, actual: str, update: bool) -> None:
@@ -262,8 +264,7 @@ def pdf_reading_text(path: Path) -> str:
         import pytest
 
         pytest.skip("pdftotext not installed: apt-get install poppler-utils to check PDF text order")
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
@@ -300,8 +301,12 @@ def tiny_png() -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     raw = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def assert_not_blank(png_path: Path) -> None:
@@ -360,5 +365,4 @@ def json_children(data: dict) -> list[dict]:
 
 def json_blocks(data: dict) -> list[dict]:
     """Printed blocks (the ``body`` view): no lists, sections, speaker notes or comments."""
-    return [entry for entry in data["content"]
-            if entry["kind"] not in ("list", "section", "item", "note", "comment")]
+    return [entry for entry in data["content"] if entry["kind"] not in ("list", "section", "item", "note", "comment")]

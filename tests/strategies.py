@@ -8,9 +8,38 @@ from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("CONFNOTES_FUZZ_EXAMPLES", "300"))
 WORDS = st.sampled_from(
-    ["Scaling", "systems", "design", "for", "failure", "会议", "масштаб", "🚀", "naïve", "“quoted”",
-     "x", "I/O", "e.g.,", "(RAG)", "v6", "—", "Label:", "http://example.org", "**bold**", "_em_", "`code`",
-     "[link](https://example.org)", "![img](pic.png)", "<b>", "&amp;", "\\*", "#tag", "1.", "a|b", "\t"]
+    [
+        "Scaling",
+        "systems",
+        "design",
+        "for",
+        "failure",
+        "会议",
+        "масштаб",
+        "🚀",
+        "naïve",
+        "“quoted”",
+        "x",
+        "I/O",
+        "e.g.,",
+        "(RAG)",
+        "v6",
+        "—",
+        "Label:",
+        "http://example.org",
+        "**bold**",
+        "_em_",
+        "`code`",
+        "[link](https://example.org)",
+        "![img](pic.png)",
+        "<b>",
+        "&amp;",
+        "\\*",
+        "#tag",
+        "1.",
+        "a|b",
+        "\t",
+    ]
 )
 PHRASE = st.lists(WORDS, min_size=1, max_size=8).map(" ".join)
 GLYPHS = st.sampled_from(list("•◦▪▫‣⁃●○■□➢➤–—"))
@@ -57,9 +86,40 @@ def note(draw) -> str:
 
 #: Plain words, so a test can follow each one through every output in order.
 PLAIN = st.sampled_from(
-    ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
-     "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor",
-     "whiskey", "xray", "yankee", "zulu", "кластер", "会议", "naïve", "scaling", "latency", "cache"]
+    [
+        "alpha",
+        "bravo",
+        "charlie",
+        "delta",
+        "echo",
+        "foxtrot",
+        "golf",
+        "hotel",
+        "india",
+        "juliet",
+        "kilo",
+        "lima",
+        "mike",
+        "november",
+        "oscar",
+        "papa",
+        "quebec",
+        "romeo",
+        "sierra",
+        "tango",
+        "uniform",
+        "victor",
+        "whiskey",
+        "xray",
+        "yankee",
+        "zulu",
+        "кластер",
+        "会议",
+        "naïve",
+        "scaling",
+        "latency",
+        "cache",
+    ]
 )
 SENTENCE = st.lists(PLAIN, min_size=2, max_size=9).map(lambda words: " ".join(words).capitalize() + ".")
 TITLE = st.lists(PLAIN, min_size=1, max_size=5).map(lambda words: " ".join(words).capitalize())
@@ -97,7 +157,7 @@ def markdown_list(draw, indent: str, depth: int) -> str:
         items.append(item)
     if not ordered:  # one marker for the whole list, as CommonMark reads a list
         first = items[0][len(indent)]
-        items = [item[: len(indent)] + first + item[len(indent) + 1:] for item in items]
+        items = [item[: len(indent)] + first + item[len(indent) + 1 :] for item in items]
     return "\n\n".join(items)
 
 

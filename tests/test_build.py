@@ -127,8 +127,11 @@ def test_shards_merge_into_the_same_site(cli, tmp_path):
     assert merged.exit_code == 0 and "merged 7 note(s)" in merged.stdout
 
     def site_files(site: Path) -> dict[str, bytes]:
-        return {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*")
-                if p.is_file() and not p.name.startswith(".confnotes-manifest")}
+        return {
+            str(p.relative_to(site)): p.read_bytes()
+            for p in site.rglob("*")
+            if p.is_file() and not p.name.startswith(".confnotes-manifest")
+        }
 
     assert site_files(sharded) == site_files(full)
     assert cli("build", str(notes), "-o", str(tmp_path / "x"), "--shard", "3/2").exit_code == 2
@@ -172,5 +175,4 @@ def test_build_summary_line_without_tty(cli, tmp_path):
     result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html", "-q")
     assert result.stdout == ""
     result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html")
-    assert re.fullmatch(r"built 2 note\(s\) into .+: rendered 0, skipped 2 unchanged, removed 0, failed 0 \(\d+\.\d s\)\n",
-                        result.stdout)
+    assert re.fullmatch(r"built 2 note\(s\) into .+: rendered 0, skipped 2 unchanged, removed 0, failed 0 \(\d+\.\d s\)\n", result.stdout)

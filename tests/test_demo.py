@@ -13,9 +13,9 @@ def test_make_demo(tmp_path):
     out = tmp_path / "demo"
     bin_dir = Path(sys.executable).parent
     proc = subprocess.run(
-        ["make", "--no-print-directory", "-C", str(ROOT), "demo", f"OUT={out}", f"BIN={bin_dir}",
-         "-o", ".venv/.installed"],
-        capture_output=True, text=True,
+        ["make", "--no-print-directory", "-C", str(ROOT), "demo", f"OUT={out}", f"BIN={bin_dir}", "-o", ".venv/.installed"],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert "System & Reliability @scale Conference  (title from lede" in proc.stdout

@@ -10,8 +10,7 @@ from confnotes.check import Checker
 def _corpus(folder, count=40):
     folder.mkdir()
     for index in range(count):
-        (folder / f"n{index:02d}.md").write_text(
-            f"# Talk {index}\n\n## Part\n\n1. Point\n3. Jump\n\n![pic](missing{index % 2}.png)\n")
+        (folder / f"n{index:02d}.md").write_text(f"# Talk {index}\n\n## Part\n\n1. Point\n3. Jump\n\n![pic](missing{index % 2}.png)\n")
     return folder
 
 

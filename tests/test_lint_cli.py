@@ -23,8 +23,10 @@ ALL_NOTES = sorted((FIXTURES / "notes").glob("*.md")) + sorted(NOTES.glob("*.md"
 def test_reading_list_missing_annotation(cli):
     result = cli("lint", str(NOTES / "scaling-reading-list.md"))
     assert result.exit_code == 1
-    expected = (f"{NOTES / 'scaling-reading-list.md'}:15:1: CN104 empty-section "
-                "entry 'Wide Attention Is The Way Forward for Transformers' has no annotation")
+    expected = (
+        f"{NOTES / 'scaling-reading-list.md'}:15:1: CN104 empty-section "
+        "entry 'Wide Attention Is The Way Forward for Transformers' has no annotation"
+    )
     assert expected in result.stdout.splitlines()
 
 
@@ -151,8 +153,7 @@ def test_unreadable_note_in_lint(cli, tmp_path):
 
 def test_config_from_pyproject_sets_severity_and_options(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        "[tool.confnotes.lint]\nignore = ['CN109']\n"
-        "[tool.confnotes.lint.rules.long-item]\nmax_words = 3\nseverity = 'error'\n"
+        "[tool.confnotes.lint]\nignore = ['CN109']\n[tool.confnotes.lint.rules.long-item]\nmax_words = 3\nseverity = 'error'\n"
     )
     sub = tmp_path / "talks"
     sub.mkdir()
@@ -222,8 +223,9 @@ def test_rules_command_and_docs_are_current(cli):
     assert cli("rules", "CN999").exit_code == 2
     from confnotes.lint.report import catalogue_markdown
 
-    assert (ROOT / "docs" / "rules.md").read_text() == catalogue_markdown(), \
+    assert (ROOT / "docs" / "rules.md").read_text() == catalogue_markdown(), (
         "docs/rules.md is stale: python -m confnotes.lint.docs > docs/rules.md"
+    )
 
 
 def test_pre_commit_hooks():

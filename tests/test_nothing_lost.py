@@ -65,8 +65,9 @@ def test_html_page_keeps_the_order(cli, path):
 
 
 def _speaker_note_words(doc) -> set[str]:
-    return set(text_words("\n".join(note_text(entry) for entry in walk_content(doc.content)
-                                     if type(entry) is Block and entry.kind == "note")))
+    return set(
+        text_words("\n".join(note_text(entry) for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "note"))
+    )
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)

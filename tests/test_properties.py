@@ -79,7 +79,8 @@ def check_fix_fixpoint(text: str) -> None:
 
 
 def check_render_html(text: str) -> None:
-    from confnotes.render.html import RenderOptions, render_html
+    from confnotes.render.html import render_html
+    from confnotes.render.options import RenderOptions
 
     doc = _parse(text)
     if doc is not None:
@@ -120,8 +121,9 @@ def test_fuzz_corpus_replays(path: Path):
 
 # ---------------------------------------------------------------- order, on notes shaped like real ones
 
-ORDERED = settings(max_examples=max(20, EXAMPLES // 3), deadline=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+ORDERED = settings(
+    max_examples=max(20, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @ORDERED
@@ -142,14 +144,15 @@ def test_model_and_fmt_keep_words_in_order(text: str):
 def test_page_and_deck_keep_words_in_order(text: str):
     import re
 
-    from confnotes.render.deck import render_deck
-    from confnotes.render.html import RenderOptions, render_html
+    from confnotes.render.deck_html import render as render_deck
+    from confnotes.render.html import render_html
+    from confnotes.render.options import RenderOptions
     from helpers import assert_words_in_order, page_words, source_words
 
     doc = parse(text, "gen.md")
     expected = source_words(text, notes=False)
     html, _ = render_html(doc, RenderOptions())
     assert_words_in_order(expected, page_words(html), "the HTML page")
-    deck, _ = render_deck(doc, "slides", RenderOptions(), None)
+    deck, _ = render_deck(doc, RenderOptions(), None)
     deck = re.sub(r'<aside class="notes(?:-panel)?"[^>]*>.*?</aside>', " ", deck, flags=re.S)
     assert_words_in_order(expected, page_words(deck), "the deck")

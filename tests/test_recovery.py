@@ -63,10 +63,13 @@ def test_label_lines_are_not_sections():
     assert [s.title for s in minimal.sections] == ["Sampling", "Tail"]
 
 
-@pytest.mark.parametrize(("name", "title", "levels"), [
-    ("opens-with-h2.md", "GopherCon — Generics two years in", [3, 3, 3]),
-    ("opens-with-h3.md", "Notes: Postgres performance clinic", [4, 4]),
-])
+@pytest.mark.parametrize(
+    ("name", "title", "levels"),
+    [
+        ("opens-with-h2.md", "GopherCon — Generics two years in", [3, 3, 3]),
+        ("opens-with-h3.md", "Notes: Postgres performance clinic", [4, 4]),
+    ],
+)
 def test_opening_heading_alone_at_its_level_is_the_title(name, title, levels):
     doc = _doc(name)
     assert (doc.meta.title, doc.meta.title_origin) == (title, "heading")
@@ -76,21 +79,27 @@ def test_opening_heading_alone_at_its_level_is_the_title(name, title, levels):
 
 
 def test_pasted_note_opens_with_its_title():
-    for name, title in [("gdocs-paste.md", "SREcon Americas — team notes"), ("retro-notes.md", "Conference retro – platform team"),
-                        ("pasted-1paren.md", "Strange Loop hallway track, written up on the train")]:
+    for name, title in [
+        ("gdocs-paste.md", "SREcon Americas — team notes"),
+        ("retro-notes.md", "Conference retro – platform team"),
+        ("pasted-1paren.md", "Strange Loop hallway track, written up on the train"),
+    ]:
         assert _doc(name).meta.title == title
     # but a first bare line heading a list, as the sections after it do, is a section
     doc = parse("Error budgets\n\n• spend them\n\nChaos days\n\n• on staging\n", "team.md")
     assert doc.meta.title == "team" and [s.title for s in doc.sections] == ["Error budgets", "Chaos days"]
 
 
-@pytest.mark.parametrize(("title", "label", "text"), [
-    ("Speaker   : Priya Raman", "Speaker", "Priya Raman"),
-    ("**Blog:** https://example.org/post", "Blog", "https://example.org/post"),
-    ("*Slides:* https://example.org/deck", "Slides", "https://example.org/deck"),
-    ("**Video**: recording next week", "Video", "recording next week"),
-    ("Checkpointing limits: Frequent saves", "Checkpointing limits", "Frequent saves"),
-])
+@pytest.mark.parametrize(
+    ("title", "label", "text"),
+    [
+        ("Speaker   : Priya Raman", "Speaker", "Priya Raman"),
+        ("**Blog:** https://example.org/post", "Blog", "https://example.org/post"),
+        ("*Slides:* https://example.org/deck", "Slides", "https://example.org/deck"),
+        ("**Video**: recording next week", "Video", "recording next week"),
+        ("Checkpointing limits: Frequent saves", "Checkpointing limits", "Frequent saves"),
+    ],
+)
 def test_labels_never_keep_the_colon(title, label, text):
     item = parse(f"# T\n\n- {title}\n").nodes[0]
     assert (item.label, item.text) == (label, text)
@@ -109,7 +118,10 @@ def test_pasted_numbering_with_bullets_right_below():
     doc = _doc("pasted-1paren.md")
     (points,) = [entry for entry in doc.content if type(entry) is List]
     assert [(p.number, p.delimiter, p.title) for p in points.items] == [
-        ("1", ")", "Local-first software"), ("2", ")", "Build systems"), ("3", ")", "Careers")]
+        ("1", ")", "Local-first software"),
+        ("2", ")", "Build systems"),
+        ("3", ")", "Careers"),
+    ]
     assert [len(p.children) for p in points.items] == [2, 2, 1]
     assert all(c.origin == "glyph" for p in points.items for c in p.children)
 
@@ -165,8 +177,16 @@ def test_two_lists_with_a_paragraph_between_stay_two():
 def test_fmt_keeps_interleaved_text_in_place_and_adds_no_headings():
     doc = _doc("interleaved-session.md")
     text = format_markdown(doc)
-    order = ["Memoisation by hand", "const count", "Only the effect", "signal-graph.png", "built at runtime",
-             "Solid and Preact", "spreadsheet model", "Nobody on the panel"]
+    order = [
+        "Memoisation by hand",
+        "const count",
+        "Only the effect",
+        "signal-graph.png",
+        "built at runtime",
+        "Solid and Preact",
+        "spreadsheet model",
+        "Nobody on the panel",
+    ]
     positions = [text.index(snippet) for snippet in order]
     assert positions == sorted(positions)
     assert text == (REAL / "interleaved-session.md").read_text(encoding="utf-8")  # already canonical: unchanged

@@ -34,8 +34,13 @@ def test_page_structure(cli):
     assert "<title>System &amp; Reliability @scale Conference</title>" in html
     assert re.search(r"<link[^>]+stylesheet|<script src|https?://", html) is None, "page must be self-contained"
     ids = re.findall(r'<section id="([^"]+)"', html)
-    assert ids == ["core-principles-for-scaling-systems", "key-challenges-in-scaling",
-                   "case-studies-strategies", "future-directions", "conclusion"]
+    assert ids == [
+        "core-principles-for-scaling-systems",
+        "key-challenges-in-scaling",
+        "case-studies-strategies",
+        "future-directions",
+        "conclusion",
+    ]
     toc = re.findall(r'<a class="toc-link" href="#([^"]+)"', html)
     assert toc == ids
     assert html.count('<li value="1"') == 4 and html.count('<li value="3"') == 4
@@ -67,7 +72,7 @@ def test_speaker_notes_hidden_unless_asked(cli, tmp_path):
 
 
 def test_note_paragraphs_are_printed_unless_config_opts_in(cli, tmp_path):
-    """"Note: …" is the author's text; reveal.js users can opt in to reading it as a speaker note."""
+    """ "Note: …" is the author's text; reveal.js users can opt in to reading it as a speaker note."""
     note = tmp_path / "talk.md"
     note.write_text("# Talk\n\n## Part\n\nNote: the venue changed to Hall B.\n\n- point\n")
     assert "Note: the venue changed to Hall B." in html_text(_render(cli, note))
@@ -121,12 +126,8 @@ def test_user_template_overrides_and_extends(cli, tmp_path):
     note.write_text("# T\n\n- a\n")
     templates = tmp_path / "tpl"
     templates.mkdir()
-    (templates / "note.html").write_text(
-        '{% extends "!default/note.html" %}{% block dummy %}{% endblock %}'
-    )
-    (templates / "_node.html").write_text(
-        "{% macro render_content(content, depth) %}<p>CUSTOM {{ content | length }}</p>{% endmacro %}"
-    )
+    (templates / "note.html").write_text('{% extends "!default/note.html" %}{% block dummy %}{% endblock %}')
+    (templates / "_node.html").write_text("{% macro render_content(content, depth) %}<p>CUSTOM {{ content | length }}</p>{% endmacro %}")
     html = _render(cli, note, "--templates", str(templates))
     assert "<p>CUSTOM 1</p>" in html
 
@@ -169,7 +170,7 @@ def test_hostile_note_is_escaped(cli, tmp_path):
 def test_allow_html_from_config(cli, tmp_path):
     (tmp_path / "confnotes.toml").write_text("allow_html = true\n")
     note = tmp_path / "t.md"
-    note.write_text("# T\n\n## A\n\n<div class=\"keep\">raw</div>\n")
+    note.write_text('# T\n\n## A\n\n<div class="keep">raw</div>\n')
     assert '<div class="keep">raw</div>' in _render(cli, note)
 
 

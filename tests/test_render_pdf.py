@@ -67,8 +67,13 @@ def test_metadata_language_and_tagging(scale_pdf):
 
 def test_bookmarks_for_all_sections(scale_pdf):
     titles = [item.title for item in scale_pdf.outline if not isinstance(item, list)]
-    assert titles == ["Core Principles for Scaling Systems", "Key Challenges in Scaling",
-                      "Case Studies & Strategies", "Future Directions", "Conclusion"]
+    assert titles == [
+        "Core Principles for Scaling Systems",
+        "Key Challenges in Scaling",
+        "Case Studies & Strategies",
+        "Future Directions",
+        "Conclusion",
+    ]
 
 
 def test_toc_links_resolve_to_their_sections(scale_pdf):
@@ -79,8 +84,13 @@ def test_toc_links_resolve_to_their_sections(scale_pdf):
         if annot.get("/Subtype") == "/Link" and annot.get("/Dest") is not None:
             links.append(str(annot["/Dest"]))
     targets = list(dict.fromkeys(links))
-    assert targets == ["core-principles-for-scaling-systems", "key-challenges-in-scaling",
-                       "case-studies-strategies", "future-directions", "conclusion"]
+    assert targets == [
+        "core-principles-for-scaling-systems",
+        "key-challenges-in-scaling",
+        "case-studies-strategies",
+        "future-directions",
+        "conclusion",
+    ]
     first_page_text = scale_pdf.pages[0].extract_text()
     for target in targets:
         page_number = scale_pdf.get_destination_page_number(named[target])
@@ -144,8 +154,7 @@ def test_hostile_note_fetches_nothing(cli, tmp_path):
         f'<link rel="stylesheet" href="http://127.0.0.1:{port}/x.css">\n'
     )
     css = tmp_path / "extra.css"
-    css.write_text(f"@import url(http://127.0.0.1:{port}/import.css);\n"
-                   "body {{ background: url(file:///etc/passwd); }}\n")
+    css.write_text(f"@import url(http://127.0.0.1:{port}/import.css);\nbody {{{{ background: url(file:///etc/passwd); }}}}\n")
     opened: list[str] = []
     connected: list[object] = []
     active = True
@@ -153,9 +162,7 @@ def test_hostile_note_fetches_nothing(cli, tmp_path):
     def audit(event: str, args: tuple) -> None:
         if not active:
             return
-        if event == "open" and args and isinstance(args[0], (str, bytes)) and (
-            "passwd" in str(args[0]) or "secret-" in str(args[0])
-        ):
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and ("passwd" in str(args[0]) or "secret-" in str(args[0])):
             opened.append(str(args[0]))
         if event == "socket.connect":
             connected.append(args[1] if len(args) > 1 else args)

@@ -42,8 +42,7 @@ def test_scale2025_outline(cli):
     points = [[c for c in json_children(s) if c["number"] is not None] for s in sections]
     assert [len(p) for p in points] == [3, 3, 3, 3, 0]
     assert [[p["number"] for p in ps] for ps in points[:4]] == [["1", "2", "3"]] * 4
-    assert [p["title"] for p in points[1]] == [
-        "Distributed Training", "Distributed Inference", "Reasoning Models at Scale"]
+    assert [p["title"] for p in points[1]] == ["Distributed Training", "Distributed Inference", "Reasoning Models at Scale"]
     twine = points[2][1]
     assert twine["title"] == "Twine Gang Scheduling"
     assert len(json_children(twine)) == 1

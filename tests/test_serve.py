@@ -22,9 +22,13 @@ def server(tmp_path):
     notes.mkdir()
     (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n")
     (notes / "other.md").write_text("# Other\n\n## Part\n\n- untouched\n")
-    proc = subprocess.Popen([sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     line = proc.stdout.readline()
     match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
     assert match, line + proc.stderr.read() if proc.poll() is not None else line

@@ -49,13 +49,19 @@ def test_scale2025_deck_has_19_slides_in_order():
     ]
     agenda = deck.slides[1]
     assert [item.text for item in agenda.items] == [
-        "Core Principles for Scaling Systems", "Key Challenges in Scaling", "Case Studies & Strategies",
-        "Future Directions", "Conclusion"]
+        "Core Principles for Scaling Systems",
+        "Key Challenges in Scaling",
+        "Case Studies & Strategies",
+        "Future Directions",
+        "Conclusion",
+    ]
     twine = deck.slides[12]
     assert [(i.label, i.text, i.level) for i in twine.items] == [
-        ("Benefits", "", 0), ("Reliability", "Atomic task orchestration.", 1),
+        ("Benefits", "", 0),
+        ("Reliability", "Atomic task orchestration.", 1),
         ("Efficiency", "Optimize resource packing.", 1),
-        ("Scalability", "Unified API for heterogenous workloads.", 1)]
+        ("Scalability", "Unified API for heterogenous workloads.", 1),
+    ]
     assert deck.slides[-1].body[0].startswith("Scaling systems demands proactive design")
     assert deck.slides[0].body[0].startswith("notes for the **System & Reliability")
 
@@ -71,8 +77,7 @@ def test_overflow_splits_at_item_boundaries_without_loss():
     assert bullets(split) == bullets(normal)  # nothing lost, nothing duplicated, same order
     assert all(len(s.items) <= 1 for s in split.slides if s.kind == "point")
     training = [s for s in split.slides if s.title == "Distributed Training"]
-    assert [s.display_title for s in training] == [
-        "Distributed Training", "Distributed Training (cont.)", "Distributed Training (cont.)"]
+    assert [s.display_title for s in training] == ["Distributed Training", "Distributed Training (cont.)", "Distributed Training (cont.)"]
     assert [s.part for s in training] == [1, 2, 3] and {s.parts for s in training} == {3}
     single = [s for s in split.slides if s.title == "Reasoning Models at Scale"]
     assert len(single) == 1 and not single[0].continued
@@ -195,8 +200,7 @@ def test_pptx_reads_back_like_the_deck(cli, tmp_path, talk_with_notes):
                 continue
             paragraphs = bodies[0].text_frame.paragraphs
             got = [(p.text, p.level) for p in paragraphs]
-            want = [(f"{label}:" + (f" {text}" if text else "") if label else text, level)
-                    for text, level, label in expected]
+            want = [(f"{label}:" + (f" {text}" if text else "") if label else text, level) for text, level, label in expected]
             assert got == want
             for paragraph, (_, _, label) in zip(paragraphs, expected, strict=True):
                 if label:
@@ -261,8 +265,7 @@ def test_marp_cli_renders_without_warnings(cli, tmp_path, name):
     source = _render(cli, NOTES / name, "marp", tmp_path)
     md = source.with_suffix(".md")
     source.rename(md)
-    proc = subprocess.run([marp, str(md), "-o", str(tmp_path / "out.html")], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run([marp, str(md), "-o", str(tmp_path / "out.html")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "WARN" not in proc.stdout + proc.stderr and "ERROR" not in proc.stdout + proc.stderr
     deck = build_deck(_doc(name))

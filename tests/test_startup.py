@@ -24,13 +24,16 @@ sys.stderr.write("MODULES " + json.dumps(heavy) + "\\n")
 """
 
 
-@pytest.mark.parametrize("args", [
-    ["lint", str(NOTES / "scale2025.md")],
-    ["lint", "--fix", "--select", "CN105", str(NOTES / "scaling-reading-list.md")],
-    ["outline", str(NOTES / "scale2025.md"), "--format", "json"],
-    ["outline", str(NOTES / "scaling-reading-list.md"), "--format", "opml"],
-    ["fmt", "--check", str(NOTES / "scale2025.md")],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lint", str(NOTES / "scale2025.md")],
+        ["lint", "--fix", "--select", "CN105", str(NOTES / "scaling-reading-list.md")],
+        ["outline", str(NOTES / "scale2025.md"), "--format", "json"],
+        ["outline", str(NOTES / "scaling-reading-list.md"), "--format", "opml"],
+        ["fmt", "--check", str(NOTES / "scale2025.md")],
+    ],
+)
 def test_light_commands_do_not_import_heavy_modules(args):
     proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), *args], capture_output=True, text=True)
     line = next(line for line in proc.stderr.splitlines() if line.startswith("MODULES "))
@@ -40,7 +43,10 @@ def test_light_commands_do_not_import_heavy_modules(args):
 def test_render_pdf_does_import_weasyprint(tmp_path):
     """The probe itself works: a PDF render does load WeasyPrint."""
     out = tmp_path / "x.pdf"
-    proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), "render", str(NOTES / "scale2025.md"), "--to", "pdf",
-                           "-o", str(out)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE % (HEAVY,), "render", str(NOTES / "scale2025.md"), "--to", "pdf", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     line = next(line for line in proc.stderr.splitlines() if line.startswith("MODULES "))
     assert "weasyprint" in json.loads(line.removeprefix("MODULES "))

@@ -14,7 +14,8 @@ def test_wheel_renders_from_its_own_templates(tmp_path):
     dist = tmp_path / "dist"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(ROOT)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert build.returncode == 0, build.stderr
     wheel = next(dist.glob("confnotes-*.whl"))
@@ -27,10 +28,21 @@ def test_wheel_renders_from_its_own_templates(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(site), "PYTHONSAFEPATH": "1"}
     out = tmp_path / "page.html"
     proc = subprocess.run(
-        [sys.executable, "-c",
-         "import confnotes, sys; site = sys.argv.pop(1); assert confnotes.__file__.startswith(site), confnotes.__file__;"
-         "from confnotes.cli import main; main()", str(site), "render", str(NOTES / "scale2025.md"), "-o", str(out)],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        [
+            sys.executable,
+            "-c",
+            "import confnotes, sys; site = sys.argv.pop(1); assert confnotes.__file__.startswith(site), confnotes.__file__;"
+            "from confnotes.cli import main; main()",
+            str(site),
+            "render",
+            str(NOTES / "scale2025.md"),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
     assert "Core Principles for Scaling Systems" in out.read_text()

@@ -26,10 +26,6 @@ from confnotes.errors import ErrorKind, NotesError
 MANIFEST = ".confnotes-manifest.json"
 SHARD_MANIFEST = ".confnotes-manifest.shard-{k}-of-{n}.json"
 DEFAULT_FORMATS = ("html", "pdf", "slides", "pptx")
-FORMAT_SUFFIX = {"html": ".html", "pdf": ".pdf", "slides": ".slides.html", "slides-pdf": ".slides.pdf",
-                 "handout": ".handout.pdf", "marp": ".marp.md", "pptx": ".pptx", "outline": ".slides.txt"}
-FORMAT_LABEL = {"html": "Page", "pdf": "PDF", "slides": "Slides", "slides-pdf": "Slides PDF",
-                "handout": "Handout", "marp": "Marp", "pptx": "PowerPoint", "outline": "Slide outline"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +38,7 @@ class BuildRequest:
     shard: tuple[int, int] | None = None
     theme: str | None = None
     exclude: tuple[str, ...] = ()
+    keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
 
 
 @dataclass
@@ -57,9 +54,11 @@ class BuildReport:
         return len(self.rendered) + len(self.skipped) + len(self.failed)
 
     def summary(self, out_dir: str) -> str:
-        return (f"built {self.total} note(s) into {out_dir}: rendered {len(self.rendered)}, "
-                f"skipped {len(self.skipped)} unchanged, removed {len(self.removed)}, failed {len(self.failed)} "
-                f"({self.seconds:.1f} s)")
+        return (
+            f"built {self.total} note(s) into {out_dir}: rendered {len(self.rendered)}, "
+            f"skipped {len(self.skipped)} unchanged, removed {len(self.removed)}, failed {len(self.failed)} "
+            f"({self.seconds:.1f} s)"
+        )
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -105,8 +104,8 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
     from confnotes.export import to_dict
     from confnotes.lint.engine import lint_context
     from confnotes.output import write_atomic
-    from confnotes.render import render_note
-    from confnotes.render.html import RenderOptions
+    from confnotes.render.formats import output_format, render_note
+    from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.source import read_source
 
     note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
@@ -119,24 +118,32 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         doc = ctx.doc
         findings = lint_context(ctx, checker.settings_for(config))
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
-        options = RenderOptions(theme=task["theme"] or config.theme, templates=(config.templates,) if config.templates else (),
-                                paper=config.paper, allow_html=config.allow_html, slides=dict(config.slides))
+        options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"]))
         base_dir = Path(note).resolve().parent
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:
             data, _warnings = render_note(doc, fmt, options, base_dir)
-            target = out_dir / (stem + FORMAT_SUFFIX[fmt])
+            name = stem + output_format(fmt).suffix
+            target = out_dir / name
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, data)
-            result["outputs"][fmt] = stem + FORMAT_SUFFIX[fmt]
-        sections = [node for node in doc.nodes if node.is_section]
-        result.update({
-            "title": doc.meta.title, "event": doc.meta.event, "date": doc.meta.date,
-            "speakers": list(doc.meta.speakers), "tags": list(doc.meta.tags), "kind": doc.meta.kind,
-            "sections": len(sections), "points": sum(1 for s in sections for c in s.children if c.is_point),
-            "entries": len(sections) if doc.is_reading_list else 0, "lint": counts,
-            "outline": {**to_dict(doc), "path": rel},
-        })
+            result["outputs"][fmt] = name
+        sections = doc.sections
+        result.update(
+            {
+                "title": doc.meta.title,
+                "event": doc.meta.event,
+                "date": doc.meta.date,
+                "speakers": list(doc.meta.speakers),
+                "tags": list(doc.meta.tags),
+                "kind": doc.meta.kind,
+                "sections": len(sections),
+                "points": sum(1 for s in sections for c in s.children if c.is_point),
+                "entries": len(sections) if doc.is_reading_list else 0,
+                "lint": counts,
+                "outline": {**to_dict(doc), "path": rel},
+            }
+        )
     except NotesError as exc:
         result["error"] = str(exc) if exc.path else f"{note}: {exc}"
     except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
@@ -208,21 +215,26 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         config_bytes = Path(config.path).read_bytes() if config.path else b""
         templates_dir = config.templates
         if templates_dir not in shared_cache:
-            shared_cache[templates_dir] = json.dumps(
-                [__version__, list(request.formats), request.theme, _templates_hash(templates_dir)])
+            shared_cache[templates_dir] = json.dumps([__version__, list(request.formats), request.theme, _templates_hash(templates_dir)])
         try:
             data = Path(note).read_bytes()
         except OSError:
             data = b""
         key = note_key(data, config_bytes, shared_cache[templates_dir])
         previous = old.get(rel)
-        if (not request.force and previous and previous.get("key") == key and not previous.get("error")
-                and all((out_dir / p).exists() for p in previous.get("outputs", {}).values())):
+        if (
+            not request.force
+            and previous
+            and previous.get("key") == key
+            and not previous.get("error")
+            and all((out_dir / p).exists() for p in previous.get("outputs", {}).values())
+        ):
             entries[rel] = previous
             report.skipped.append(rel)
             continue
-        tasks.append({"note": note, "rel": rel, "out_dir": str(out_dir), "formats": list(request.formats),
-                      "key": key, "theme": request.theme})
+        tasks.append(
+            {"note": note, "rel": rel, "out_dir": str(out_dir), "formats": list(request.formats), "key": key, "theme": request.theme}
+        )
 
     current = set(rels.values())
     for rel, entry in old.items():
@@ -233,6 +245,8 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     jobs = request.jobs or os.cpu_count() or 1
     done = 0
     results: list[dict[str, Any]] = []
+    if progress:
+        progress("", 0, len(tasks))  # the total, before any note is rendered
     if jobs == 1 or len(tasks) <= 1:
         for task in tasks:
             results.append(build_note(task))
@@ -251,14 +265,20 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         rel = result["rel"]
         if result["error"]:
             report.failed.append((rel, result["error"]))
-            if rel in old:  # its old files would be stale and unlisted
+            if rel in old and request.keep_failed:
+                entries[rel] = old[rel]
+            elif rel in old:  # its old files would be stale and unlisted
                 _remove_outputs(out_dir, old[rel])
             continue
         entries[rel] = result
         report.rendered.append(rel)
 
-    manifest = {"version": __version__, "formats": list(request.formats), "shard": request.shard,
-                "notes": {rel: entries[rel] for rel in sorted(entries)}}
+    manifest: dict[str, Any] = {
+        "version": __version__,
+        "formats": list(request.formats),
+        "shard": request.shard,
+        "notes": {rel: entries[rel] for rel in sorted(entries)},
+    }
     _write_if_changed(manifest_path, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     if request.shard is None:
         write_index(out_dir, manifest["notes"], request.formats)
@@ -274,35 +294,49 @@ def merge_shards(out_dir: str) -> int:
     folder = Path(out_dir)
     shards = sorted(folder.glob(".confnotes-manifest.shard-*-of-*.json"))
     if not shards:
-        raise NotesError("no shard manifests to merge (build with --shard K/N first)", path=str(folder),
-                         kind=ErrorKind.USAGE)
+        raise NotesError("no shard manifests to merge (build with --shard K/N first)", path=str(folder), kind=ErrorKind.USAGE)
     notes: dict[str, Any] = {}
     formats: list[str] = []
     for shard in shards:
         data = _read_manifest(shard)
         notes.update(data["notes"])
         formats = data.get("formats") or formats
-    manifest = {"version": __version__, "formats": formats, "shard": None, "notes": {rel: notes[rel] for rel in sorted(notes)}}
+    manifest: dict[str, Any] = {
+        "version": __version__,
+        "formats": formats,
+        "shard": None,
+        "notes": {rel: notes[rel] for rel in sorted(notes)},
+    }
     _write_if_changed(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     write_index(folder, manifest["notes"], tuple(formats))
+    for shard in shards:  # merged: the site is now what a plain build writes, one manifest
+        shard.unlink()
     return len(notes)
 
 
 def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str]) -> None:
     """``index.html`` (every note, its formats and lint status) and ``outline.json`` (all outlines)."""
-    from confnotes.render.html import RenderOptions, style_safe, theme_css
+    from confnotes.render.formats import FORMATS
+    from confnotes.render.html import style_safe, theme_css
+    from confnotes.render.options import RenderOptions
     from confnotes.templating import read_builtin, render_template
 
-    ordered = sorted(notes.values(), key=lambda e: ((e.get("event") or "").casefold(), e.get("date") or "",
-                                                     (e.get("title") or "").casefold(), e["rel"]))
+    ordered = sorted(
+        notes.values(), key=lambda e: ((e.get("event") or "").casefold(), e.get("date") or "", (e.get("title") or "").casefold(), e["rel"])
+    )
     events = sorted({e["event"] for e in ordered if e.get("event")})
     tags = sorted({t for e in ordered for t in e.get("tags", [])})
     html = render_template(
-        "index.html", (), notes=ordered, events=events, tags=tags, formats=list(formats),
-        labels=FORMAT_LABEL, css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
+        "index.html",
+        (),
+        notes=ordered,
+        events=events,
+        tags=tags,
+        formats=list(formats),
+        labels={name: fmt.label for name, fmt in FORMATS.items()},
+        css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
         version=__version__,
     )
     _write_if_changed(out_dir / "index.html", html)
     outlines = {"schema": "confnotes.site/1", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
-    _write_if_changed(out_dir / "outline.json",
-                      json.dumps(outlines, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n")
+    _write_if_changed(out_dir / "outline.json", json.dumps(outlines, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n")

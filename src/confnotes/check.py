@@ -98,16 +98,19 @@ class Checker:
         if config.path not in self._settings:
             request = self.request
             self._settings[config.path] = build_settings(
-                config.lint, config.slides, config.path, select=request.select, ignore=request.ignore,
+                config.lint,
+                config.slides,
+                config.path,
+                select=request.select,
+                ignore=request.ignore,
                 fail_on=request.fail_on,
             )
         return self._settings[config.path]
 
-    def context(self, source: Source, config: Config, links: dict[str, bool] | None = None,
-                fix: bool | None = None) -> LintContext:
-        from confnotes.parse import parse_source
+    def context(self, source: Source, config: Config, links: dict[str, bool] | None = None, fix: bool | None = None) -> LintContext:
+        from confnotes.load import read_text
 
-        doc = parse_source(source, config.parse_options())
+        doc = read_text(source.text, source.path, config)
         folder = Path(os.path.dirname(os.path.abspath(source.path))) if source.path != "<stdin>" else Path.cwd()
         recorded = links if links is not None else {}
 
@@ -116,9 +119,15 @@ class Checker:
                 recorded[rel] = (folder / rel).exists()
             return recorded[rel]
 
+        from confnotes.load import parse_options
+
         settings = self.settings_for(config)
-        return LintContext(doc, source.text, exists=exists,
-                           settings={"slides": settings.slides, "fix": self.request.fix if fix is None else fix})
+        return LintContext(
+            doc,
+            source.text,
+            exists=exists,
+            settings={"slides": settings.slides, "fix": self.request.fix if fix is None else fix, "parse": parse_options(config)},
+        )
 
     # ------------------------------------------------------------ one note
 
@@ -133,8 +142,8 @@ class Checker:
                 gc.enable()
 
     def _lint_note(self, note: str, digest: str = "") -> NoteResult:
+        from confnotes.load import read_text
         from confnotes.output import write_atomic
-        from confnotes.parse import parse
 
         result = NoteResult(note, digest)
         try:
@@ -147,9 +156,12 @@ class Checker:
             return result
         findings = lint_context(ctx, settings)
         if self.request.fix and any(f.fix for f in findings):
+
             def relint(text: str) -> list[Finding]:
-                doc = parse(text, ctx.doc.path, config.parse_options())
-                again = LintContext(doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True})
+                doc = read_text(text, ctx.doc.path, config)
+                again = LintContext(
+                    doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True, "parse": ctx.settings["parse"]}
+                )
                 return lint_context(again, settings)
 
             try:
@@ -160,8 +172,12 @@ class Checker:
             if new_text != source.text:
                 write_atomic(note, encode_like(source, new_text))
                 result.fixed, result.fixes = True, applied
-                ctx = LintContext(parse(new_text, note, config.parse_options()), new_text, exists=ctx.exists,
-                                  settings={"slides": settings.slides, "fix": False})
+                ctx = LintContext(
+                    read_text(new_text, note, config),
+                    new_text,
+                    exists=ctx.exists,
+                    settings={"slides": settings.slides, "fix": False, "parse": ctx.settings["parse"]},
+                )
         result.findings = findings
         result.facts = project_facts(ctx, settings)
         return result
@@ -224,8 +240,15 @@ def _lint_chunk(request: LintRequest, chunk: list[tuple[str, str]]) -> list[Note
 
 
 def _finding_to_json(finding: Finding) -> list[Any]:
-    return [finding.line, finding.col, finding.rule, finding.name, finding.severity, finding.message,
-            finding.fix.title if finding.fix else None]
+    return [
+        finding.line,
+        finding.col,
+        finding.rule,
+        finding.name,
+        finding.severity,
+        finding.message,
+        finding.fix.title if finding.fix else None,
+    ]
 
 
 class LintCache:
@@ -271,8 +294,10 @@ class LintCache:
         folder = Path(note).resolve().parent
         if any((folder / rel).exists() != existed for rel, existed in entry["links"].items()):
             return None
-        findings = [Finding(note, line, col, rule, name, severity, message, Fix(fix, ()) if fix else None)
-                    for line, col, rule, name, severity, message, fix in entry["findings"]]
+        findings = [
+            Finding(note, line, col, rule, name, severity, message, Fix(fix, ()) if fix else None)
+            for line, col, rule, name, severity, message, fix in entry["findings"]
+        ]
         facts = {rule: [tuple(fact) for fact in items] for rule, items in entry["facts"].items()}
         return NoteResult(note, digest, findings, facts, entry["links"])
 
@@ -295,7 +320,8 @@ class LintCache:
             gitignore = self.folder / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
-            write_atomic(self.path, json.dumps({"version": __version__, "entries": self.entries},
-                                               ensure_ascii=False, separators=(",", ":")))
+            write_atomic(
+                self.path, json.dumps({"version": __version__, "entries": self.entries}, ensure_ascii=False, separators=(",", ":"))
+            )
         except (OSError, NotesError):
             pass  # a cache that cannot be written is only a slower next run

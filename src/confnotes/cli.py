@@ -37,18 +37,15 @@ def main() -> None:
     """
 
 
-def _read(note: str):  # noqa: ANN202 - returns a Document; imported lazily for start-up speed
-    from confnotes.parse import parse_source
-    from confnotes.source import read_source
-
-    return parse_source(read_source(note))
-
-
 @main.command()
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
-    "--format", "fmt", type=click.Choice(["tree", "json", "markdown", "opml"]), default="tree",
-    show_default=True, help="tree: readable outline in source order; json: the model, schema "
+    "--format",
+    "fmt",
+    type=click.Choice(["tree", "json", "markdown", "opml"]),
+    default="tree",
+    show_default=True,
+    help="tree: readable outline in source order; json: the model, schema "
     "confnotes.outline/2 (docs/outline-json.md); markdown: bare heading/list outline; opml: OPML 2.0 "
     "for outliners.",
 )
@@ -62,8 +59,9 @@ def outline(note: str, fmt: str) -> None:
     they were pasted), pasted bullets, labels and titles (README, "How notes are read").
     """
     from confnotes import export
+    from confnotes.load import load_note
 
-    doc = _read(note)
+    doc = load_note(note).doc
     if fmt == "json":
         text = export.to_json(doc) + "\n"
     elif fmt == "markdown":
@@ -75,10 +73,9 @@ def outline(note: str, fmt: str) -> None:
     click.echo(text, nl=False)
 
 
-DOCUMENT_FORMATS = ("html", "pdf")
-SLIDE_FORMATS = ("slides", "slides-pdf", "handout", "marp", "pptx", "outline")
-SUFFIXES = {"html": ".html", "pdf": ".pdf", "slides": ".slides.html", "slides-pdf": ".slides.pdf",
-            "handout": ".handout.pdf", "marp": ".marp.md", "pptx": ".pptx", "outline": ".slides.txt"}
+#: The output formats' names, as --to offers them (the table itself is render.formats.FORMATS; it is
+#: not imported here so that start-up stays light).
+FORMAT_NAMES = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
 
 
 def _warn(messages: list[str], where: str) -> None:
@@ -88,29 +85,62 @@ def _warn(messages: list[str], where: str) -> None:
 
 @main.command()
 @click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
-@click.option("--to", "to", type=click.Choice(DOCUMENT_FORMATS + SLIDE_FORMATS), default="html", show_default=True,
-              help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
-              "handout, marp, pptx, outline: a deck built from the outline.")
-@click.option("-o", "--output", metavar="OUT", help="Output file ('-' for standard output). "
-              "Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html.")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(FORMAT_NAMES),
+    default="html",
+    show_default=True,
+    help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
+    "handout, marp, pptx, outline: a deck built from the outline.",
+)
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT",
+    help="Output file ('-' for standard output). Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html.",
+)
 @click.option("--theme", default=None, help="Built-in theme (see --list-themes). Default: config or 'default'.")
 @click.option("--css", "css", multiple=True, type=click.Path(dir_okay=False), help="Add a stylesheet (repeatable).")
-@click.option("--templates", "templates", default=None, type=click.Path(file_okay=False),
-              help="A folder whose templates shadow the built-in ones by file name.")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default=None,
-              help="PDF paper size. Default: config or a4.")
+@click.option(
+    "--templates",
+    "templates",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="A folder whose templates shadow the built-in ones by file name.",
+)
+@click.option(
+    "--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default=None, help="PDF paper size. Default: config or a4."
+)
 @click.option("--notes/--no-notes", "notes", default=None, help="Show speaker notes in documents (hidden by default).")
 @click.option("--untagged", is_flag=True, help="PDF without PDF/UA tagging (tagged, accessible PDF is the default).")
 @click.option("--max-items", type=click.IntRange(min=1), default=None, help="Slides: split slides with more items.")
 @click.option("--max-words", type=click.IntRange(min=1), default=None, help="Slides: split slides with more words.")
 @click.option("--agenda/--no-agenda", "agenda", default=None, help="Slides: include the agenda slide (default on).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this config file instead of searching upward from the note.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this config file instead of searching upward from the note.",
+)
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
-def render(note: str | None, to: str, output: str | None, theme: str | None, css: tuple[str, ...],
-           templates: str | None, paper: str | None, notes: bool | None, untagged: bool,
-           max_items: int | None, max_words: int | None, agenda: bool | None, config_file: str | None,
-           list_themes: bool) -> None:
+def render(
+    note: str | None,
+    to: str,
+    output: str | None,
+    theme: str | None,
+    css: tuple[str, ...],
+    templates: str | None,
+    paper: str | None,
+    notes: bool | None,
+    untagged: bool,
+    max_items: int | None,
+    max_words: int | None,
+    agenda: bool | None,
+    config_file: str | None,
+    list_themes: bool,
+) -> None:
     """Render NOTE to a document (html, pdf) or a slide format.
 
     Templates come from the built-ins, shadowed file by file by --templates DIR (or
@@ -120,8 +150,10 @@ def render(note: str | None, to: str, output: str | None, theme: str | None, css
 
     from confnotes.config import find_config, read_config_file
     from confnotes.errors import ErrorKind
+    from confnotes.load import load_note
     from confnotes.output import emit
-    from confnotes.render.html import RenderOptions
+    from confnotes.render.formats import output_format, output_path, render_note
+    from confnotes.render.options import RenderOverrides, resolve_render_options
 
     if list_themes:
         from confnotes.templating import themes
@@ -131,47 +163,29 @@ def render(note: str | None, to: str, output: str | None, theme: str | None, css
     if note is None:
         raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
     config = read_config_file(config_file) if config_file else find_config(note)
-    from confnotes.parse import parse_source
-    from confnotes.source import read_source
-
-    doc = parse_source(read_source(note), config.parse_options())
-    slides_options = {**config.slides, **_front_matter_slides(doc)}
-    if max_items is not None:
-        slides_options["max_items"] = max_items
-    if max_words is not None:
-        slides_options["max_words"] = max_words
-    if agenda is not None:
-        slides_options["agenda"] = agenda
-    user_templates = templates or config.templates
-    options = RenderOptions(
-        theme=theme or config.theme, css=css, templates=(user_templates,) if user_templates else (),
-        notes=bool(notes), paper=(paper or config.paper).lower(), allow_html=config.allow_html,
-        tagged=not untagged, slides=slides_options,
+    doc = load_note(note, config).doc
+    overrides = RenderOverrides(
+        theme=theme,
+        css=css,
+        templates=templates,
+        notes=notes,
+        paper=paper,
+        tagged=False if untagged else None,
+        max_items=max_items,
+        max_words=max_words,
+        agenda=agenda,
     )
+    options = resolve_render_options(config, doc, overrides)
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
-    from confnotes.render import render_note
-
     data, warnings = render_note(doc, to, options, base_dir)
     if output is None:
-        output = "-" if note == "-" else str(Path(note).with_suffix("")) + SUFFIXES[to]
-    if output == "-" and isinstance(data, bytes) and sys.stdout.isatty():
+        output = "-" if note == "-" else output_path(note, to)
+    if output == "-" and output_format(to).binary and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     _warn(warnings, note)
     written = emit(output, data, note)
     if written:
         click.echo(f"wrote {written}", err=True)
-
-
-def _front_matter_slides(doc) -> dict:  # noqa: ANN001
-    value = doc.meta.extra.get("slides")
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
-    from confnotes.config import SLIDE_KEYS, _check_types
-
-    _check_types(value, SLIDE_KEYS, "slides.", doc.path)
-    return dict(value)
 
 
 def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -182,24 +196,54 @@ def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, readable=False))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif", "junit"]), default="text",
-              show_default=True, help="text: path:line:col: CN104 name message; json: a list of findings "
-              "(README); github: workflow commands; sarif: SARIF 2.1.0; junit: JUnit XML.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github", "sarif", "junit"]),
+    default="text",
+    show_default=True,
+    help="text: path:line:col: CN104 name message; json: a list of findings "
+    "(README); github: workflow commands; sarif: SARIF 2.1.0; junit: JUnit XML.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomically; only files that change).")
 @click.option("--select", multiple=True, help="Only these rules (ids, names or id prefixes; comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these rules (ids, names or id prefixes; comma-separated).")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default=None,
-              help="Exit 1 when a finding is at least this severe. Default: config or warning.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this config file instead of searching upward from each note.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Exit 1 when a finding is at least this severe. Default: config or warning.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this config file instead of searching upward from each note.",
+)
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule produced.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0,
-              help="Worker processes for large runs (default: one per core; 1 stays in one process).")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes for large runs (default: one per core; 1 stays in one process).",
+)
 @click.option("--no-cache", is_flag=True, help="Ignore and do not update the lint cache (.confnotes_cache/).")
-def lint(paths: tuple[str, ...], fmt: str, fix: bool, select: tuple[str, ...], ignore: tuple[str, ...],
-         fail_on: str | None, config_file: str | None, exclude: tuple[str, ...], statistics: bool,
-         jobs: int, no_cache: bool) -> None:
+def lint(
+    paths: tuple[str, ...],
+    fmt: str,
+    fix: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_on: str | None,
+    config_file: str | None,
+    exclude: tuple[str, ...],
+    statistics: bool,
+    jobs: int,
+    no_cache: bool,
+) -> None:
     """Check the structure of notes: files, or folders walked for *.md (default: .).
 
     Exit 0 when clean, 1 when a finding reaches --fail-on, 2 on usage, input or config errors.
@@ -263,20 +307,19 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
     import difflib
 
     from confnotes.check import encode_like
-    from confnotes.config import find_config
     from confnotes.fmt import format_markdown
+    from confnotes.load import load_note
     from confnotes.output import write_atomic
-    from confnotes.parse import parse_source
-    from confnotes.source import discover, read_source
+    from confnotes.source import discover
 
     notes = discover(list(paths), tuple(exclude))
     changed: list[str] = []
     errors: list[NotesError] = []
     for note in notes:
         try:
-            source = read_source(note)
-            doc = parse_source(source, find_config(note).parse_options())
-            formatted = format_markdown(doc)
+            loaded = load_note(note)
+            source = loaded.source
+            formatted = format_markdown(loaded.doc, loaded.options)
         except NotesError as exc:
             errors.append(exc)
             continue
@@ -287,9 +330,9 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
             continue
         changed.append(note)
         if diff:
-            patch = "".join(difflib.unified_diff(
-                source.text.splitlines(keepends=True), formatted.splitlines(keepends=True),
-                fromfile=note, tofile=note))
+            patch = "".join(
+                difflib.unified_diff(source.text.splitlines(keepends=True), formatted.splitlines(keepends=True), fromfile=note, tofile=note)
+            )
             click.echo(patch if patch.endswith("\n") else patch + "\n\\ No newline at end of file\n", nl=False)
         elif check:
             click.echo(f"would reformat {note}")
@@ -320,32 +363,39 @@ def rules(rule: str | None) -> None:
             click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {meta.summary}")
         click.echo("\n* fixable with 'confnotes lint --fix'. 'confnotes rules ID' explains one rule.")
         return
-    module = lookup(rule)
-    if module is None:
+    found = lookup(rule)
+    if found is None:
         raise NotesError(f"unknown rule '{rule}'; 'confnotes rules' lists them", kind=ErrorKind.USAGE)
-    click.echo(rule_doc(module.META.id), nl=False)
+    click.echo(rule_doc(found.META.id), nl=False)
 
 
-def _formats(value: str | None) -> tuple[str, ...]:
-    from confnotes.build import DEFAULT_FORMATS, FORMAT_SUFFIX
+def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
+    """--to, else the config's [build] formats, else the default; every name checked against the table."""
+    from confnotes.build import DEFAULT_FORMATS
+    from confnotes.render.formats import output_format
 
-    if not value:
+    if value:
+        names = [part.strip() for part in value.split(",") if part.strip()]
+    elif configured:
+        names = [str(name) for name in configured]
+    else:
         return DEFAULT_FORMATS
-    formats = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
-    unknown = [fmt for fmt in formats if fmt not in FORMAT_SUFFIX]
-    if unknown:
-        from confnotes.errors import ErrorKind
-
-        raise NotesError(f"unknown format '{unknown[0]}' (choose from {', '.join(FORMAT_SUFFIX)})", kind=ErrorKind.USAGE)
+    formats = tuple(dict.fromkeys(names))
+    for name in formats:
+        output_format(name)
     return formats
 
 
 @main.command()
 @click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
 @click.option("-o", "--output", default="site", show_default=True, help="The site folder to write.")
-@click.option("--to", "to", default=None, metavar="FORMATS",
-              help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). "
-              "Default: html,pdf,slides,pptx.")
+@click.option(
+    "--to",
+    "to",
+    default=None,
+    metavar="FORMATS",
+    help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). Default: html,pdf,slides,pptx.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: one per core; 1 runs in-process).")
 @click.option("--force", is_flag=True, help="Render every note, even unchanged ones.")
 @click.option("--shard", default=None, metavar="K/N", help="Build only every N-th note, starting with the K-th (for CI matrices).")
@@ -353,8 +403,18 @@ def _formats(value: str | None) -> tuple[str, ...]:
 @click.option("--theme", default=None, help="Theme for every note (default: each note's config or 'default').")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
-def build(directory: str, output: str, to: str | None, jobs: int, force: bool, shard: str | None, merge: bool,
-          theme: str | None, exclude: tuple[str, ...], quiet: bool) -> None:
+def build(
+    directory: str,
+    output: str,
+    to: str | None,
+    jobs: int,
+    force: bool,
+    shard: str | None,
+    merge: bool,
+    theme: str | None,
+    exclude: tuple[str, ...],
+    quiet: bool,
+) -> None:
     """Build a folder of notes (default: notes/) into a site: every note in every format, plus
     index.html (filterable by event and tag) and outline.json.
 
@@ -369,17 +429,40 @@ def build(directory: str, output: str, to: str | None, jobs: int, force: bool, s
         if not quiet:
             click.echo(f"merged {count} note(s) into {output}/index.html")
         return
-    request = BuildRequest(directory, output, _formats(to), jobs, force, parse_shard(shard) if shard else None,
-                           theme, exclude)
-    interactive = sys.stderr.isatty() and not quiet
-    if interactive:
-        with click.progressbar(length=1, label="Building", show_eta=True, show_pos=True, file=sys.stderr,
-                               item_show_func=lambda item: item) as bar:
-            def progress(name: str, done: int, total: int) -> None:
-                bar.length = total
-                bar.update(1, name)
+    from confnotes.config import config_for_folder
 
+    config = config_for_folder(directory)
+    build_config = config.build
+    request = BuildRequest(
+        directory,
+        output,
+        _formats(to, build_config.get("formats")),
+        jobs,
+        force,
+        parse_shard(shard) if shard else None,
+        theme,
+        tuple(exclude) + tuple(str(glob) for glob in build_config.get("exclude", ())),
+    )
+    if sys.stderr.isatty() and not quiet:
+        bars: list[Any] = []
+
+        def progress(name: str, done: int, total: int) -> None:
+            if done == 0:  # the first call gives the total: only now is there a bar to show
+                if total:
+                    bars.append(
+                        click.progressbar(
+                            length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=lambda item: item
+                        )
+                    )
+                    bars[0].__enter__()
+                return
+            bars[0].update(1, name)
+
+        try:
             report = build_site(request, progress)
+        finally:
+            for bar in bars:
+                bar.__exit__(None, None, None)
     else:
         report = build_site(request)
     if not quiet:
@@ -419,10 +502,16 @@ def serve(directory: str, port: int, host: str) -> None:
 @click.option("--event", default=None, help="The event, e.g. 'PyCon 2026'.")
 @click.option("--date", default=None, help="The date, e.g. 2026-05-14.")
 @click.option("--reading-list", is_flag=True, help="Scaffold a reading list (entries with annotations).")
-@click.option("--dir", "folder", default=None, type=click.Path(file_okay=False),
-              help="Folder for the note (default: notes/ if it exists, else the current folder).")
+@click.option(
+    "--dir",
+    "folder",
+    default="notes",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the note (created if missing).",
+)
 @click.option("-o", "--output", default=None, help="The note's file name (default: from the title).")
-def new(title: str, event: str | None, date: str | None, reading_list: bool, folder: str | None, output: str | None) -> None:
+def new(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
     """Create a note from a template: front matter and a skeleton. Never overwrites a file."""
     import os
     from pathlib import Path
@@ -431,16 +520,24 @@ def new(title: str, event: str | None, date: str | None, reading_list: bool, fol
     from confnotes.render.html import slugify
     from confnotes.templating import render_template
 
-    if folder is None:
-        folder = "notes" if Path("notes").is_dir() else "."
+    if not title.strip():
+        raise NotesError('the title is empty; give the note a title, e.g. confnotes new "Keynote notes"', kind=ErrorKind.USAGE)
+    if date is not None:
+        import datetime
+
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise NotesError(f"--date must be a date like 2026-05-14, not '{date}'", kind=ErrorKind.USAGE) from None
+    if output is None and not any(char.isalnum() for char in title):
+        raise NotesError(f"cannot make a file name from the title '{title}'; name the file with -o FILE", kind=ErrorKind.USAGE)
     target = Path(output) if output else Path(folder) / f"{slugify(title)}.md"
     text = render_template("new-reading-list.md" if reading_list else "new-note.md", (), title=title, event=event, date=date)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
-        raise NotesError("already exists; confnotes new never overwrites a note", path=str(target),
-                         kind=ErrorKind.USAGE) from None
+        raise NotesError("already exists; confnotes new never overwrites a note", path=str(target), kind=ErrorKind.USAGE) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
     click.echo(str(target))

@@ -11,12 +11,21 @@ from typing import Any
 from confnotes.errors import config_error
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
-_TOP_KEYS = {
-    "templates": str, "theme": str, "paper": str, "allow_html": bool, "lang": str,
-    "max_heading_length": int, "infer_headings": str, "note_lines": bool, "lint": dict, "slides": dict, "build": dict,
+_TOP_KEYS: dict[str, type[Any]] = {
+    "templates": str,
+    "theme": str,
+    "paper": str,
+    "allow_html": bool,
+    "lang": str,
+    "max_heading_length": int,
+    "infer_headings": str,
+    "note_lines": bool,
+    "lint": dict,
+    "slides": dict,
+    "build": dict,
 }
-SLIDE_KEYS = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
-BUILD_KEYS = {"formats": list, "exclude": list}
+SLIDE_KEYS: dict[str, type[Any]] = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
+BUILD_KEYS: dict[str, type[Any]] = {"formats": list, "exclude": list}
 
 
 @dataclass(frozen=True)
@@ -40,12 +49,6 @@ class Config:
     def root(self) -> Path | None:
         return None if self.path is None else Path(self.path).parent
 
-    def parse_options(self):  # noqa: ANN201 - ParseOptions; imported lazily
-        from confnotes.parse import ParseOptions
-
-        return ParseOptions(max_heading_length=self.max_heading_length, infer_headings=self.infer_headings,
-                            note_lines=self.note_lines)
-
 
 def _load_toml(path: Path) -> dict[str, Any]:
     import tomllib
@@ -62,7 +65,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise config_error(exc.strerror or str(exc), str(path)) from None
 
 
-def _check_types(table: dict[str, Any], schema: dict[str, type], where: str, path: str) -> None:
+def check_types(table: dict[str, Any], schema: dict[str, type[Any]], where: str, path: str) -> None:
     for key, value in table.items():
         if key not in schema:
             known = ", ".join(sorted(schema))
@@ -73,13 +76,13 @@ def _check_types(table: dict[str, Any], schema: dict[str, type], where: str, pat
 
 
 def config_from_table(table: dict[str, Any], path: str) -> Config:
-    _check_types(table, _TOP_KEYS, "", path)
-    _check_types(table.get("slides", {}), SLIDE_KEYS, "slides.", path)
-    _check_types(table.get("build", {}), BUILD_KEYS, "build.", path)
+    check_types(table, _TOP_KEYS, "", path)
+    check_types(table.get("slides", {}), SLIDE_KEYS, "slides.", path)
+    check_types(table.get("build", {}), BUILD_KEYS, "build.", path)
     if table.get("paper", "a4").lower() not in ("a4", "letter"):
-        raise config_error("'paper' must be \"a4\" or \"letter\"", path)
+        raise config_error('\'paper\' must be "a4" or "letter"', path)
     if table.get("infer_headings", "auto") not in ("auto", "always", "never"):
-        raise config_error("'infer_headings' must be \"auto\", \"always\" or \"never\"", path)
+        raise config_error('\'infer_headings\' must be "auto", "always" or "never"', path)
     templates = table.get("templates")
     if templates is not None:
         templates = str((Path(path).parent / templates).resolve())
@@ -128,6 +131,15 @@ def _load_config(path: str, mtime_ns: int, size: int) -> Config:
             raise config_error("[tool.confnotes] must be a table", path)
         return config_from_table(table, path)
     return read_config_file(file)
+
+
+def config_for_folder(folder: str | os.PathLike[str]) -> Config:
+    """The config that applies to the notes of a folder (``build``, ``serve``): found from the folder upward."""
+    file = _config_file_for_dir(Path(os.path.abspath(os.fspath(folder))))
+    if file is None:
+        return Config()
+    stat = file.stat()
+    return _load_config(str(file), stat.st_mtime_ns, stat.st_size)
 
 
 def find_config(note_path: str | os.PathLike[str]) -> Config:

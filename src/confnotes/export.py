@@ -28,8 +28,14 @@ def block_dict(block: Block) -> dict[str, Any]:
 
 def list_dict(lst: List) -> dict[str, Any]:
     return {
-        "kind": "list", "ordered": lst.ordered, "start": lst.start, "marker": lst.marker, "tight": lst.tight,
-        "origin": lst.origin, "span": _span(lst.span), "items": [node_dict(item) for item in lst.items],
+        "kind": "list",
+        "ordered": lst.ordered,
+        "start": lst.start,
+        "marker": lst.marker,
+        "tight": lst.tight,
+        "origin": lst.origin,
+        "span": _span(lst.span),
+        "items": [node_dict(item) for item in lst.items],
     }
 
 

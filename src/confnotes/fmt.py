@@ -14,9 +14,13 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from confnotes.errors import NotesError
 from confnotes.model import Block, Document, Entry, List, Node
+
+if TYPE_CHECKING:
+    from confnotes.parse import ParseOptions
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 #: Blocks that Markdown would merge into a list item's title if written right below it.
@@ -77,9 +81,7 @@ def _emit_block(ctx: _Context, block: Block, indent: str) -> None:
 
 def _loose(lst: List) -> bool:
     """Written with blank lines between items: as the author did, or where an item holds a paragraph."""
-    return not lst.tight or any(
-        type(entry) is Block and entry.kind in _PARAGRAPH_LIKE for item in lst.items for entry in item.content
-    )
+    return not lst.tight or any(type(entry) is Block and entry.kind in _PARAGRAPH_LIKE for item in lst.items for entry in item.content)
 
 
 def _bullet_markers(content: tuple[Entry, ...]) -> dict[int, str]:
@@ -88,7 +90,7 @@ def _bullet_markers(content: tuple[Entry, ...]) -> dict[int, str]:
     previous: Entry | None = None
     for entry in content:
         if type(entry) is List and not entry.ordered:
-            follows = type(previous) is List and not previous.ordered  # type: ignore[union-attr]
+            follows = isinstance(previous, List) and not previous.ordered
             markers[id(entry)] = "*" if follows and markers.get(id(previous)) == "-" else "-"
         previous = entry
     return markers
@@ -187,8 +189,7 @@ def outline_signature(doc: Document) -> tuple[object, ...]:
     """What fmt must preserve: the title, the source name and the whole ordered content — every
     block, list (its boundaries and numbers) and node, in source order."""
     meta = doc.meta
-    return (_norm(meta.title), meta.source_name, _content_signature(doc.lede),
-            _content_signature(doc.sections))
+    return (_norm(meta.title), meta.source_name, _content_signature(doc.lede), _content_signature(doc.sections))
 
 
 def iter_differences(before: tuple[object, ...], after: tuple[object, ...]) -> Iterator[str]:
@@ -198,14 +199,14 @@ def iter_differences(before: tuple[object, ...], after: tuple[object, ...]) -> I
             yield name
 
 
-def format_markdown(doc: Document) -> str:
-    """Canonical Markdown for ``doc``; raises ``NotesError`` if it would not read back the same."""
+def format_markdown(doc: Document, options: ParseOptions | None = None) -> str:
+    """Canonical Markdown for ``doc``; raises ``NotesError`` if it would not read back the same
+    (read with ``options``, the parse options ``doc`` was read with)."""
     from confnotes.parse import parse
 
     text = render_markdown(doc)
-    again = parse(text, doc.path)
+    again = parse(text, doc.path, options)
     if outline_signature(again) != outline_signature(doc):
         changed = ", ".join(iter_differences(outline_signature(doc), outline_signature(again)))
-        raise NotesError(f"fmt cannot write this note without changing its outline ({changed}); left as is",
-                         path=doc.path)
+        raise NotesError(f"fmt cannot write this note without changing its outline ({changed}); left as is", path=doc.path)
     return text

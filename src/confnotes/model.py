@@ -9,6 +9,7 @@ paragraph past the list it follows.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,8 +21,7 @@ LIST = "list"
 #: How a node was recognised in the source.
 ORIGINS = ("atx", "setext", "inferred", "list", "glyph")
 #: Kinds of blocks; ``text`` always holds the block's source verbatim (de-indented).
-BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "comment",
-               "reference")
+BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "comment", "reference")
 #: Blocks that are kept (``fmt`` writes them back) but never printed: speaker notes and comments.
 UNPRINTED = frozenset(("note", "comment"))
 
@@ -146,6 +146,26 @@ def after_label(title: str, label: str) -> str:
             if title.startswith(head):
                 return title[len(head) :].strip()
     return title[len(label) :].lstrip().removeprefix(":").strip()
+
+
+_NOTE_PREFIX = re.compile(r"^(?:speaker[ -]?)?notes?:\s*", re.IGNORECASE)
+
+
+def note_text(block: Block) -> str:
+    """A speaker note without its delimiters: ``Note:``, ``::: notes``/``:::``, ``<!-- -->``."""
+    text = block.text.strip()
+    if block.info == "comment":
+        text = _NOTE_PREFIX.sub("", re.sub(r"^<!--\s*|\s*-->$", "", text, flags=re.DOTALL), count=1)
+    elif block.info == "container":
+        lines = text.split("\n")
+        if lines and lines[0].lstrip().startswith(":::"):
+            lines = lines[1:]
+        if lines and lines[-1].strip().startswith(":::"):
+            lines = lines[:-1]
+        text = "\n".join(lines)
+    else:
+        text = _NOTE_PREFIX.sub("", text, count=1)
+    return text.strip()
 
 
 #: What a node's (or the document's) content holds.

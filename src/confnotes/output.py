@@ -73,7 +73,6 @@ def emit(output: str, data: bytes | str, note: str) -> str | None:
             sys.stdout.buffer.flush()
         return None
     if note not in ("-", "<stdin>") and same_file(output, note):
-        raise NotesError("output would overwrite the note itself; choose another -o", path=output,
-                         kind=ErrorKind.USAGE)
+        raise NotesError("output would overwrite the note itself; choose another -o", path=output, kind=ErrorKind.USAGE)
     write_atomic(output, data)
     return output

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import queue
 import shutil
+import signal
 import tempfile
 import threading
 from functools import partial
@@ -46,11 +48,39 @@ class Broadcaster:
                 client.put(data)
 
 
+def error_banner(failures: dict[str, str]) -> str:
+    """What a page shows while notes fail to build: each error, above the last good version."""
+    if not failures:
+        return ""
+    items = "".join(f"<li>{html.escape(reason)}</li>" for reason in failures.values())
+    return (
+        '<div class="confnotes-build-error" role="alert" style="position:fixed;top:0;left:0;right:0;z-index:99999;'
+        'background:#8b0000;color:#fff;font:14px/1.4 sans-serif;padding:8px 16px">'
+        f"<strong>confnotes: the last save did not build; showing the last good version.</strong><ul>{items}</ul></div>"
+    )
+
+
 class PreviewHandler(SimpleHTTPRequestHandler):
     """Serves only the output folder (``..`` never leaves it) and injects the reload script into HTML."""
 
     broadcaster: Broadcaster
     stopping: threading.Event
+    failures: dict[str, str]
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Error pages keep the reload hook, so a page that appears once a note builds again reloads."""
+        body = (
+            f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>'
+            f"{error_banner(dict(self.failures))}<p>{code} {html.escape(message or HTTPStatus(code).phrase)}</p>"
+            f"{RELOAD_SCRIPT}</body></html>"
+        ).encode()
+        self.send_response(code, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass
@@ -75,7 +105,8 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if resolved.is_dir():
             resolved = resolved / "index.html"
         if resolved.suffix == ".html" and resolved.is_file():
-            body = resolved.read_bytes().replace(b"</body>", RELOAD_SCRIPT.encode() + b"</body>", 1)
+            inject = error_banner(dict(self.failures)) + RELOAD_SCRIPT
+            body = resolved.read_bytes().replace(b"</body>", inject.encode() + b"</body>", 1)
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
@@ -114,26 +145,39 @@ class PreviewServer:
         self.echo = echo
         self.broadcaster = Broadcaster()
         self.stopping = threading.Event()
-        handler = type("Handler", (PreviewHandler,), {"broadcaster": self.broadcaster, "stopping": self.stopping})
+        self.failures: dict[str, str] = {}
+        handler = type(
+            "Handler", (PreviewHandler,), {"broadcaster": self.broadcaster, "stopping": self.stopping, "failures": self.failures}
+        )
         self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=self.out_dir))
         self.httpd.daemon_threads = True
 
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/"
 
     def rebuild(self) -> list[str]:
-        report = build_site(BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1))
+        """Build what changed; a note that fails keeps its last good files and its error is shown on every page."""
+        report = build_site(BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1, keep_failed=True))
+        fixed = [rel for rel in self.failures if rel not in dict(report.failed)]
+        self.failures.clear()
+        self.failures.update(report.failed)
         for _rel, reason in report.failed:
             self.echo(f"failed: {reason}", err=True)
-        return report.rendered + report.removed
+        return report.rendered + report.removed + [rel for rel, _ in report.failed] + fixed
 
     def watch(self) -> None:
         from watchfiles import watch
 
-        for changes in watch(self.source_dir, stop_event=self.stopping, debounce=150, step=50,
-                             watch_filter=lambda _change, path: path.endswith((".md", ".markdown", ".toml", ".css", ".html"))):
+        for changes in watch(
+            self.source_dir,
+            stop_event=self.stopping,
+            debounce=150,
+            step=50,
+            watch_filter=lambda _change, path: path.endswith((".md", ".markdown", ".toml", ".css", ".html")),
+        ):
             if self.stopping.is_set():
                 break
             changed = self.rebuild()
@@ -145,6 +189,11 @@ class PreviewServer:
 
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)
+
+        def terminate(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt  # SIGTERM stops like Ctrl-C: the temporary folder is removed
+
+        previous = signal.signal(signal.SIGTERM, terminate) if threading.current_thread() is threading.main_thread() else None
         try:  # Ctrl-C at any moment, even during the first build, stops cleanly
             self.rebuild()
             watcher.start()
@@ -158,4 +207,6 @@ class PreviewServer:
             if watcher.is_alive():
                 watcher.join(timeout=2)
             shutil.rmtree(self.out_dir, ignore_errors=True)
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
             self.echo("stopped")

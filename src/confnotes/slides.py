@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
@@ -132,7 +132,7 @@ def entry_words(entry: SlideEntry) -> int:
     """Words an audience reads on a slide; code is looked at, not read, so it counts none."""
     if type(entry) is SlideItem:
         return count_words(entry.full)
-    return 0 if entry.kind == "code" else count_words(entry.text)  # type: ignore[union-attr]
+    return 0 if entry.kind == "code" else count_words(entry.text)
 
 
 def slide_words(slide: Slide) -> int:
@@ -142,8 +142,6 @@ def slide_words(slide: Slide) -> int:
 def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
     if not blocks:
         return ()
-    from confnotes.render.markdown import note_text
-
     return tuple(text for text in (note_text(block) for block in blocks) if text)
 
 
@@ -172,8 +170,7 @@ NotesOf = Callable[[tuple[Entry, ...]], tuple[str, ...]]
 
 def _block_line(block: Block) -> str:
     """A block under an item (quote, code, table, paragraph) as one line of slide text."""
-    lines = [line[1:].lstrip() if block.kind == "quote" and line.startswith(">") else line
-             for line in block.text.split("\n")]
+    lines = [line[1:].lstrip() if block.kind == "quote" and line.startswith(">") else line for line in block.text.split("\n")]
     return " ".join(" ".join(lines).split())
 
 
@@ -239,8 +236,9 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     parts = len(pages)
     out: list[Slide] = []
     for index, page in enumerate(pages):
-        part = replace(slide, content=tuple(page), notes=slide.notes if index == 0 else (),
-                       continued=index > 0, part=index + 1, parts=parts)
+        part = replace(
+            slide, content=tuple(page), notes=slide.notes if index == 0 else (), continued=index > 0, part=index + 1, parts=parts
+        )
         page_items = sum(1 for entry in page if type(entry) is SlideItem)
         out.append(replace(part, dense=slide_words(part) > options.max_words or page_items > options.max_items))
     return out
@@ -257,20 +255,27 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     opening = 0
     while opening < len(lede) and type(lede[opening]) is Block:
         opening += 1
-    slides: list[Slide] = [Slide("title", meta.title, subtitle, content=tuple(_slide_entries(lede[:opening])),
-                                 notes=notes_in(lede[:opening]))]
+    slides: list[Slide] = [
+        Slide("title", meta.title, subtitle, content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
+    ]
     sections = doc.sections
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
     if agenda and sections:
         slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in sections)))
     if opening < len(lede):
         rest = lede[opening:]
-        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest),
-                            line=rest[0].span.start))
+        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
     for section in sections:
         if doc.is_reading_list:
-            slides.append(Slide("entry", section.title, content=tuple(_slide_entries(section.content)),
-                                notes=notes_in(section.content), line=section.span.start))
+            slides.append(
+                Slide(
+                    "entry",
+                    section.title,
+                    content=tuple(_slide_entries(section.content)),
+                    notes=notes_in(section.content),
+                    line=section.span.start,
+                )
+            )
             continue
         _section_slides(section, slides, notes_in)
     expanded: list[Slide] = []
@@ -302,8 +307,7 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
             slides.append(current)
         lst: List = entry  # type: ignore[assignment]
         if not lst.ordered:
-            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)),
-                            line=lst.span.start)
+            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
             continue
         for point in lst.items[:-1]:
             slides.append(_point_slide(point, node.title, notes_in))
@@ -313,8 +317,14 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
 
 
 def _point_slide(point: Node, section_title: str, notes_in: NotesOf) -> Slide:
-    return Slide("point", point.title, section_title, content=tuple(_slide_entries(point.content)),
-                 notes=notes_in(point.content), line=point.span.start)
+    return Slide(
+        "point",
+        point.title,
+        section_title,
+        content=tuple(_slide_entries(point.content)),
+        notes=notes_in(point.content),
+        line=point.span.start,
+    )
 
 
 def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> None:

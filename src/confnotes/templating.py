@@ -37,11 +37,13 @@ def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
         if not Path(folder).is_dir():
             raise render_error(f"templates folder not found: {folder}")
     builtin = jinja2.FileSystemLoader(str(builtin_templates()))
-    loader = jinja2.ChoiceLoader([
-        jinja2.FileSystemLoader(list(user_dirs)),
-        builtin,
-        jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
-    ])
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader(list(user_dirs)),
+            builtin,
+            jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
+        ]
+    )
     env = jinja2.Environment(
         loader=loader,
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml", "svg"), default=False),

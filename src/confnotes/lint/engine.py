@@ -31,7 +31,7 @@ class LintSettings:
     exclude: tuple[str, ...] = ()
 
     def severity(self, rule_id: str) -> str:
-        return self.severities.get(rule_id, BY_ID[rule_id].META.severity)
+        return str(self.severities.get(rule_id, BY_ID[rule_id].META.severity))
 
     def options_for(self, rule: ModuleType) -> Any:
         options = self.options.get(rule.META.id)
@@ -86,9 +86,15 @@ def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
     return rule.Options(**values)
 
 
-def build_settings(lint: dict[str, Any], slides: dict[str, Any], path: str | None = None,
-                   select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-                   extend_ignore: Iterable[str] = (), fail_on: str | None = None) -> LintSettings:
+def build_settings(
+    lint: dict[str, Any],
+    slides: dict[str, Any],
+    path: str | None = None,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    extend_ignore: Iterable[str] = (),
+    fail_on: str | None = None,
+) -> LintSettings:
     """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides."""
     where = path or "command line"
     for key in lint:
@@ -145,8 +151,9 @@ def _directives(doc: Document) -> list[tuple[int, int, str, set[str] | None]]:
     return found
 
 
-def _suppressed(finding_line: int, rule_id: str, directives: list[tuple[int, int, str, set[str] | None]],
-                next_lines: dict[int, int]) -> bool:
+def _suppressed(
+    finding_line: int, rule_id: str, directives: list[tuple[int, int, str, set[str] | None]], next_lines: dict[int, int]
+) -> bool:
     disabled_all = False
     disabled: set[str] = set()
     enabled_after_all: set[str] = set()
@@ -189,8 +196,7 @@ def _next_content_lines(text: str, directive_ends: Iterable[int]) -> dict[int, i
 
 def _finding(ctx: LintContext, rule: ModuleType, settings: LintSettings, report: Report) -> Finding:
     meta = rule.META
-    return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, settings.severity(meta.id),
-                   report.message, report.fix)
+    return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, settings.severity(meta.id), report.message, report.fix)
 
 
 def filter_suppressed(ctx: LintContext, findings: list[Finding]) -> list[Finding]:
@@ -242,8 +248,9 @@ def lint_project(notes: list[tuple[str, dict[str, list[Any]], LintSettings]]) ->
             continue
         for path, report in rule.check_project(members, rule.Options()):
             meta = rule.META
-            findings.append(Finding(path, report.line, report.col, meta.id, meta.name,
-                                    settings_of[path].severity(meta.id), report.message, report.fix))
+            findings.append(
+                Finding(path, report.line, report.col, meta.id, meta.name, settings_of[path].severity(meta.id), report.message, report.fix)
+            )
     return findings
 
 
@@ -255,8 +262,7 @@ def apply_edits(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
     chosen: list[Edit] = []
     taken: list[tuple[int, int]] = []
     applied = 0
-    fixes = sorted((f.fix for f in findings if f.fix is not None and f.fix.edits),
-                   key=lambda fix: min(e.start for e in fix.edits))
+    fixes = sorted((f.fix for f in findings if f.fix is not None and f.fix.edits), key=lambda fix: min(e.start for e in fix.edits))
     for fix in fixes:
         spans = [(edit.start, edit.end) for edit in fix.edits]
         if any(s < te and ts < e or (s == e == ts) for s, e in spans for ts, te in taken):

@@ -50,12 +50,27 @@ def statistics(findings: list[Finding]) -> str:
 
 
 def as_json(findings: list[Finding]) -> str:
-    return json.dumps([
-        {"path": f.path, "line": f.line, "column": f.col, "rule": f.rule, "name": f.name,
-         "severity": f.severity, "message": f.message, "fixable": f.fix is not None,
-         "fix": None if f.fix is None else f.fix.title}
-        for f in findings
-    ], ensure_ascii=False, indent=2) + "\n"
+    return (
+        json.dumps(
+            [
+                {
+                    "path": f.path,
+                    "line": f.line,
+                    "column": f.col,
+                    "rule": f.rule,
+                    "name": f.name,
+                    "severity": f.severity,
+                    "message": f.message,
+                    "fixable": f.fix is not None,
+                    "fix": None if f.fix is None else f.fix.title,
+                }
+                for f in findings
+            ],
+            ensure_ascii=False,
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 def _github_escape(value: str, prop: bool = False) -> str:
@@ -94,21 +109,28 @@ def sarif(findings: list[Finding]) -> str:
             "ruleIndex": index[f.rule],
             "level": _SARIF_LEVEL[f.severity],
             "message": {"text": f.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": f.path.replace("\\", "/")},
-                "region": {"startLine": f.line, "startColumn": f.col},
-            }}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path.replace("\\", "/")},
+                        "region": {"startLine": f.line, "startColumn": f.col},
+                    }
+                }
+            ],
         }
         for f in findings
     ]
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "confnotes", "version": __version__, "rules": rules,
-                                "informationUri": "https://confnotes.invalid/"}},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {"name": "confnotes", "version": __version__, "rules": rules, "informationUri": "https://confnotes.invalid/"}
+                },
+                "results": results,
+            }
+        ],
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
@@ -120,16 +142,20 @@ def junit(findings: list[Finding], paths: list[str]) -> str:
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
     failures = sum(1 for f in findings if f.severity != "info")
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{failures}">',
-           f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{failures}" errors="0">']
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{failures}">',
+        f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{failures}" errors="0">',
+    ]
     for path, items in by_path.items():
-        out.append(f"    <testcase classname=\"confnotes.lint\" name={quoteattr(path)}>")
+        out.append(f'    <testcase classname="confnotes.lint" name={quoteattr(path)}>')
         for f in items:
             tag = "failure" if f.severity != "info" else "system-out"
             if tag == "failure":
-                out.append(f"      <failure type={quoteattr(f.rule + ' ' + f.name)} "
-                           f"message={quoteattr(f.message)}>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</failure>")
+                out.append(
+                    f"      <failure type={quoteattr(f.rule + ' ' + f.name)} "
+                    f"message={quoteattr(f.message)}>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</failure>"
+                )
             else:
                 out.append(f"      <system-out>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</system-out>")
         out.append("    </testcase>")
@@ -145,34 +171,36 @@ def rule_doc(rule_id: str) -> str:
     meta = rule.META
     options = dataclasses.fields(rule.Options)
     option_lines = [f"- `{o.name}` (default `{_show(o.default)}`)" for o in options] or ["None."]
-    return "\n".join([
-        f"## {meta.id} {meta.name}",
-        "",
-        f"Severity: {meta.severity}. Tags: {', '.join(meta.tags)}. Fixable: {'yes' if meta.fixable else 'no'}.",
-        "",
-        "**What it does.** " + meta.summary + ".",
-        "",
-        "**Why it matters.** " + meta.rationale,
-        "",
-        "**Example**",
-        "",
-        "```markdown",
-        meta.bad.rstrip("\n"),
-        "```",
-        "",
-        "**Use instead**",
-        "",
-        "```markdown",
-        meta.good.rstrip("\n"),
-        "```",
-        "",
-        "**Fix.** " + meta.fix_note,
-        "",
-        "**Options** (`[tool.confnotes.lint.rules." + meta.name + "]`, plus `severity`)",
-        "",
-        *option_lines,
-        "",
-    ])
+    return "\n".join(
+        [
+            f"## {meta.id} {meta.name}",
+            "",
+            f"Severity: {meta.severity}. Tags: {', '.join(meta.tags)}. Fixable: {'yes' if meta.fixable else 'no'}.",
+            "",
+            "**What it does.** " + meta.summary + ".",
+            "",
+            "**Why it matters.** " + meta.rationale,
+            "",
+            "**Example**",
+            "",
+            "```markdown",
+            meta.bad.rstrip("\n"),
+            "```",
+            "",
+            "**Use instead**",
+            "",
+            "```markdown",
+            meta.good.rstrip("\n"),
+            "```",
+            "",
+            "**Fix.** " + meta.fix_note,
+            "",
+            "**Options** (`[tool.confnotes.lint.rules." + meta.name + "]`, plus `severity`)",
+            "",
+            *option_lines,
+            "",
+        ]
+    )
 
 
 def _show(value: object) -> str:
@@ -197,7 +225,9 @@ def catalogue_markdown() -> str:
     ]
     for rule in REGISTRY:
         meta = rule.META
-        head.append(f"| [{meta.id}](#{meta.id.lower()}-{meta.name}) | {meta.name} | {meta.severity} | "
-                    f"{'yes' if meta.fixable else ''} | {meta.summary} |")
+        head.append(
+            f"| [{meta.id}](#{meta.id.lower()}-{meta.name}) | {meta.name} | {meta.severity} | "
+            f"{'yes' if meta.fixable else ''} | {meta.summary} |"
+        )
     head.append("")
     return "\n".join(head) + "\n" + "\n".join(rule_doc(rule.META.id) for rule in REGISTRY)

@@ -141,7 +141,6 @@ class LintContext:
         return start, end
 
 
-
 @dataclass(frozen=True)
 class NoOptions:
     """The options of a rule that has none (one shared class keeps start-up light)."""

@@ -85,8 +85,7 @@ def paragraph_block(text: str, span: Span, note_lines: bool, content: str | None
     return Block("paragraph", text, span)
 
 
-def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_lines: bool,
-               strip: int = 0, first_col: int = 0) -> Block:
+def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_lines: bool, strip: int = 0, first_col: int = 0) -> Block:
     """The ``Block`` of the token at ``start`` (of type ``kind``, without ``_open``), text verbatim."""
     token = tokens[start]
     a, b = token.map

@@ -103,15 +103,19 @@ class Assembler:
         """The list just placed, when it is numbered: pasted bullets after it belong to its last point."""
         container = self.container()
         if container and type(container[-1]) is List and container[-1].ordered:
-            return container[-1]  # type: ignore[return-value]
+            return container[-1]
         return None
 
     # ------------------------------------------------------------ handlers
 
     def run(self) -> list[Entry]:
         handlers: dict[str, Callable[[int, Top], None]] = {
-            "heading": self.on_heading, "hr": self.on_break, "bullet_list": self.on_list,
-            "ordered_list": self.on_list, "glyph": self.on_glyphs, "paragraph": self.on_paragraph,
+            "heading": self.on_heading,
+            "hr": self.on_break,
+            "bullet_list": self.on_list,
+            "ordered_list": self.on_list,
+            "glyph": self.on_glyphs,
+            "paragraph": self.on_paragraph,
             "reference": self.on_reference,
         }
         for position, top in enumerate(self.blocks):
@@ -151,8 +155,14 @@ class Assembler:
         new = read_list(self.state, self.tokens, top.start, top.stop, 1)
         if self.after_absorbed and previous is not None and new.ordered and new.marker == previous.marker:
             # the pasted bullets that split these numbers were taken into the point above: one list again
-            self.replace_last(replace(previous, items=previous.items + new.items,
-                                      span=Span(previous.span.start, new.span.end), tight=previous.tight and new.tight))
+            self.replace_last(
+                replace(
+                    previous,
+                    items=previous.items + new.items,
+                    span=Span(previous.span.start, new.span.end),
+                    tight=previous.tight and new.tight,
+                )
+            )
             return
         self.add(new)
 
@@ -229,7 +239,10 @@ def _check_nesting(tokens: list[Any], path: str) -> None:
     for token in tokens:
         if token.level >= MAX_NESTING - 2 and token.map:
             raise input_error(
-                f"nesting deeper than {MAX_NESTING // 2} levels; flatten the list or quote", path, token.map[0] + 1, 1,
+                f"nesting deeper than {MAX_NESTING // 2} levels; flatten the list or quote",
+                path,
+                token.map[0] + 1,
+                1,
             )
 
 
@@ -251,7 +264,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
         except NotFrontMatter:
             # text between two rules, not YAML: read it as the note's text (the rules dropped, lines kept)
             lines = list(state.lines)
-            lines[token.map[0]] = lines[token.map[1] - 1] = ""
+            first, stop = token.map or (0, 0)
+            lines[first] = lines[stop - 1] = ""
             doc = _parse("\n".join(lines), path, options)
             return replace(doc, recovered=tuple(sorted({*doc.recovered, "front-matter-text"})))
         fm_text = token.content
@@ -264,11 +278,13 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
     source_name = fm.get("source_name", assembler.source_name)
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1
-    meta = build_meta(fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level),
-                      source_name, source_span, content)
+    meta = build_meta(fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level), source_name, source_span, content)
     lines = state.lines
     return Document(
-        path=path, meta=meta, content=tuple(content), breaks=tuple(assembler.breaks),
+        path=path,
+        meta=meta,
+        content=tuple(content),
+        breaks=tuple(assembler.breaks),
         directives=tuple(sorted(state.directives, key=lambda block: block.span.start)),
         line_count=len(lines) - (1 if lines and lines[-1] == "" else 0),
         recovered=tuple(sorted(state.recovered)),

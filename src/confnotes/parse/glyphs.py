@@ -83,8 +83,9 @@ class GlyphRun:
                 self._close_to(self.stack[-1][0])  # too deep: keep as a sibling at the deepest level
             level = self.base_level + len(self.stack)
             col = len(line) - len(line.lstrip(" \t")) + 1
-            self.stack.append((indent, NodeBuilder(ITEM, text, index + 1, index + 1, "glyph", level,
-                                                   col=col, marker=glyph, indent=width), None))
+            self.stack.append(
+                (indent, NodeBuilder(ITEM, text, index + 1, index + 1, "glyph", level, col=col, marker=glyph, indent=width), None)
+            )
         return lead
 
 

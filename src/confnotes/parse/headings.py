@@ -26,9 +26,13 @@ def _words(text: str) -> int:
 
 
 def _is_candidate(top: Top, state: ParseState, question: bool = False) -> bool:
-    return (top.kind == "paragraph" and top.b - top.a == 1 and not top.role
-            and recover.is_heading_candidate(top.content, state.options.max_heading_length, question)
-            and (top.lead or not is_image_only(top.content)))
+    return (
+        top.kind == "paragraph"
+        and top.b - top.a == 1
+        and not top.role
+        and recover.is_heading_candidate(top.content, state.options.max_heading_length, question)
+        and (top.lead or not is_image_only(top.content))
+    )
 
 
 def _heads_body(candidate: Top, following: Top | None, state: ParseState) -> bool | None:
@@ -70,8 +74,12 @@ def _split_heading_lines(blocks: list[Top], state: ParseState) -> list[Top]:
         if top.kind == "paragraph" and not top.role and top.b - top.a >= 2 and "\n" in top.content:
             first, rest = top.content.split("\n", 1)
             words = len(rest.split())
-            if (recover.is_heading_candidate(first, state.options.max_heading_length) and words >= _BODY_WORDS
-                    and len(first.split()) * 3 <= words and not recover.is_glyph_line(rest)):
+            if (
+                recover.is_heading_candidate(first, state.options.max_heading_length)
+                and words >= _BODY_WORDS
+                and len(first.split()) * 3 <= words
+                and not recover.is_glyph_line(rest)
+            ):
                 out.append(Top("paragraph", top.start, top.stop, top.a, top.a + 1, content=first, lead=True))
                 out.append(Top("paragraph", top.start, top.stop, top.a + 1, top.b, content=rest, lead=True))
                 continue
@@ -111,9 +119,11 @@ def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
     if not pasted:
         # a reading list's linked or question titles count where they head a long annotation
         chosen = set(candidates)
-        titles = [position for position, top in enumerate(blocks[:last])
-                  if position not in chosen and _is_candidate(top, state, question=True)
-                  and _heads_body(top, blocks[position + 1], state)]
+        titles = [
+            position
+            for position, top in enumerate(blocks[:last])
+            if position not in chosen and _is_candidate(top, state, question=True) and _heads_body(top, blocks[position + 1], state)
+        ]
         if not _bare_line_pattern(candidates, titles, blocks, state):
             return
         candidates += titles

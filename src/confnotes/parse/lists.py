@@ -50,10 +50,18 @@ def read_list(state: ParseState, tokens: list[Any], start: int, stop: int, base_
             content_col = match.end() if match else 0
             current = lists[-1]
             builder = NodeBuilder(
-                ITEM, "", a + 1, a + 1, "list", base_level + len(items), col=marker_col + 1,
-                number=token.info if current.ordered else None, delimiter=current.marker if current.ordered else None,
+                ITEM,
+                "",
+                a + 1,
+                a + 1,
+                "list",
+                base_level + len(items),
+                col=marker_col + 1,
+                number=token.info if current.ordered else None,
+                delimiter=current.marker if current.ordered else None,
                 marker=None if current.ordered else current.marker,
-                indent=recover.tab_width(line[:marker_col]) if marker_col else 0, content_col=content_col,
+                indent=recover.tab_width(line[:marker_col]) if marker_col else 0,
+                content_col=content_col,
             )
             items.append(builder)
             content_cols.append(content_col)
@@ -113,15 +121,15 @@ def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeB
             item.end = max(item.end, b)
             return
         first_line = a + 1 == item.start
-        if first_line and recover.is_glyph_line(lines[a][item.content_col:]):
+        if first_line and recover.is_glyph_line(lines[a][item.content_col :]):
             # "- • text": the glyph is doubled bullet syntax; the rest is the title
-            bullet = recover.glyph_bullet(lines[a][item.content_col:])
+            bullet = recover.glyph_bullet(lines[a][item.content_col :])
             item.title = bullet[2] if bullet else ""
             a += 1
             first_line = False
         elif first_line:
             # "1) Point" directly followed by pasted bullets: the title is the text after the marker
-            item.title = lines[a][item.content_col:].strip()
+            item.title = lines[a][item.content_col :].strip()
             a += 1
         lead = glyph_run(state, item).feed(a, b)
         if lead and (first_line or not item.title):

@@ -89,8 +89,7 @@ def _opens_as_title(content: list[Top]) -> bool:
     """A bare line that opens a pasted note is its title — unless it heads a list just as the
     sections after it do (then it is the first of them)."""
     rest = content[1:]
-    following = next((index for index, top in enumerate(rest) if top.kind == "heading" or top.role == "heading"),
-                     None)
+    following = next((index for index, top in enumerate(rest) if top.kind == "heading" or top.role == "heading"), None)
     if following is None:
         return True
     return not any(top.kind in _LIST_KINDS for top in rest[:following])
@@ -113,17 +112,33 @@ def _list_of(fm: dict[str, Any], *keys: str) -> tuple[str, ...]:
     return ()
 
 
-def build_meta(fm: dict[str, Any], fm_span: Span | None, fm_text: str | None, title: tuple[str, str, Span | None, int],
-               source_name: Any, source_span: Span | None, content: list[Entry]) -> Meta:
+def build_meta(
+    fm: dict[str, Any],
+    fm_span: Span | None,
+    fm_text: str | None,
+    title: tuple[str, str, Span | None, int],
+    source_name: Any,
+    source_span: Span | None,
+    content: list[Entry],
+) -> Meta:
     kind = _text_of(fm, "kind") or infer_kind(content)
     extra = {key: value for key, value in fm.items() if key not in _KNOWN_META}
     return Meta(
-        title=title[0], title_origin=title[1], title_span=title[2], title_level=title[3],
-        event=_text_of(fm, "event"), date=_text_of(fm, "date"),
-        speakers=_list_of(fm, "speakers", "speaker", "authors", "author"), tags=_list_of(fm, "tags"),
-        lang=_text_of(fm, "lang") or "en", kind=kind,
-        source_name=None if source_name is None else str(source_name), source_name_span=source_span,
-        front_matter=fm_text, front_matter_span=fm_span, extra=extra,
+        title=title[0],
+        title_origin=title[1],
+        title_span=title[2],
+        title_level=title[3],
+        event=_text_of(fm, "event"),
+        date=_text_of(fm, "date"),
+        speakers=_list_of(fm, "speakers", "speaker", "authors", "author"),
+        tags=_list_of(fm, "tags"),
+        lang=_text_of(fm, "lang") or "en",
+        kind=kind,
+        source_name=None if source_name is None else str(source_name),
+        source_name_span=source_span,
+        front_matter=fm_text,
+        front_matter_span=fm_span,
+        extra=extra,
     )
 
 

@@ -24,20 +24,72 @@ _NOTE_PARAGRAPH = re.compile(r"^(?:speaker[ -]?)?notes?:(?:\s|$)", re.IGNORECASE
 _EMPHASIS = re.compile(r"\*\*(?P<a>[^*\n]+?)\*\*|__(?P<b>[^_\n]+?)__|\*(?P<c>[^*\n]+?)\*|_(?P<d>[^_\n]+?)_")
 _BOLD_LABEL = re.compile(r"^(\*\*|__|\*|_)([^*_:`\[\]<>\n]{1,58}?)(?::\1|\1:)(?:[ \t]+|$)")
 _HEADING_END = ".,;:!?…"
-_QUOTE_START = ("\"", "“", "”", "‘", "'", "«", "„", ">")
+_QUOTE_START = ('"', "“", "”", "‘", "'", "«", "„", ">")
 _LONE_LINK = re.compile(r"^(?:\[[^\]]*\]\([^)]*\)|<[^>\s]+>|\S+://\S+|\S+@\S+\.\w+)$")
 _CLOCK_END = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?$")
 _LINK_TITLE = re.compile(r"^\[((?:[^\]\\]|\\.)+)\]\([^)\s]+(?:\s+\"[^\"]*\")?\)$")
 _BOLD_POINT = re.compile(r"^(\*\*|__)(\d{1,9})([.)])[ \t]+(\S.*?)\1$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1$")
 #: Words that make ``Word: text`` a label line (``Speaker: Priya Raman``) rather than a title with a colon.
-LABEL_WORDS = frozenset((
-    "speaker", "speakers", "presenter", "presenters", "host", "hosts", "moderator", "panelists", "author", "authors",
-    "by", "slides", "deck", "video", "recording", "blog", "post", "link", "links", "website", "site", "repo", "code",
-    "github", "venue", "room", "location", "where", "date", "when", "time", "track", "session", "talk", "event",
-    "level", "audience", "tags", "tag", "topic", "topics", "who", "company", "org", "organisation", "organization",
-    "twitter", "mastodon", "email", "contact", "source", "paper", "duration", "format", "language",
-))
+LABEL_WORDS = frozenset(
+    (
+        "speaker",
+        "speakers",
+        "presenter",
+        "presenters",
+        "host",
+        "hosts",
+        "moderator",
+        "panelists",
+        "author",
+        "authors",
+        "by",
+        "slides",
+        "deck",
+        "video",
+        "recording",
+        "blog",
+        "post",
+        "link",
+        "links",
+        "website",
+        "site",
+        "repo",
+        "code",
+        "github",
+        "venue",
+        "room",
+        "location",
+        "where",
+        "date",
+        "when",
+        "time",
+        "track",
+        "session",
+        "talk",
+        "event",
+        "level",
+        "audience",
+        "tags",
+        "tag",
+        "topic",
+        "topics",
+        "who",
+        "company",
+        "org",
+        "organisation",
+        "organization",
+        "twitter",
+        "mastodon",
+        "email",
+        "contact",
+        "source",
+        "paper",
+        "duration",
+        "format",
+        "language",
+    )
+)
 MAX_HEADING_WORDS = 14
 DEFAULT_MAX_HEADING = 100
 

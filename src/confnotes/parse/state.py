@@ -37,7 +37,8 @@ class ParseState:
         # 0-based indexes of pasted-bullet lines, found in one pass (most notes have none)
         self.glyph_indexes: list[int] = (
             [index for index, line in enumerate(self.lines) if line and recover.is_glyph_line(line)]
-            if recover.may_have_glyphs(text) else []
+            if recover.may_have_glyphs(text)
+            else []
         )
         if self.glyph_indexes and all(recover.is_o_line(self.lines[index]) for index in self.glyph_indexes):
             self.glyph_indexes = []  # "o" lines alone are words, not Word's bullets

@@ -21,19 +21,54 @@ class ListBuilder:
 
     def freeze(self) -> List:
         items = tuple(self.items)
-        return List(items, Span(items[0].span.start, max(item.span.end for item in items)),
-                    self.ordered, self.start, self.marker, self.tight, self.origin)
+        return List(
+            items,
+            Span(items[0].span.start, max(item.span.end for item in items)),
+            self.ordered,
+            self.start,
+            self.marker,
+            self.tight,
+            self.origin,
+        )
 
 
 class NodeBuilder:
     """A section or item under construction: its ``content`` grows in source order."""
 
-    __slots__ = ("kind", "title", "start", "end", "origin", "level", "col", "number", "delimiter",
-                 "marker", "content", "indent", "content_col", "has_block", "glyphs")
+    __slots__ = (
+        "kind",
+        "title",
+        "start",
+        "end",
+        "origin",
+        "level",
+        "col",
+        "number",
+        "delimiter",
+        "marker",
+        "content",
+        "indent",
+        "content_col",
+        "has_block",
+        "glyphs",
+    )
 
-    def __init__(self, kind: str, title: str, start: int, end: int, origin: str, level: int, *, col: int = 1,
-                 number: str | None = None, delimiter: str | None = None, marker: str | None = None,
-                 indent: int = 0, content_col: int = 0) -> None:
+    def __init__(
+        self,
+        kind: str,
+        title: str,
+        start: int,
+        end: int,
+        origin: str,
+        level: int,
+        *,
+        col: int = 1,
+        number: str | None = None,
+        delimiter: str | None = None,
+        marker: str | None = None,
+        indent: int = 0,
+        content_col: int = 0,
+    ) -> None:
         self.kind = kind
         self.title = title
         self.start = start
@@ -71,6 +106,17 @@ class NodeBuilder:
         self.end_glyphs()
         label = recover.split_label(self.title) if self.kind == ITEM else None
         # positional, in Node's field order: this runs once per node of every note
-        return Node(self.kind, self.title, Span(self.start, self.end), self.origin, self.level, self.col,
-                    self.number, self.delimiter, self.marker, label,
-                    tuple(self.content) if self.content else (), self.indent)
+        return Node(
+            self.kind,
+            self.title,
+            Span(self.start, self.end),
+            self.origin,
+            self.level,
+            self.col,
+            self.number,
+            self.delimiter,
+            self.marker,
+            label,
+            tuple(self.content) if self.content else (),
+            self.indent,
+        )

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from confnotes.errors import render_error
-from confnotes.model import Document, walk, walk_content
+from confnotes.model import Block, Document, walk, walk_content
 from confnotes.render.markdown import InlineRenderer
-
-
-@dataclass(frozen=True)
-class RenderOptions:
-    """What the user asked for; built from config, front matter and the command line."""
-
-    theme: str = "default"
-    css: tuple[str, ...] = ()
-    templates: tuple[str, ...] = ()
-    notes: bool = False
-    paper: str = "a4"
-    allow_html: bool = False
-    mode: str = "html"
-    tagged: bool = True
-    slides: dict[str, Any] = field(default_factory=dict)
-    agenda: bool | None = None
+from confnotes.render.options import RenderOptions, user_css
 
 
 def slugify(text: str) -> str:
@@ -68,18 +52,14 @@ def stylesheet(options: RenderOptions) -> str:
     parts = [theme_css(options)]
     parts.append(read_builtin("note.css", options.templates))
     parts.append(read_builtin("print.css" if options.mode == "pdf" else "screen.css", options.templates))
-    for extra in options.css:
-        try:
-            parts.append(Path(extra).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise render_error(f"cannot read stylesheet: {exc.strerror}", extra) from None
+    parts.append(user_css(options))
     return style_safe("\n".join(parts))
 
 
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a document template receives: the model, the options and render helpers."""
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    md.load_references([entry for entry in walk_content(doc.content) if entry.kind == "reference"])
+    md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]
     return {
@@ -103,3 +83,6 @@ def render_html(doc: Document, options: RenderOptions, base_dir: Path | None = N
     context = page_context(doc, options, base_dir)
     html = render_template("note.html", options.templates, **context)
     return html, context["md"].warnings
+
+
+render = render_html

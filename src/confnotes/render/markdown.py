@@ -18,11 +18,10 @@ from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
 
-from confnotes.model import Block
+from confnotes.model import Block, note_text
 
 _SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
 _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
-_NOTE_PREFIX = re.compile(r"^(?:speaker[ -]?)?notes?:\s*", re.IGNORECASE)
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 
 
@@ -50,8 +49,12 @@ class InlineRenderer:
         from confnotes.parse.markdown import render_parser
 
         self.md = render_parser(self.allow_html)
-        for name, method in (("link_open", self._link_open), ("link_close", self._link_close),
-                             ("image", self._image), ("fence", self._fence)):
+        for name, method in (
+            ("link_open", self._link_open),
+            ("link_close", self._link_close),
+            ("image", self._image),
+            ("fence", self._fence),
+        ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
         self._dropped: list[bool] = []
@@ -64,7 +67,7 @@ class InlineRenderer:
             self.warnings.append(f"dropped unsafe link {href[:40]!r}")
             return ""
         self._dropped.append(False)
-        return renderer.renderToken(tokens, idx, options, env)
+        return str(renderer.renderToken(tokens, idx, options, env))
 
     def _link_close(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         dropped = self._dropped.pop() if self._dropped else False
@@ -162,25 +165,8 @@ class InlineRenderer:
 
     def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         """Code blocks show their language as a caption, so the fence's info is not lost."""
-        html = renderer.fence(tokens, idx, options, env)
+        html = str(renderer.fence(tokens, idx, options, env))
         info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
         if not info:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
-
-
-def note_text(block: Block) -> str:
-    """A speaker note without its delimiters: ``Note:``, ``::: notes``/``:::``, ``<!-- -->``."""
-    text = block.text.strip()
-    if block.info == "comment":
-        text = _NOTE_PREFIX.sub("", re.sub(r"^<!--\s*|\s*-->$", "", text, flags=re.DOTALL), count=1)
-    elif block.info == "container":
-        lines = text.split("\n")
-        if lines and lines[0].lstrip().startswith(":::"):
-            lines = lines[1:]
-        if lines and lines[-1].strip().startswith(":::"):
-            lines = lines[:-1]
-        text = "\n".join(lines)
-    else:
-        text = _NOTE_PREFIX.sub("", text, count=1)
-    return text.strip()

@@ -79,3 +79,6 @@ def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, li
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
     return pdf, warnings + pdf_warnings
+
+
+render = render_pdf

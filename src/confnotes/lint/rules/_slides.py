@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from confnotes.lint.types import LintContext
 from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck
 
@@ -12,8 +14,10 @@ def unsplit_deck(ctx: LintContext) -> Deck:
     cache = ctx.settings.setdefault("_cache", {})
     if "deck" not in cache:
         cache["deck"] = build_deck(ctx.doc, UNSPLIT)
-    return cache["deck"]
+    deck: Deck = cache["deck"]
+    return deck
 
 
-def slide_limits(ctx: LintContext) -> dict:
-    return ctx.settings.get("slides", {})
+def slide_limits(ctx: LintContext) -> dict[str, Any]:
+    limits: dict[str, Any] = ctx.settings.get("slides", {})
+    return limits

@@ -7,7 +7,10 @@ from collections.abc import Iterator
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN101", name="no-title", severity="warning", tags=("structure",),
+    id="CN101",
+    name="no-title",
+    severity="warning",
+    tags=("structure",),
     summary="The note has no title; its file name is used instead",
     rationale="Documents, decks and the site index show the title first. A file name such as "
     "`talk-03` makes a poor title on a handout, so give the note a `title:` in front matter or a "

@@ -8,7 +8,10 @@ from confnotes.lint.rules._util import sections
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN102", name="heading-skip", severity="warning", tags=("structure",),
+    id="CN102",
+    name="heading-skip",
+    severity="warning",
+    tags=("structure",),
     summary="A heading skips a level (## followed by ####)",
     rationale="Heading levels are the outline. Skipping a level leaves a hole in the table of "
     "contents and the PDF bookmarks, and screen readers announce a structure that is not there.",
@@ -27,5 +30,4 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         expected_max = (parents[-1].level if parents else title_level) + 1
         if node.origin in ("atx", "setext") and node.level > expected_max:
             previous = parents[-1].level if parents else title_level
-            yield Report(node.span.start, node.col,
-                         f"heading level jumps from {previous} to {node.level}; use level {expected_max}")
+            yield Report(node.span.start, node.col, f"heading level jumps from {previous} to {node.level}; use level {expected_max}")

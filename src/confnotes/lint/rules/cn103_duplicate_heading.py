@@ -8,7 +8,10 @@ from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN103", name="duplicate-heading", severity="warning", tags=("structure",),
+    id="CN103",
+    name="duplicate-heading",
+    severity="warning",
+    tags=("structure",),
     summary="Two sections under one parent have the same title",
     rationale="Two sections called the same thing under one parent are usually a paste accident or "
     "two halves of one topic; readers and the table of contents cannot tell them apart.",

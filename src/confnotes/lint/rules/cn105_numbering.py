@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN105", name="numbering", severity="warning", tags=("structure",), fixable=True,
+    id="CN105",
+    name="numbering",
+    severity="warning",
+    tags=("structure",),
+    fixable=True,
     summary="A numbered list skips or repeats a number",
-    rationale="People cite points by number (\"as point 3 said\"). A gap or a repeat makes the "
+    rationale='People cite points by number ("as point 3 said"). A gap or a repeat makes the '
     "printed numbers disagree with the count, and Markdown renderers silently renumber some lists "
     "but not others. Each list is checked as written: a list may start at any number (one that "
     "continues after a paragraph starts at 2), and `1. 1. 1.` (numbering left to the renderer) is fine.",

@@ -8,7 +8,11 @@ from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN106", name="mixed-markers", severity="warning", tags=("structure",), fixable=True,
+    id="CN106",
+    name="mixed-markers",
+    severity="warning",
+    tags=("structure",),
+    fixable=True,
     summary="Sibling bullets use different markers (- and *)",
     rationale="In Markdown a change of bullet marker ends one list and starts another, so bullets "
     "that look like one list render as two, with a gap between them. One marker per list keeps them together.",
@@ -36,5 +40,9 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
                 start = ctx.offset(node.span.start, node.col)
                 edits.append(Edit(start, start + 1, want))
         odd = next(n for n in bullets if n.marker != want)
-        yield Report(odd.span.start, odd.col, f"bullet marker '{odd.marker}' differs from its siblings' '{want}'",
-                     Fix(f"use '{want}' for every sibling bullet", tuple(edits)) if edits else None)
+        yield Report(
+            odd.span.start,
+            odd.col,
+            f"bullet marker '{odd.marker}' differs from its siblings' '{want}'",
+            Fix(f"use '{want}' for every sibling bullet", tuple(edits)) if edits else None,
+        )

@@ -8,7 +8,11 @@ from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN107", name="inconsistent-indent", severity="warning", tags=("structure",), fixable=True,
+    id="CN107",
+    name="inconsistent-indent",
+    severity="warning",
+    tags=("structure",),
+    fixable=True,
     summary="Sibling items are indented differently",
     rationale="Indentation decides nesting. Siblings at different columns are one keystroke away "
     "from becoming a child of the item above, in pasted notes as much as in Markdown.",
@@ -39,5 +43,9 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
                 start = ctx.offset(node.span.start, 1)
                 edits.append(Edit(start, start + lead, " " * want))
         odd = next(n for n in items if n.indent != want)
-        yield Report(odd.span.start, odd.col, f"item indented {odd.indent} column{'s' if odd.indent != 1 else ''}; its siblings use {want}",
-                     Fix(f"indent sibling items by {want}", tuple(edits)) if edits else None)
+        yield Report(
+            odd.span.start,
+            odd.col,
+            f"item indented {odd.indent} column{'s' if odd.indent != 1 else ''}; its siblings use {want}",
+            Fix(f"indent sibling items by {want}", tuple(edits)) if edits else None,
+        )

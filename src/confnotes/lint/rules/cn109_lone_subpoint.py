@@ -8,7 +8,10 @@ from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN109", name="lone-subpoint", severity="info", tags=("structure",),
+    id="CN109",
+    name="lone-subpoint",
+    severity="info",
+    tags=("structure",),
     summary="An item has exactly one sub-item (no A without a B)",
     rationale="A single sub-point is usually part of its parent's sentence, or a sign that a second "
     "point is missing. Outlining guides call it 'no A without a B'.",

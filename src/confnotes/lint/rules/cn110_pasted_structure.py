@@ -7,21 +7,28 @@ from collections.abc import Iterator
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN110", name="pasted-structure", severity="info", tags=("structure", "pasted"), fixable=True,
+    id="CN110",
+    name="pasted-structure",
+    severity="info",
+    tags=("structure", "pasted"),
+    fixable=True,
     summary="Structure was recovered from pasted text (• bullets, bare-line headings)",
     rationale="confnotes reads notes pasted from chat, Docs or Word, but other Markdown tools do "
     "not: on GitHub or in an editor's preview they show as one run of text. Writing them back as "
     "Markdown makes them portable.",
     bad="Key Challenges\n\n1. Training\n\n   • Checkpointing limits: …\n",
     good="## Key Challenges\n\n1. Training\n   - Checkpointing limits: …\n",
-    fix_note="Rewrites the note as canonical Markdown, exactly as `confnotes fmt` does (safe: the "
-    "outline is checked to be unchanged).",
+    fix_note="Rewrites the note as canonical Markdown, exactly as `confnotes fmt` does (safe: the outline is checked to be unchanged).",
 )
 
 _DESCRIBE = {
-    "glyph-bullets": "• bullets", "inferred-headings": "bare-line headings", "breaks": "--- breaks",
-    "inferred-title": "a bare-line title", "lede-title": "a title inside the lede",
-    "filename-line": "a file-name line", "bold-points": "**1. …** numbered lines",
+    "glyph-bullets": "• bullets",
+    "inferred-headings": "bare-line headings",
+    "breaks": "--- breaks",
+    "inferred-title": "a bare-line title",
+    "lede-title": "a title inside the lede",
+    "filename-line": "a file-name line",
+    "bold-points": "**1. …** numbered lines",
     "front-matter-text": "a --- block that is text, not YAML front matter",
 }
 _REPORTED = ("glyph-bullets", "inferred-headings", "inferred-title", "bold-points", "front-matter-text")
@@ -46,7 +53,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         from confnotes.fmt import format_markdown
 
         try:
-            formatted = format_markdown(doc)
+            formatted = format_markdown(doc, ctx.settings.get("parse"))
         except NotesError:  # fmt refuses notes it cannot round-trip; then there is no fix
             formatted = ctx.text
         fix = Fix(title, (Edit(0, len(ctx.text), formatted),)) if formatted != ctx.text else None

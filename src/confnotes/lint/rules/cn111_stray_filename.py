@@ -8,12 +8,16 @@ from collections.abc import Iterator
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN111", name="stray-filename", severity="warning", tags=("structure", "pasted"), fixable=True,
+    id="CN111",
+    name="stray-filename",
+    severity="warning",
+    tags=("structure", "pasted"),
+    fixable=True,
     summary="A lone file-name line (scale2025.md) sits in the notes",
     rationale="A file name pasted along with the notes ends up printed in the handout and on a "
     "slide. confnotes keeps it as the note's source name; front matter is where that belongs.",
     bad="Notes from the meetup:\n\nmeetup.md\n\n## Storage\n",
-    good="---\nsource_name: \"meetup.md\"\n---\n\nNotes from the meetup:\n\n## Storage\n",
+    good='---\nsource_name: "meetup.md"\n---\n\nNotes from the meetup:\n\n## Storage\n',
     fix_note="Moves the line into front matter as `source_name` (safe).",
 )
 
@@ -36,5 +40,9 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         edits = (Edit(close_start, close_start, entry), Edit(start, end, ""))
     else:
         edits = (Edit(0, 0, f"---\n{entry}---\n\n"), Edit(start, end, ""))
-    yield Report(span.start, 1, f"stray file-name line '{meta.source_name}'; move it to front matter",
-                 Fix("move the file name into front matter", edits))
+    yield Report(
+        span.start,
+        1,
+        f"stray file-name line '{meta.source_name}'; move it to front matter",
+        Fix("move the file name into front matter", edits),
+    )

@@ -7,7 +7,10 @@ from collections.abc import Iterator
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN112", name="misplaced-break", severity="warning", tags=("structure",),
+    id="CN112",
+    name="misplaced-break",
+    severity="warning",
+    tags=("structure",),
     summary="A --- break sits inside a section instead of between sections",
     rationale="confnotes reads `---` as the boundary between sections. Inside a section it splits "
     "nothing and renders as a stray rule; a heading or a new section says what was meant.",

@@ -10,7 +10,10 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.slides import count_words
 
 META = RuleMeta(
-    id="CN201", name="long-item", severity="warning", tags=("text",),
+    id="CN201",
+    name="long-item",
+    severity="warning",
+    tags=("text",),
     summary="An item has more words than the limit (default 30)",
     rationale="A bullet is a cue, not a paragraph. Long items crowd slides and handouts; split the "
     "item, or move the prose into a paragraph under it.",

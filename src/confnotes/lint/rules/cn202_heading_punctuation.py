@@ -9,7 +9,11 @@ from confnotes.lint.rules._util import sections
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN202", name="heading-punctuation", severity="warning", tags=("text",), fixable=True,
+    id="CN202",
+    name="heading-punctuation",
+    severity="warning",
+    tags=("text",),
+    fixable=True,
     summary="A heading ends with . , ; : or !",
     rationale="Headings are labels, not sentences; trailing punctuation reads oddly in a table of "
     "contents and on slide titles. A question mark is fine.",

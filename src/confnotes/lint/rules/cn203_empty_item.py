@@ -8,7 +8,10 @@ from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN203", name="empty-item", severity="warning", tags=("text",),
+    id="CN203",
+    name="empty-item",
+    severity="warning",
+    tags=("text",),
     summary="A bullet or point has no text",
     rationale="An empty bullet renders as a lone dot on the page and an empty line on a slide; it "
     "is usually a stray marker left after editing.",

@@ -8,7 +8,10 @@ from collections.abc import Iterator
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN204", name="bare-url", severity="warning", tags=("text",),
+    id="CN204",
+    name="bare-url",
+    severity="warning",
+    tags=("text",),
     summary="A bare URL (write <https://…> or [text](https://…))",
     rationale="CommonMark does not turn bare URLs into links, so they print as plain text in HTML "
     "and PDF. Angle brackets or a link with a name make them clickable.",
@@ -32,8 +35,9 @@ def _scan(text: str, line: int, col: int) -> Iterator[Report]:
             before = part[: match.start()]
             if before.endswith("](") or before.endswith("<"):
                 continue
-            yield Report(line + number, (col if number == 0 else 1) + match.start(),
-                         f"bare URL {match.group(0)[:60]}; wrap it in <…> or a [link](…)")
+            yield Report(
+                line + number, (col if number == 0 else 1) + match.start(), f"bare URL {match.group(0)[:60]}; wrap it in <…> or a [link](…)"
+            )
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:

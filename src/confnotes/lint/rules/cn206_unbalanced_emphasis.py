@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN206", name="unbalanced-emphasis", severity="warning", tags=("text",),
+    id="CN206",
+    name="unbalanced-emphasis",
+    severity="warning",
+    tags=("text",),
     summary="Emphasis markers (** or __) are not closed",
-    rationale="An unclosed `**` prints literally in every output, usually because a paste lost "
-    "half of a bold phrase.",
+    rationale="An unclosed `**` prints literally in every output, usually because a paste lost half of a bold phrase.",
     bad="- **Reliability: atomic task orchestration\n",
     good="- **Reliability**: atomic task orchestration\n",
 )

@@ -10,7 +10,10 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.slides import DEFAULT_MAX_ITEMS
 
 META = RuleMeta(
-    id="CN301", name="too-many-items", severity="warning", tags=("slides",),
+    id="CN301",
+    name="too-many-items",
+    severity="warning",
+    tags=("slides",),
     summary="A slide would have more items than slides.max_items (default 6)",
     rationale="Six bullets is about what an audience reads while listening. confnotes splits "
     "longer slides into '(cont.)' slides; splitting the point yourself usually reads better.",

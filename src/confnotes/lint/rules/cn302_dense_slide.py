@@ -10,7 +10,10 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.slides import DEFAULT_MAX_WORDS, slide_words
 
 META = RuleMeta(
-    id="CN302", name="dense-slide", severity="warning", tags=("slides",),
+    id="CN302",
+    name="dense-slide",
+    severity="warning",
+    tags=("slides",),
     summary="A slide would have more words than slides.max_words (default 60)",
     rationale="A slide with a paragraph's worth of words gets read instead of listened to. Cut the "
     "text, or keep the detail in speaker notes.",

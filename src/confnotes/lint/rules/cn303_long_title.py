@@ -9,7 +9,10 @@ from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta(
-    id="CN303", name="long-title", severity="warning", tags=("slides",),
+    id="CN303",
+    name="long-title",
+    severity="warning",
+    tags=("slides",),
     summary="A slide title is longer than the limit (default 70 characters)",
     rationale="Slide titles wrap onto three lines and push the content down when they run past "
     "about seventy characters; the detail belongs in the bullets.",

@@ -1,0 +1,61 @@
+"""The output formats: one table of names, file suffixes, labels and renderer modules.
+
+``render``, ``build`` and ``serve`` dispatch through ``render_note``; each renderer lives in
+its own module (``confnotes.render.<module>``) with one entry point, ``render(doc,
+options, base_dir) -> (data, warnings)``, imported only when asked for, so reading notes
+never loads WeasyPrint, python-pptx or Jinja.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+
+from confnotes.errors import ErrorKind, NotesError
+from confnotes.model import Document
+from confnotes.render.options import RenderOptions
+
+
+@dataclass(frozen=True)
+class OutputFormat:
+    name: str
+    suffix: str  # appended to the note's stem: talk.slides.html
+    label: str  # for the site index
+    module: str  # confnotes.render.<module>
+    binary: bool
+    summary: str
+
+
+FORMATS: dict[str, OutputFormat] = {
+    fmt.name: fmt
+    for fmt in (
+        OutputFormat("html", ".html", "Page", "html", False, "one self-contained page"),
+        OutputFormat("pdf", ".pdf", "PDF", "pdf", True, "a printable PDF (WeasyPrint)"),
+        OutputFormat("slides", ".slides.html", "Slides", "deck_html", False, "an HTML deck with speaker notes"),
+        OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF"),
+        OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper"),
+        OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown"),
+        OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)"),
+        OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck"),
+    )
+}
+
+
+def output_format(name: str) -> OutputFormat:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise NotesError(f"unknown format '{name}' (choose from {', '.join(FORMATS)})", kind=ErrorKind.USAGE) from None
+
+
+def output_path(note: str, name: str) -> str:
+    """Where ``render`` writes by default: beside the note, ``talk.md`` → ``talk.slides.html``."""
+    return str(Path(note).with_suffix("")) + output_format(name).suffix
+
+
+def render_note(doc: Document, to: str, options: RenderOptions, base_dir: Path | None) -> tuple[str | bytes, list[str]]:
+    """Render ``doc`` as format ``to``; returns the data (text or bytes) and warnings."""
+    module = import_module(f"confnotes.render.{output_format(to).module}")
+    data, warnings = module.render(doc, options, base_dir)
+    return data, list(warnings)

@@ -1,0 +1,13 @@
+"""Marp Markdown of the deck (``--to marp``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from confnotes.model import Document
+from confnotes.render.deck import render_template_deck
+from confnotes.render.options import RenderOptions
+
+
+def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
+    return render_template_deck("marp.md", doc, options, base_dir)

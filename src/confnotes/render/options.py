@@ -1,0 +1,91 @@
+"""Render settings: the one resolution of defaults < config < front matter < command line.
+
+``render``, ``build`` and ``serve`` all call ``resolve_render_options``, so a note renders
+the same whichever command renders it. Options a user did not pass are ``None`` in
+``RenderOverrides`` and never override the config.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from confnotes.config import SLIDE_KEYS, Config, check_types
+from confnotes.errors import NotesError, render_error
+from confnotes.model import Document
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """What a renderer is told: the resolved settings for one note."""
+
+    theme: str = "default"
+    css: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
+    notes: bool = False
+    paper: str = "a4"
+    allow_html: bool = False
+    mode: str = "html"
+    tagged: bool = True
+    slides: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RenderOverrides:
+    """What the user asked for on the command line; ``None`` means "not given"."""
+
+    theme: str | None = None
+    css: tuple[str, ...] = ()
+    templates: str | None = None
+    notes: bool | None = None
+    paper: str | None = None
+    tagged: bool | None = None
+    max_items: int | None = None
+    max_words: int | None = None
+    agenda: bool | None = None
+
+
+def front_matter_slides(doc: Document) -> dict[str, Any]:
+    """A note's own ``slides:`` settings from its front matter (checked like the config's)."""
+    value = doc.meta.extra.get("slides")
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
+    check_types(value, SLIDE_KEYS, "slides.", doc.path)
+    return dict(value)
+
+
+def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
+    """Defaults < config < the note's front matter < the command line."""
+    given = overrides or RenderOverrides()
+    slides = {**config.slides, **front_matter_slides(doc)}
+    for key in ("max_items", "max_words", "agenda"):
+        value = getattr(given, key)
+        if value is not None:
+            slides[key] = value
+    templates = given.templates or config.templates
+    return RenderOptions(
+        theme=given.theme or config.theme,
+        css=given.css,
+        templates=(templates,) if templates else (),
+        notes=bool(given.notes) if given.notes is not None else False,
+        paper=(given.paper or config.paper).lower(),
+        allow_html=config.allow_html,
+        tagged=given.tagged if given.tagged is not None else True,
+        slides=slides,
+    )
+
+
+def user_css(options: RenderOptions) -> str:
+    """The user's extra stylesheets (``--css``), read once for every output; one clear error if missing."""
+    parts: list[str] = []
+    for path in options.css:
+        try:
+            parts.append(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise render_error(f"cannot read stylesheet: {exc.strerror}", path) from None
+        except UnicodeDecodeError:
+            raise render_error("cannot read stylesheet: not UTF-8 text", path) from None
+    return "\n".join(parts)

@@ -1,0 +1,13 @@
+"""The deck as a 16:9 PDF, one slide a page (``--to slides-pdf``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from confnotes.model import Document
+from confnotes.render.deck import deck_pdf
+from confnotes.render.options import RenderOptions
+
+
+def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
+    return deck_pdf("deck.html", doc, options, base_dir, mode="pdf")
