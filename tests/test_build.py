@@ -137,6 +137,7 @@ def test_shards_merge_into_the_same_site(cli, tmp_path):
     assert cli("build", str(notes), "-o", str(tmp_path / "x"), "--shard", "3/2").exit_code == 2
 
 
+@pytest.mark.browser
 def test_index_filters_in_browser(cli, tmp_path, open_page):
     notes = tmp_path / "notes"
     _make_corpus(notes, 6)

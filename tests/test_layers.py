@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "confnotes.check": 6,
     "confnotes.build": 7,
     "confnotes.serve": 8,
+    "confnotes.doctor": 8,
     "confnotes.cli": 9,
     "confnotes.__main__": 9,
 }

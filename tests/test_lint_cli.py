@@ -228,10 +228,35 @@ def test_rules_command_and_docs_are_current(cli):
     )
 
 
-def test_pre_commit_hooks():
-    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert {h["id"]: h["entry"] for h in hooks} == {"confnotes-lint": "confnotes lint", "confnotes-fmt": "confnotes fmt"}
-    assert all(h["types"] == ["markdown"] for h in hooks)
+def test_pre_commit_hooks_run_as_pre_commit_runs_them(tmp_path):
+    """Each hook's entry, given file names as pre-commit passes them: lint fails on findings, fmt rewrites."""
+    import shlex
+    import subprocess
+    import sys
+
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"confnotes-lint", "confnotes-fmt"}
+    bad = tmp_path / "bad.md"
+    bad.write_text("# T\n\n## Empty\n\n## Full\n\n- a\n")
+    pasted = tmp_path / "pasted.md"
+    pasted.write_text("Retro\n\nWent well\n\n• booth duty\n")
+
+    def run(hook: str, *files: Path) -> subprocess.CompletedProcess[str]:
+        command = shlex.split(hooks[hook]["entry"])
+        assert command[0] == "confnotes" and hooks[hook]["types"] == ["markdown"]
+        return subprocess.run(
+            [sys.executable, "-m", "confnotes", *command[1:], "--no-cache", *map(str, files)]
+            if hook == "confnotes-lint"
+            else [sys.executable, "-m", "confnotes", *command[1:], *map(str, files)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+
+    lint = run("confnotes-lint", bad)
+    assert lint.returncode == 1 and "CN104" in lint.stdout
+    assert run("confnotes-fmt", pasted).returncode == 0
+    assert "- booth duty" in pasted.read_text()
 
 
 def test_fmt_needs_paths(cli):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -51,11 +52,18 @@ def test_page_structure(cli):
 
 
 def test_reading_list_entries(cli):
+    """Each entry is a section with its title as a heading and its annotation after it, in order."""
+    from confnotes.load import load_note
+
     html = _render(cli, NOTES / "scaling-reading-list.md")
-    assert html.count('class="section depth-1 entry') == 14
-    assert html.count("no-annotation") == 2  # one entry, plus the CSS rule for it
-    entry = re.search(r'<section id="wide-attention[^"]*" class="([^"]+)"', html)
-    assert entry and "no-annotation" in entry.group(1)
+    doc = load_note(str(NOTES / "scaling-reading-list.md")).doc
+    sections = re.findall(r'<section id="[^"]+" class="([^"]+)">\s*<h2>(.*?)</h2>(.*?)</section>', html, re.S)
+    assert [title for _, title, _ in sections] == [html_escape(s.title) for s in doc.sections]
+    for (classes, title, body), section in zip(sections, doc.sections, strict=True):
+        annotated = bool(section.body)
+        assert ("no-annotation" in classes) is not annotated, title
+        if annotated:
+            assert html_text(body).split() == section.body[0].text.split()
 
 
 def test_speaker_notes_hidden_unless_asked(cli, tmp_path):

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 
 import pytest
@@ -57,6 +56,7 @@ def test_serve_previews_rebuilds_and_reloads(server):
 
     events: list[str] = []
     connected = threading.Event()
+    received = threading.Event()
 
     def listen() -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/__confnotes/events", timeout=20) as stream:
@@ -67,13 +67,16 @@ def test_serve_previews_rebuilds_and_reloads(server):
                 if line.startswith("event:") or line.startswith("data:"):
                     events.append(line)
                 if line.startswith("data:"):
+                    received.set()
                     return
 
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
     assert connected.wait(10)
-    time.sleep(0.3)  # let the watcher settle before the edit
-    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- second version\n")
+    for _ in range(40):  # save until the watcher, which starts watching just after the first build, sees it
+        (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- second version\n")
+        if received.wait(0.5):
+            break
     listener.join(timeout=20)
     assert events[:2] == ["event: reload", "data: talk.md"]
     status, page = _get(port, "/talk.html")

@@ -22,6 +22,7 @@ def test_wheel_renders_from_its_own_templates(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "confnotes/templates/note.html" in names
     assert "confnotes/templates/themes/default.css" in names
+    assert "confnotes/py.typed" in names  # type information ships with the package
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     # run from a folder without the checkout, importing confnotes only from the unpacked wheel

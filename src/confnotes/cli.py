@@ -498,6 +498,28 @@ def serve(directory: str, port: int, host: str) -> None:
 
 
 @main.command()
+@click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
+def doctor(note: str | None) -> None:
+    """Check what this machine has for each output: WeasyPrint, Pango and HarfBuzz for PDFs, fonts for
+    the scripts NOTE uses (all scripts without NOTE), and the programs the test suite drives.
+
+    Prints one line a check with the install line for what is missing; exits 1 when something PDF
+    output needs is missing.
+    """
+    from confnotes.doctor import checks
+
+    text = None
+    if note is not None:
+        from confnotes.source import read_source
+
+        text = read_source(note).text
+    found = checks(text)
+    for check in found:
+        click.echo(check.line())
+    sys.exit(EXIT_FINDINGS if any(check.required and not check.ok for check in found) else EXIT_OK)
+
+
+@main.command()
 @click.argument("title")
 @click.option("--event", default=None, help="The event, e.g. 'PyCon 2026'.")
 @click.option("--date", default=None, help="The date, e.g. 2026-05-14.")

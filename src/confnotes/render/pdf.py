@@ -35,6 +35,14 @@ def _fetcher_class() -> Any:
     return FolderFetcher
 
 
+#: WeasyPrint warnings about the machine, not the note (`confnotes doctor` reports those once).
+_MACHINE_WARNINGS = ("Using fontTools instead of HarfBuzz-Subset", "Please install HarfBuzz version")
+
+
+def is_machine_warning(message: object) -> bool:
+    return isinstance(message, str) and message.startswith(_MACHINE_WARNINGS)
+
+
 def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tuple[bytes, list[str]]:
     """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources).
 
@@ -47,7 +55,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
 
     class Collect(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            if record.levelno >= logging.WARNING:
+            if record.levelno >= logging.WARNING and not is_machine_warning(record.msg):
                 warnings.append(record.getMessage().splitlines()[0][:200])
 
     handler = Collect()

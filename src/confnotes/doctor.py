@@ -1,0 +1,114 @@
+"""``confnotes doctor``: what this machine has and lacks for each output, with the line that installs it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+#: Scripts a note may be written in: (name, fontconfig language, characters of the script, Debian package).
+SCRIPTS = (
+    ("Latin", "en", "A-Za-z", "fonts-dejavu-core"),
+    ("Cyrillic", "ru", "\u0400-\u04ff", "fonts-dejavu-core"),
+    ("Greek", "el", "\u0370-\u03ff", "fonts-dejavu-core"),
+    ("Hebrew", "he", "\u0590-\u05ff", "fonts-dejavu-core"),
+    ("Arabic", "ar", "\u0600-\u06ff", "fonts-dejavu-core"),
+    ("CJK", "zh", "\u4e00-\u9fff", "fonts-droid-fallback"),
+    ("Japanese kana", "ja", "\u3040-\u30ff", "fonts-droid-fallback"),
+    ("Hangul", "ko", "\uac00-\ud7af", "fonts-noto-cjk"),
+    ("Devanagari", "hi", "\u0900-\u097f", "fonts-noto-core"),
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing confnotes may use: whether it is here, what it is for and how to install it."""
+
+    name: str
+    ok: bool
+    detail: str
+    needed_for: str
+    install: str = ""
+    required: bool = False
+
+    def line(self) -> str:
+        mark = "ok     " if self.ok else ("MISSING" if self.required else "missing")
+        text = f"{mark}  {self.name}: {self.detail} ({self.needed_for})"
+        return text if self.ok or not self.install else f"{text}\n         install: {self.install}"
+
+
+def _weasyprint() -> list[Check]:
+    try:
+        import weasyprint
+        from weasyprint.text.ffi import harfbuzz_subset, pango
+    except (ImportError, OSError) as exc:
+        return [
+            Check(
+                "WeasyPrint",
+                False,
+                f"cannot load: {exc}",
+                "PDF, slides PDF, handout",
+                "apt-get install libpango-1.0-0 libpangoft2-1.0-0",
+                required=True,
+            )
+        ]
+    version = pango.pango_version()
+    pango_text = f"{version // 10000}.{version // 100 % 100}.{version % 100}"
+    return [
+        Check("WeasyPrint", True, f"{weasyprint.__version__} with Pango {pango_text}", "PDF, slides PDF, handout"),
+        Check(
+            "HarfBuzz subset",
+            harfbuzz_subset is not None,
+            "found" if harfbuzz_subset is not None else "not found: fonts are subset with fontTools (slower, and WeasyPrint warns)",
+            "small, fast PDFs",
+            "apt-get install libharfbuzz-subset0",
+        ),
+    ]
+
+
+def _fonts(text: str | None) -> list[Check]:
+    if shutil.which("fc-list") is None:
+        return [Check("fontconfig", False, "fc-list not found", "choosing fonts for PDFs", "apt-get install fontconfig")]
+    checks = []
+    for name, lang, chars, package in SCRIPTS:
+        if text is not None and lang != "en" and not re.search(f"[{chars}]", text):
+            continue
+        found = subprocess.run(["fc-list", f":lang={lang}", "family"], capture_output=True, text=True).stdout.strip()
+        families = sorted({line.split(",")[0] for line in found.splitlines() if line})
+        checks.append(
+            Check(
+                f"fonts for {name}",
+                bool(families),
+                ", ".join(families[:3]) or "none",
+                f"{name} text in PDFs, else it prints as boxes",
+                f"apt-get install {package}",
+                required=lang == "en",
+            )
+        )
+    return checks
+
+
+def _programs() -> list[Check]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    return [
+        Check("Chromium", chromium is not None, chromium or "not found", "browser tests of pages and decks", "apt-get install chromium"),
+        Check(
+            "LibreOffice", soffice is not None, soffice or "not found", "opening PPTX decks in tests", "apt-get install libreoffice-impress"
+        ),
+        Check(
+            "pdftotext",
+            shutil.which("pdftotext") is not None,
+            shutil.which("pdftotext") or "not found",
+            "reading PDFs in tests",
+            "apt-get install poppler-utils",
+        ),
+    ]
+
+
+def checks(note_text: str | None = None) -> list[Check]:
+    """Everything ``doctor`` looks at; with ``note_text``, fonts only for the scripts the note uses."""
+    python = Check("Python", sys.version_info >= (3, 11), sys.version.split()[0], "confnotes", required=True)
+    return [python, *_weasyprint(), *_fonts(note_text), *_programs()]
