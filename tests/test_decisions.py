@@ -217,3 +217,22 @@ def test_serve_keeps_the_last_good_page_shows_the_error_and_cleans_up_on_sigterm
         proc.wait(timeout=10)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr.read()
     assert list(temp.iterdir()) == [], "the preview's temporary folder is left behind"
+
+
+def test_cli_choices_are_the_format_tables():
+    """The --format/--to choices click offers are the tables' keys, not lists of their own."""
+    import click
+
+    from confnotes.cli import main
+    from confnotes.export import OUTLINE_FORMATS
+    from confnotes.lint.report import REPORTS
+    from confnotes.render.formats import FORMATS
+
+    def choices(command: str, option: str) -> list[str]:
+        param = next(p for p in main.commands[command].params if p.name == option)
+        assert isinstance(param.type, click.Choice)
+        return list(param.type.choices)
+
+    assert choices("outline", "fmt") == list(OUTLINE_FORMATS)
+    assert choices("lint", "fmt") == list(REPORTS)
+    assert choices("render", "to") == list(FORMATS)

@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "confnotes.templating": 5,
     "confnotes.render": 5,
     "confnotes.check": 6,
+    "confnotes.reformat": 6,
     "confnotes.build": 7,
     "confnotes.serve": 8,
     "confnotes.doctor": 8,

@@ -9,6 +9,7 @@ import click
 
 from confnotes import __version__
 from confnotes.errors import NotesError
+from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -62,20 +63,7 @@ def outline(note: str, fmt: str) -> None:
     from confnotes.load import load_note
 
     doc = load_note(note).doc
-    if fmt == "json":
-        text = export.to_json(doc) + "\n"
-    elif fmt == "markdown":
-        text = export.to_outline_markdown(doc)
-    elif fmt == "opml":
-        text = export.to_opml(doc)
-    else:
-        text = export.to_tree(doc, color=sys.stdout.isatty())
-    click.echo(text, nl=False)
-
-
-#: The output formats' names, as --to offers them (the table itself is render.formats.FORMATS; it is
-#: not imported here so that start-up stays light).
-FORMAT_NAMES = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
+    click.echo(export.OUTLINE_FORMATS[fmt](doc, sys.stdout.isatty()), nl=False)
 
 
 def _warn(messages: list[str], where: str) -> None:
@@ -88,7 +76,7 @@ def _warn(messages: list[str], where: str) -> None:
 @click.option(
     "--to",
     "to",
-    type=click.Choice(FORMAT_NAMES),
+    type=click.Choice(list(FORMATS)),
     default="html",
     show_default=True,
     help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
@@ -268,18 +256,9 @@ def lint(
     notes = discover(targets, excluded)
     run = checker.lint_paths(notes)
     findings = run.findings
-    if fmt == "json":
-        click.echo(report.as_json(findings), nl=False)
-    elif fmt == "github":
-        click.echo(report.github(findings), nl=False)
-    elif fmt == "sarif":
-        click.echo(report.sarif(findings), nl=False)
-    elif fmt == "junit":
-        click.echo(report.junit(findings, notes), nl=False)
-    else:
-        click.echo(report.text(findings, colour=sys.stdout.isatty()), nl=False)
-        if findings or run.fixes_applied:
-            click.echo(report.summary(findings, run.files, run.fixes_applied))
+    click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty()), nl=False)
+    if fmt == "text" and (findings or run.fixes_applied):
+        click.echo(report.summary(findings, run.files, run.fixes_applied))
     if statistics:
         click.echo(report.statistics(findings), nl=False, err=fmt != "text")
     for error in run.errors:
@@ -304,41 +283,25 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
     a note whose ordered outline would change is left alone with an error. '-' formats
     standard input to standard output.
     """
-    import difflib
-
-    from confnotes.check import encode_like
-    from confnotes.fmt import format_markdown
-    from confnotes.load import load_note
-    from confnotes.output import write_atomic
+    from confnotes.reformat import format_notes
     from confnotes.source import discover
 
     notes = discover(list(paths), tuple(exclude))
     changed: list[str] = []
     errors: list[NotesError] = []
-    for note in notes:
-        try:
-            loaded = load_note(note)
-            source = loaded.source
-            formatted = format_markdown(loaded.doc, loaded.options)
-        except NotesError as exc:
-            errors.append(exc)
-            continue
-        if note == "-":
-            click.echo(formatted, nl=False)
-            continue
-        if formatted == source.text:
-            continue
-        changed.append(note)
-        if diff:
-            patch = "".join(
-                difflib.unified_diff(source.text.splitlines(keepends=True), formatted.splitlines(keepends=True), fromfile=note, tofile=note)
-            )
-            click.echo(patch if patch.endswith("\n") else patch + "\n\\ No newline at end of file\n", nl=False)
-        elif check:
-            click.echo(f"would reformat {note}")
-        else:
-            write_atomic(note, encode_like(source, formatted))
-            click.echo(f"reformatted {note}", err=True)
+    for result in format_notes(notes, write=not (check or diff), with_diff=diff):
+        if result.error is not None:
+            errors.append(result.error)
+        elif result.path == "-":
+            click.echo(result.text, nl=False)
+        elif result.changed:
+            changed.append(result.path)
+            if diff:
+                click.echo(result.diff, nl=False)
+            elif check:
+                click.echo(f"would reformat {result.path}")
+            else:
+                click.echo(f"reformatted {result.path}", err=True)
     for error in errors:
         click.echo(str(error), err=True)
     if errors:

@@ -7,6 +7,7 @@ author's order.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
@@ -263,3 +264,12 @@ def to_opml(doc: Document) -> str:
 
 def _xml_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+#: ``outline --format``: each format's writer, given the document and whether the output is a terminal.
+OUTLINE_FORMATS: dict[str, Callable[[Document, bool], str]] = {
+    "tree": lambda doc, terminal: to_tree(doc, color=terminal),
+    "json": lambda doc, terminal: to_json(doc) + "\n",
+    "markdown": lambda doc, terminal: to_outline_markdown(doc),
+    "opml": lambda doc, terminal: to_opml(doc),
+}

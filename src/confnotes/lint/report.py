@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 from confnotes import __version__
 from confnotes.lint.rules import BY_ID, REGISTRY
@@ -231,3 +232,13 @@ def catalogue_markdown() -> str:
         )
     head.append("")
     return "\n".join(head) + "\n" + "\n".join(rule_doc(rule.META.id) for rule in REGISTRY)
+
+
+#: ``lint --format``: each report's writer, given the findings, the notes linted and whether the output is a terminal.
+REPORTS: dict[str, Callable[[list[Finding], list[str], bool], str]] = {
+    "text": lambda findings, notes, terminal: text(findings, colour=terminal),
+    "json": lambda findings, notes, terminal: as_json(findings),
+    "github": lambda findings, notes, terminal: github(findings),
+    "sarif": lambda findings, notes, terminal: sarif(findings),
+    "junit": lambda findings, notes, terminal: junit(findings, notes),
+}

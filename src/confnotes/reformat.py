@@ -1,0 +1,47 @@
+"""``fmt`` over files: format each note, then write it, diff it or report it (the edge that touches files)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.errors import NotesError
+
+
+@dataclass(frozen=True)
+class Formatted:
+    """One note's outcome: its path, whether it changed, the new text, a diff, or the error that stopped it."""
+
+    path: str
+    changed: bool = False
+    text: str = ""
+    diff: str = ""
+    error: NotesError | None = None
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    patch = "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=path, tofile=path))
+    return patch if not patch or patch.endswith("\n") else patch + "\n\\ No newline at end of file\n"
+
+
+def format_notes(notes: list[str], write: bool, with_diff: bool = False) -> Iterator[Formatted]:
+    """Format each note with its own config; with ``write``, replace changed files atomically
+    (in their own encoding and line endings). ``-`` is standard input: never written."""
+    from confnotes.check import encode_like
+    from confnotes.fmt import format_markdown
+    from confnotes.load import load_note
+    from confnotes.output import write_atomic
+
+    for note in notes:
+        try:
+            loaded = load_note(note)
+            formatted = format_markdown(loaded.doc, loaded.options)
+        except NotesError as exc:
+            yield Formatted(note, error=exc)
+            continue
+        before = loaded.source.text
+        changed = formatted != before
+        if changed and write and note != "-":
+            write_atomic(note, encode_like(loaded.source, formatted))
+        yield Formatted(note, changed, formatted, unified_diff(note, before, formatted) if changed and with_diff else "")
