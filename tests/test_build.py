@@ -37,7 +37,7 @@ def test_build_notes_folder_links_every_note_and_format(cli, tmp_path):
     links = _links(index)
     for stem in ("scale2025", "scaling-reading-list"):
         for suffix in (".html", ".pdf", ".slides.html", ".pptx"):
-            assert stem + suffix in links
+            assert "./" + stem + suffix in links
     for link in links:
         assert (site / link).is_file(), link
     assert "System &amp; Reliability @scale Conference" in index and "14 entries" in index

@@ -51,7 +51,7 @@ def test_build_with_only_pdf_links_the_pdf_in_the_index(cli, tmp_path):
     result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "pdf", "-j", "1")
     assert result.exit_code == 0, result.stderr
     index = (tmp_path / "site" / "index.html").read_text()
-    assert '<a class="title" href="talk.pdf">Talk</a>' in index and "1 section, 1 point" not in index
+    assert '<a class="title" href="./talk.pdf">Talk</a>' in index and "1 section, 1 point" not in index
     assert "1 section, 0 points" in index
 
 

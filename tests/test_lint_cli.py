@@ -99,12 +99,22 @@ def test_github_workflow_commands(cli):
 
 
 def test_junit_xml(cli):
+    """One test case a note; a note with a warning or error is one failure listing its findings."""
     root = ET.fromstring(_all_findings(cli, "junit").stdout)
     suite = root.find("testsuite")
+    cases = suite.findall("testcase")
     failures = root.findall(".//failure")
     findings = json.loads(_all_findings(cli, "json").stdout)
-    assert len(failures) == sum(1 for f in findings if f["severity"] != "info")
-    assert int(suite.get("failures")) == len(failures)
+    failing = {f["path"] for f in findings if f["severity"] != "info"}
+    assert int(suite.get("tests")) == len(cases) == len({f["path"] for f in findings} | {c.get("name") for c in cases})
+    assert int(suite.get("failures")) == len(failures) == len(failing)
+    assert int(root.get("failures")) == len(failing) and int(root.get("tests")) == len(cases)
+    for case in cases:
+        failure = case.find("failure")
+        assert (failure is not None) == (case.get("name") in failing)
+        if failure is not None:
+            mine = [f for f in findings if f["path"] == case.get("name")]
+            assert all(f"{f['rule']} {f['name']}" in failure.text for f in mine)
 
 
 def test_text_format_and_statistics(cli):

@@ -39,6 +39,7 @@ class BuildRequest:
     theme: str | None = None
     exclude: tuple[str, ...] = ()
     keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
+    trust_templates: bool = False  # run the notes' own templates outside Jinja's sandbox
 
 
 @dataclass
@@ -118,7 +119,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         doc = ctx.doc
         findings = lint_context(ctx, checker.settings_for(config))
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
-        options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"]))
+        options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"], trust_templates=task["trust"]))
         base_dir = Path(note).resolve().parent
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:
@@ -154,12 +155,33 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- the whole folder
 
 
+def _valid_entry(entry: Any) -> bool:
+    """A manifest entry as build_note writes it; anything else (a tampered or stale file) is ignored."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("rel"), str) or not isinstance(entry.get("key"), str):
+        return False
+    outputs = entry.get("outputs")
+    return isinstance(outputs, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in outputs.items())
+
+
 def _read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest's notes; a missing, malformed or tampered manifest only means more to rebuild."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"notes": {}}
-    return data if isinstance(data, dict) and isinstance(data.get("notes"), dict) else {"notes": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
+        return {"notes": {}}
+    return {**data, "notes": {rel: entry for rel, entry in data["notes"].items() if _valid_entry(entry)}}
+
+
+def inside(out_dir: Path, rel: str) -> Path | None:
+    """``out_dir/rel`` if it resolves inside ``out_dir`` (never a path a manifest smuggles out)."""
+    root = out_dir.resolve()
+    try:
+        target = (out_dir / rel).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return target if root in target.parents else None
 
 
 def _write_if_changed(path: Path, data: str | bytes) -> bool:
@@ -175,15 +197,28 @@ def _write_if_changed(path: Path, data: str | bytes) -> bool:
     return True
 
 
-def _remove_outputs(out_dir: Path, entry: dict[str, Any]) -> None:
+def _remove_outputs(out_dir: Path, entry: dict[str, Any], keep: Iterable[str] = ()) -> None:
+    """Remove a note's files (those not in ``keep``), and folders they leave empty — inside the site only."""
+    root = out_dir.resolve()
+    kept = set(keep)
     for rel in entry.get("outputs", {}).values():
-        target = out_dir / rel
-        with contextlib.suppress(FileNotFoundError):
+        target = inside(out_dir, rel)
+        if target is None or rel in kept:
+            continue
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
             target.unlink()
         parent = target.parent
-        while parent != out_dir and parent.is_dir() and not any(parent.iterdir()):
+        while parent != root and root in parent.parents and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
+
+
+def _resolved(note: str) -> Path:
+    """Where a note really is; a symlink loop or a dangling link is that note's error."""
+    try:
+        return Path(note).resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise NotesError("cannot follow this link (a loop, or it points nowhere)", path=note) from exc
 
 
 def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
@@ -194,9 +229,14 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     started = time.perf_counter()
     source_dir = Path(request.source_dir)
     out_dir = Path(request.out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise NotesError("is a file; the site needs a folder (choose another -o)", path=str(out_dir), kind=ErrorKind.USAGE)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NotesError(f"cannot create the site folder: {exc.strerror}", path=str(out_dir), kind=ErrorKind.USAGE) from None
     out_resolved = out_dir.resolve()
-    notes = [n for n in discover([str(source_dir)], request.exclude) if out_resolved not in Path(n).resolve().parents]
+    notes = [n for n in discover([str(source_dir)], request.exclude) if out_resolved not in Path(os.path.abspath(n)).parents]
     if request.shard is not None:
         k, n = request.shard
         notes = [note for index, note in enumerate(notes) if index % n == k - 1]
@@ -205,21 +245,32 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     report = BuildReport()
 
     source_root = source_dir.resolve()
-    rels = {note: Path(note).resolve().relative_to(source_root).as_posix() for note in notes}
+    # a note's place in the site comes from where it is listed, not where a symlink points
+    rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(source_dir))).as_posix() for note in notes}
     shared_cache: dict[str | None, str] = {}
     tasks: list[dict[str, Any]] = []
     entries: dict[str, Any] = {}
+    refused: list[tuple[str, str]] = []
     for note in notes:
         rel = rels[note]
-        config = find_config(note)
-        config_bytes = Path(config.path).read_bytes() if config.path else b""
-        templates_dir = config.templates
-        if templates_dir not in shared_cache:
-            shared_cache[templates_dir] = json.dumps([__version__, list(request.formats), request.theme, _templates_hash(templates_dir)])
-        try:
-            data = Path(note).read_bytes()
-        except OSError:
-            data = b""
+        try:  # anything wrong with one note (a link out, a loop, its config) fails that note only
+            target = _resolved(note)
+            if source_root not in target.parents:
+                raise NotesError("links to a file outside the notes folder; not built", path=note)
+            config = find_config(note)
+            config_bytes = Path(config.path).read_bytes() if config.path else b""
+            templates_dir = config.templates
+            if templates_dir not in shared_cache:
+                shared_cache[templates_dir] = json.dumps(
+                    [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
+                )
+            data = target.read_bytes()
+        except NotesError as exc:
+            refused.append((rel, str(exc) if exc.path else f"{note}: {exc}"))
+            continue
+        except OSError as exc:
+            refused.append((rel, f"{note}: {exc.strerror or exc}"))
+            continue
         key = note_key(data, config_bytes, shared_cache[templates_dir])
         previous = old.get(rel)
         if (
@@ -228,12 +279,21 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
             and previous.get("key") == key
             and not previous.get("error")
             and all((out_dir / p).exists() for p in previous.get("outputs", {}).values())
+            and set(previous.get("outputs", {})) == set(request.formats)
         ):
             entries[rel] = previous
             report.skipped.append(rel)
             continue
         tasks.append(
-            {"note": note, "rel": rel, "out_dir": str(out_dir), "formats": list(request.formats), "key": key, "theme": request.theme}
+            {
+                "note": note,
+                "rel": rel,
+                "out_dir": str(out_dir),
+                "formats": list(request.formats),
+                "key": key,
+                "theme": request.theme,
+                "trust": request.trust_templates,
+            }
         )
 
     current = set(rels.values())
@@ -261,6 +321,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
                 done += 1
                 if progress:
                     progress(futures[future]["rel"], done, len(tasks))
+    results += [{"rel": rel, "error": reason} for rel, reason in refused]
     for result in results:
         rel = result["rel"]
         if result["error"]:
@@ -270,6 +331,8 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
             elif rel in old:  # its old files would be stale and unlisted
                 _remove_outputs(out_dir, old[rel])
             continue
+        if rel in old:  # outputs of formats no longer asked for
+            _remove_outputs(out_dir, old[rel], keep=result["outputs"].values())
         entries[rel] = result
         report.rendered.append(rel)
 
@@ -278,10 +341,11 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         "formats": list(request.formats),
         "shard": request.shard,
         "notes": {rel: entries[rel] for rel in sorted(entries)},
+        "failed": dict(sorted(report.failed)),
     }
     _write_if_changed(manifest_path, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     if request.shard is None:
-        write_index(out_dir, manifest["notes"], request.formats)
+        write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
     report.rendered.sort()
     report.skipped.sort()
     report.removed.sort()
@@ -296,26 +360,46 @@ def merge_shards(out_dir: str) -> int:
     if not shards:
         raise NotesError("no shard manifests to merge (build with --shard K/N first)", path=str(folder), kind=ErrorKind.USAGE)
     notes: dict[str, Any] = {}
+    failed: dict[str, str] = {}
     formats: list[str] = []
     for shard in shards:
         data = _read_manifest(shard)
         notes.update(data["notes"])
-        formats = data.get("formats") or formats
+        if isinstance(data.get("failed"), dict):
+            failed.update({str(rel): str(reason) for rel, reason in data["failed"].items()})
+        if isinstance(data.get("formats"), list) and all(isinstance(name, str) for name in data["formats"]):
+            formats = data["formats"] or formats
     manifest: dict[str, Any] = {
         "version": __version__,
         "formats": formats,
         "shard": None,
         "notes": {rel: notes[rel] for rel in sorted(notes)},
+        "failed": dict(sorted(failed.items())),
     }
     _write_if_changed(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-    write_index(folder, manifest["notes"], tuple(formats))
+    write_index(folder, manifest["notes"], tuple(name for name in formats if name in _format_names()), manifest["failed"])
     for shard in shards:  # merged: the site is now what a plain build writes, one manifest
         shard.unlink()
     return len(notes)
 
 
-def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str]) -> None:
-    """``index.html`` (every note, its formats and lint status) and ``outline.json`` (all outlines)."""
+def _format_names() -> tuple[str, ...]:
+    from confnotes.render.formats import FORMATS
+
+    return tuple(FORMATS)
+
+
+def site_href(rel: str) -> str:
+    """A link to a file of the site: always relative (``./``) and percent-encoded, so a file named
+    ``javascript:alert(1).html`` is a file, never a script URL."""
+    from urllib.parse import quote
+
+    return "./" + "/".join(quote(part) for part in rel.split("/"))
+
+
+def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], failed: dict[str, str] | None = None) -> None:
+    """``index.html`` (every note, its formats and lint status; notes that failed, with why) and
+    ``outline.json`` (all outlines)."""
     from confnotes.render.formats import FORMATS
     from confnotes.render.html import style_safe, theme_css
     from confnotes.render.options import RenderOptions
@@ -334,6 +418,8 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str]) ->
         tags=tags,
         formats=list(formats),
         labels={name: fmt.label for name, fmt in FORMATS.items()},
+        href=site_href,
+        failed=sorted((failed or {}).items()),
         css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
         version=__version__,
     )

@@ -69,11 +69,30 @@ class NoteResult:
 
 
 def encode_like(source: Source, text: str) -> bytes:
-    """Text back to bytes with the note's own newline style and BOM."""
-    if source.newline != "\n":
+    """Text back to bytes with the note's own line endings and BOM. In a note that mixes endings,
+    every line the change left alone keeps its own; new lines take the note's main style."""
+    if source.endings is not None:
+        text = _with_line_endings(source, text)
+    elif source.newline != "\n":
         text = text.replace("\n", source.newline)
     data = text.encode("utf-8")
     return b"\xef\xbb\xbf" + data if source.had_bom else data
+
+
+def _with_line_endings(source: Source, text: str) -> str:
+    from collections import Counter
+    from difflib import SequenceMatcher
+
+    assert source.endings is not None
+    old, new = source.text.split("\n"), text.split("\n")
+    main = Counter(source.endings).most_common(1)[0][0]
+    endings = [main] * (len(new) - 1)
+    for block in SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+        for offset in range(block.size):
+            index = block.b + offset
+            if index < len(endings) and block.a + offset < len(source.endings):
+                endings[index] = source.endings[block.a + offset]
+    return "".join(line + ending for line, ending in zip(new, [*endings, ""], strict=True))
 
 
 class Checker:
@@ -263,11 +282,13 @@ class LintCache:
         self.checker = checker
         self.path = self.folder / CACHE_FILE
         self.dirty = False
+        self.entries: dict[str, Any] = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            self.entries: dict[str, Any] = data["entries"] if data.get("version") == __version__ else {}
-        except (OSError, ValueError, KeyError, TypeError):
-            self.entries = {}
+            if isinstance(data, dict) and data.get("version") == __version__ and isinstance(data.get("entries"), dict):
+                self.entries = data["entries"]
+        except (OSError, ValueError):
+            pass  # no cache, or one we cannot read: everything is a miss
         request = checker.request
         self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on])
         self._config_bytes: dict[str | None, bytes] = {}
@@ -288,18 +309,24 @@ class LintCache:
         return digest.hexdigest()
 
     def get(self, note: str, digest: str) -> NoteResult | None:
+        """The cached result, or None: a changed note, a changed link target, or an entry of the wrong
+        shape (a tampered or foreign cache file) are all misses, never errors."""
         entry = self.entries.get(os.path.abspath(note))
-        if not entry or entry.get("digest") != digest:
+        if not isinstance(entry, dict) or entry.get("digest") != digest:
             return None
-        folder = Path(note).resolve().parent
-        if any((folder / rel).exists() != existed for rel, existed in entry["links"].items()):
+        try:
+            folder = Path(note).resolve().parent
+            links = {str(rel): bool(existed) for rel, existed in entry["links"].items()}
+            if any((folder / rel).exists() != existed for rel, existed in links.items()):
+                return None
+            findings = [
+                Finding(note, int(line), int(col), str(rule), str(name), str(severity), str(message), Fix(str(fix), ()) if fix else None)
+                for line, col, rule, name, severity, message, fix in entry["findings"]
+            ]
+            facts = {str(rule): [tuple(fact) for fact in items] for rule, items in entry["facts"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError, OSError):
             return None
-        findings = [
-            Finding(note, line, col, rule, name, severity, message, Fix(fix, ()) if fix else None)
-            for line, col, rule, name, severity, message, fix in entry["findings"]
-        ]
-        facts = {rule: [tuple(fact) for fact in items] for rule, items in entry["facts"].items()}
-        return NoteResult(note, digest, findings, facts, entry["links"])
+        return NoteResult(note, digest, findings, facts, links)
 
     def put(self, result: NoteResult) -> None:
         self.entries[os.path.abspath(result.path)] = {

@@ -21,11 +21,16 @@ class NotesGroup(click.Group):
         try:
             return super().invoke(ctx)
         except NotesError as exc:
-            click.echo(f"confnotes: {exc}" if exc.path is None else str(exc), err=True)
+            from confnotes.escape import terminal_safe
+
+            click.echo(terminal_safe(f"confnotes: {exc}" if exc.path is None else str(exc)), err=True)
             ctx.exit(EXIT_ERROR)
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(EXIT_OK)
+        except OSError as exc:  # standard output on a full disk (/dev/full), a closed terminal, …
+            click.echo(f"confnotes: cannot write the output: {exc.strerror or exc}", err=True)
+            ctx.exit(EXIT_ERROR)
 
 
 @click.group(cls=NotesGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -113,6 +118,7 @@ def _warn(messages: list[str], where: str) -> None:
     help="Use this config file instead of searching upward from the note.",
 )
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
+@click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
 def render(
     note: str | None,
     to: str,
@@ -128,6 +134,7 @@ def render(
     agenda: bool | None,
     config_file: str | None,
     list_themes: bool,
+    trust_templates: bool,
 ) -> None:
     """Render NOTE to a document (html, pdf) or a slide format.
 
@@ -162,6 +169,7 @@ def render(
         max_items=max_items,
         max_words=max_words,
         agenda=agenda,
+        trust_templates=trust_templates,
     )
     options = resolve_render_options(config, doc, overrides)
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
@@ -366,6 +374,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 @click.option("--theme", default=None, help="Theme for every note (default: each note's config or 'default').")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
+@click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
 def build(
     directory: str,
     output: str,
@@ -377,6 +386,7 @@ def build(
     theme: str | None,
     exclude: tuple[str, ...],
     quiet: bool,
+    trust_templates: bool,
 ) -> None:
     """Build a folder of notes (default: notes/) into a site: every note in every format, plus
     index.html (filterable by event and tag) and outline.json.
@@ -405,6 +415,7 @@ def build(
         parse_shard(shard) if shard else None,
         theme,
         tuple(exclude) + tuple(str(glob) for glob in build_config.get("exclude", ())),
+        trust_templates=trust_templates,
     )
     if sys.stderr.isatty() and not quiet:
         bars: list[Any] = []
@@ -441,7 +452,8 @@ def build(
 @click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; only this machine by default.")
-def serve(directory: str, port: int, host: str) -> None:
+@click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
+def serve(directory: str, port: int, host: str, trust_templates: bool) -> None:
     """Live preview of a folder of notes: pages and decks rebuilt on save, open pages reload.
 
     Serves only its own output folder; Ctrl-C stops it.
@@ -454,7 +466,7 @@ def serve(directory: str, port: int, host: str) -> None:
     if not Path(directory).is_dir():
         raise NotesError("no such folder", path=directory, kind=ErrorKind.USAGE)
     try:
-        server = PreviewServer(directory, host, port, lambda text, err=False: click.echo(text, err=err))
+        server = PreviewServer(directory, host, port, lambda text, err=False: click.echo(text, err=err), trust_templates)
     except OSError as exc:
         raise NotesError(f"cannot listen on {host}:{port}: {exc.strerror}", kind=ErrorKind.USAGE) from None
     server.run()

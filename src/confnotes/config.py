@@ -61,6 +61,8 @@ def _load_toml(path: Path) -> dict[str, Any]:
         col = getattr(exc, "colno", None)
         message = str(exc).split(" (at line")[0]
         raise config_error(f"invalid TOML: {message}", str(path), line, col) from None
+    except UnicodeDecodeError as exc:
+        raise config_error(f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})", str(path)) from None
     except OSError as exc:
         raise config_error(exc.strerror or str(exc), str(path)) from None
 
@@ -112,8 +114,12 @@ def _config_file_for_dir(folder: Path) -> Path | None:
             file = candidate / name
             if not file.is_file():
                 continue
-            if name == "pyproject.toml" and b"tool.confnotes" not in file.read_bytes():
-                continue
+            if name == "pyproject.toml":
+                try:
+                    if b"tool.confnotes" not in file.read_bytes():
+                        continue
+                except OSError as exc:
+                    raise config_error(exc.strerror or str(exc), str(file)) from None
             return file
     return None
 

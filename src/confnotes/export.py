@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from confnotes.escape import terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
 
 SCHEMA = "confnotes.outline/2"
@@ -122,16 +123,16 @@ def to_tree(doc: Document, color: bool = False) -> str:
 
     out: list[str] = []
     meta = doc.meta
-    title = click.style(meta.title, bold=True) if color else meta.title
+    title = click.style(terminal_safe(meta.title), bold=True) if color else terminal_safe(meta.title)
     facts = [f"title from {meta.title_origin}"]
     if meta.source_name:
-        facts.append(f"source {meta.source_name}")
+        facts.append(f"source {terminal_safe(meta.source_name)}")
     if meta.kind != "notes":
         facts.append(meta.kind)
     out.append(f"{title}  ({', '.join(facts)})")
     for label, value in (("event", meta.event), ("date", meta.date), ("speakers", ", ".join(meta.speakers))):
         if value:
-            out.append(f"  {label}: {value}")
+            out.append(f"  {label}: {terminal_safe(value)}")
 
     def blocks_line(blocks: list[Block], depth: int) -> str:
         """A run of blocks between lists, in one line: ``· 2 paragraphs, code (sh)  :7``."""
@@ -168,7 +169,7 @@ def to_tree(doc: Document, color: bool = False) -> str:
                 extras.append(_plural(len(node.points), "point"))
             if node.bullets:
                 extras.append(_plural(len(node.bullets), "bullet"))
-        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + _node_head(node)
+        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + terminal_safe(_node_head(node))
         if color and node.is_section:
             line = click.style(line, bold=True)
         suffix = f"  [{'; '.join(extras)}]" if extras else ""
@@ -210,7 +211,10 @@ def to_outline_markdown(doc: Document) -> str:
 def to_opml(doc: Document) -> str:
     """OPML 2.0: sections and items as nested outlines. A node's text before its first list is its
     ``_note``; blocks after a list become outlines of their own, where they stand."""
-    from xml.sax.saxutils import quoteattr
+    from xml.sax.saxutils import quoteattr as _quoteattr
+
+    def quoteattr(text: str) -> str:
+        return _quoteattr(xml_safe(text))
 
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -263,7 +267,7 @@ def to_opml(doc: Document) -> str:
 
 
 def _xml_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return xml_safe(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 #: ``outline --format``: each format's writer, given the document and whether the output is a terminal.

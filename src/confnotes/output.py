@@ -26,6 +26,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     If anything fails (disk full, permissions), the old file is left untouched.
     """
     target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))  # write through a symlinked note to the file it names
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         mode = os.stat(target).st_mode

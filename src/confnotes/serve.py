@@ -85,7 +85,33 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass
 
+    allowed_hosts: frozenset[str]
+
+    def handle(self) -> None:
+        """A client that goes away mid-answer is no error of ours: no traceback."""
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
+            super().handle()
+
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        try:
+            self._answer()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            pass
+        except (OSError, ValueError, UnicodeError):  # a path the file system cannot hold (NUL, too long, …)
+            self.send_error(HTTPStatus.NOT_FOUND)
+
+    def do_HEAD(self) -> None:  # noqa: N802 - stdlib name
+        self.do_GET()
+
+    def _answer(self) -> None:
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host not in self.allowed_hosts:
+            # DNS rebinding: a page on another site whose name resolves to 127.0.0.1 must not read the notes
+            self.send_error(HTTPStatus.FORBIDDEN, "Host not allowed")
+            return
+        if len(self.path) > 2048 or "\x00" in self.path or "%00" in self.path:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
         if self.path.split("?")[0] == EVENTS_PATH:
             self._events()
             return
@@ -139,18 +165,33 @@ class PreviewHandler(SimpleHTTPRequestHandler):
 
 
 class PreviewServer:
-    def __init__(self, source_dir: str, host: str, port: int, echo: Any) -> None:
+    def __init__(self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False) -> None:
         self.source_dir = source_dir
+        self.trust_templates = trust_templates
         self.out_dir = tempfile.mkdtemp(prefix="confnotes-serve-")
         self.echo = echo
         self.broadcaster = Broadcaster()
         self.stopping = threading.Event()
         self.failures: dict[str, str] = {}
-        handler = type(
-            "Handler", (PreviewHandler,), {"broadcaster": self.broadcaster, "stopping": self.stopping, "failures": self.failures}
+        handler: type[PreviewHandler] = type(
+            "Handler",
+            (PreviewHandler,),
+            {
+                "broadcaster": self.broadcaster,
+                "stopping": self.stopping,
+                "failures": self.failures,
+                "allowed_hosts": frozenset(),
+            },
         )
-        self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=self.out_dir))
+        try:
+            self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=self.out_dir))
+        except OSError:
+            shutil.rmtree(self.out_dir, ignore_errors=True)  # a port in use leaves nothing behind
+            raise
         self.httpd.daemon_threads = True
+        bound = self.httpd.server_address[1]
+        names = (host.lower(), "127.0.0.1", "localhost", "[::1]")
+        handler.allowed_hosts = frozenset(f"{name}:{bound}" for name in names) | (frozenset(names) if bound == 80 else frozenset())
 
     @property
     def url(self) -> str:
@@ -159,8 +200,19 @@ class PreviewServer:
         return f"http://{host}:{port}/"
 
     def rebuild(self) -> list[str]:
-        """Build what changed; a note that fails keeps its last good files and its error is shown on every page."""
-        report = build_site(BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1, keep_failed=True))
+        """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
+        An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on."""
+        from confnotes.errors import NotesError
+
+        try:
+            report = build_site(
+                BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1, keep_failed=True, trust_templates=self.trust_templates)
+            )
+        except NotesError as exc:
+            self.failures.clear()
+            self.failures["*"] = str(exc)
+            self.echo(f"failed: {exc}", err=True)
+            return ["*"]
         fixed = [rel for rel in self.failures if rel not in dict(report.failed)]
         self.failures.clear()
         self.failures.update(report.failed)

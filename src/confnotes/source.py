@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ class Source:
     text: str
     had_bom: bool = False
     newline: str = "\n"
+    #: each line's own ending, when the note mixes them (None: every line ends in ``newline``)
+    endings: tuple[str, ...] | None = None
 
     @property
     def lines(self) -> list[str]:
@@ -60,16 +63,23 @@ def decode(data: bytes, path: str) -> Source:
         bad = data[exc.start]
         raise input_error(f"not valid UTF-8 at line {line}, column {col} (byte 0x{bad:02x})", path) from None
     newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+    endings: tuple[str, ...] | None = None
     if "\r" in text:
+        found = tuple(re.findall(r"\r\n|\r|\n", text))
+        if len(set(found)) > 1:
+            endings = found  # mixed: a fix must not change the lines it does not touch
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return Source(path=path, text=text, had_bom=had_bom, newline=newline)
+    return Source(path=path, text=text, had_bom=had_bom, newline=newline, endings=endings)
 
 
 def read_source(path: str | os.PathLike[str]) -> Source:
     """Read one note from disk (``-`` is standard input)."""
     name = os.fspath(path)
     if name == "-":
-        return decode(sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>")
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise input_error(f"standard input is larger than the {MAX_BYTES // (1024 * 1024)} MB limit", "<stdin>")
+        return decode(data, "<stdin>")
     try:
         st = os.stat(name)
     except OSError as exc:
@@ -134,7 +144,7 @@ def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
                     continue
                 if is_dir:
                     stack.append(child)
-                elif _is_note(child) and (entry.is_file() or entry.is_symlink()):
+                elif _is_note(child) and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
                     notes.append(str(child))
         if not notes:
             raise input_error("no notes (*.md) found in this directory", raw)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.sandbox
 
 from confnotes.errors import render_error
 
@@ -32,7 +33,9 @@ def themes() -> list[str]:
 
 
 @lru_cache(maxsize=16)
-def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
+def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja2.Environment:
+    """The environment for ``user_dirs``. Templates are code: a notes folder's own templates (from its
+    config, say) run in Jinja's sandbox unless the user trusts them (``--trust-templates``)."""
     for folder in user_dirs:
         if not Path(folder).is_dir():
             raise render_error(f"templates folder not found: {folder}")
@@ -44,7 +47,10 @@ def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
             jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
         ]
     )
-    env = jinja2.Environment(
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    kind = jinja2.Environment if trusted or not user_dirs else ImmutableSandboxedEnvironment
+    env = kind(
         loader=loader,
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml", "svg"), default=False),
         undefined=jinja2.StrictUndefined,
@@ -56,8 +62,8 @@ def environment(user_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
     return env
 
 
-def render_template(name: str, user_dirs: tuple[str, ...] = (), **context: Any) -> str:
-    env = environment(tuple(user_dirs))
+def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = False, **context: Any) -> str:
+    env = environment(tuple(user_dirs), trusted)
     try:
         template = env.get_template(name)
     except jinja2.TemplateNotFound as exc:
@@ -72,6 +78,10 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), **context: Any) 
         raise render_error(f"template not found: {exc.name} (used by {name}; searched {searched})") from None
     except jinja2.UndefinedError as exc:
         raise render_error(f"template {name}: {exc.message}") from None
+    except jinja2.sandbox.SecurityError as exc:
+        raise render_error(
+            f"template {name}: refused in the sandbox: {exc} (user templates run sandboxed; pass --trust-templates if you wrote them)"
+        ) from None
     except jinja2.TemplateError as exc:
         raise render_error(f"template {name}: {exc}") from None
 

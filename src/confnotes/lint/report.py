@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from confnotes import __version__
+from confnotes.escape import terminal_safe, xml_safe
 from confnotes.lint.rules import BY_ID, REGISTRY
 from confnotes.lint.types import Finding
 
@@ -26,7 +27,7 @@ def text(findings: list[Finding], colour: bool = False) -> str:
             where = click.style(where, bold=True)
             code = click.style(code, fg=_COLOURS[f.severity], bold=True)
         fixable = " [*]" if f.fix else ""
-        lines.append(f"{where} {code} {f.message}{fixable}")
+        lines.append(f"{where} {code} {terminal_safe(f.message)}{fixable}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -137,28 +138,31 @@ def sarif(findings: list[Finding]) -> str:
 
 
 def junit(findings: list[Finding], paths: list[str]) -> str:
+    """JUnit XML: one test case a note, failed when it has a warning or error (one ``<failure>``
+    listing them all), so ``tests``, ``failures`` and the test cases agree."""
     from xml.sax.saxutils import escape, quoteattr
+
+    def attr(text: str) -> str:
+        return quoteattr(xml_safe(text))
 
     by_path: dict[str, list[Finding]] = {path: [] for path in paths}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
-    failures = sum(1 for f in findings if f.severity != "info")
+    failing = {path for path, items in by_path.items() if any(f.severity != "info" for f in items)}
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{failures}">',
-        f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{failures}" errors="0">',
+        f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{len(failing)}" errors="0">',
+        f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{len(failing)}" errors="0" skipped="0">',
     ]
     for path, items in by_path.items():
-        out.append(f'    <testcase classname="confnotes.lint" name={quoteattr(path)}>')
-        for f in items:
-            tag = "failure" if f.severity != "info" else "system-out"
-            if tag == "failure":
-                out.append(
-                    f"      <failure type={quoteattr(f.rule + ' ' + f.name)} "
-                    f"message={quoteattr(f.message)}>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</failure>"
-                )
-            else:
-                out.append(f"      <system-out>{escape(f'{f.path}:{f.line}:{f.col}: {f.rule} {f.message}')}</system-out>")
+        out.append(f'    <testcase classname="confnotes.lint" name={attr(path)}>')
+        lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.name} ({f.severity}) {f.message}" for f in items]
+        if path in failing:
+            bad = [f for f in items if f.severity != "info"]
+            message = f"{len(bad)} finding{'s' if len(bad) != 1 else ''}: " + ", ".join(dict.fromkeys(f.rule for f in bad))
+            out.append(f'      <failure type="lint" message={attr(message)}>{escape(xml_safe(chr(10).join(lines)))}</failure>')
+        elif lines:
+            out.append(f"      <system-out>{escape(xml_safe(chr(10).join(lines)))}</system-out>")
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
     return "\n".join(out) + "\n"

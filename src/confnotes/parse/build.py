@@ -236,14 +236,18 @@ class Assembler:
 
 
 def _check_nesting(tokens: list[Any], path: str) -> None:
+    """Notes nested deeper than 32 levels (lists or quotes) are refused, not silently cut off."""
+    limit = MAX_NESTING // 2
+    quotes = 0
     for token in tokens:
-        if token.level >= MAX_NESTING - 2 and token.map:
-            raise input_error(
-                f"nesting deeper than {MAX_NESTING // 2} levels; flatten the list or quote",
-                path,
-                token.map[0] + 1,
-                1,
-            )
+        if token.type == "blockquote_open":
+            quotes += 1
+            if quotes > limit and token.map:
+                raise input_error(f"quotes nested deeper than {limit} levels; flatten them", path, token.map[0] + 1, 1)
+        elif token.type == "blockquote_close":
+            quotes -= 1
+        elif token.level >= MAX_NESTING - 2 and token.map:
+            raise input_error(f"nesting deeper than {limit} levels; flatten the list or quote", path, token.map[0] + 1, 1)
 
 
 def _parse(text: str, path: str, options: ParseOptions) -> Document:

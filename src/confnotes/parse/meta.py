@@ -29,8 +29,14 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
         return {}, span
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(token.content, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        # plain data only: an alias (*name) can expand a few hundred bytes into gigabytes
+        for event in yaml.parse(token.content, Loader=loader):
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + a + 2 if event.start_mark is not None else a + 1
+                raise input_error("front matter uses a YAML alias (*name); write the value out instead", state.path, line, 1)
+        data = yaml.load(token.content, Loader=loader)
     except yaml.YAMLError as exc:
         if not _KEY_LINE.search(token.content):
             raise NotFrontMatter from None  # no "key:" line: text between two rules, not broken YAML
@@ -43,6 +49,9 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
         return {}, span
     if not isinstance(data, dict):
         raise NotFrontMatter
+    odd = next((key for key in data if not isinstance(key, str)), None)
+    if odd is not None:
+        raise input_error(f"front matter keys must be words, not {type(odd).__name__} '{odd}' (quote it)", state.path, a + 2, 1)
     return data, span
 
 

@@ -61,7 +61,7 @@ def render_template_deck(
     from confnotes.templating import render_template
 
     context = deck_context(doc, options, base_dir)
-    text = render_template(template, options.templates, **context, **extra)
+    text = render_template(template, options.templates, options.trust_templates, **context, **extra)
     return text, context["md"].warnings
 
 

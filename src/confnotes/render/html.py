@@ -81,7 +81,7 @@ def render_html(doc: Document, options: RenderOptions, base_dir: Path | None = N
     from confnotes.templating import render_template
 
     context = page_context(doc, options, base_dir)
-    html = render_template("note.html", options.templates, **context)
+    html = render_template("note.html", options.templates, options.trust_templates, **context)
     return html, context["md"].warnings
 
 

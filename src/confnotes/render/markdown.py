@@ -22,6 +22,8 @@ from confnotes.model import Block, note_text
 
 _SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
 _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
+#: Images embedded in one page or deck, in all (each embedding counts).
+MAX_PAGE_IMAGE_BYTES = 24 * 1024 * 1024
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 
 
@@ -58,6 +60,8 @@ class InlineRenderer:
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
         self._dropped: list[bool] = []
+        self._embedded: dict[Path, str] = {}
+        self._embedded_bytes = 0
 
     # markdown-it render rules -------------------------------------------------
     def _link_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
@@ -88,6 +92,8 @@ class InlineRenderer:
             self.warnings.append(f"image {src[:60]!r} not embedded: only images next to the note are")
             return f'<span class="missing-image">{escape(alt)}</span>'
         data_uri = self._embed(src)
+        if data_uri == "":  # over the page's budget: linked beside the page instead
+            return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
         if data_uri is None:
             return f'<span class="missing-image" title="{escape(src)}">{escape(alt or src)}</span>'
         return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
@@ -112,7 +118,15 @@ class InlineRenderer:
         if not mime.startswith("image/"):
             self.warnings.append(f"{src!r} is not an image")
             return None
-        return f"data:{mime};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
+        size = target.stat().st_size
+        if self._embedded_bytes + size > MAX_PAGE_IMAGE_BYTES:
+            # every embedding counts, so a note that shows one big image many times cannot blow up the page
+            self.warnings.append(f"image {src!r} linked, not embedded: the page's images passed {MAX_PAGE_IMAGE_BYTES >> 20} MB")
+            return ""
+        self._embedded_bytes += size
+        if target not in self._embedded:
+            self._embedded[target] = f"data:{mime};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
+        return self._embedded[target]
 
     # public API ----------------------------------------------------------------
     def load_references(self, blocks: list[Block]) -> None:

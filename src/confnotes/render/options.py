@@ -29,6 +29,7 @@ class RenderOptions:
     mode: str = "html"
     tagged: bool = True
     slides: dict[str, Any] = field(default_factory=dict)
+    trust_templates: bool = False  # run user templates outside Jinja's sandbox
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class RenderOverrides:
     max_items: int | None = None
     max_words: int | None = None
     agenda: bool | None = None
+    trust_templates: bool = False
 
 
 def front_matter_slides(doc: Document) -> dict[str, Any]:
@@ -75,6 +77,7 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
         allow_html=config.allow_html,
         tagged=given.tagged if given.tagged is not None else True,
         slides=slides,
+        trust_templates=given.trust_templates,
     )
 
 

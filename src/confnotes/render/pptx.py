@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from confnotes.escape import xml_safe
 from confnotes.model import Document
 from confnotes.render.deck import deck_for, slide_lines
 from confnotes.render.markdown import InlineRenderer
@@ -25,11 +26,11 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     ratio = prs.slide_width / old_width
     layouts = {"title": 0, "content": 1, "section": 2, "title-only": 5}
     core = prs.core_properties
-    core.title = md.plain(doc.meta.title)
-    core.author = ", ".join(doc.meta.speakers)
-    core.subject = " · ".join(part for part in (doc.meta.event, doc.meta.date) if part)
-    core.keywords = ", ".join(doc.meta.tags)
-    core.language = doc.meta.lang
+    core.title = xml_safe(md.plain(doc.meta.title))
+    core.author = xml_safe(", ".join(doc.meta.speakers))
+    core.subject = xml_safe(" · ".join(part for part in (doc.meta.event, doc.meta.date) if part))
+    core.keywords = xml_safe(", ".join(doc.meta.tags))
+    core.language = xml_safe(doc.meta.lang)
 
     for slide in deck.slides:
         if slide.kind == "title":
@@ -43,12 +44,12 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         page = prs.slides.add_slide(prs.slide_layouts[layout])
         for shape in page.placeholders:  # the default template is 4:3; stretch it to 16:9
             shape.left, shape.width = Emu(int(shape.left * ratio)), Emu(int(shape.width * ratio))
-        page.shapes.title.text = md.plain(slide.display_title)
+        page.shapes.title.text = xml_safe(md.plain(slide.display_title))
         body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
         if slide.kind == "title":
             lines = [part for part in (slide.subtitle, *(text for text, _, _ in slide_lines(slide, md.plain))) if part]
             frame = body[0].text_frame
-            frame.text = "\n".join(lines) if lines else ""
+            frame.text = xml_safe("\n".join(lines)) if lines else ""
         elif body and slide.content:
             frame = body[0].text_frame
             frame.word_wrap = True
@@ -59,10 +60,10 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
                 paragraph.level = level
                 if label is not None:
                     run = paragraph.add_run()
-                    run.text = f"{label}:" + (" " if text else "")
+                    run.text = xml_safe(f"{label}:" + (" " if text else ""))
                     run.font.bold = True
                 if text or label is None:
-                    paragraph.add_run().text = text
+                    paragraph.add_run().text = xml_safe(text)
                 if slide.kind in ("entry", "text"):
                     for run in paragraph.runs:
                         run.font.size = Pt(20)
@@ -70,7 +71,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             if ph.placeholder_format.idx != 0 and not ph.text_frame.text.strip():
                 ph._element.getparent().remove(ph._element)  # no "Click to add text" boxes
         if slide.notes:
-            page.notes_slide.notes_text_frame.text = "\n\n".join(slide.notes)
+            page.notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
     prs.save(buffer)
     return reproducible_zip(buffer.getvalue()), md.warnings
