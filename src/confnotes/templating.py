@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.sandbox
+import jinja2.exceptions
 
 from confnotes.errors import render_error
 
@@ -78,7 +78,7 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
         raise render_error(f"template not found: {exc.name} (used by {name}; searched {searched})") from None
     except jinja2.UndefinedError as exc:
         raise render_error(f"template {name}: {exc.message}") from None
-    except jinja2.sandbox.SecurityError as exc:
+    except jinja2.exceptions.SecurityError as exc:
         raise render_error(
             f"template {name}: refused in the sandbox: {exc} (user templates run sandboxed; pass --trust-templates if you wrote them)"
         ) from None
