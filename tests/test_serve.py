@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -99,3 +100,44 @@ def test_ctrl_c_stops_cleanly(server):
     assert proc.returncode == 0
     assert "Traceback" not in proc.stderr.read()
     assert "stopped" in proc.stdout.read()
+
+
+def test_serve_answers_403_to_other_hosts(server):
+    _, port, _ = server
+    for host, status in (("evil.com", 403), (f"evil.com:{port}", 403), (f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200)):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.putrequest("GET", "/", skip_host=True)
+        connection.putheader("Host", host)
+        connection.endheaders()
+        assert connection.getresponse().status == status, host
+        connection.close()
+
+
+def test_serve_survives_a_burst_of_bad_requests_without_tracebacks(server):
+    import random
+
+    _, port, proc = server
+    rng = random.Random(7)
+    raw_requests = [
+        b"GET /%00 HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+        b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+        b"GET /..%2f..%2fetc/passwd HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+        b"GET /%zz%ff HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+        b"BREW /pot HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"\x00\x01\x02garbage\r\n\r\n",
+        b"GET /talk.html HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",  # then hang up before reading
+        b"GET /__confnotes/events HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\n\r\n",
+    ]
+    for _ in range(300):
+        request = rng.choice(raw_requests).replace(b"PORT", str(port).encode())
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+            conn.sendall(request)
+            if rng.random() < 0.5:
+                continue  # disconnect without reading the answer
+            with contextlib.suppress(OSError):
+                conn.recv(65536)
+    assert _get(port, "/talk.html")[0] == 200  # still serving
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=10)
+    assert "Traceback" not in proc.stderr.read()

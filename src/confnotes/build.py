@@ -266,7 +266,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
                 )
             data = target.read_bytes()
         except NotesError as exc:
-            refused.append((rel, str(exc) if exc.path else f"{note}: {exc}"))
+            refused.append((rel, str(exc) if exc.path == note else f"{note}: {exc}"))
             continue
         except OSError as exc:
             refused.append((rel, f"{note}: {exc.strerror or exc}"))

@@ -80,6 +80,7 @@ def encode_like(source: Source, text: str) -> bytes:
 
 
 def _with_line_endings(source: Source, text: str) -> str:
+    """Each line's own ending: lines kept or rewritten in place keep theirs; added lines take the main style."""
     from collections import Counter
     from difflib import SequenceMatcher
 
@@ -87,11 +88,11 @@ def _with_line_endings(source: Source, text: str) -> str:
     old, new = source.text.split("\n"), text.split("\n")
     main = Counter(source.endings).most_common(1)[0][0]
     endings = [main] * (len(new) - 1)
-    for block in SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
-        for offset in range(block.size):
-            index = block.b + offset
-            if index < len(endings) and block.a + offset < len(source.endings):
-                endings[index] = source.endings[block.a + offset]
+    for tag, a1, a2, b1, b2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and a2 - a1 == b2 - b1):
+            for offset in range(b2 - b1):
+                if b1 + offset < len(endings) and a1 + offset < len(source.endings):
+                    endings[b1 + offset] = source.endings[a1 + offset]
     return "".join(line + ending for line, ending in zip(new, [*endings, ""], strict=True))
 
 

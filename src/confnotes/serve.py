@@ -232,7 +232,13 @@ class PreviewServer:
         ):
             if self.stopping.is_set():
                 break
-            changed = self.rebuild()
+            try:
+                changed = self.rebuild()
+            except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
+                self.failures.clear()
+                self.failures["*"] = f"{type(exc).__name__}: {exc}"
+                self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
+                changed = ["*"]
             if changed:
                 self.echo(f"rebuilt {', '.join(changed)}")
                 self.broadcaster.send(",".join(changed))

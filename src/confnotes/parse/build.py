@@ -302,6 +302,8 @@ def parse(text: str, path: str = "<string>", options: ParseOptions | None = None
     cyclic garbage collector is paused meanwhile: on a 4 MB note its passes otherwise cost
     as much as the parse and make time grow faster than the input.
     """
+    if "\r" in text:  # markdown-it ends lines at CR too; source.decode normalises, but text may come from anywhere
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     was_enabled = gc.isenabled()
     gc.disable()
     try:
