@@ -144,31 +144,7 @@ def model_words(doc: Document) -> list[str]:
 
 def page_words(html: str) -> list[str]:
     """The words of an HTML page in reading order: visible text, with images' alt text where they stand."""
-    from html.parser import HTMLParser
-
-    class Text(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.parts: list[str] = []
-            self.skip = 0
-
-        def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
-            if tag in ("script", "style"):
-                self.skip += 1
-            elif tag == "img":
-                self.parts += [value for name, value in attrs if name == "alt" and value]
-
-        def handle_endtag(self, tag: str) -> None:
-            if tag in ("script", "style"):
-                self.skip -= 1
-
-        def handle_data(self, data: str) -> None:
-            if not self.skip:
-                self.parts.append(data)
-
-    parser = Text()
-    parser.feed(html)
-    return text_words(" ".join(parser.parts))
+    return text_words(html_text(html, alt=True))
 
 
 def assert_same_words(expected: list[str], actual: list[str], what: str) -> None:
@@ -210,8 +186,8 @@ def words(text: str) -> set[str]:
     return {word for word in _WORD.findall(text) if any(c.isalpha() for c in word)}
 
 
-def html_text(html: str) -> str:
-    """The visible text of an HTML page (script and style excluded)."""
+def html_text(html: str, alt: bool = False) -> str:
+    """The visible text of an HTML page (script and style excluded); with ``alt``, images' alt text too."""
     from html.parser import HTMLParser
 
     class Text(HTMLParser):
@@ -223,6 +199,8 @@ def html_text(html: str) -> str:
         def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
             if tag in ("script", "style"):
                 self.skip += 1
+            elif tag == "img" and alt:
+                self.parts += [value for name, value in attrs if name == "alt" and value]
 
         def handle_endtag(self, tag: str) -> None:
             if tag in ("script", "style"):

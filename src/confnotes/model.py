@@ -65,8 +65,38 @@ class List:
         return LIST
 
 
+class ContentViews:
+    """Views over an ordered ``content`` (a node's or the document's), never stores of their own."""
+
+    __slots__ = ()
+    content: tuple[Entry, ...]
+
+    @property
+    def body(self) -> tuple[Block, ...]:
+        """The printed blocks (speaker notes and comments excluded), in source order."""
+        return blocks_of(self.content)
+
+    @property
+    def notes(self) -> tuple[Block, ...]:
+        """The speaker notes, in source order."""
+        return notes_of(self.content)
+
+    @property
+    def lists(self) -> tuple[List, ...]:
+        return tuple(entry for entry in self.content if type(entry) is List)
+
+    @property
+    def children(self) -> tuple[Node, ...]:
+        """Items of every list, and sub-sections, in source order."""
+        return children_of(self.content)
+
+    @property
+    def sections(self) -> tuple[Node, ...]:
+        return tuple(entry for entry in self.content if type(entry) is Node)
+
+
 @dataclass(frozen=True, slots=True)
-class Node:
+class Node(ContentViews):
     """A section (from a heading) or an item (a numbered point or a bullet)."""
 
     kind: str
@@ -102,25 +132,6 @@ class Node:
         return after_label(self.title, self.label)
 
     @property
-    def body(self) -> tuple[Block, ...]:
-        """The printed blocks under this node (speaker notes and comments excluded), in source order."""
-        return blocks_of(self.content)
-
-    @property
-    def notes(self) -> tuple[Block, ...]:
-        """The speaker notes under this node, in source order."""
-        return notes_of(self.content)
-
-    @property
-    def lists(self) -> tuple[List, ...]:
-        return tuple(entry for entry in self.content if type(entry) is List)
-
-    @property
-    def children(self) -> tuple[Node, ...]:
-        """Items of every list and sub-sections, in source order."""
-        return children_of(self.content)
-
-    @property
     def items(self) -> tuple[Node, ...]:
         return tuple(item for entry in self.content if type(entry) is List for item in entry.items)
 
@@ -131,10 +142,6 @@ class Node:
     @property
     def bullets(self) -> tuple[Node, ...]:
         return tuple(item for item in self.items if item.number is None)
-
-    @property
-    def sections(self) -> tuple[Node, ...]:
-        return tuple(entry for entry in self.content if type(entry) is Node)
 
 
 def after_label(title: str, label: str) -> str:
@@ -212,7 +219,7 @@ class Meta:
 
 
 @dataclass(frozen=True, slots=True)
-class Document:
+class Document(ContentViews):
     """A whole note: meta and one ordered ``content`` — the lede (blocks and lists), then the sections."""
 
     path: str
@@ -234,22 +241,9 @@ class Document:
         return tuple(out)
 
     @property
-    def body(self) -> tuple[Block, ...]:
-        """The lede's printed blocks (speaker notes excluded)."""
-        return blocks_of(self.content)
-
-    @property
-    def notes(self) -> tuple[Block, ...]:
-        return notes_of(self.content)
-
-    @property
     def nodes(self) -> tuple[Node, ...]:
         """Top-level nodes: the lede's list items, then the sections, in source order."""
         return children_of(self.content)
-
-    @property
-    def sections(self) -> tuple[Node, ...]:
-        return tuple(entry for entry in self.content if type(entry) is Node)
 
     @property
     def is_reading_list(self) -> bool:
@@ -262,11 +256,14 @@ def walk(nodes: tuple[Node, ...]) -> Iterator[tuple[Node, tuple[Node, ...]]]:
     while stack:
         node, ancestors = stack.pop()
         yield node, ancestors
-        if node.content:
-            children = node.children
-            if children:
-                inner = (*ancestors, node)
-                stack.extend((child, inner) for child in reversed(children))
+        content = node.content
+        if content:
+            inner = (*ancestors, node)
+            for entry in reversed(content):  # the children view, without building it
+                if type(entry) is List:
+                    stack.extend((item, inner) for item in reversed(entry.items))
+                elif type(entry) is Node:
+                    stack.append((entry, inner))
 
 
 def walk_content(content: tuple[Entry, ...]) -> Iterator[Entry]:

@@ -115,7 +115,11 @@ class LintContext:
     def parents(self) -> list[tuple[Node | None, tuple[Node, ...]]]:
         """Every parent's children (items of all its lists, and sub-sections; the document's top level
         first) with the parent."""
-        return [(None, self.doc.nodes), *((node, node.children) for node, _ in self.walked if node.children)]
+        parents: list[tuple[Node | None, tuple[Node, ...]]] = [(None, self.doc.nodes)]
+        for node, _ in self.walked:
+            if node.content and (children := node.children):
+                parents.append((node, children))
+        return parents
 
     @cached_property
     def lists(self) -> list[tuple[Node | None, List]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from confnotes.model import ITEM, Block, Entry, List, Node, Span
+from confnotes.model import ITEM, Entry, List, Node, Span
 from confnotes.parse import recover
 
 
@@ -98,9 +98,6 @@ class NodeBuilder:
         """Append a block, list or sub-section to the content, in source order."""
         self.content.append(entry)
         self.grow(entry.span)
-
-    def add_block(self, block: Block) -> None:
-        self.add(block)
 
     def freeze(self) -> Node:
         self.end_glyphs()
