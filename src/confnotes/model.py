@@ -147,7 +147,10 @@ class Node(ContentViews):
 def after_label(title: str, label: str) -> str:
     """The text after a title's label: ``Speaker   : name`` → ``name``, ``**Blog:** text`` → ``text``."""
     if title.startswith(label):  # the common case: a plain "Label: text"
-        return title[len(label) :].lstrip().removeprefix(":").strip()
+        rest = title[len(label) :]
+        if rest[:1] == ":":
+            return rest[1:].strip()
+        return rest.lstrip().removeprefix(":").strip()
     for mark in ("**", "__", "*", "_"):
         for head in (f"{mark}{label}:{mark}", f"{mark}{label}{mark}:"):
             if title.startswith(head):
