@@ -112,11 +112,23 @@ def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight:
 
 
 def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str) -> None:
+    if lst.origin == "bold":
+        _emit_bold_points(ctx, lst, indent)
+        return
     loose = _loose(lst)
     for index, item in enumerate(lst.items):
         if loose and index:
             ctx.blank()
         _emit_item(ctx, item, indent, bullet, loose)
+
+
+def _emit_bold_points(ctx: _Context, lst: List, indent: str) -> None:
+    """``**1. Why Rust?**`` lines stay as the author wrote them, each with the list below it."""
+    for item in lst.items:
+        ctx.directives_before(item.span.start, indent)
+        ctx.blank()
+        ctx.out.append(f"{indent}**{item.number}{item.delimiter} {item.title}**")
+        _emit_content(ctx, item.content, indent, tight=True)
 
 
 def _emit_item(ctx: _Context, node: Node, indent: str, bullet: str, loose: bool) -> None:
