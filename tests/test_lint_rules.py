@@ -25,7 +25,11 @@ def test_every_rule_has_fixtures():
 
 
 def _lint(cli, target: Path, rule_id: str, *extra: str):
-    return cli("lint", "--select", rule_id, "--fail-on", "info", *extra, str(target))
+    """Lint with one rule; talk rules (slide advice) run with the talk profile, as for a talk's notes."""
+    from confnotes.lint.rules import BY_ID
+
+    profile = ("--profile", "talk") if BY_ID[rule_id].META.profile == "talk" else ()
+    return cli("lint", "--select", rule_id, "--fail-on", "info", *profile, *extra, str(target))
 
 
 def _relative(out: str, folder: Path) -> str:

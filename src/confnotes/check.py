@@ -52,6 +52,7 @@ class LintRequest:
     fix: bool = False
     jobs: int = 0
     cache_dir: str | None = None  # None: no cache
+    profile: str | None = None  # None: the config's, else auto
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Checker:
                 select=request.select,
                 ignore=request.ignore,
                 fail_on=request.fail_on,
+                profile_override=request.profile,
             )
         return self._settings[config.path]
 
@@ -291,7 +293,7 @@ class LintCache:
         except (OSError, ValueError):
             pass  # no cache, or one we cannot read: everything is a miss
         request = checker.request
-        self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on])
+        self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on, request.profile])
         self._config_bytes: dict[str | None, bytes] = {}
 
     def digest(self, note: str) -> str:

@@ -227,6 +227,13 @@ def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
     help="Worker processes for large runs (default: one per core; 1 stays in one process).",
 )
 @click.option("--no-cache", is_flag=True, help="Ignore and do not update the lint cache (.confnotes_cache/).")
+@click.option(
+    "--profile",
+    type=click.Choice(["auto", "notes", "talk"]),
+    default=None,
+    help="talk: also give slide advice (dense-slide, too-many-items, long-title); notes: never; "
+    "auto (default): for notes with kind: talk, slides: or duration: in their front matter.",
+)
 def lint(
     paths: tuple[str, ...],
     fmt: str,
@@ -239,6 +246,7 @@ def lint(
     statistics: bool,
     jobs: int,
     no_cache: bool,
+    profile: str | None,
 ) -> None:
     """Check the structure of notes: files, or folders walked for *.md (default: .).
 
@@ -255,7 +263,7 @@ def lint(
     from confnotes.source import discover
 
     cache_dir = None if no_cache else os.environ.get("CONFNOTES_CACHE_DIR", ".confnotes_cache")
-    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix, jobs, cache_dir)
+    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix, jobs, cache_dir, profile)
     checker = Checker(request)
     targets = list(paths) or ["."]
     excluded = tuple(exclude)
@@ -331,8 +339,12 @@ def rules(rule: str | None) -> None:
         for module in REGISTRY:
             meta = module.META
             mark = "*" if meta.fixable else " "
-            click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {meta.summary}")
-        click.echo("\n* fixable with 'confnotes lint --fix'. 'confnotes rules ID' explains one rule.")
+            state = ("talk" if meta.profile == "talk" else "") + ("" if meta.default else "opt-in")
+            click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {state:<7} {meta.summary}")
+        click.echo(
+            "\n* fixable with 'confnotes lint --fix'. talk: runs for notes meant as a talk (--profile). "
+            "opt-in: runs only when selected by id or name.\n'confnotes rules ID' explains one rule."
+        )
         return
     found = lookup(rule)
     if found is None:

@@ -15,7 +15,8 @@ from confnotes.lint.types import RANK, SEVERITIES, Edit, Finding, LintContext, R
 from confnotes.model import Document
 
 _DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
-LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules"}
+LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile"}
+PROFILES = ("auto", "notes", "talk")
 MAX_FIX_PASSES = 10
 
 
@@ -23,12 +24,13 @@ MAX_FIX_PASSES = 10
 class LintSettings:
     """Which rules run, at which severity, with which options."""
 
-    enabled: tuple[str, ...] = tuple(rule.META.id for rule in REGISTRY)
+    enabled: tuple[str, ...] = tuple(rule.META.id for rule in REGISTRY if rule.META.default)
     severities: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     slides: dict[str, Any] = field(default_factory=dict)
     fail_on: str = "warning"
     exclude: tuple[str, ...] = ()
+    profile: str = "auto"  # auto (talk notes get the talk rules), notes, talk
 
     def severity(self, rule_id: str) -> str:
         return str(self.severities.get(rule_id, BY_ID[rule_id].META.severity))
@@ -94,6 +96,7 @@ def build_settings(
     ignore: Iterable[str] | None = None,
     extend_ignore: Iterable[str] = (),
     fail_on: str | None = None,
+    profile_override: str | None = None,
 ) -> LintSettings:
     """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides."""
     where = path or "command line"
@@ -101,7 +104,11 @@ def build_settings(
         if key not in LINT_KEYS:
             raise config_error(f"unknown key 'lint.{key}' (known: {', '.join(sorted(LINT_KEYS))})", path)
     chosen = select if select is not None else lint.get("select")
-    enabled = resolve_rule_ids(chosen, where) if chosen is not None else set(BY_ID)
+    if chosen is None:
+        enabled = {rule_id for rule_id, rule in BY_ID.items() if rule.META.default}
+    else:  # opt-in rules run only when named: a prefix or ALL selects the rules that are on by default
+        enabled = {rule_id for rule_id in resolve_rule_ids(chosen, where) if BY_ID[rule_id].META.default}
+        enabled |= {rule.META.id for key in chosen if (rule := lookup(key.strip())) is not None}
     dropped = resolve_rule_ids(ignore if ignore is not None else lint.get("ignore", []), where)
     dropped |= resolve_rule_ids(extend_ignore, where)
     severities: dict[str, str] = {}
@@ -126,8 +133,11 @@ def build_settings(
     exclude = lint.get("exclude", [])
     if not isinstance(exclude, list):
         raise config_error("'lint.exclude' must be a list of globs", path)
+    profile = profile_override or lint.get("profile", "auto")
+    if profile not in PROFILES:
+        raise config_error(f"'lint.profile' must be one of {', '.join(PROFILES)}, not {profile!r}", path)
     ordered = tuple(rule.META.id for rule in REGISTRY if rule.META.id in enabled and rule.META.id not in dropped)
-    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude))
+    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile)
 
 
 # ---------------------------------------------------------------- inline directives
@@ -207,12 +217,19 @@ def filter_suppressed(ctx: LintContext, findings: list[Finding]) -> list[Finding
     return [f for f in findings if not _suppressed(f.line, f.rule, directives, next_lines)]
 
 
+def is_talk(doc: Document) -> bool:
+    """A note meant as a talk: front matter ``kind: talk``, or ``slides:`` or ``duration:`` settings."""
+    return doc.meta.kind == "talk" or "slides" in doc.meta.extra or "duration" in doc.meta.extra
+
+
 def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
-    """Findings of every enabled per-note rule for one note, inline disables applied, sorted."""
+    """Findings of every enabled per-note rule for one note, inline disables applied, sorted.
+    Talk rules (slide advice) run only for talks: by profile, or, with ``auto``, by the note."""
     findings: list[Finding] = []
+    talk = settings.profile == "talk" or (settings.profile == "auto" and is_talk(ctx.doc))
     for rule_id in settings.enabled:
         rule = BY_ID[rule_id]
-        if rule.META.project:
+        if rule.META.project or (rule.META.profile == "talk" and not talk):
             continue
         for report in rule.check(ctx, settings.options_for(rule)):
             findings.append(_finding(ctx, rule, settings, report))

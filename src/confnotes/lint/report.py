@@ -180,7 +180,9 @@ def rule_doc(rule_id: str) -> str:
         [
             f"## {meta.id} {meta.name}",
             "",
-            f"Severity: {meta.severity}. Tags: {', '.join(meta.tags)}. Fixable: {'yes' if meta.fixable else 'no'}.",
+            f"Severity: {meta.severity}. Tags: {', '.join(meta.tags)}. Fixable: {'yes' if meta.fixable else 'no'}. "
+            + ("Profile: talk (runs for notes meant as a talk). " if meta.profile == "talk" else "Profile: every note. ")
+            + ("On by default." if meta.default else "Opt-in: runs only when selected by id or name."),
             "",
             "**What it does.** " + meta.summary + ".",
             "",

@@ -59,6 +59,10 @@ class RuleMeta:
     fixable: bool = False
     fix_note: str = "No automatic fix."
     project: bool = False
+    #: on unless the config or command line turns it off; False: opt-in, runs only when named
+    default: bool = True
+    #: "notes": every note; "talk": notes meant as a talk (slides advice)
+    profile: str = "notes"
 
 
 @dataclass

@@ -38,6 +38,7 @@ def render_parser(allow_html: bool = False) -> MarkdownIt:
     Links are validated by the renderer (``render.markdown``), which keeps the text of a
     dropped link, so markdown-it's own validation is relaxed here.
     """
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": allow_html}).enable("table")
+    # bare URLs become links, as in every Markdown viewer people read notes in (linkify-it-py)
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": allow_html, "linkify": True}).enable(["table", "linkify"])
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
     return md

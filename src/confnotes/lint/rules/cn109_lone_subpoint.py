@@ -9,6 +9,7 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN109",
+    default=False,
     name="lone-subpoint",
     severity="info",
     tags=("structure",),

@@ -9,6 +9,7 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN204",
+    default=False,
     name="bare-url",
     severity="warning",
     tags=("text",),

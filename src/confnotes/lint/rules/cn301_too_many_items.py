@@ -11,6 +11,7 @@ from confnotes.slides import DEFAULT_MAX_ITEMS
 
 META = RuleMeta(
     id="CN301",
+    profile="talk",
     name="too-many-items",
     severity="warning",
     tags=("slides",),

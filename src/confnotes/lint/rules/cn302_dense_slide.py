@@ -11,6 +11,7 @@ from confnotes.slides import DEFAULT_MAX_WORDS, slide_words
 
 META = RuleMeta(
     id="CN302",
+    profile="talk",
     name="dense-slide",
     severity="warning",
     tags=("slides",),

@@ -10,6 +10,7 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta(
     id="CN303",
+    profile="talk",
     name="long-title",
     severity="warning",
     tags=("slides",),

@@ -1,0 +1,74 @@
+"""Lint that note-takers keep on: slide advice only for talks, noisy rules opt-in, and few findings
+on notes written the way people write them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from conftest import FIXTURES
+
+REAL = sorted((FIXTURES / "real").glob("*.md"))
+CROWDED = "# T\n\n## Section\n\n" + "".join(f"- point number {i} with a few words\n" for i in range(9))
+
+
+def _findings(cli, *args: str) -> list[dict]:
+    result = cli("lint", "--format", "json", "--no-cache", *args)
+    assert result.exit_code in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+def test_default_lint_is_quiet_on_realistic_notes(cli):
+    findings = _findings(cli, *map(str, REAL))
+    per_rule = Counter(f["name"] for f in findings)
+    assert len(findings) <= 3 * len(REAL), per_rule
+    assert all(count <= 0.8 * len(REAL) for count in per_rule.values()), per_rule
+    assert not {"bare-url", "lone-subpoint", "dense-slide", "too-many-items", "long-title"} & set(per_rule)
+
+
+@pytest.mark.parametrize("front_matter", ["kind: talk", "duration: 20min", "slides:\n  max_items: 6"])
+def test_slide_advice_is_for_talks(cli, tmp_path, front_matter):
+    notes = tmp_path / "notes.md"
+    notes.write_text(CROWDED)
+    talk = tmp_path / "talk.md"
+    talk.write_text(f"---\n{front_matter}\n---\n\n{CROWDED}")
+    assert "too-many-items" not in {f["name"] for f in _findings(cli, str(notes))}
+    assert "too-many-items" in {f["name"] for f in _findings(cli, str(talk))}
+    assert "too-many-items" in {f["name"] for f in _findings(cli, "--profile", "talk", str(notes))}
+    assert "too-many-items" not in {f["name"] for f in _findings(cli, "--profile", "notes", str(talk))}
+
+
+def test_profile_from_the_config(cli, tmp_path):
+    (tmp_path / "confnotes.toml").write_text('[lint]\nprofile = "talk"\n')
+    note = tmp_path / "n.md"
+    note.write_text(CROWDED)
+    assert "too-many-items" in {f["name"] for f in _findings(cli, str(note))}
+    (tmp_path / "confnotes.toml").write_text('[lint]\nprofile = "slides"\n')
+    result = cli("lint", str(note))
+    assert result.exit_code == 2 and "'lint.profile' must be one of auto, notes, talk" in result.stderr
+
+
+def test_opt_in_rules_run_only_when_named(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\n## A\n\n- see https://example.org/slides\n- Benefits:\n  - one detail\n")
+    assert not {"bare-url", "lone-subpoint"} & {f["name"] for f in _findings(cli, str(note))}
+    assert not {"bare-url", "lone-subpoint"} & {f["name"] for f in _findings(cli, "--select", "CN1,CN2", str(note))}
+    named = {f["name"] for f in _findings(cli, "--select", "bare-url,CN109", str(note))}
+    assert named == {"bare-url", "lone-subpoint"}
+
+
+def test_rules_list_shows_profile_and_opt_in(cli):
+    out = cli("rules").stdout
+    assert any(line.startswith("CN302") and " talk " in line for line in out.splitlines())
+    assert any(line.startswith("CN204") and " opt-in " in line for line in out.splitlines())
+    assert "Opt-in: runs only when selected" in cli("rules", "CN204").stdout
+
+
+def test_pages_turn_bare_urls_into_links(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\nSlides at https://example.org/deck and www.example.com.\n")
+    page = cli("render", str(note), "--to", "html", "-o", "-").stdout
+    assert '<a href="https://example.org/deck">https://example.org/deck</a>' in page
+    assert '<a href="http://www.example.com">www.example.com</a>' in page
