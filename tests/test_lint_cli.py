@@ -78,7 +78,7 @@ def test_json_and_sarif_carry_every_finding(cli):
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    assert len(rules) == 22 and all({"id", "name", "shortDescription", "fullDescription", "help"} <= set(r) for r in rules)
+    assert len(rules) == 23 and all({"id", "name", "shortDescription", "fullDescription", "help"} <= set(r) for r in rules)
     results = run["results"]
     assert len(results) == len(findings)
     for result, finding in zip(results, findings, strict=True):
@@ -226,7 +226,7 @@ def test_fmt_stdin(cli):
 
 def test_rules_command_and_docs_are_current(cli):
     listing = cli("rules").stdout
-    assert "CN104  empty-section" in listing and listing.count("\nCN") == 21
+    assert "CN104  empty-section" in listing and listing.count("\nCN") == 22
     one = cli("rules", "empty-section").stdout
     for part in ("**What it does.**", "**Why it matters.**", "**Example**", "**Use instead**", "**Fix.**", "**Options**"):
         assert part in one
@@ -263,6 +263,11 @@ def test_pre_commit_hooks_run_as_pre_commit_runs_them(tmp_path):
             cwd=tmp_path,
         )
 
+    import re
+
+    for hook in hooks.values():  # pre-commit passes only files the hook's exclude lets through
+        assert re.search(hook["exclude"], "README.md") and re.search(hook["exclude"], "docs/CHANGELOG.md")
+        assert not re.search(hook["exclude"], "notes/readme-of-the-keynote.md")
     lint = run("confnotes-lint", bad)
     assert lint.returncode == 1 and "CN104" in lint.stdout
     assert run("confnotes-fmt", pasted).returncode == 0

@@ -72,3 +72,37 @@ def test_pages_turn_bare_urls_into_links(cli, tmp_path):
     page = cli("render", str(note), "--to", "html", "-o", "-").stdout
     assert '<a href="https://example.org/deck">https://example.org/deck</a>' in page
     assert '<a href="http://www.example.com">www.example.com</a>' in page
+
+
+@pytest.mark.parametrize("where", ["root", "pyproject", "config-flag"])
+def test_exclude_from_the_config_where_the_run_starts(cli, tmp_path, monkeypatch, where):
+    """`lint .` at the project root honours the root config's exclude (it used to look one folder up)."""
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "talks").mkdir()
+    note = "## No title\n\n- a\n\n## B\n\n- b\n"
+    (tmp_path / "drafts" / "d.md").write_text(note)
+    (tmp_path / "talks" / "t.md").write_text(note)
+    table = '[lint]\nexclude = ["drafts/*"]\n'
+    if where == "root":
+        (tmp_path / "confnotes.toml").write_text(table)
+    elif where == "pyproject":
+        (tmp_path / "pyproject.toml").write_text('[tool.confnotes.lint]\nexclude = ["drafts/*"]\n')
+    else:
+        (tmp_path / "elsewhere.toml").write_text(table)
+    monkeypatch.chdir(tmp_path)
+    extra = ("--config", "elsewhere.toml") if where == "config-flag" else ()
+    paths = {f["path"] for f in _findings(cli, *extra, ".")}
+    assert paths == {"talks/t.md"}
+    formatted = cli("fmt", "--check", ".")
+    assert "drafts" not in formatted.output
+
+
+def test_duplicate_headings_are_the_authors_only(cli, tmp_path):
+    pasted = tmp_path / "pasted.md"
+    pasted.write_text("Retro\n\nActions\n\n• one\n\nNotes\n\n• two\n\nActions\n\n• three\n")
+    assert "duplicate-heading" not in {f["name"] for f in _findings(cli, str(pasted))}
+    written = tmp_path / "written.md"
+    written.write_text("# T\n\n## Day 1\n\n### Q&A\n\n- a\n\n## Day 2\n\n### Q&A\n\n- b\n")
+    assert "duplicate-heading" not in {f["name"] for f in _findings(cli, str(written))}
+    (tmp_path / "confnotes.toml").write_text("[lint.rules.duplicate-heading]\nsiblings_only = false\n")
+    assert [f["line"] for f in _findings(cli, str(written)) if f["name"] == "duplicate-heading"] == [11]

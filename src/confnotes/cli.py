@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -184,6 +185,25 @@ def render(
         click.echo(f"wrote {written}", err=True)
 
 
+def _configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str, ...]:
+    """The config's ``[lint] exclude`` globs for each folder or file named: the config found from a
+    folder itself (``lint .`` at the project root), from a file's folder, or ``--config``."""
+    from confnotes.config import config_for_folder, find_config, read_config_file
+
+    globs: list[str] = []
+    for target in targets:
+        if target == "-":
+            continue
+        if config_file:
+            config = read_config_file(config_file)
+        elif os.path.isdir(target):
+            config = config_for_folder(target)
+        else:
+            config = find_config(target)
+        globs += [glob for glob in excludes_of(config) if glob not in globs]
+    return tuple(globs)
+
+
 def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
     if not values:
         return None
@@ -267,8 +287,7 @@ def lint(
     checker = Checker(request)
     targets = list(paths) or ["."]
     excluded = tuple(exclude)
-    config = checker.config_for(targets[0] if targets[0] != "-" else ".")
-    excluded += tuple(checker.settings_for(config).exclude)
+    excluded += _configured_excludes(targets, config_file, lambda config: checker.settings_for(config).exclude)
     notes = discover(targets, excluded)
     run = checker.lint_paths(notes)
     findings = run.findings
@@ -281,7 +300,14 @@ def lint(
         click.echo(str(error), err=True)
     if run.errors:
         sys.exit(EXIT_ERROR)
-    level = fail_on or checker.settings_for(config).fail_on
+    first = targets[0]
+    if not config_file and first != "-" and os.path.isdir(first):
+        from confnotes.config import config_for_folder
+
+        root_config = config_for_folder(first)  # the folder's own config, as for its excludes
+    else:
+        root_config = checker.config_for(first if first != "-" else "-")
+    level = fail_on or checker.settings_for(root_config).fail_on
     sys.exit(EXIT_FINDINGS if failing(findings, level) else EXIT_OK)
 
 
@@ -299,10 +325,12 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
     a note whose ordered outline would change is left alone with an error. '-' formats
     standard input to standard output.
     """
+    from confnotes.lint.engine import build_settings
     from confnotes.reformat import format_notes
     from confnotes.source import discover
 
-    notes = discover(list(paths), tuple(exclude))
+    configured = _configured_excludes(list(paths), None, lambda config: build_settings(config.lint, config.slides, config.path).exclude)
+    notes = discover(list(paths), tuple(exclude) + configured)
     changed: list[str] = []
     errors: list[NotesError] = []
     for result in format_notes(notes, write=not (check or diff), with_diff=diff):

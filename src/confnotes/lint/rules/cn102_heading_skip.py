@@ -14,7 +14,9 @@ META = RuleMeta(
     tags=("structure",),
     summary="A heading skips a level (## followed by ####)",
     rationale="Heading levels are the outline. Skipping a level leaves a hole in the table of "
-    "contents and the PDF bookmarks, and screen readers announce a structure that is not there.",
+    "contents and the PDF bookmarks, and screen readers announce a structure that is not there. "
+    "As markdownlint's MD001: the first heading may be at any level (a note may open with ## or ###), "
+    "and a skip is reported once, at the heading that makes it.",
     bad="# Talk\n\n## Part one\n\n#### Detail\n",
     good="# Talk\n\n## Part one\n\n### Detail\n",
 )
@@ -24,10 +26,11 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    title_level = 1 if ctx.doc.meta.title_origin in ("heading", "inferred", "front-matter", "lede") else 0
-    for node, ancestors in sections(ctx):
-        parents = [a for a in ancestors if a.is_section]
-        expected_max = (parents[-1].level if parents else title_level) + 1
-        if node.origin in ("atx", "setext") and node.level > expected_max:
-            previous = parents[-1].level if parents else title_level
-            yield Report(node.span.start, node.col, f"heading level jumps from {previous} to {node.level}; use level {expected_max}")
+    """Like markdownlint's MD001: each heading against the one before it, in source order; the first
+    heading may be at any level, and a skip is reported once, at the heading that makes it."""
+    meta = ctx.doc.meta
+    previous = meta.title_level if meta.title_origin == "heading" else None
+    for node, _ in sections(ctx):
+        if previous is not None and node.level > previous + 1 and node.origin in ("atx", "setext"):
+            yield Report(node.span.start, node.col, f"heading level jumps from {previous} to {node.level}; use level {previous + 1}")
+        previous = node.level

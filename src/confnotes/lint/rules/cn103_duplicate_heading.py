@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from confnotes.lint.rules._util import sibling_groups
-from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
+from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta(
     id="CN103",
@@ -20,15 +21,20 @@ META = RuleMeta(
 )
 
 
-Options = NoOptions
+@dataclass(frozen=True)
+class Options:
+    #: True: only headings under the same parent must differ (markdownlint MD024's siblings_only);
+    #: False: no two headings of the note may be the same.
+    siblings_only: bool = True
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for _, children in sibling_groups(ctx):
+    groups = [children for _, children in sibling_groups(ctx)] if options.siblings_only else [tuple(node for node, _ in ctx.walked)]
+    for children in groups:
         seen: dict[str, int] = {}
         for node in children:
-            if not node.is_section:
-                continue
+            if not node.is_section or node.origin not in ("atx", "setext"):
+                continue  # only headings the author wrote; confnotes' own inferred ones say nothing of the note
             key = " ".join(node.title.casefold().split())
             if key in seen:
                 yield Report(node.span.start, node.col, f"duplicate heading '{node.title}' (first on line {seen[key]})")
