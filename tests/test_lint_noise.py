@@ -106,3 +106,51 @@ def test_duplicate_headings_are_the_authors_only(cli, tmp_path):
     assert "duplicate-heading" not in {f["name"] for f in _findings(cli, str(written))}
     (tmp_path / "confnotes.toml").write_text("[lint.rules.duplicate-heading]\nsiblings_only = false\n")
     assert [f["line"] for f in _findings(cli, str(written)) if f["name"] == "duplicate-heading"] == [11]
+
+
+@pytest.mark.parametrize(("style", "lines"), [("ordered", [4]), ("one", [9]), ("one_or_ordered", [])])
+def test_numbering_style_as_markdownlint_md029(cli, tmp_path, style, lines):
+    (tmp_path / "confnotes.toml").write_text(f'[lint.rules.numbering]\nstyle = "{style}"\n')
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\n1. a\n1. b\n\n## B\n\n1. c\n2. d\n")
+    found = [f["line"] for f in _findings(cli, "--select", "numbering", str(note))]
+    assert found == lines
+
+
+def test_numbering_fix_after_a_paragraph_line_makes_no_duplicates(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\nSteps we took:\n1. Install\n2. Configure\n4. Run\n")
+    cli("lint", "--fix", "--no-cache", "--select", "numbering", str(note))
+    assert note.read_text().endswith("1. Install\n2. Configure\n3. Run\n")
+
+
+def test_exit_zero_and_stdin_filename(cli, tmp_path, monkeypatch):
+    (tmp_path / "talks").mkdir()
+    (tmp_path / "talks" / "confnotes.toml").write_text('[lint]\nselect = ["CN103"]\n')
+    monkeypatch.chdir(tmp_path)
+    text = "# T\n\n## A\n\n- a\n\n## A\n\n- b\n"
+    result = cli("lint", "-", "--stdin-filename", "talks/new.md", "--no-cache", input=text)
+    assert result.exit_code == 1 and result.stdout.startswith("talks/new.md:7:1: CN103 duplicate-heading")
+    assert "CN101" not in result.stdout  # the config of talks/ applied
+    assert cli("lint", "-", "--stdin-filename", "talks/new.md", "--no-cache", "--exit-zero", input=text).exit_code == 0
+
+
+def test_rules_as_json_and_sarif_without_placeholder_links(cli):
+    rules = json.loads(cli("rules", "--format", "json").stdout)
+    assert {r["id"] for r in rules} >= {"CN113", "CN207", "CN208"}
+    numbering = next(r for r in rules if r["name"] == "numbering")
+    assert numbering["options"] == {"style": "one_or_ordered", "start": None} and numbering["default"] is True
+    assert json.loads(cli("rules", "bare-url", "--format", "json").stdout)[0]["default"] is False
+    sarif = cli("lint", "--format", "sarif", "--no-cache", str(REAL[0])).stdout
+    assert "confnotes.invalid" not in sarif
+    driver = json.loads(sarif)["runs"][0]["tool"]["driver"]
+    assert all(rule["help"]["markdown"].startswith(f"## {rule['id']}") for rule in driver["rules"])
+
+
+def test_bold_line_headings_are_checked_for_punctuation(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("# QCon\n\n**Session 1: Platform:**\n- a\n- b\n")
+    found = _findings(cli, "--select", "heading-punctuation", str(note))
+    assert [(f["line"], f["message"]) for f in found] == [(3, "heading ends with ':'")]
+    cli("lint", "--fix", "--no-cache", "--select", "heading-punctuation", str(note))
+    assert "**Session 1: Platform**\n" in note.read_text()

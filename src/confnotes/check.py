@@ -7,6 +7,7 @@ only findings and each note's small project facts are kept.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -53,6 +54,7 @@ class LintRequest:
     jobs: int = 0
     cache_dir: str | None = None  # None: no cache
     profile: str | None = None  # None: the config's, else auto
+    stdin_filename: str | None = None  # the path standard input ("-") stands for
 
 
 @dataclass
@@ -170,7 +172,10 @@ class Checker:
         result = NoteResult(note, digest)
         try:
             source = read_source(note)
-            config = self.config_for(note)
+            named = self.request.stdin_filename if note == "-" else None
+            if named:  # an editor's unsaved buffer: the config and messages of the file it will be saved as
+                source = dataclasses.replace(source, path=named)
+            config = self.config_for(named or note)
             settings = self.settings_for(config)
             ctx = self.context(source, config, result.links)
         except NotesError as exc:

@@ -247,6 +247,13 @@ def _csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
     help="Worker processes for large runs (default: one per core; 1 stays in one process).",
 )
 @click.option("--no-cache", is_flag=True, help="Ignore and do not update the lint cache (.confnotes_cache/).")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach --fail-on (errors reading notes still exit 2).")
+@click.option(
+    "--stdin-filename",
+    default=None,
+    metavar="PATH",
+    help="With '-': the path the text on standard input comes from (its config, and the path in messages), as editors pass it.",
+)
 @click.option(
     "--profile",
     type=click.Choice(["auto", "notes", "talk"]),
@@ -266,6 +273,8 @@ def lint(
     statistics: bool,
     jobs: int,
     no_cache: bool,
+    exit_zero: bool,
+    stdin_filename: str | None,
     profile: str | None,
 ) -> None:
     """Check the structure of notes: files, or folders walked for *.md (default: .).
@@ -283,7 +292,7 @@ def lint(
     from confnotes.source import discover
 
     cache_dir = None if no_cache else os.environ.get("CONFNOTES_CACHE_DIR", ".confnotes_cache")
-    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix, jobs, cache_dir, profile)
+    request = LintRequest(config_file, _csv(select), _csv(ignore), fail_on, fix, jobs, cache_dir, profile, stdin_filename)
     checker = Checker(request)
     targets = list(paths) or ["."]
     excluded = tuple(exclude)
@@ -308,7 +317,7 @@ def lint(
     else:
         root_config = checker.config_for(first if first != "-" else "-")
     level = fail_on or checker.settings_for(root_config).fail_on
-    sys.exit(EXIT_FINDINGS if failing(findings, level) else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if failing(findings, level) and not exit_zero else EXIT_OK)
 
 
 @main.command()
@@ -357,27 +366,38 @@ def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...
 
 @main.command()
 @click.argument("rule", required=False)
-def rules(rule: str | None) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: every rule (or RULE) with its id, name, severity, profile, default, options and docs.",
+)
+def rules(rule: str | None, fmt: str) -> None:
     """List the lint rules, or explain one (by id or name): what, why, example, fix, options."""
     from confnotes.errors import ErrorKind
-    from confnotes.lint.report import rule_doc
+    from confnotes.lint.report import rule_doc, rules_json
     from confnotes.lint.rules import REGISTRY, lookup
 
-    if rule is None:
-        for module in REGISTRY:
-            meta = module.META
-            mark = "*" if meta.fixable else " "
-            state = ("talk" if meta.profile == "talk" else "") + ("" if meta.default else "opt-in")
-            click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {state:<7} {meta.summary}")
-        click.echo(
-            "\n* fixable with 'confnotes lint --fix'. talk: runs for notes meant as a talk (--profile). "
-            "opt-in: runs only when selected by id or name.\n'confnotes rules ID' explains one rule."
-        )
-        return
-    found = lookup(rule)
-    if found is None:
+    found = lookup(rule) if rule is not None else None
+    if rule is not None and found is None:
         raise NotesError(f"unknown rule '{rule}'; 'confnotes rules' lists them", kind=ErrorKind.USAGE)
-    click.echo(rule_doc(found.META.id), nl=False)
+    if fmt == "json":
+        click.echo(rules_json([found] if found is not None else list(REGISTRY)))
+        return
+    if found is not None:
+        click.echo(rule_doc(found.META.id), nl=False)
+        return
+    for module in REGISTRY:
+        meta = module.META
+        mark = "*" if meta.fixable else " "
+        state = ("talk" if meta.profile == "talk" else "") + ("" if meta.default else "opt-in")
+        click.echo(f"{meta.id}  {meta.name:<22} {meta.severity:<8}{mark} {state:<7} {meta.summary}")
+    click.echo(
+        "\n* fixable with 'confnotes lint --fix'. talk: runs for notes meant as a talk (--profile). "
+        "opt-in: runs only when selected by id or name.\n'confnotes rules ID' explains one rule."
+    )
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from types import ModuleType
 
 from confnotes import __version__
 from confnotes.escape import terminal_safe, xml_safe
@@ -97,8 +98,11 @@ def sarif(findings: list[Finding]) -> str:
             "name": rule.META.name,
             "shortDescription": {"text": rule.META.summary},
             "fullDescription": {"text": rule.META.rationale},
-            "help": {"text": f"{rule.META.rationale}\n\nAvoid:\n{rule.META.bad}\nPrefer:\n{rule.META.good}"},
-            "helpUri": f"https://confnotes.invalid/rules#{rule.META.id.lower()}",
+            # the rule's documentation itself (as `confnotes rules ID` prints it), not a link to a site that does not exist
+            "help": {
+                "text": f"{rule.META.rationale}\n\nAvoid:\n{rule.META.bad}\nPrefer:\n{rule.META.good}",
+                "markdown": rule_doc(rule.META.id),
+            },
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.META.severity]},
             "properties": {"tags": list(rule.META.tags), "fixable": rule.META.fixable},
         }
@@ -127,9 +131,7 @@ def sarif(findings: list[Finding]) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {"name": "confnotes", "version": __version__, "rules": rules, "informationUri": "https://confnotes.invalid/"}
-                },
+                "tool": {"driver": {"name": "confnotes", "version": __version__, "rules": rules}},
                 "results": results,
             }
         ],
@@ -248,3 +250,30 @@ REPORTS: dict[str, Callable[[list[Finding], list[str], bool], str]] = {
     "sarif": lambda findings, notes, terminal: sarif(findings),
     "junit": lambda findings, notes, terminal: junit(findings, notes),
 }
+
+
+def rules_json(modules: list[ModuleType]) -> str:
+    """The catalogue as data (``confnotes rules --format json``), for editors and CI dashboards."""
+    import dataclasses
+
+    out = []
+    for rule in modules:
+        meta = rule.META
+        out.append(
+            {
+                "id": meta.id,
+                "name": meta.name,
+                "severity": meta.severity,
+                "tags": list(meta.tags),
+                "fixable": meta.fixable,
+                "profile": meta.profile,
+                "default": meta.default,
+                "summary": meta.summary,
+                "rationale": meta.rationale,
+                "bad": meta.bad,
+                "good": meta.good,
+                "fix": meta.fix_note,
+                "options": {field.name: field.default for field in dataclasses.fields(rule.Options)},
+            }
+        )
+    return json.dumps(out, ensure_ascii=False, indent=2)

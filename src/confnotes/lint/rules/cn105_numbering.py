@@ -24,37 +24,52 @@ META = RuleMeta(
 )
 
 
+STYLES = ("one_or_ordered", "ordered", "one")
+
+
 @dataclass(frozen=True)
 class Options:
+    #: as markdownlint's MD029: ``ordered`` (1. 2. 3.), ``one`` (1. 1. 1., numbering left to the
+    #: renderer) or ``one_or_ordered`` (either, as the list's first two items show)
+    style: str = "one_or_ordered"
     start: int | None = None  # None: each list counts from its own first number
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    if options.style not in STYLES:
+        from confnotes.errors import config_error
+
+        raise config_error(f"numbering style must be one of {', '.join(STYLES)}, not {options.style!r}")
     lines = ctx.lines
     for _, lst in ctx.lists:
         points = [node for node in lst.items if node.is_point]
         if not points:
             continue
-        actual = [node.number for node in points]
-        if len(points) > 1 and len(set(actual)) == 1:
-            continue  # "1. 1. 1.": the author leaves the numbering to the renderer
-        first = options.start if options.start is not None else int(actual[0] or 1)
-        expected = [str(first + index) for index in range(len(points))]
-        if [int(number or 0) for number in actual] == [int(number) for number in expected]:
+        actual = [node.number or "0" for node in points]
+        values = [int(number) for number in actual]
+        first = options.start if options.start is not None else values[0]
+        style = options.style
+        if style == "one_or_ordered":
+            style = "one" if len(values) > 1 and values[1] == values[0] else "ordered"
+        wanted = [first] * len(values) if style == "one" else [first + index for index in range(len(values))]
+        if values == wanted:
             continue  # "01. 02." counts as written
+        expected = [str(want) for want in wanted]
         edits: list[Edit] = []
         for node, want in zip(points, expected, strict=True):
-            if node.number is not None and int(node.number) == int(want):
+            if int(node.number or 0) == int(want):
                 continue
             line = lines[node.span.start - 1]
             col = node.col - 1
             if line[col : col + len(node.number or "")] == node.number:
                 start = ctx.offset(node.span.start, node.col)
                 edits.append(Edit(start, start + len(node.number or ""), want))
-        first_bad = next(i for i, (a, b) in enumerate(zip(actual, expected, strict=True)) if int(a or 0) != int(b))
+        first_bad = next(i for i, (a, b) in enumerate(zip(values, wanted, strict=True)) if a != b)
         node = points[first_bad]
         if first_bad == 0:
             message = f"points start at {actual[0]}, not {expected[0]}"
+        elif style == "one":
+            message = f"point {actual[first_bad]} in a list numbered {expected[0]}. {expected[0]}. {expected[0]}."
         else:
             message = f"points jump from {actual[first_bad - 1]} to {actual[first_bad]}"
         fix = Fix("renumber points " + ", ".join(expected), tuple(edits)) if edits else None

@@ -14,7 +14,7 @@ META = RuleMeta(
     severity="warning",
     tags=("text",),
     fixable=True,
-    summary="A heading ends with . , ; : or !",
+    summary="A heading (or a bold line heading a list) ends with . , ; : or !",
     rationale="Headings are labels, not sentences; trailing punctuation reads oddly in a table of "
     "contents and on slide titles. A question mark is fine.",
     bad="## Lessons learned:\n",
@@ -42,3 +42,24 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
                 start = ctx.offset(node.span.start, position + len(title))
                 fix = Fix(f"remove the trailing '{title[-1]}'", (Edit(start, start + 1, ""),))
         yield Report(node.span.start, node.col, f"heading ends with '{title[-1]}'", fix)
+    yield from _bold_headings(ctx, options)
+
+
+def _bold_headings(ctx: LintContext, options: Options) -> Iterator[Report]:
+    """A bold line heading the list below it (``**Session 2: Caching:**``) is a heading too."""
+    from confnotes.model import Block, walk_content
+
+    for entry in walk_content(ctx.doc.content):
+        if type(entry) is not Block or entry.info != "group":
+            continue
+        line = ctx.lines[entry.span.start - 1]
+        inner = line.rstrip().rstrip("*_").rstrip()
+        if not inner or inner[-1] not in options.punctuation or inner.endswith("..."):
+            continue
+        start = ctx.offset(entry.span.start, len(inner))
+        yield Report(
+            entry.span.start,
+            1,
+            f"heading ends with '{inner[-1]}'",
+            Fix(f"remove the trailing '{inner[-1]}'", (Edit(start, start + 1, ""),)),
+        )

@@ -20,7 +20,7 @@ META = RuleMeta(
     good="![architecture](diagram.png)\n",
 )
 
-_TARGET = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
+_TARGET = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s<>]+)>?(?:\s+[\"'(][^)]*)?\)")
 
 
 Options = NoOptions
