@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,44 @@ def test_bold_line_headings_are_checked_for_punctuation(cli, tmp_path):
     assert [(f["line"], f["message"]) for f in found] == [(3, "heading ends with ':'")]
     cli("lint", "--fix", "--no-cache", "--select", "heading-punctuation", str(note))
     assert "**Session 1: Platform**\n" in note.read_text()
+
+
+def test_right_aligned_numbers_are_consistent(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text("# Top ten\n\n" + "".join(f"{n:>2}. item {n}\n" for n in range(1, 12)))
+    assert "inconsistent-indent" not in {f["name"] for f in _findings(cli, str(note))}
+    ragged = tmp_path / "ragged.md"
+    ragged.write_text("# T\n\n- a\n - b\n- c\n")
+    assert "inconsistent-indent" in {f["name"] for f in _findings(cli, str(ragged))}
+
+
+def test_config_lang_and_slides_notes_are_used(cli, tmp_path):
+    """Every config key does something: lang is the notes' default language, slides.notes drops notes from decks."""
+    (tmp_path / "confnotes.toml").write_text('lang = "de"\n\n[slides]\nnotes = false\n')
+    note = tmp_path / "n.md"
+    note.write_text("# Vortrag\n\n## Teil\n\n- Punkt\n\n<!-- notes: geheim -->\n")
+    assert '<html lang="de">' in cli("render", str(note), "--to", "html", "-o", "-").stdout
+    deck = cli("render", str(note), "--to", "slides", "-o", "-").stdout
+    assert "geheim" not in deck
+    (tmp_path / "confnotes.toml").write_text('lang = "de"\n')
+    assert "geheim" in cli("render", str(note), "--to", "slides", "-o", "-").stdout
+
+
+def test_extends_and_per_file_ignores(cli, tmp_path):
+    """Configs like ruff's: a project config extends a shared one, and turns rules off per file."""
+    (tmp_path / "shared.toml").write_text('[lint]\nselect = ["CN101", "CN104"]\n\n[slides]\nmax_items = 4\n')
+    project = tmp_path / "project"
+    (project / "archive").mkdir(parents=True)
+    (project / "confnotes.toml").write_text('extends = "../shared.toml"\n\n[lint.per-file-ignores]\n"archive/*" = ["no-title"]\n')
+    note = "## Empty\n\n## Full\n\n- a\n"
+    (project / "talk.md").write_text(note)
+    (project / "archive" / "old.md").write_text(note)
+    found = {(Path(f["path"]).name, f["rule"]) for f in _findings(cli, str(project))}
+    assert found == {("talk.md", "CN101"), ("talk.md", "CN104"), ("old.md", "CN104")}
+    (project / "confnotes.toml").write_text('extends = "missing.toml"\n')
+    result = cli("lint", str(project / "talk.md"))
+    assert result.exit_code == 2 and "'extends': missing.toml not found" in result.stderr
+    (tmp_path / "shared.toml").write_text('extends = "project/confnotes.toml"\n')
+    (project / "confnotes.toml").write_text('extends = "../shared.toml"\n')
+    result = cli("lint", str(project / "talk.md"))
+    assert result.exit_code == 2 and "goes round in a circle" in result.stderr

@@ -223,7 +223,7 @@ def _resolved(note: str) -> Path:
 
 def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
     """Build (or update) the site for ``request``; returns what was rendered, skipped, removed and failed."""
-    from confnotes.config import find_config
+    from confnotes.config import config_bytes, find_config
     from confnotes.source import discover
 
     started = time.perf_counter()
@@ -258,7 +258,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
             if source_root not in target.parents:
                 raise NotesError("links to a file outside the notes folder; not built", path=note)
             config = find_config(note)
-            config_bytes = Path(config.path).read_bytes() if config.path else b""
+            config_data = config_bytes(config)
             templates_dir = config.templates
             if templates_dir not in shared_cache:
                 shared_cache[templates_dir] = json.dumps(
@@ -271,7 +271,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         except OSError as exc:
             refused.append((rel, f"{note}: {exc.strerror or exc}"))
             continue
-        key = note_key(data, config_bytes, shared_cache[templates_dir])
+        key = note_key(data, config_data, shared_cache[templates_dir])
         previous = old.get(rel)
         if (
             not request.force

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes import __version__
-from confnotes.config import Config, find_config, read_config_file
+from confnotes.config import Config, config_bytes, find_config, read_config_file
 from confnotes.errors import NotesError
 from confnotes.lint.engine import (
     LintSettings,
@@ -310,7 +310,7 @@ class LintCache:
         except (OSError, NotesError):
             return ""
         if config.path not in self._config_bytes:
-            self._config_bytes[config.path] = Path(config.path).read_bytes() if config.path else b""
+            self._config_bytes[config.path] = config_bytes(config)
         digest = hashlib.sha256(self.salt.encode())
         digest.update(self._config_bytes[config.path])
         digest.update(data)

@@ -23,6 +23,7 @@ _TOP_KEYS: dict[str, type[Any]] = {
     "lint": dict,
     "slides": dict,
     "build": dict,
+    "extends": str,
 }
 SLIDE_KEYS: dict[str, type[Any]] = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
 BUILD_KEYS: dict[str, type[Any]] = {"formats": list, "exclude": list}
@@ -33,6 +34,7 @@ class Config:
     """Settings for one note; ``path`` is the file they came from (``None`` for defaults)."""
 
     path: str | None = None
+    bases: tuple[str, ...] = ()  # config files ``extends`` read, nearest first
     templates: str | None = None
     theme: str = "default"
     paper: str = "a4"
@@ -77,7 +79,46 @@ def check_types(table: dict[str, Any], schema: dict[str, type[Any]], where: str,
             raise config_error(f"'{where}{key}' must be {expected.__name__}, not {type(value).__name__}", path)
 
 
+def _with_base(table: dict[str, Any], path: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``extends = "path"``: the base config's settings, overridden key by key (tables merged) by this
+    one's; returns the merged table and the base files it read."""
+    base_name = table.get("extends")
+    if base_name is None:
+        return table, ()
+    if not isinstance(base_name, str):
+        raise config_error("'extends' must be the path of another config file", path)
+    base_path = (Path(path).parent / base_name).resolve()
+    if str(base_path) in seen or len(seen) > 8:
+        raise config_error(f"'extends' goes round in a circle through {base_name}", path)
+    if not base_path.is_file():
+        raise config_error(f"'extends': {base_name} not found", path)
+    data = _load_toml(base_path)
+    base = data.get("tool", {}).get("confnotes", {}) if base_path.name == "pyproject.toml" else data
+    if not isinstance(base, dict):
+        raise config_error("[tool.confnotes] must be a table", str(base_path))
+    base, chain = _with_base(base, str(base_path), (*seen, str(Path(path).resolve())))
+    if "templates" in base and isinstance(base["templates"], str):  # relative to the file that names it
+        base = {**base, "templates": str((base_path.parent / base["templates"]).resolve())}
+    merged = {key: value for key, value in base.items() if key != "extends"}
+    for key, value in table.items():
+        if key == "extends":
+            continue
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged, (str(base_path), *chain)
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in override.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
 def config_from_table(table: dict[str, Any], path: str) -> Config:
+    table, bases = _with_base(table, path)
     check_types(table, _TOP_KEYS, "", path)
     check_types(table.get("slides", {}), SLIDE_KEYS, "slides.", path)
     check_types(table.get("build", {}), BUILD_KEYS, "build.", path)
@@ -91,7 +132,12 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
     values = {key: value for key, value in table.items() if key != "templates"}
     if "paper" in values:
         values["paper"] = values["paper"].lower()
-    return Config(path=path, templates=templates, **values)
+    return Config(path=path, templates=templates, bases=bases, **values)
+
+
+def config_bytes(config: Config) -> bytes:
+    """The config file and the files it extends, as bytes: what the lint cache and builds key on."""
+    return b"".join(Path(name).read_bytes() for name in (config.path, *config.bases) if name)
 
 
 def read_config_file(path: str | os.PathLike[str]) -> Config:

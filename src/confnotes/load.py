@@ -12,7 +12,12 @@ from confnotes.source import Source, read_source
 
 def parse_options(config: Config) -> ParseOptions:
     """What the config says about reading notes (``infer_headings``, ``note_lines``, …)."""
-    return ParseOptions(max_heading_length=config.max_heading_length, infer_headings=config.infer_headings, note_lines=config.note_lines)
+    return ParseOptions(
+        max_heading_length=config.max_heading_length,
+        infer_headings=config.infer_headings,
+        note_lines=config.note_lines,
+        lang=config.lang or "en",
+    )
 
 
 def read_text(text: str, path: str, config: Config) -> Document:

@@ -29,10 +29,11 @@ class DeckOptions:
     max_items: int = DEFAULT_MAX_ITEMS
     max_words: int = DEFAULT_MAX_WORDS
     agenda: bool | None = None  # None: an agenda for talk notes, none for a reading list
+    notes: bool = True  # False: decks without speaker notes (config slides.notes), e.g. to publish them
 
     @classmethod
     def from_mapping(cls, values: dict[str, Any]) -> DeckOptions:
-        known = {key: values[key] for key in ("max_items", "max_words", "agenda") if key in values}
+        known = {key: values[key] for key in ("max_items", "max_words", "agenda", "notes") if key in values}
         return cls(**known)
 
 
@@ -250,7 +251,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     meta = doc.meta
     subtitle = " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
     # most notes have no speaker notes: then no slide needs to look for them
-    notes_in: NotesOf = _notes_in if _notes_in(doc.content) else _no_notes
+    notes_in: NotesOf = _notes_in if options.notes and _notes_in(doc.content) else _no_notes
     lede = doc.lede
     opening = 0
     while opening < len(lede) and type(lede[opening]) is Block:

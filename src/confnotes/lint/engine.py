@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from confnotes.lint.types import RANK, SEVERITIES, Edit, Finding, LintContext, R
 from confnotes.model import Document
 
 _DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
-LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile"}
+LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores"}
 PROFILES = ("auto", "notes", "talk")
 MAX_FIX_PASSES = 10
 
@@ -31,6 +32,22 @@ class LintSettings:
     fail_on: str = "warning"
     exclude: tuple[str, ...] = ()
     profile: str = "auto"  # auto (talk notes get the talk rules), notes, talk
+    #: (glob relative to the config's folder, rule ids it turns off), as ruff's per-file-ignores
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    root: str = ""
+
+    def ignored_for(self, note: str) -> frozenset[str]:
+        if not self.per_file_ignores or note in ("<stdin>", "<string>"):
+            return frozenset()
+        import fnmatch
+        import os
+
+        rel = os.path.relpath(os.path.abspath(note), self.root or os.getcwd()).replace(os.sep, "/")
+        found: set[str] = set()
+        for glob, ids in self.per_file_ignores:
+            if fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(os.path.basename(rel), glob):
+                found |= ids
+        return frozenset(found)
 
     def severity(self, rule_id: str) -> str:
         return str(self.severities.get(rule_id, BY_ID[rule_id].META.severity))
@@ -136,8 +153,13 @@ def build_settings(
     profile = profile_override or lint.get("profile", "auto")
     if profile not in PROFILES:
         raise config_error(f"'lint.profile' must be one of {', '.join(PROFILES)}, not {profile!r}", path)
+    per_file = lint.get("per-file-ignores", {})
+    if not isinstance(per_file, dict) or not all(isinstance(v, list) for v in per_file.values()):
+        raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
+    per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in per_file.items())
     ordered = tuple(rule.META.id for rule in REGISTRY if rule.META.id in enabled and rule.META.id not in dropped)
-    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile)
+    root = os.path.dirname(os.path.abspath(path)) if path else ""
+    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile, per_file_ignores, root)
 
 
 # ---------------------------------------------------------------- inline directives
@@ -227,9 +249,10 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
     Talk rules (slide advice) run only for talks: by profile, or, with ``auto``, by the note."""
     findings: list[Finding] = []
     talk = settings.profile == "talk" or (settings.profile == "auto" and is_talk(ctx.doc))
+    skipped = settings.ignored_for(ctx.doc.path)
     for rule_id in settings.enabled:
         rule = BY_ID[rule_id]
-        if rule.META.project or (rule.META.profile == "talk" and not talk):
+        if rule.META.project or (rule.META.profile == "talk" and not talk) or rule_id in skipped:
             continue
         for report in rule.check(ctx, settings.options_for(rule)):
             findings.append(_finding(ctx, rule, settings, report))

@@ -282,7 +282,9 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
     source_name = fm.get("source_name", assembler.source_name)
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1
-    meta = build_meta(fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level), source_name, source_span, content)
+    meta = build_meta(
+        fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level), source_name, source_span, content, options.lang
+    )
     lines = state.lines
     return Document(
         path=path,

@@ -129,6 +129,7 @@ def build_meta(
     source_name: Any,
     source_span: Span | None,
     content: list[Entry],
+    default_lang: str = "en",
 ) -> Meta:
     kind = _text_of(fm, "kind") or infer_kind(content)
     extra = {key: value for key, value in fm.items() if key not in _KNOWN_META}
@@ -141,7 +142,7 @@ def build_meta(
         date=_text_of(fm, "date"),
         speakers=_list_of(fm, "speakers", "speaker", "authors", "author"),
         tags=_list_of(fm, "tags"),
-        lang=_text_of(fm, "lang") or "en",
+        lang=_text_of(fm, "lang") or default_lang,
         kind=kind,
         source_name=None if source_name is None else str(source_name),
         source_name_span=source_span,

@@ -21,6 +21,7 @@ class ParseOptions:
     max_heading_length: int = recover.DEFAULT_MAX_HEADING
     infer_headings: str = "auto"
     note_lines: bool = False
+    lang: str = "en"  # a note's language when its front matter names none (config ``lang``)
 
 
 class ParseState:

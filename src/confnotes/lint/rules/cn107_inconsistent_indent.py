@@ -32,6 +32,8 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         items = [n for n in children if not n.is_section]
         if len({n.indent for n in items}) < 2:
             continue
+        if all(n.is_point for n in items) and len({n.indent + len(n.number or "") for n in items}) == 1:
+            continue  # right-aligned numbers (" 9." over "10."): the text lines up, as intended
         want = items[0].indent
         edits = []
         for node in items:
