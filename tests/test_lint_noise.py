@@ -196,3 +196,15 @@ def test_extends_and_per_file_ignores(cli, tmp_path):
     (project / "confnotes.toml").write_text('extends = "../shared.toml"\n')
     result = cli("lint", str(project / "talk.md"))
     assert result.exit_code == 2 and "goes round in a circle" in result.stderr
+
+
+def test_sarif_validates_against_the_2_1_0_model(cli):
+    """Every finding of every rule, as SARIF, read back by a SARIF 2.1.0 model (sarif-pydantic)."""
+    from sarif_pydantic import Sarif
+
+    rules = FIXTURES / "rules"
+    out = cli("lint", "--format", "sarif", "--no-cache", "--profile", "talk", "--select", "ALL,bare-url,lone-subpoint", str(rules))
+    log = Sarif.model_validate(json.loads(out.stdout))
+    driver = log.runs[0].tool.driver
+    assert len(driver.rules) == 25 and len(log.runs[0].results) >= 25
+    assert {result.rule_id for result in log.runs[0].results} >= {"CN204", "CN207", "CN208", "CN301"}
