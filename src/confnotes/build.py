@@ -424,5 +424,5 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
         version=__version__,
     )
     _write_if_changed(out_dir / "index.html", html)
-    outlines = {"schema": "confnotes.site/1", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
+    outlines = {"schema": "confnotes.site/2", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
     _write_if_changed(out_dir / "outline.json", json.dumps(outlines, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n")
