@@ -188,19 +188,12 @@ def render(
 def _configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str, ...]:
     """The config's ``[lint] exclude`` globs for each folder or file named: the config found from a
     folder itself (``lint .`` at the project root), from a file's folder, or ``--config``."""
-    from confnotes.config import config_for_folder, find_config, read_config_file
+    from confnotes.config import config_for_target
 
     globs: list[str] = []
     for target in targets:
-        if target == "-":
-            continue
-        if config_file:
-            config = read_config_file(config_file)
-        elif os.path.isdir(target):
-            config = config_for_folder(target)
-        else:
-            config = find_config(target)
-        globs += [glob for glob in excludes_of(config) if glob not in globs]
+        if target != "-":
+            globs += [glob for glob in excludes_of(config_for_target(target, config_file)) if glob not in globs]
     return tuple(globs)
 
 
@@ -284,7 +277,6 @@ def lint(
     confnotes version); --no-cache bypasses it. Disable rules inline with <!-- confnotes-disable CN201 -->, <!-- confnotes-enable CN201 -->
     or <!-- confnotes-disable-next-line CN201 -->. 'confnotes rules' lists the rules.
     """
-    import os
 
     from confnotes.check import Checker, LintRequest
     from confnotes.lint import report
@@ -309,14 +301,9 @@ def lint(
         click.echo(str(error), err=True)
     if run.errors:
         sys.exit(EXIT_ERROR)
-    first = targets[0]
-    if not config_file and first != "-" and os.path.isdir(first):
-        from confnotes.config import config_for_folder
+    from confnotes.config import config_for_target
 
-        root_config = config_for_folder(first)  # the folder's own config, as for its excludes
-    else:
-        root_config = checker.config_for(first if first != "-" else "-")
-    level = fail_on or checker.settings_for(root_config).fail_on
+    level = fail_on or checker.settings_for(config_for_target(targets[0], config_file)).fail_on
     sys.exit(EXIT_FINDINGS if failing(findings, level) and not exit_zero else EXIT_OK)
 
 
@@ -570,7 +557,6 @@ def doctor(note: str | None) -> None:
 @click.option("-o", "--output", default=None, help="The note's file name (default: from the title).")
 def new(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
     """Create a note from a template: front matter and a skeleton. Never overwrites a file."""
-    import os
     from pathlib import Path
 
     from confnotes.errors import ErrorKind

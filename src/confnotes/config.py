@@ -194,6 +194,16 @@ def config_for_folder(folder: str | os.PathLike[str]) -> Config:
     return _load_config(str(file), stat.st_mtime_ns, stat.st_size)
 
 
+def config_for_target(target: str, config_file: str | None = None) -> Config:
+    """The config for a path named on the command line: ``--config`` if given, else a folder's own
+    config (``lint .`` at the project root), else the one found from a file's folder."""
+    if config_file:
+        return read_config_file(config_file)
+    if target != "-" and os.path.isdir(target):
+        return config_for_folder(target)
+    return find_config(target)
+
+
 def find_config(note_path: str | os.PathLike[str]) -> Config:
     """The config that applies to a note: the nearest confnotes.toml or pyproject.toml with
     ``[tool.confnotes]`` in the note's folder or above (defaults if none)."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
@@ -148,18 +148,7 @@ def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
 
 def _notes_in(content: tuple[Entry, ...]) -> tuple[str, ...]:
     """Every speaker note in ``content``, depth-first (a slide's notes, wherever they were written)."""
-    notes: list[Block] = []
-    stack: list[Entry] = list(reversed(content))
-    while stack:
-        entry = stack.pop()
-        if type(entry) is Block:
-            if entry.kind == "note":
-                notes.append(entry)
-        elif type(entry) is List:
-            stack.extend(reversed(entry.items))
-        elif entry.content:  # type: ignore[union-attr]
-            stack.extend(reversed(entry.content))  # type: ignore[union-attr]
-    return _notes_text(notes)
+    return _notes_text([entry for entry in walk_content(content) if type(entry) is Block and entry.kind == "note"])
 
 
 def _no_notes(content: tuple[Entry, ...]) -> tuple[str, ...]:
@@ -177,8 +166,6 @@ def _block_line(block: Block) -> str:
 
 def _fold(node: Node) -> str:
     """A node's text with everything below it folded in, in order (for levels deeper than two)."""
-    from confnotes.model import walk_content
-
     parts = [node.text if node.label is None else node.title]
     for entry in walk_content(node.content):
         if type(entry) is Node:

@@ -12,10 +12,9 @@ from typing import Any
 
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, REGISTRY, lookup
-from confnotes.lint.types import RANK, SEVERITIES, Edit, Finding, LintContext, Report
+from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
 from confnotes.model import Document
 
-_DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
 LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores"}
 PROFILES = ("auto", "notes", "talk")
 MAX_FIX_PASSES = 10
@@ -169,7 +168,7 @@ def _directives(doc: Document) -> list[tuple[int, int, str, set[str] | None]]:
     """(first line, last line, action, rule ids or None for all) for each directive comment."""
     found = []
     for block in doc.directives:
-        for match in _DIRECTIVE.finditer(block.text):
+        for match in DIRECTIVE.finditer(block.text):
             action = match.group(1)
             names = [part for part in re.split(r"[\s,]+", match.group(2)) if part]
             ids: set[str] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -11,6 +12,10 @@ from confnotes.model import UNPRINTED, Document, List, Node, walk
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
+
+
+#: An inline lint directive: <!-- confnotes-disable CN201 -->, -enable, -disable-next-line.
+DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ class Top:
     content: str = ""
     level: int = 0
     markup: str = ""
-    role: str = ""  # for paragraphs: heading, glyph, note, filename, text
+    role: str = ""  # heading, filename, bold-point, group (a bold line over a list), glyph; "" for text
     lead: bool = False  # plain lines split off the front of a paragraph of pasted bullets
 
 

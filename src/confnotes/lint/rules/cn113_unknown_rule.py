@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
+from confnotes.lint.types import DIRECTIVE, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
     id="CN113",
@@ -19,8 +19,6 @@ META = RuleMeta(
     good="<!-- confnotes-disable CN204 -->\n\n# Talk\n",
 )
 
-_DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
-
 Options = NoOptions
 
 
@@ -28,7 +26,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     from confnotes.lint.rules import lookup  # the catalogue imports this module
 
     for block in ctx.doc.directives:
-        for match in _DIRECTIVE.finditer(block.text):
+        for match in DIRECTIVE.finditer(block.text):
             for name in (part for part in re.split(r"[\s,]+", match.group(2)) if part):
                 if lookup(name) is None:
                     yield Report(block.span.start, 1, f"no rule '{name}' ('confnotes rules' lists them); this silences nothing")

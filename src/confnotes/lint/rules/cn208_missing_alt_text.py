@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from confnotes.lint.rules._util import text_hits
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta(
@@ -26,13 +27,5 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    if "![" not in ctx.text:
-        return
-    for kind, text, line, col in ctx.texts:
-        if kind == "code" or "![" not in text:
-            continue
-        for number, part in enumerate(text.split("\n")):
-            for match in _NO_ALT.finditer(part):
-                at = ctx.lines[line + number - 1].find(match.group(0)) if line + number <= len(ctx.lines) else -1
-                where = at + 1 if at >= 0 else (col if number == 0 else 1) + match.start()
-                yield Report(line + number, where, f"image '{match.group(1) or '(no source)'}' has no alt text")
+    for match, line, col in text_hits(ctx, _NO_ALT, "!["):
+        yield Report(line, col, f"image '{match.group(1) or '(no source)'}' has no alt text")
