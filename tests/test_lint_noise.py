@@ -208,3 +208,36 @@ def test_sarif_validates_against_the_2_1_0_model(cli):
     driver = log.runs[0].tool.driver
     assert len(driver.rules) == 25 and len(log.runs[0].results) >= 25
     assert {result.rule_id for result in log.runs[0].results} >= {"CN204", "CN207", "CN208", "CN301"}
+
+
+def test_sarif_help_links_to_the_configured_rules_page(cli, tmp_path):
+    from sarif_pydantic import Sarif
+
+    (tmp_path / "confnotes.toml").write_text('[lint]\ndocs_url = "https://notes.example.org/confnotes/docs/rules.md"\n')
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\n- a\n - b\n")
+    out = cli("lint", "--format", "sarif", "--no-cache", str(note))
+    driver = Sarif.model_validate(json.loads(out.stdout)).runs[0].tool.driver
+    help_uri = {rule.id: str(rule.help_uri) for rule in driver.rules}
+    assert help_uri["CN107"] == "https://notes.example.org/confnotes/docs/rules.md#cn107-inconsistent-indent"
+    # the anchor is a heading docs/rules.md really has
+    assert "\n## CN107 inconsistent-indent\n" in (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
+    (tmp_path / "confnotes.toml").write_text('[lint]\ndocs_url = "rules.md"\n')
+    bad = cli("lint", "--no-cache", str(note))
+    assert bad.exit_code == 2 and "docs_url" in bad.stderr
+
+
+def test_lists_inside_block_quotes_are_checked(cli, tmp_path):
+    """A quoted slide, a quoted Slack thread: lists in block quotes follow the same indent rule."""
+    note = tmp_path / "n.md"
+    note.write_text(
+        "# Keynote: Shipping\n\nThe speaker's slide, as I copied it:\n\n"
+        "> Three habits\n>\n> - Ship small\n>  - Ship often\n> - Measure\n>\n> 1. one\n> 2. two\n\n"
+        "From the Slack thread afterwards:\n\n> > - nested a\n> >   - child\n> > - nested b\n>\n>  9. nine\n> 10. ten\n"
+    )
+    found = _findings(cli, "--select", "inconsistent-indent", str(note))
+    assert [(f["line"], f["column"]) for f in found] == [(8, 4)]
+    assert "its siblings use 0" in found[0]["message"]
+    good = tmp_path / "good.md"
+    good.write_text(note.read_text().replace(">  - Ship often", "> - Ship often"))
+    assert _findings(cli, "--select", "inconsistent-indent", str(good)) == []

@@ -292,7 +292,10 @@ def lint(
     notes = discover(targets, excluded)
     run = checker.lint_paths(notes)
     findings = run.findings
-    click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty()), nl=False)
+    from confnotes.config import config_for_target
+
+    settings = checker.settings_for(config_for_target(targets[0], config_file))
+    click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty(), settings.docs_url), nl=False)
     if fmt == "text" and (findings or run.fixes_applied):
         click.echo(report.summary(findings, run.files, run.fixes_applied))
     if statistics:
@@ -301,9 +304,7 @@ def lint(
         click.echo(str(error), err=True)
     if run.errors:
         sys.exit(EXIT_ERROR)
-    from confnotes.config import config_for_target
-
-    level = fail_on or checker.settings_for(config_for_target(targets[0], config_file)).fail_on
+    level = fail_on or settings.fail_on
     sys.exit(EXIT_FINDINGS if failing(findings, level) and not exit_zero else EXIT_OK)
 
 

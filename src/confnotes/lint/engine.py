@@ -15,7 +15,7 @@ from confnotes.lint.rules import BY_ID, REGISTRY, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
 from confnotes.model import Document
 
-LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores"}
+LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores", "docs_url"}
 PROFILES = ("auto", "notes", "talk")
 MAX_FIX_PASSES = 10
 
@@ -34,6 +34,8 @@ class LintSettings:
     #: (glob relative to the config's folder, rule ids it turns off), as ruff's per-file-ignores
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     root: str = ""
+    #: where the team's copy of docs/rules.md is published; SARIF links each rule's section there
+    docs_url: str | None = None
 
     def ignored_for(self, note: str) -> frozenset[str]:
         if not self.per_file_ignores or note in ("<stdin>", "<string>"):
@@ -156,9 +158,12 @@ def build_settings(
     if not isinstance(per_file, dict) or not all(isinstance(v, list) for v in per_file.values()):
         raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
     per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in per_file.items())
+    docs_url = lint.get("docs_url")
+    if docs_url is not None and (not isinstance(docs_url, str) or not docs_url.startswith(("https://", "http://"))):
+        raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
     ordered = tuple(rule.META.id for rule in REGISTRY if rule.META.id in enabled and rule.META.id not in dropped)
     root = os.path.dirname(os.path.abspath(path)) if path else ""
-    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile, per_file_ignores, root)
+    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile, per_file_ignores, root, docs_url)
 
 
 # ---------------------------------------------------------------- inline directives

@@ -91,7 +91,14 @@ def github(findings: list[Finding]) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def sarif(findings: list[Finding]) -> str:
+def rule_anchor(rule_id: str) -> str:
+    """The rule's section in docs/rules.md, as GitHub and GitLab name heading anchors."""
+    meta = BY_ID[rule_id].META
+    return f"{meta.id.lower()}-{meta.name}"
+
+
+def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
+    """SARIF 2.1.0; with ``[lint] docs_url`` set, each rule's ``helpUri`` is its section there."""
     rules = [
         {
             "id": rule.META.id,
@@ -106,6 +113,7 @@ def sarif(findings: list[Finding]) -> str:
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.META.severity]},
             "properties": {"tags": list(rule.META.tags), "fixable": rule.META.fixable},
         }
+        | ({"helpUri": f"{docs_url.split('#')[0]}#{rule_anchor(rule.META.id)}"} if docs_url else {})
         for rule in REGISTRY
     ]
     index = {rule.META.id: position for position, rule in enumerate(REGISTRY)}
@@ -236,7 +244,7 @@ def catalogue_markdown() -> str:
         meta = rule.META
         runs = ("talks" if meta.profile == "talk" else "every note") + ("" if meta.default else ", opt-in")
         head.append(
-            f"| [{meta.id}](#{meta.id.lower()}-{meta.name}) | {meta.name} | {meta.severity} | "
+            f"| [{meta.id}](#{rule_anchor(meta.id)}) | {meta.name} | {meta.severity} | "
             f"{'yes' if meta.fixable else ''} | {runs} | {meta.summary} |"
         )
     head += ["", *_MARKDOWNLINT, ""]
@@ -262,7 +270,7 @@ _MARKDOWNLINT = [
     "Each list as written is checked on its own. |",
     "| mixed-markers (CN106) | MD004 | Compares bullets under one parent, not the whole note. |",
     "| inconsistent-indent (CN107) | MD005 | Right-aligned numbers (` 9.` over `10.`) are consistent, as in MD005; "
-    "lists inside block quotes are not checked (confnotes keeps quotes as text). |",
+    "lists inside block quotes are checked too. |",
     "| heading-punctuation (CN202) | MD026 | Also checks a bold line that heads a list (`**Session 2:**`). |",
     "| bare-url (CN204) | MD034 | Opt-in: confnotes' pages and decks link bare URLs, as Markdown viewers do. |",
     "| empty-link (CN207) | MD042 | Same. |",
@@ -270,13 +278,14 @@ _MARKDOWNLINT = [
 ]
 
 
-#: ``lint --format``: each report's writer, given the findings, the notes linted and whether the output is a terminal.
-REPORTS: dict[str, Callable[[list[Finding], list[str], bool], str]] = {
-    "text": lambda findings, notes, terminal: text(findings, colour=terminal),
-    "json": lambda findings, notes, terminal: as_json(findings),
-    "github": lambda findings, notes, terminal: github(findings),
-    "sarif": lambda findings, notes, terminal: sarif(findings),
-    "junit": lambda findings, notes, terminal: junit(findings, notes),
+#: ``lint --format``: each report's writer, given the findings, the notes linted, whether the output
+#: is a terminal and the rules' documentation URL (``[lint] docs_url``).
+REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] = {
+    "text": lambda findings, notes, terminal, docs: text(findings, colour=terminal),
+    "json": lambda findings, notes, terminal, docs: as_json(findings),
+    "github": lambda findings, notes, terminal, docs: github(findings),
+    "sarif": lambda findings, notes, terminal, docs: sarif(findings, docs),
+    "junit": lambda findings, notes, terminal, docs: junit(findings, notes),
 }
 
 

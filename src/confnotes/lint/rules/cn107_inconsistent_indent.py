@@ -1,7 +1,8 @@
-"""CN107 inconsistent-indent: sibling items start at different columns."""
+"""CN107 inconsistent-indent: sibling items start at different columns (block quotes included)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from confnotes.lint.rules._util import sibling_groups
@@ -19,7 +20,7 @@ META = RuleMeta(
     bad="- Alpha\n - Beta\n",
     good="- Alpha\n- Beta\n",
     fix_note="Re-indents single-line items to their first sibling's column (safe); items spanning "
-    "several lines are reported but left alone.",
+    "several lines, and lists inside block quotes, are reported but left alone.",
 )
 
 
@@ -48,6 +49,46 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         yield Report(
             odd.span.start,
             odd.col,
-            f"item indented {odd.indent} column{'s' if odd.indent != 1 else ''}; its siblings use {want}",
+            _message(odd.indent, want),
             Fix(f"indent sibling items by {want}", tuple(edits)) if edits else None,
         )
+    yield from _quoted(ctx)
+
+
+def _message(indent: int, want: int) -> str:
+    return f"item indented {indent} column{'s' if indent != 1 else ''}; its siblings use {want}"
+
+
+#: A line's block-quote markers (``> > ``), the indent after them and an item's number or bullet.
+_QUOTED_ITEM = re.compile(r"^((?: {0,3}>[ \t]?)+)([ \t]*)(\d*)")
+
+
+def _quoted(ctx: LintContext) -> Iterator[Report]:
+    """Lists inside block quotes: the outline keeps a quote as one block, so its lists are read
+    here from markdown-it's tokens of the quote's lines."""
+    if ">" not in ctx.text:
+        return
+    from confnotes.parse.markdown import markdown_parser
+
+    for kind, text, first, _ in ctx.texts:
+        if kind != "quote":
+            continue
+        source = "\n".join(ctx.lines[first - 1 : first + text.count("\n")])
+        stack: list[list[tuple[int, int, int, int]]] = []  # per open list: (line, col, indent, number width)
+        for token in markdown_parser().parse(source):
+            if token.type in ("bullet_list_open", "ordered_list_open"):
+                stack.append([])
+            elif token.type == "list_item_open" and token.map and stack:
+                line = first + token.map[0]
+                match = _QUOTED_ITEM.match(ctx.lines[line - 1])
+                if match:
+                    stack[-1].append((line, match.end(2) + 1, len(match.group(2).expandtabs(4)), len(match.group(3))))
+            elif token.type in ("bullet_list_close", "ordered_list_close") and stack:
+                siblings = stack.pop()
+                if len({indent for _, _, indent, _ in siblings}) < 2:
+                    continue
+                if len({indent + width for _, _, indent, width in siblings}) == 1 and all(w for *_, w in siblings):
+                    continue  # right-aligned numbers
+                want = siblings[0][2]
+                line, col, indent, _ = next(s for s in siblings if s[2] != want)
+                yield Report(line, col, _message(indent, want))
