@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "confnotes.parse": 2,
     "confnotes.load": 3,
     "confnotes.slides": 3,
+    "confnotes.timing": 3,
     "confnotes.export": 3,
     "confnotes.fmt": 3,
     "confnotes.lint": 4,

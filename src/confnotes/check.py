@@ -178,10 +178,10 @@ class Checker:
             config = self.config_for(named or note)
             settings = self.settings_for(config)
             ctx = self.context(source, config, result.links)
+            findings = lint_context(ctx, settings)  # a rule may meet an unreadable value (a budget): exit 2
         except NotesError as exc:
             result.error = exc
             return result
-        findings = lint_context(ctx, settings)
         if self.request.fix and any(f.fix for f in findings):
 
             def relint(text: str) -> list[Finding]:

@@ -25,7 +25,15 @@ _TOP_KEYS: dict[str, type[Any]] = {
     "build": dict,
     "extends": str,
 }
-SLIDE_KEYS: dict[str, type[Any]] = {"max_items": int, "max_words": int, "agenda": bool, "notes": bool}
+#: ``[slides]`` (and front matter ``slides:``): the deck's limits, and the talk's pace for ``time``.
+SLIDE_KEYS: dict[str, type[Any]] = {
+    "max_items": int,
+    "max_words": int,
+    "agenda": bool,
+    "notes": bool,
+    "wpm": int,
+    "slide_seconds": int,
+}
 BUILD_KEYS: dict[str, type[Any]] = {"formats": list, "exclude": list}
 
 

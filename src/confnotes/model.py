@@ -252,6 +252,13 @@ class Document(ContentViews):
     def is_reading_list(self) -> bool:
         return self.meta.kind == "reading-list"
 
+    @property
+    def is_talk(self) -> bool:
+        """A note meant as a talk: front matter ``kind: talk``, or ``slides:``, ``duration:`` or
+        ``budgets:`` settings. Talks get slide advice in lint and minutes on their agenda."""
+        extra = self.meta.extra
+        return self.meta.kind == "talk" or "slides" in extra or "duration" in extra or "budgets" in extra
+
 
 def walk(nodes: tuple[Node, ...]) -> Iterator[tuple[Node, tuple[Node, ...]]]:
     """Yield every node depth-first in source order with its ancestors (iteratively)."""

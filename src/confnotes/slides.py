@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from confnotes.config import SLIDE_KEYS, check_types
+from confnotes.errors import NotesError
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
 
 DEFAULT_MAX_ITEMS = 6
@@ -35,6 +37,18 @@ class DeckOptions:
     def from_mapping(cls, values: dict[str, Any]) -> DeckOptions:
         known = {key: values[key] for key in ("max_items", "max_words", "agenda", "notes") if key in values}
         return cls(**known)
+
+
+def slide_settings(configured: dict[str, Any], doc: Document) -> dict[str, Any]:
+    """The one merge of ``[slides]`` settings: the config's, then the note's own front matter ``slides:``
+    (checked like the config's). Render, lint and ``time`` all read a note's slide settings here."""
+    value = doc.meta.extra.get("slides")
+    if value is None:
+        return dict(configured)
+    if not isinstance(value, dict):
+        raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
+    check_types(value, SLIDE_KEYS, "slides.", doc.path)
+    return {**configured, **value}
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,16 +243,11 @@ def filter_suppressed(ctx: LintContext, findings: list[Finding]) -> list[Finding
     return [f for f in findings if not _suppressed(f.line, f.rule, directives, next_lines)]
 
 
-def is_talk(doc: Document) -> bool:
-    """A note meant as a talk: front matter ``kind: talk``, or ``slides:`` or ``duration:`` settings."""
-    return doc.meta.kind == "talk" or "slides" in doc.meta.extra or "duration" in doc.meta.extra
-
-
 def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
     """Findings of every enabled per-note rule for one note, inline disables applied, sorted.
     Talk rules (slide advice) run only for talks: by profile, or, with ``auto``, by the note."""
     findings: list[Finding] = []
-    talk = settings.profile == "talk" or (settings.profile == "auto" and is_talk(ctx.doc))
+    talk = settings.profile == "talk" or (settings.profile == "auto" and ctx.doc.is_talk)
     skipped = settings.ignored_for(ctx.doc.path)
     for rule_id in settings.enabled:
         rule = BY_ID[rule_id]

@@ -61,6 +61,8 @@ def split_top(tokens: list[Any], lines: list[str]) -> list[Top]:
         if kind in ("paragraph", "heading"):
             top.content = tokens[index + 1].content
             top.level = int(token.tag[1]) if kind == "heading" else 0
+        elif kind == "html_block":
+            top.content = token.content
         blocks.append(top)
         covered = max(covered, b)
         index = stop

@@ -35,6 +35,16 @@ def _is_candidate(top: Top, state: ParseState, question: bool = False) -> bool:
     )
 
 
+def _following(blocks: list[Top], position: int) -> Top | None:
+    """The block after ``position`` that a reader sees: comments (a budget, a lint directive, speaker
+    notes) are skipped, so a comment under a heading does not change what the heading heads."""
+    for top in blocks[position + 1 :]:
+        if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
+            continue
+        return top
+    return None
+
+
 def _heads_body(candidate: Top, following: Top | None, state: ParseState) -> bool | None:
     """Whether ``following`` is text a heading heads: True, False, or None (another candidate)."""
     if following is None:
@@ -57,8 +67,7 @@ def _bare_line_pattern(candidates: list[int], titles: list[int], blocks: list[To
         return False
     heads = 0
     for position in candidates:
-        following = blocks[position + 1] if position + 1 < len(blocks) else None
-        verdict = _heads_body(blocks[position], following, state)
+        verdict = _heads_body(blocks[position], _following(blocks, position), state)
         if verdict is False:
             return False
         heads += verdict is True
@@ -100,7 +109,7 @@ def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         if top.kind != "paragraph" or top.role:
             continue
         content = top.content
-        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        following = _following(blocks, position)
         if not seen_section and top.b - top.a == 1 and recover.is_filename_line(content):
             top.role = "filename"
         elif recover.bold_point(content) is not None and top.b - top.a == 1:
@@ -122,7 +131,7 @@ def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         titles = [
             position
             for position, top in enumerate(blocks[:last])
-            if position not in chosen and _is_candidate(top, state, question=True) and _heads_body(top, blocks[position + 1], state)
+            if position not in chosen and _is_candidate(top, state, question=True) and _heads_body(top, _following(blocks, position), state)
         ]
         if not _bare_line_pattern(candidates, titles, blocks, state):
             return

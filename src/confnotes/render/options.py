@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from confnotes.config import SLIDE_KEYS, Config, check_types
-from confnotes.errors import NotesError, render_error
+from confnotes.config import Config
+from confnotes.errors import render_error
 from confnotes.model import Document
+from confnotes.slides import slide_settings
 
 
 @dataclass(frozen=True)
@@ -48,21 +49,10 @@ class RenderOverrides:
     trust_templates: bool = False
 
 
-def front_matter_slides(doc: Document) -> dict[str, Any]:
-    """A note's own ``slides:`` settings from its front matter (checked like the config's)."""
-    value = doc.meta.extra.get("slides")
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
-    check_types(value, SLIDE_KEYS, "slides.", doc.path)
-    return dict(value)
-
-
 def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
     """Defaults < config < the note's front matter < the command line."""
     given = overrides or RenderOverrides()
-    slides = {**config.slides, **front_matter_slides(doc)}
+    slides = slide_settings(config.slides, doc)
     for key in ("max_items", "max_words", "agenda"):
         value = getattr(given, key)
         if value is not None:

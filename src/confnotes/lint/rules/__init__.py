@@ -29,6 +29,8 @@ from confnotes.lint.rules import (
     cn301_too_many_items,
     cn302_dense_slide,
     cn303_long_title,
+    cn304_over_time,
+    cn305_under_time,
     cn401_duplicate_entry,
 )
 
@@ -57,6 +59,8 @@ REGISTRY: tuple[ModuleType, ...] = (
     cn301_too_many_items,
     cn302_dense_slide,
     cn303_long_title,
+    cn304_over_time,
+    cn305_under_time,
     cn401_duplicate_entry,
 )
 

@@ -1,11 +1,15 @@
-"""The unsplit deck that slide-fitness rules measure (built once per note and cached on the context)."""
+"""The unsplit deck that slide-fitness rules measure, and the talk's timing (each built once per note and
+cached on the context)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from confnotes.lint.types import LintContext
-from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck
+from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck, slide_settings
+
+if TYPE_CHECKING:
+    from confnotes.timing import Timing
 
 UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False)
 
@@ -21,3 +25,17 @@ def unsplit_deck(ctx: LintContext) -> Deck:
 def slide_limits(ctx: LintContext) -> dict[str, Any]:
     limits: dict[str, Any] = ctx.settings.get("slides", {})
     return limits
+
+
+def talk_timing(ctx: LintContext) -> Timing:
+    """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace),
+    built once per note and shared by the timing rules."""
+    cache = ctx.settings.setdefault("_cache", {})
+    if "timing" not in cache:
+        from confnotes.timing import pace, plan
+
+        settings = slide_settings(slide_limits(ctx), ctx.doc)
+        wpm, seconds = pace(settings, where=ctx.doc.path)
+        cache["timing"] = plan(ctx.doc, build_deck(ctx.doc, DeckOptions.from_mapping(settings)), wpm, seconds)
+    timing: Timing = cache["timing"]
+    return timing

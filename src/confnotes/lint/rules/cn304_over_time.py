@@ -1,0 +1,53 @@
+"""CN304 over-time: the talk runs past its slot, or a section past its budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._slides import talk_timing
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.timing import format_minutes, front_matter_line
+
+META = RuleMeta(
+    id="CN304",
+    profile="talk",
+    name="over-time",
+    severity="warning",
+    tags=("talk",),
+    summary="The talk's estimate is above its slot (front matter duration) or a section's above its budget",
+    rationale="A talk that runs long loses its last section, usually the conclusion, or the questions. "
+    "The estimate counts what will be spoken (speaker notes, else the slide text) at the speaking "
+    "rate (slides.wpm, default 130) plus slides.slide_seconds per slide; 'confnotes time' shows "
+    "the table.",
+    bad="---\nduration: 1min\n---\n# Talk\n\n## Why\n\n- (a hundred and fifty words of bullets)\n",
+    good="---\nduration: 5min\n---\n# Talk\n\n## Why\n\n- (a hundred and fifty words of bullets)\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    slot_percent: int = 110  # the total may run this far into the slot
+    budget_percent: int = 125  # a section may run this far into its budget
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    timing = talk_timing(ctx)
+    slot = timing.slot_minutes
+    if slot is not None and timing.total_minutes > slot * options.slot_percent / 100:
+        line = front_matter_line(ctx.doc, "duration") or 1
+        yield Report(
+            line,
+            1,
+            f"the talk runs about {format_minutes(timing.total_minutes)} min for a {format_minutes(slot)} min slot "
+            f"({timing.total_minutes / slot:.0%}) at {timing.wpm} words a minute",
+        )
+    for section in timing.sections:
+        budget = section.budget_minutes
+        if budget is not None and section.minutes > budget * options.budget_percent / 100:
+            yield Report(
+                section.line,
+                1,
+                f"section '{section.title}' runs about {format_minutes(section.minutes)} min for a "
+                f"{format_minutes(budget)} min budget ({section.minutes / budget:.0%})",
+            )

@@ -1,0 +1,40 @@
+"""CN305 under-time: the talk fills less than 60% of its slot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from confnotes.lint.rules._slides import talk_timing
+from confnotes.lint.types import LintContext, Report, RuleMeta
+from confnotes.timing import format_minutes, front_matter_line
+
+META = RuleMeta(
+    id="CN305",
+    profile="talk",
+    name="under-time",
+    severity="info",
+    tags=("talk",),
+    summary="The talk's estimate fills less than 60% of its slot (front matter duration)",
+    rationale="A 40-minute slot with 15 minutes of material is either a talk still being written or "
+    "a slot with room for questions; worth a look before the day, not an error.",
+    bad="---\nduration: 40min\n---\n# Talk\n\n## Why\n\n- One point\n",
+    good="---\nduration: 2min\n---\n# Talk\n\n## Why\n\n- (two hundred words of bullets)\n",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    slot_percent: int = 60
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    timing = talk_timing(ctx)
+    slot = timing.slot_minutes
+    if slot is not None and timing.total_minutes < slot * options.slot_percent / 100:
+        yield Report(
+            front_matter_line(ctx.doc, "duration") or 1,
+            1,
+            f"the talk runs about {format_minutes(timing.total_minutes)} min of a {format_minutes(slot)} min slot "
+            f"({timing.total_minutes / slot:.0%})",
+        )

@@ -1,0 +1,450 @@
+"""How long a talk runs: an estimate per slide and per section from the words that will be spoken.
+
+A slide's spoken words are its speaker notes where it has them, otherwise what it shows (its
+title and its text; code counts no words, as on the slides). Time = words at the speaking
+rate plus a fixed allowance per slide (the pause as a slide changes and the audience reads).
+Rows are the talk's parts (``parts``: its top-level sections); the title, agenda and opening slides count toward
+the first section, so the rows always add up to the total.
+
+Budgets come from the note: front matter ``duration: 20min`` is the slot; a section's budget
+is a ``<!-- time: 5min -->`` comment right under its heading, or front matter ``budgets:``
+mapping section titles to durations. Every value is read by ``parse_duration``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from confnotes.errors import input_error
+from confnotes.model import Block, Document, Node
+from confnotes.slides import Deck, Slide, count_words, slide_words
+
+DEFAULT_WPM = 130
+MIN_WPM, MAX_WPM = 100, 200
+DEFAULT_SLIDE_SECONDS = 2
+
+_UNITS = {"h": 60.0, "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "m": 1.0, "min": 1.0, "mins": 1.0}
+_UNITS |= {"minute": 1.0, "minutes": 1.0, "s": 1 / 60, "sec": 1 / 60, "secs": 1 / 60, "second": 1 / 60, "seconds": 1 / 60}
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)")
+_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)(?::([0-5]\d))?")
+#: A section's budget: ``<!-- time: 5min -->``.
+BUDGET_COMMENT = re.compile(r"^<!--\s*time\s*:\s*(.*?)\s*-->\s*$", re.IGNORECASE)
+
+
+class DurationError(ValueError):
+    """A duration confnotes cannot read; the message says which forms it can."""
+
+
+def parse_duration(value: Any) -> float:
+    """Minutes from ``20min``, ``20 min``, ``20m``, ``90s``, ``1h``, ``1h30m``, ``1h 30min``,
+    ``00:20`` (hours:minutes, ``h:mm:ss`` too) or a bare number of minutes (``20``, ``7.5``)."""
+    if isinstance(value, bool) or value is None:
+        raise DurationError(f"not a duration: {value!r}")
+    if isinstance(value, (int, float)):
+        minutes = float(value)
+    else:
+        text = str(value).strip().lower()
+        clock = _CLOCK.fullmatch(text)
+        if clock:
+            hours, mins, secs = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+            minutes = hours * 60 + mins + secs / 60
+        elif re.fullmatch(r"\d+(?:\.\d+)?", text):
+            minutes = float(text)
+        else:
+            parts = list(_PART.finditer(text))
+            rest = _PART.sub("", text).strip()
+            if not parts or rest or any(part.group(2) not in _UNITS for part in parts):
+                raise DurationError(f"cannot read duration {str(value)!r} (use e.g. 20min, 20m, 1h, 1h30m or 00:20)")
+            minutes = sum(float(part.group(1)) * _UNITS[part.group(2)] for part in parts)
+    if not math.isfinite(minutes) or minutes <= 0 or minutes > 24 * 60:
+        raise DurationError(f"duration {str(value)!r} must be more than 0 and at most 24 hours")
+    return minutes
+
+
+def format_minutes(minutes: float) -> str:
+    """``4.1`` → ``4:06`` (minutes:seconds), as a speaker reads a clock."""
+    seconds = round(minutes * 60)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class SlideTime:
+    number: int  # 1-based, as the deck numbers slides
+    title: str
+    section: int  # index into Timing.sections
+    words: int
+    minutes: float
+    start_minutes: float  # where the slide starts in the plan
+
+
+@dataclass(frozen=True, slots=True)
+class SectionTime:
+    title: str
+    line: int
+    slides: int
+    words: int
+    minutes: float
+    budget_minutes: float | None = None
+
+    @property
+    def status(self) -> str:
+        """``over`` above 125% of its budget, ``ok`` otherwise, ``-`` without a budget."""
+        if self.budget_minutes is None:
+            return "-"
+        return "over" if self.minutes > 1.25 * self.budget_minutes else "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    wpm: int
+    slide_seconds: float
+    slot_minutes: float | None
+    sections: tuple[SectionTime, ...]
+    slides: tuple[SlideTime, ...]
+
+    @property
+    def total_minutes(self) -> float:
+        return sum(section.minutes for section in self.sections)
+
+    @property
+    def spoken_minutes(self) -> float:
+        """The talking part, without the per-slide allowance."""
+        return sum(section.words for section in self.sections) / self.wpm
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``time --format json`` document (docs/timing.md)."""
+        # the total is the sum of the sections as printed, so the rows always add up
+        return {
+            "wpm": self.wpm,
+            "slot_minutes": _round(self.slot_minutes),
+            "total_minutes": round(sum(round(section.minutes, 2) for section in self.sections), 2),
+            "sections": [
+                {
+                    "title": section.title,
+                    "line": section.line,
+                    "slides": section.slides,
+                    "words": section.words,
+                    "minutes": _round(section.minutes),
+                    "budget_minutes": _round(section.budget_minutes),
+                }
+                for section in self.sections
+            ],
+            "slide_marks": [
+                {
+                    "slide": s.number,
+                    "title": s.title,
+                    "words": s.words,
+                    "start_minutes": _round(s.start_minutes),
+                    "minutes": _round(s.minutes),
+                }
+                for s in self.slides
+            ],
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def spoken_words(slide: Slide) -> int:
+    """What the speaker says on a slide: the notes if it has them, else its title and text."""
+    if slide.notes:
+        return sum(count_words(note) for note in slide.notes)
+    title = 0 if slide.continued or slide.kind == "title" and not slide.title else count_words(slide.title)
+    return title + slide_words(slide)
+
+
+def pace(
+    settings: dict[str, Any], wpm: int | None = None, slide_seconds: float | None = None, where: str | None = None
+) -> tuple[int, float]:
+    """The speaking rate and per-slide allowance: the command line's, else the note's slide settings
+    (``slide_settings``: config < front matter), else the defaults; checked."""
+    return check_pace(
+        wpm if wpm is not None else settings.get("wpm", DEFAULT_WPM),
+        slide_seconds if slide_seconds is not None else settings.get("slide_seconds", DEFAULT_SLIDE_SECONDS),
+        where,
+    )
+
+
+def check_pace(wpm: Any, slide_seconds: Any, where: str | None = None) -> tuple[int, float]:
+    """The speaking rate and per-slide allowance, checked (config, front matter or command line)."""
+    if isinstance(wpm, bool) or not isinstance(wpm, int) or not MIN_WPM <= wpm <= MAX_WPM:
+        raise input_error(f"speaking rate must be {MIN_WPM}–{MAX_WPM} words a minute, not {wpm!r}", where)
+    if isinstance(slide_seconds, bool) or not isinstance(slide_seconds, (int, float)) or not 0 <= slide_seconds <= 60:
+        raise input_error(f"slide_seconds must be 0–60 seconds, not {slide_seconds!r}", where)
+    return wpm, float(slide_seconds)
+
+
+def front_matter_line(doc: Document, key: str) -> int | None:
+    """The line of a top-level front matter key (for error messages)."""
+    span = doc.meta.front_matter_span
+    if span is None or doc.meta.front_matter is None:
+        return None
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    for offset, line in enumerate(doc.meta.front_matter.split("\n")):
+        if pattern.match(line):
+            return span.start + offset + (0 if doc.meta.front_matter.startswith("---") else 1)
+    return span.start
+
+
+def slot_minutes(doc: Document) -> float | None:
+    """The talk's slot from front matter ``duration:`` (None without one)."""
+    value = doc.meta.extra.get("duration")
+    if value is None:
+        return None
+    try:
+        return parse_duration(value)
+    except DurationError as exc:
+        raise input_error(f"front matter 'duration': {exc}", doc.path, front_matter_line(doc, "duration"), 1) from None
+
+
+def budget_comment(section: Node) -> Block | None:
+    """The ``<!-- time: … -->`` comment right under a section's heading (before any other content)."""
+    for entry in section.content:
+        if type(entry) is Block and entry.kind == "comment":
+            if BUDGET_COMMENT.match(entry.text.strip()):
+                return entry
+            continue
+        return None
+    return None
+
+
+def parts(doc: Document) -> tuple[Node, ...]:
+    """The talk's parts, the rows of its timing: the top-level sections, or the sections inside a
+    single section that holds them all (``# Title`` under a front matter title)."""
+    sections = doc.sections
+    while len(sections) == 1 and sections[0].sections:
+        sections = sections[0].sections
+    return sections
+
+
+def budgets(doc: Document) -> dict[int, float]:
+    """Budget minutes by part (``parts``) index, from comments and front matter ``budgets:``."""
+    out: dict[int, float] = {}
+    sections = parts(doc)
+    table = doc.meta.extra.get("budgets")
+    if table is not None:
+        line = front_matter_line(doc, "budgets")
+        if not isinstance(table, dict):
+            raise input_error("front matter 'budgets' must map section titles to durations", doc.path, line, 1)
+        titles = {section.title.strip().lower(): index for index, section in enumerate(sections)}
+        for title, value in table.items():
+            index = titles.get(str(title).strip().lower())
+            if index is None:
+                raise input_error(f"front matter 'budgets': no section titled {str(title)!r}", doc.path, line, 1)
+            try:
+                out[index] = parse_duration(value)
+            except DurationError as exc:
+                raise input_error(f"front matter 'budgets' for {str(title)!r}: {exc}", doc.path, line, 1) from None
+    for index, section in enumerate(sections):
+        comment = budget_comment(section)
+        if comment is None:
+            continue
+        match = BUDGET_COMMENT.match(comment.text.strip())
+        assert match is not None
+        try:
+            out[index] = parse_duration(match.group(1))
+        except DurationError as exc:
+            raise input_error(f"budget comment: {exc}", doc.path, comment.span.start, 1) from None
+    return out
+
+
+def _section_of_slides(doc: Document, deck: Deck) -> Iterator[int]:
+    """For each slide, the index of the top-level section it belongs to (opening slides: the first)."""
+    starts = [section.span.start for section in parts(doc)]
+    current = 0
+    for slide in deck.slides:
+        if slide.line:
+            while current + 1 < len(starts) and slide.line >= starts[current + 1]:
+                current += 1
+        yield current
+
+
+def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float = DEFAULT_SLIDE_SECONDS) -> Timing:
+    """The talk's estimate: per slide, per top-level section, against the slot and the budgets."""
+    rows = [(section.title, section.span.start) for section in parts(doc)] or [(doc.meta.title, 1)]
+    counts = [[0, 0, 0.0] for _ in rows]  # slides, words, minutes
+    slide_times: list[SlideTime] = []
+    elapsed = 0.0
+    for number, (slide, index) in enumerate(zip(deck.slides, _section_of_slides(doc, deck), strict=True), start=1):
+        words = spoken_words(slide)
+        minutes = words / wpm + slide_seconds / 60
+        slide_times.append(SlideTime(number, slide.display_title, index, words, minutes, elapsed))
+        elapsed += minutes
+        row = counts[index]
+        row[0] += 1
+        row[1] += words
+        row[2] += minutes
+    given = budgets(doc)
+    return Timing(
+        wpm,
+        slide_seconds,
+        slot_minutes(doc),
+        tuple(
+            SectionTime(title, line, int(row[0]), int(row[1]), float(row[2]), given.get(index))
+            for index, ((title, line), row) in enumerate(zip(rows, counts, strict=True))
+        ),
+        tuple(slide_times),
+    )
+
+
+# ---------------------------------------------------------------- reports
+
+
+def table(timing: Timing) -> str:
+    """``confnotes time``'s text output: a row per part, then the total against the slot."""
+    width = max([len("Section"), *(len(section.title) for section in timing.sections)])
+    width = min(width, 48)
+    lines = [f"{'Section':<{width}}  {'Slides':>6}  {'Words':>6}  {'Time':>6}  {'Budget':>6}  Status"]
+    for section in timing.sections:
+        title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
+        budget = format_minutes(section.budget_minutes) if section.budget_minutes is not None else "-"
+        time = format_minutes(section.minutes)
+        lines.append(f"{title:<{width}}  {section.slides:>6}  {section.words:>6}  {time:>6}  {budget:>6}  {section.status}")
+    slides = sum(section.slides for section in timing.sections)
+    words = sum(section.words for section in timing.sections)
+    lines.append(f"{'Total':<{width}}  {slides:>6}  {words:>6}  {format_minutes(timing.total_minutes):>6}")
+    lines.append("")
+    pace = f"at {timing.wpm} words a minute and {timing.slide_seconds:g} s a slide"
+    if timing.slot_minutes is None:
+        lines.append(f"About {format_minutes(timing.total_minutes)} {pace}. No slot given: add 'duration: 20min' to the front matter.")
+    else:
+        share = timing.total_minutes / timing.slot_minutes
+        verdict = "over the slot" if share > 1.10 else "well under the slot" if share < 0.60 else "fits the slot"
+        total, slot = format_minutes(timing.total_minutes), format_minutes(timing.slot_minutes)
+        lines.append(f"About {total} of a {slot} slot ({share:.0%}): {verdict}, {pace}.")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- rehearsal
+
+
+REHEARSAL_FORMAT = "confnotes.rehearsal/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Rehearsal:
+    """Seconds spent on each slide in a rehearsal (index 0 is slide 1), from the presenter view."""
+
+    seconds: tuple[float, ...]
+    title: str = ""
+
+
+def read_rehearsal(path: str) -> Rehearsal:
+    """A timings file saved by the deck's presenter view (``r`` records, "Save timings" saves)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise input_error(f"cannot read rehearsal timings: {exc.strerror}", path) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise input_error(f"not a confnotes timings file: {exc.args[0] if exc.args else exc}", path, line) from None
+    slides = data.get("slides") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("format") != REHEARSAL_FORMAT or not isinstance(slides, list):
+        raise input_error(f'not a confnotes timings file (expected "format": "{REHEARSAL_FORMAT}")', path)
+    seconds: dict[int, float] = {}
+    for entry in slides:
+        number, spent = (entry.get("slide"), entry.get("seconds")) if isinstance(entry, dict) else (None, None)
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, int)
+            or number < 1
+            or isinstance(spent, bool)
+            or not isinstance(spent, (int, float))
+            or spent < 0
+        ):
+            raise input_error("every timing needs a slide number (1, 2, …) and its seconds", path)
+        seconds[number] = seconds.get(number, 0.0) + float(spent)
+    count = max(seconds, default=0)
+    return Rehearsal(tuple(seconds.get(number, 0.0) for number in range(1, count + 1)), str(data.get("title", "")))
+
+
+def compare(timing: Timing, rehearsal: Rehearsal) -> tuple[list[float], float | None]:
+    """Rehearsed minutes per part, and the speaker's measured rate (words a minute, without the
+    per-slide allowance) over the slides that were rehearsed."""
+    actual = [0.0 for _ in timing.sections]
+    words = 0
+    talking = 0.0
+    for slide in timing.slides:
+        if slide.number > len(rehearsal.seconds):
+            continue
+        spent = rehearsal.seconds[slide.number - 1]
+        actual[slide.section] += spent / 60
+        if spent > 0:
+            words += slide.words
+            talking += max(spent - timing.slide_seconds, 0.0) / 60
+    rate = words / talking if talking > 0 and words else None
+    return actual, rate
+
+
+def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
+    actual, rate = compare(timing, rehearsal)
+    width = min(max([len("Section"), *(len(section.title) for section in timing.sections)]), 48)
+    lines = [f"{'Section':<{width}}  {'Planned':>7}  {'Actual':>7}  {'Diff':>7}"]
+    for section, spent in zip(timing.sections, actual, strict=True):
+        title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
+        diff = spent - section.minutes
+        sign = "+" if diff >= 0 else "-"
+        lines.append(
+            f"{title:<{width}}  {format_minutes(section.minutes):>7}  {format_minutes(spent):>7}  {sign + format_minutes(abs(diff)):>7}"
+        )
+    total = sum(actual)
+    diff = total - timing.total_minutes
+    lines.append(
+        f"{'Total':<{width}}  {format_minutes(timing.total_minutes):>7}  {format_minutes(total):>7}  "
+        f"{('+' if diff >= 0 else '-') + format_minutes(abs(diff)):>7}"
+    )
+    lines.append("")
+    if len(rehearsal.seconds) != len(timing.slides):
+        lines.append(f"The rehearsal timed {len(rehearsal.seconds)} slides; the deck now has {len(timing.slides)}.")
+    if rate is not None:
+        lines.append(
+            f"You spoke at about {rate:.0f} words a minute (planned {timing.wpm}); try --wpm {max(MIN_WPM, min(MAX_WPM, round(rate)))}."
+        )
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- budgets written back
+
+
+def budget_value(minutes: float) -> str:
+    half = max(0.5, round(minutes * 2) / 2)
+    return f"{half:g}min"
+
+
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def write_budgets(text: str, doc: Document, minutes: list[float]) -> str:
+    """``text`` with each part's budget comment set to ``minutes`` (rounded to half minutes): an
+    existing ``<!-- time: … -->`` line is replaced, else one is inserted right under the heading.
+    Nothing else in the text changes."""
+    lines = text.split("\n")
+    inserts: list[tuple[int, str]] = []  # (index to insert before, line)
+    for section, value in zip(parts(doc), minutes, strict=True):
+        comment = f"<!-- time: {budget_value(value)} -->"
+        existing = budget_comment(section)
+        if existing is not None and existing.span.start == existing.span.end:
+            index = existing.span.start - 1
+            indent = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
+            lines[index] = indent + comment
+            continue
+        at = section.span.start  # the line after the heading (0-based index of the next line)
+        if _ATX.match(lines[at - 1]):
+            pass
+        elif at < len(lines) and _SETEXT.match(lines[at]):
+            at += 1
+        elif at < len(lines) and not lines[at].strip():
+            at += 1  # a bare-line or bold-line heading: the comment goes after its blank line
+        inserts.append((at, comment))
+    for index, line in sorted(inserts, reverse=True):
+        lines.insert(index, line)
+    return "\n".join(lines)

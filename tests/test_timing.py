@@ -1,0 +1,224 @@
+"""`confnotes time`: the talk's length from its words, budgets in the note, rehearsals and lint."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from confnotes.timing import DurationError, parse_duration
+from conftest import FIXTURES, NOTES
+
+TALK = FIXTURES / "rules" / "CN304-over-time" / "good.md"
+
+
+def _json(cli, *args: str) -> dict:
+    result = cli("time", "--format", "json", *args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_scale2025_sections_add_up_to_the_total(cli):
+    plan = _json(cli, str(NOTES / "scale2025.md"))
+    assert [s["title"] for s in plan["sections"]] == [
+        "Core Principles for Scaling Systems",
+        "Key Challenges in Scaling",
+        "Case Studies & Strategies",
+        "Future Directions",
+        "Conclusion",
+    ]
+    assert plan["wpm"] == 130 and plan["slot_minutes"] is None
+    assert round(sum(s["minutes"] for s in plan["sections"]), 2) == plan["total_minutes"]
+    # every slide of the deck is counted once, in its section
+    deck = cli("render", str(NOTES / "scale2025.md"), "--to", "outline", "-o", "-").stdout
+    slides = int(re.search(r"— (\d+) slides", deck).group(1))
+    assert sum(s["slides"] for s in plan["sections"]) == slides == len(plan["slide_marks"])
+    assert all(s["budget_minutes"] is None for s in plan["sections"])
+
+
+def test_doubling_the_rate_halves_the_spoken_part(cli):
+    slow = _json(cli, str(NOTES / "scale2025.md"))
+    fast = _json(cli, str(NOTES / "scale2025.md"), "--wpm", "200")
+    double = _json(cli, str(NOTES / "scale2025.md"), "--wpm", "100")
+    slides = sum(s["slides"] for s in slow["sections"])
+    allowance = slides * 2 / 60
+
+    def spoken(plan: dict) -> float:
+        return plan["total_minutes"] - allowance
+
+    assert spoken(double) == pytest.approx(2 * spoken(fast), abs=0.02)
+    assert spoken(slow) == pytest.approx(sum(s["words"] for s in slow["sections"]) / 130, abs=0.02)
+    # --wpm 260 is outside the range a person speaks; the config and command line refuse it
+    assert cli("time", "--wpm", "260", str(NOTES / "scale2025.md")).exit_code == 2
+
+
+def test_speaker_notes_are_what_is_spoken(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Part\n\n- short bullet\n\n<!-- notes: " + "word " * 130 + "-->\n")
+    plan = _json(cli, str(note), "--slide-seconds", "0")
+    part = plan["sections"][0]
+    # title slide ("Talk") and agenda ("Agenda", "Part"): 3 words; the slide with notes: 130
+    assert part["words"] == 133 and part["minutes"] == pytest.approx(133 / 130, abs=0.01)
+
+
+def test_code_is_not_spoken(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# T\n\n## Demo\n\n```python\n" + "print('hello world')\n" * 40 + "```\n")
+    plan = _json(cli, str(note), "--slide-seconds", "0")
+    assert plan["sections"][0]["words"] == 1 + 2 + 1  # "T"; "Agenda Demo"; the slide title "Demo"
+
+
+def test_pace_from_config_and_front_matter(cli, tmp_path):
+    (tmp_path / "confnotes.toml").write_text("[slides]\nwpm = 150\nslide_seconds = 0\n")
+    note = tmp_path / "talk.md"
+    note.write_text("# T\n\n## Part\n\n- one two three\n")
+    assert _json(cli, str(note))["wpm"] == 150
+    note.write_text("---\nslides:\n  wpm: 110\n---\n# T\n\n## Part\n\n- one two three\n")
+    assert _json(cli, str(note))["wpm"] == 110
+    assert _json(cli, str(note), "--wpm", "120")["wpm"] == 120
+    (tmp_path / "confnotes.toml").write_text("[slides]\nwpm = 400\n")
+    note.write_text("# T\n\n## Part\n\n- one\n")
+    bad = cli("time", str(note))
+    assert bad.exit_code == 2 and "100–200 words a minute" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("20min", 20),
+        ("20 min", 20),
+        ("20m", 20),
+        ("20 minutes", 20),
+        ("1h", 60),
+        ("1h30m", 90),
+        ("1h 30min", 90),
+        ("00:20", 20),
+        ("1:05", 65),
+        ("0:04:30", 4.5),
+        ("90s", 1.5),
+        ("7.5", 7.5),
+        (20, 20),
+        (2.5, 2.5),
+    ],
+)
+def test_durations_in_every_listed_form(text, minutes):
+    assert parse_duration(text) == pytest.approx(minutes)
+
+
+@pytest.mark.parametrize("text", ["soon", "20 mins of fun", "0min", "-5m", "", "25h", True, "m20"])
+def test_unreadable_durations(text):
+    with pytest.raises(DurationError):
+        parse_duration(text)
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "where", "message"),
+    [
+        ("duration: twenty minutes\n", "", ":3:1:", "front matter 'duration'"),
+        ("duration: 20min\n", "<!-- time: soonish -->\n", ":7:1:", "budget comment"),
+        ("budgets:\n  Part: lots\n", "", ":3:1:", "front matter 'budgets' for 'Part'"),
+        ("budgets:\n  Nowhere: 5min\n", "", ":3:1:", "no section titled 'Nowhere'"),
+    ],
+)
+def test_bad_budget_values_are_exit_2_with_the_line(cli, tmp_path, head, body, where, message):
+    note = tmp_path / "talk.md"
+    note.write_text(f"---\ntitle: Talk\n{head}---\n\n## Part\n{body}\n- point\n")
+    for command in (("time", str(note)), ("lint", "--no-cache", str(note))):
+        result = cli(*command)
+        assert result.exit_code == 2, (command, result.output)
+        line = result.stderr.strip().splitlines()[-1]
+        assert line.startswith(str(note) + where) and message in line, line
+        assert "Traceback" not in result.stderr
+
+
+def test_budgets_from_comments_and_front_matter(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "---\ntitle: Talk\nduration: 00:20\nbudgets:\n  Intro: 2min\n---\n\n# Talk\n\n"
+        "## Intro\n\n- hello\n\n## Middle\n<!-- time: 1h -->\n\n- the meat\n\n## End\n\n<!-- time: 90s -->\n\n- bye\n"
+    )
+    plan = _json(cli, str(note))
+    assert plan["slot_minutes"] == 20
+    assert [s["budget_minutes"] for s in plan["sections"]] == [2, 60, 1.5]
+    assert [s["title"] for s in plan["sections"]] == ["Intro", "Middle", "End"]  # under the repeated '# Talk'
+
+
+def test_lint_over_time_for_a_talk_past_its_slot(cli, tmp_path):
+    note = tmp_path / "scale2025.md"
+    note.write_text("---\nduration: 2min\n---\n" + (NOTES / "scale2025.md").read_text(encoding="utf-8"))
+    result = cli("lint", "--no-cache", "--format", "json", str(note))
+    found = [f for f in json.loads(result.stdout) if f["name"] == "over-time"]
+    assert len(found) == 1 and found[0]["line"] == 2 and found[0]["severity"] == "warning"
+    assert re.search(r"runs about 3:\d\d min for a 2:00 min slot \(1\d\d%\)", found[0]["message"])
+    note.write_text("---\nduration: 5min\n---\n" + (NOTES / "scale2025.md").read_text(encoding="utf-8"))
+    result = cli("lint", "--no-cache", "--format", "json", str(note))
+    assert "over-time" not in {f["name"] for f in json.loads(result.stdout)}
+
+
+def test_text_table(cli):
+    out = cli("time", str(TALK)).stdout
+    lines = out.splitlines()
+    assert lines[0].split() == ["Section", "Slides", "Words", "Time", "Budget", "Status"]
+    assert lines[1].startswith("Why we stopped buying dashboards") and lines[1].split()[-2:] == ["1:00", "ok"]
+    assert lines[4].startswith("Total")
+    assert "of a 2:00 slot" in out and "130 words a minute" in out
+
+
+def _without_budget_lines(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if not re.fullmatch(r"\s*<!-- time: .* -->", line))
+
+
+WRITABLE = [
+    NOTES / "scale2025.md",  # bare-line headings of a pasted note
+    FIXTURES / "real" / "setext-notes.md",
+    FIXTURES / "real" / "front-matter-talk.md",
+    FIXTURES / "real" / "session-k8s-scheduler.md",
+    FIXTURES / "real" / "interleaved-session.md",
+    FIXTURES / "real" / "reading-list-bare.md",  # a reading list's bare-line titles stay titles
+]
+
+
+@pytest.mark.parametrize("source", WRITABLE, ids=lambda p: p.name)
+def test_write_budgets_changes_only_the_budget_comments(cli, tmp_path, source):
+    note = tmp_path / "talk.md"
+    original = source.read_bytes()
+    note.write_bytes(original)
+    before = _json(cli, str(note))
+    result = cli("time", "--write-budgets", str(note))
+    assert result.exit_code == 0, result.stderr
+    written = note.read_text(encoding="utf-8")
+    assert written != original.decode()
+    assert _without_budget_lines(written) == _without_budget_lines(original.decode())
+    after = _json(cli, str(note))
+    assert [s["title"] for s in after["sections"]] == [s["title"] for s in before["sections"]]
+    assert all(s["budget_minutes"] is not None for s in after["sections"])
+    assert cli("outline", "--format", "json", str(note)).exit_code == 0
+    # a second run replaces the comments in place: nothing else moves
+    cli("time", "--write-budgets", "--wpm", "100", str(note))
+    again = note.read_text(encoding="utf-8")
+    assert again.count("<!-- time:") == written.count("<!-- time:")
+    assert _without_budget_lines(again) == _without_budget_lines(original.decode())
+
+
+def test_rehearsal_compared_and_written_back(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_bytes(TALK.read_bytes())
+    plan = _json(cli, str(note))
+    count = len(plan["slide_marks"])
+    timings = tmp_path / "timings.json"
+    timings.write_text(
+        json.dumps({"format": "confnotes.rehearsal/1", "slides": [{"slide": n, "seconds": 30} for n in range(1, count + 1)]})
+    )
+    out = cli("time", str(note), "--rehearsal", str(timings)).stdout
+    assert out.splitlines()[0].split() == ["Section", "Planned", "Actual", "Diff"]
+    assert "Total" in out and "words a minute" in out
+    data = _json(cli, str(note), "--rehearsal", str(timings))
+    assert data["rehearsal"]["total_minutes"] == pytest.approx(count * 0.5)
+    assert cli("time", "--write-budgets", "--rehearsal", str(timings), str(note)).exit_code == 0
+    budgets = [s["budget_minutes"] for s in _json(cli, str(note))["sections"]]
+    slides = [s["slides"] for s in plan["sections"]]
+    assert budgets == [max(0.5, round(n * 0.5 * 2) / 2) for n in slides]
+    timings.write_text('{"slides": []}')
+    bad = cli("time", str(note), "--rehearsal", str(timings))
+    assert bad.exit_code == 2 and "not a confnotes timings file" in bad.stderr
