@@ -222,3 +222,37 @@ def test_rehearsal_compared_and_written_back(cli, tmp_path):
     timings.write_text('{"slides": []}')
     bad = cli("time", str(note), "--rehearsal", str(timings))
     assert bad.exit_code == 2 and "not a confnotes timings file" in bad.stderr
+
+
+def test_the_plan_shows_on_the_agenda_handout_outline_and_site_index(cli, tmp_path):
+    from helpers import pdf_reading_text
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    note = notes / "talk.md"
+    note.write_bytes(TALK.read_bytes())
+    (notes / "plain.md").write_text("# Hallway notes\n\n## Lunch\n\n- good soup\n")
+    plan = _json(cli, str(note))
+    labels = [("<1 min" if s["minutes"] < 0.75 else f"{round(s['minutes'])} min") for s in plan["sections"]]
+    deck = cli("render", str(note), "--to", "slides", "-o", "-").stdout
+    agenda = re.search(r'<section class="slide kind-agenda".*?</section>', deck, re.S).group(0)
+    assert re.findall(r'<span class="minutes">([^<]*)</span>', agenda) == [label.replace("<", "&lt;") for label in labels]
+    # not a talk (no duration, kind or slides settings): no minutes on its agenda
+    assert 'class="minutes"' not in cli("render", str(notes / "plain.md"), "--to", "slides", "-o", "-").stdout
+    outline = cli("render", str(note), "--to", "outline", "-o", "-").stdout
+    marks = re.findall(r"^\s+\d+\. \[(\d+:\d\d)\] ", outline, re.M)
+    assert len(marks) == len(plan["slide_marks"]) and marks[0] == "0:00"
+    assert marks == sorted(marks, key=lambda m: int(m.split(":")[0]) * 60 + int(m.split(":")[1]))
+    assert "for a 2:00 slot" in outline.splitlines()[0]
+    handout = tmp_path / "talk.handout.pdf"
+    assert cli("render", str(note), "--to", "handout", "-o", str(handout)).exit_code == 0
+    text = pdf_reading_text(handout)
+    if text is not None:
+        flat = " ".join(text.split())
+        assert all(f"{s['title']} {label}" in flat for s, label in zip(plan["sections"], labels, strict=True)), flat[:400]
+    site = tmp_path / "site"
+    built = cli("build", str(notes), "-o", str(site), "--to", "html")
+    assert built.exit_code == 0, built.output
+    index = (site / "index.html").read_text()
+    assert f"about {max(1, round(plan['total_minutes']))} min of a 2-minute slot" in index
+    assert index.count('class="talk-time"') == 1

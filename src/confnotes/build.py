@@ -130,6 +130,12 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
             write_atomic(target, data)
             result["outputs"][fmt] = name
         sections = doc.sections
+        if doc.is_talk:  # the index shows each talk's estimate against its slot
+            from confnotes.render.deck import talk_timing
+
+            timing = talk_timing(doc, options)
+            slot = timing.slot_minutes
+            result["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
         result.update(
             {
                 "title": doc.meta.title,

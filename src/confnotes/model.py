@@ -253,6 +253,16 @@ class Document(ContentViews):
         return self.meta.kind == "reading-list"
 
     @property
+    def parts(self) -> tuple[Node, ...]:
+        """The note's parts as a talk has them (agenda entries, timing rows): its top-level sections,
+        or the sections inside a single section that holds them all (``# Title`` repeating a front
+        matter title)."""
+        sections = self.sections
+        while len(sections) == 1 and sections[0].sections:
+            sections = sections[0].sections
+        return sections
+
+    @property
     def is_talk(self) -> bool:
         """A note meant as a talk: front matter ``kind: talk``, or ``slides:``, ``duration:`` or
         ``budgets:`` settings. Talks get slide advice in lint and minutes on their agenda."""

@@ -263,7 +263,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     sections = doc.sections
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
     if agenda and sections:
-        slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in sections)))
+        slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
     if opening < len(lede):
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))

@@ -205,7 +205,7 @@ def slot_minutes(doc: Document) -> float | None:
 def budget_comment(section: Node) -> Block | None:
     """The ``<!-- time: … -->`` comment right under a section's heading (before any other content)."""
     for entry in section.content:
-        if type(entry) is Block and entry.kind == "comment":
+        if type(entry) is Block and entry.kind in ("comment", "directive"):
             if BUDGET_COMMENT.match(entry.text.strip()):
                 return entry
             continue
@@ -214,12 +214,8 @@ def budget_comment(section: Node) -> Block | None:
 
 
 def parts(doc: Document) -> tuple[Node, ...]:
-    """The talk's parts, the rows of its timing: the top-level sections, or the sections inside a
-    single section that holds them all (``# Title`` under a front matter title)."""
-    sections = doc.sections
-    while len(sections) == 1 and sections[0].sections:
-        sections = sections[0].sections
-    return sections
+    """The rows of a talk's timing: ``Document.parts``."""
+    return doc.parts
 
 
 def budgets(doc: Document) -> dict[int, float]:
@@ -290,6 +286,40 @@ def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float
         ),
         tuple(slide_times),
     )
+
+
+def schedule(timing: Timing) -> dict[str, Any]:
+    """The plan the presenter view keeps time against: each part takes its budget where it has one,
+    else its estimate, and each slide starts at its share of its part (minutes from the start)."""
+    starts = [0.0 for _ in timing.sections]
+    estimated_start = [0.0 for _ in timing.sections]
+    planned = [section.budget_minutes or section.minutes for section in timing.sections]
+    clock = estimate = 0.0
+    for index, section in enumerate(timing.sections):
+        starts[index], estimated_start[index] = clock, estimate
+        clock += planned[index]
+        estimate += section.minutes
+    slides = []
+    for slide in timing.slides:
+        section = timing.sections[slide.section]
+        factor = planned[slide.section] / section.minutes if section.minutes else 1.0
+        offset = (slide.start_minutes - estimated_start[slide.section]) * factor
+        slides.append({"section": slide.section, "start": round(starts[slide.section] + offset, 3)})
+    return {
+        "wpm": timing.wpm,
+        "slot": timing.slot_minutes,
+        "total": round(sum(planned), 3),
+        "sections": [
+            {"title": section.title, "start": round(start, 3), "minutes": round(minutes, 3)}
+            for section, start, minutes in zip(timing.sections, starts, planned, strict=True)
+        ],
+        "slides": slides,
+    }
+
+
+def agenda_label(minutes: float) -> str:
+    """Minutes as an agenda shows them: ``4 min``, ``<1 min``."""
+    return "<1 min" if minutes < 0.75 else f"{round(minutes)} min"
 
 
 # ---------------------------------------------------------------- reports

@@ -14,6 +14,7 @@ from confnotes.render.html import style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
+from confnotes.timing import Timing, agenda_label, format_minutes, pace, plan, schedule
 
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
@@ -31,6 +32,12 @@ def deck_for(doc: Document, options: RenderOptions) -> Deck:
     return build_deck(doc, DeckOptions.from_mapping(options.slides))
 
 
+def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:
+    """The talk's estimate for the deck as rendered (the pace from the note's slide settings)."""
+    wpm, seconds = pace(options.slides, where=doc.path)
+    return plan(doc, deck if deck is not None else deck_for(doc, options), wpm, seconds)
+
+
 def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a deck template receives: the deck, the model, the options and render helpers."""
     from confnotes.templating import read_builtin
@@ -40,10 +47,18 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))
 
+    deck = deck_for(doc, options)
+    timing = talk_timing(doc, options, deck)
+    # a talk's agenda and handout show minutes per part (the agenda lists the note's parts)
+    agenda = [agenda_label(section.minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
     return {
         "doc": doc,
         "meta": doc.meta,
-        "deck": deck_for(doc, options),
+        "deck": deck,
+        "timing": timing,
+        "schedule": schedule(timing),
+        "agenda_minutes": agenda,
+        "clock": format_minutes,
         "options": options,
         "md": md,
         "words": slide_words,
