@@ -389,7 +389,10 @@ def rules(rule: str | None, fmt: str) -> None:
 @main.command("time")
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
-    "--wpm", type=click.IntRange(100, 200), default=None, help="Speaking rate in words a minute (default: config slides.wpm, else 130)."
+    "--wpm",
+    type=click.IntRange(50, 400),
+    default=None,
+    help="Speaking rate in words a minute; most speakers talk at 100-200 (default: config slides.wpm, else 130).",
 )
 @click.option(
     "--slide-seconds",

@@ -24,7 +24,9 @@ from confnotes.model import Block, Document, Node
 from confnotes.slides import Deck, Slide, count_words, slide_words
 
 DEFAULT_WPM = 130
-MIN_WPM, MAX_WPM = 100, 200
+#: rates confnotes accepts; most speakers talk at 100–200 words a minute (``TYPICAL_WPM``)
+MIN_WPM, MAX_WPM = 50, 400
+TYPICAL_WPM = (100, 200)
 DEFAULT_SLIDE_SECONDS = 2
 
 _UNITS = {"h": 60.0, "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "m": 1.0, "min": 1.0, "mins": 1.0}
@@ -340,6 +342,8 @@ def table(timing: Timing) -> str:
     lines.append(f"{'Total':<{width}}  {slides:>6}  {words:>6}  {format_minutes(timing.total_minutes):>6}")
     lines.append("")
     pace = f"at {timing.wpm} words a minute and {timing.slide_seconds:g} s a slide"
+    if not TYPICAL_WPM[0] <= timing.wpm <= TYPICAL_WPM[1]:
+        pace += f" (most speakers talk at {TYPICAL_WPM[0]}–{TYPICAL_WPM[1]})"
     if timing.slot_minutes is None:
         lines.append(f"About {format_minutes(timing.total_minutes)} {pace}. No slot given: add 'duration: 20min' to the front matter.")
     else:
