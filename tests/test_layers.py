@@ -26,6 +26,8 @@ LAYERS: dict[str, int] = {
     "confnotes.load": 3,
     "confnotes.slides": 3,
     "confnotes.timing": 3,
+    "confnotes.fit": 3,
+    "confnotes._widths": 0,
     "confnotes.export": 3,
     "confnotes.fmt": 3,
     "confnotes.lint": 4,

@@ -87,20 +87,25 @@ def test_word_limit_splits_too():
     deck = build_deck(_doc("scale2025.md"), DeckOptions(max_words=20))
     for slide in deck.slides:
         if slide.kind == "point" and len(slide.items) > 1:
-            assert slide_words(slide) <= 20
+            # only a last part may pass the limit, marked dense: it took in an item that would
+            # otherwise sit alone on a slide of its own
+            assert slide_words(slide) <= 20 or (slide.dense and slide.part == slide.parts and slide.parts > 1)
 
 
 def test_reading_list_gives_one_slide_per_entry():
+    """Each annotated entry is a slide; entries without an annotation are listed on a slide of the
+    list's title (a slide with only a title says nothing)."""
     doc = _doc("scaling-reading-list.md")
     deck = build_deck(doc)
     entries = [s for s in deck.slides if s.kind == "entry"]
-    assert [s.title for s in entries] == [n.title for n in doc.nodes]
-    assert len(entries) == 14
-    for slide, node in zip(entries, doc.nodes, strict=True):
+    annotated = [n for n in doc.nodes if n.body]
+    assert [s.title for s in entries] == [n.title for n in annotated]
+    assert len(entries) == 13
+    for slide, node in zip(entries, annotated, strict=True):
         assert list(slide.body) == [b.text for b in node.body]
-    bare = [s for s in entries if not s.body]
-    assert [s.title for s in bare] == ["Wide Attention Is The Way Forward for Transformers"]
-    assert bare[0].items == ()
+    listed = [s for s in deck.slides if s.kind == "bullets"]
+    assert len(listed) == 1 and listed[0].title == doc.meta.title
+    assert [item.text for item in listed[0].items] == ["Wide Attention Is The Way Forward for Transformers"]
 
 
 def test_options_from_front_matter_and_command_line(cli, tmp_path):

@@ -32,6 +32,7 @@ class DeckOptions:
     max_words: int = DEFAULT_MAX_WORDS
     agenda: bool | None = None  # None: an agenda for talk notes, none for a reading list
     notes: bool = True  # False: decks without speaker notes (config slides.notes), e.g. to publish them
+    fit: bool = True  # measure every slide against its box (fit.py): shrink, then split
 
     @classmethod
     def from_mapping(cls, values: dict[str, Any]) -> DeckOptions:
@@ -96,6 +97,8 @@ class Slide:
     dense: bool = False
     line: int = 0
     anchor: str = ""
+    scale: float = 1.0  # the fit engine's text scale (1 down to fit.FLOOR)
+    image_px: int = 0  # the height each image on the slide may take (fit engine), 0: no images
 
     @property
     def display_title(self) -> str:
@@ -144,10 +147,11 @@ def count_words(text: str) -> int:
 
 
 def entry_words(entry: SlideEntry) -> int:
-    """Words an audience reads on a slide; code is looked at, not read, so it counts none."""
+    """Words an audience reads on a slide; code and tables are looked at, not read, so they count
+    none (the fit engine measures them)."""
     if type(entry) is SlideItem:
         return count_words(entry.full)
-    return 0 if entry.kind == "code" else count_words(entry.text)
+    return 0 if entry.kind in ("code", "table") else count_words(entry.text)
 
 
 def slide_words(slide: Slide) -> int:
@@ -224,17 +228,32 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         return [slide]  # nothing to measure (lint's unsplit deck)
     if items <= options.max_items and slide_words(slide) <= options.max_words:
         return [slide]
+    # as many pages as the limits need, the items shared out evenly (7 items at 6 a slide: 4 + 3)
+    needed = max(-(-items // options.max_items), -(-slide_words(slide) // max(options.max_words, 1)), 1)
+    per_page = min(options.max_items, -(-items // needed)) if items else options.max_items
     pages: list[list[SlideEntry]] = [[]]
     words = count = 0
     for entry in slide.content:
         size = entry_words(entry)
         is_item = type(entry) is SlideItem
-        if pages[-1] and ((is_item and count + 1 > options.max_items) or words + size > options.max_words):
-            pages.append([])
-            words = count = 0
+        if pages[-1] and ((is_item and count + 1 > per_page) or words + size > options.max_words):
+            carried = []
+            if is_item and len(pages[-1]) > 1 and type(pages[-1][-1]) is SlideText:
+                carried.append(pages[-1].pop())  # a lead-in stays with the items it introduces
+            pages.append(carried)
+            words = sum(entry_words(e) for e in carried)
+            count = 0
         pages[-1].append(entry)
         words += size
         count += is_item
+    last, before = pages[-1], pages[-2] if len(pages) > 1 else []
+    if len(last) == 1 and type(last[0]) is SlideItem and before and type(before[-1]) is SlideItem:
+        # never one item alone when its siblings are on the slide before: take one of them if that
+        # leaves the slide before with two, else join it (a denser slide beats an orphan)
+        if len(before) > 2 and sum(entry_words(e) for e in (before[-1], last[0])) <= options.max_words:
+            pages[-1] = [before.pop(), last[0]]
+        elif sum(1 for e in before if type(e) is SlideItem) < options.max_items:
+            before.append(pages.pop()[0])
     parts = len(pages)
     out: list[Slide] = []
     for index, page in enumerate(pages):
@@ -267,22 +286,25 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     if opening < len(lede):
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
+    bare: list[Node] = []  # reading-list entries without an annotation share one slide
     for section in sections:
         if doc.is_reading_list:
-            slides.append(
-                Slide(
-                    "entry",
-                    section.title,
-                    content=tuple(_slide_entries(section.content)),
-                    notes=notes_in(section.content),
-                    line=section.span.start,
-                )
-            )
+            content = tuple(_slide_entries(section.content))
+            if not content:
+                bare.append(section)
+                continue
+            _flush_entries(bare, meta.title, slides)
+            slides.append(Slide("entry", section.title, content=content, notes=notes_in(section.content), line=section.span.start))
             continue
         _section_slides(section, slides, notes_in)
+    _flush_entries(bare, meta.title, slides)
     expanded: list[Slide] = []
     for slide in slides:
         expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
+    if options.fit:
+        from confnotes.fit import fit_deck
+
+        expanded = fit_deck(expanded)
     return Deck(meta.title, subtitle, meta.lang, tuple(expanded), options)
 
 
@@ -292,10 +314,12 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     own = tuple(entry for entry in node.content if type(entry) is not Node)
     first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
     line = node.span.start
-    slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
+    start = len(slides)
     opening = _slide_entries(own[:first_list])
-    if opening:
-        slides.append(Slide("text", node.title, content=tuple(opening), line=line))
+    if opening:  # the section's own text opens it (a divider with the same title before it would repeat it)
+        slides.append(Slide("text", node.title, content=tuple(opening), notes=notes_in(own[:first_list]), line=line))
+    else:
+        slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
     current: Slide | None = None
     for entry in own[first_list:]:
         if type(entry) is Block:
@@ -311,11 +335,45 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
         if not lst.ordered:
             current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
             continue
-        for point in lst.items[:-1]:
-            slides.append(_point_slide(point, node.title, notes_in))
-        current = _point_slide(lst.items[-1], node.title, notes_in)
+        point_slides = _points(lst, node.title, notes_in)
+        slides.extend(point_slides[:-1])
+        current = point_slides[-1]
     if current is not None:
         slides.append(current)
+    divider = slides[start]
+    if divider.kind == "divider" and len(slides) > start + 1 and slides[start + 1].title == divider.title:
+        # the points were listed on one slide with the section's title: that slide opens the section
+        slides[start + 1] = replace(slides[start + 1], notes=divider.notes + slides[start + 1].notes)
+        del slides[start]
+
+
+def _flush_entries(bare: list[Node], title: str, slides: list[Slide]) -> None:
+    if bare:
+        slides.append(Slide("bullets", title, content=tuple(SlideItem(entry.title) for entry in bare), line=bare[0].span.start))
+        bare.clear()
+
+
+def _points(lst: List, section_title: str, notes_in: NotesOf) -> list[Slide]:
+    """A slide per point; consecutive points with nothing under them share one slide that lists
+    them under the section's title (a slide with only a title says nothing)."""
+    out: list[Slide] = []
+    bare: list[Node] = []
+
+    def flush() -> None:
+        if bare:
+            items = tuple(SlideItem(p.text if p.label is not None else p.title, p.label, 0, p.number) for p in bare)
+            out.append(Slide("bullets", section_title, content=items, notes=notes_in(tuple(bare)), line=bare[0].span.start))
+            bare.clear()
+
+    for point in lst.items:
+        slide = _point_slide(point, section_title, notes_in)
+        if slide.content:
+            flush()
+            out.append(slide)
+        else:
+            bare.append(point)
+    flush()
+    return out
 
 
 def _point_slide(point: Node, section_title: str, notes_in: NotesOf) -> Slide:

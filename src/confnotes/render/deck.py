@@ -11,7 +11,7 @@ from typing import Any
 
 from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
-from confnotes.render.markdown import InlineRenderer
+from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
 from confnotes.timing import Timing, agenda_label, format_minutes, pace, plan, schedule
@@ -65,6 +65,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "theme_css": style_safe(theme_css(options) + "\n" + user_css(options)),
         "deck_css": static("deck.css"),
         "deck_js": static("deck.js"),
+        "code_css": style_safe(code_css(options.theme)),
         "handout_css": static("handout.css"),
     }
 

@@ -177,6 +177,26 @@ class InlineRenderer:
                         out.append(" <" + href + ">")
         return "".join(out)
 
+    def slide_code(self, text: str, info: str, scale: float) -> Markup:
+        """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
+        wrapped where the fit engine measured them, each continuation behind a mark."""
+        from confnotes.fit import CODE, CODE_MIN, code_columns, code_lines, wrapped_code
+        from confnotes.slides import SlideText
+
+        size = max(CODE_MIN, CODE[0] * scale)
+        columns = code_columns(size)
+        lines = code_lines(SlideText(text, "code", info))
+        out: list[str] = []
+        for spans in _highlighted(lines, info.split(" ", 1)[0] if info else ""):
+            plain_line = "".join(piece for _, piece in spans)
+            position = 0
+            for piece, continued in wrapped_code([plain_line], columns):
+                html = _slice_spans(spans, position, position + len(piece))
+                position += len(piece)
+                out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + html)
+        label = f' data-lang="{escape(info)}"' if info else ""
+        return Markup(f'<pre class="code highlight"{label}><code>' + "\n".join(out) + "</code></pre>")
+
     def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         """Code blocks show their language as a caption, so the fence's info is not lost."""
         html = str(renderer.fence(tokens, idx, options, env))
@@ -184,3 +204,51 @@ class InlineRenderer:
         if not info:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
+
+
+def _highlighted(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
+    """``lines`` of code as ``(css class, text)`` spans per line (Pygments; plain text if the
+    language is unknown)."""
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.token import STANDARD_TYPES
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False) if language else TextLexer()
+    except ClassNotFound:
+        lexer = TextLexer()
+    out: list[list[tuple[str, str]]] = [[]]
+    for kind, value in lexer.get_tokens("\n".join(lines)):
+        css = ""
+        while kind is not None and not (css := STANDARD_TYPES.get(kind, "")):
+            kind = kind.parent
+        for index, part in enumerate(value.split("\n")):
+            if index:
+                out.append([])
+            if part:
+                out[-1].append((css, part))
+    return out[: len(lines)] + [[] for _ in range(len(lines) - len(out))]
+
+
+def _slice_spans(spans: list[tuple[str, str]], start: int, stop: int) -> str:
+    """The HTML of characters ``[start, stop)`` of a highlighted line."""
+    html: list[str] = []
+    position = 0
+    for css, text in spans:
+        end = position + len(text)
+        lo, hi = max(start, position), min(stop, end)
+        if lo < hi:
+            piece = str(escape(text[lo - position : hi - position]))
+            html.append(f'<span class="{css}">{piece}</span>' if css else piece)
+        position = end
+    return "".join(html)
+
+
+def code_css(theme: str) -> str:
+    """Pygments colours for code on slides, matched to the theme (dark themes get a dark palette)."""
+    from pygments.formatters import HtmlFormatter
+
+    style = "monokai" if theme == "dark" else "default"
+    background = "#272822" if theme == "dark" else "#f4f4f6"
+    rules = str(HtmlFormatter(style=style).get_style_defs(".text-code .highlight"))  # type: ignore[no-untyped-call]
+    return rules + f"\n.text-code .highlight {{ background: {background}; }}"

@@ -11,7 +11,7 @@ from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck, slide_set
 if TYPE_CHECKING:
     from confnotes.timing import Timing
 
-UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False)
+UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False, fit=False)
 
 
 def unsplit_deck(ctx: LintContext) -> Deck:

@@ -1,0 +1,447 @@
+"""The fit engine: every slide measured against its content box, shrunk to a floor, then split.
+
+One model of the deck's layout (``templates/deck.css`` implements the same numbers) measures a
+slide's content with the advance widths of the themes' fonts (DejaVu Sans and Serif, the wider
+of the two, bold for titles and labels; ``_widths``) on a 1280×720 slide whose content box is
+1104×576 px. A slide that is too tall is first shrunk (``scale`` from 1 down to ``FLOOR``: body
+text never below 24 px, code never below 16 px), then split at the best boundary: between
+entries (a lead-in stays with the items it introduces; no page is left with a single item torn
+from its siblings), inside a code block at line boundaries, inside a paragraph at sentence
+boundaries, and a table by rows with its header repeated. Images take the height left on their
+slide (at least ``MIN_IMAGE``; never cropped, scaled by the renderer).
+
+Every deck output uses the result: the HTML deck and the PDFs through ``--fit`` and ``--img-h``,
+PPTX through font sizes, Marp through image size directives. The measurements err on the wide
+side (``SAFETY``), and a browser test measures every slide in Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from functools import lru_cache
+
+from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText
+
+# ------------------------------------------------------------------ the layout (deck.css)
+
+SLIDE_W, SLIDE_H = 1280, 720
+BOX_W = SLIDE_W - 2 * 88  # .slide-body padding: 64px 88px 80px
+BOX_H = SLIDE_H - 64 - 80
+#: the PDF puts a title or divider slide's text 220 px from the top (deck.css, mode-pdf)
+TITLE_BOX_H = SLIDE_H - 220 - 80
+STEPS = (1.0, 0.95, 0.9, 0.85, 0.8)
+FLOOR = STEPS[-1]
+SAFETY = 1.04  # text is measured this much wider than the tables say
+SLACK = 8  # px kept free at the bottom of the box
+MIN_IMAGE = 220  # px: an image is never squeezed below this
+
+TITLE = (46, 1.15, 28)  # font size, line height, margin below
+KICKER = (22, 1.2, 8)
+ITEM = (30, 1.35, 14)
+SUB_ITEM = 26
+TEXT = (28, 1.45, 18)
+CODE = (22, 1.35, 18)
+CODE_PAD = (14, 20)  # vertical, horizontal padding of a code block
+TABLE = (22, 1.3, 18)
+CELL_PAD = (6, 10)
+BODY_MIN, CODE_MIN = 24, 16
+MONO_EM = 0.602  # DejaVu Sans Mono's advance
+
+
+def sizes(scale: float) -> dict[str, float]:
+    """Font sizes in px at ``scale`` (the CSS computes the same with ``--fit``)."""
+    return {
+        "title": TITLE[0] * scale,
+        "item": ITEM[0] * scale,
+        "sub": max(BODY_MIN, SUB_ITEM * scale),
+        "text": max(BODY_MIN, TEXT[0] * scale),
+        "code": max(CODE_MIN, CODE[0] * scale),
+        "table": max(CODE_MIN, TABLE[0] * scale),
+    }
+
+
+# ------------------------------------------------------------------ text widths
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, dict[int, int]]:
+    from confnotes._widths import RANGES, TABLES
+
+    codes = [code for start, stop in RANGES for code in range(start, stop)]
+    return {face: dict(zip(codes, map(int, table.split()), strict=True)) for face, table in TABLES.items()}
+
+
+def _char_em(char: str, table: dict[int, int]) -> float:
+    code = ord(char)
+    width = table.get(code)
+    if width:
+        return width / 1000
+    if code >= 0x1100 and (
+        0x1100 <= code <= 0x115F
+        or 0x2E80 <= code <= 0xA4CF
+        or 0xAC00 <= code <= 0xD7A3
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFF60
+    ):
+        return 1.0  # East Asian wide
+    if 0x1F000 <= code <= 0x1FAFF:
+        return 1.25  # emoji
+    return 0.72  # anything else: a wide Latin letter's width, to be safe
+
+
+@lru_cache(maxsize=65536)
+def text_em(text: str, face: str = "body") -> float:
+    """Width of ``text`` in em (multiply by the font size for px)."""
+    table = _tables()[face]
+    return sum(_char_em(char, table) for char in text) * SAFETY
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def wrap_count(text: str, width: float, size: float, face: str = "body") -> int:
+    """Lines ``text`` takes at ``size`` px in a box ``width`` px wide (greedy, as browsers wrap;
+    a word wider than the box breaks anywhere, as ``overflow-wrap: anywhere`` lets it)."""
+    words = [word for word in _SPACE.split(text.strip()) if word]
+    if not words:
+        return 1
+    space = text_em(" ", face) * size
+    lines = 1
+    used = 0.0
+    for word in words:
+        w = text_em(word, face) * size
+        if w > width:  # the word itself wraps: whole lines of it, the rest starts a line
+            if used:
+                lines += 1
+            full, rest = divmod(w, width)
+            lines += int(full) - (1 if rest == 0 else 0)
+            used = rest
+            continue
+        if used == 0:
+            used = w
+        elif used + space + w <= width:
+            used += space + w
+        else:
+            lines += 1
+            used = w
+    return lines
+
+
+# ------------------------------------------------------------------ Markdown to measurable text
+
+_IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
+_LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
+_IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
+_EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w)|`)")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """Inline Markdown as the words it shows (link targets and markers removed)."""
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _TAG.sub("", text)
+    return _EMPHASIS.sub("", text).replace("\\", "")
+
+
+def is_image(entry: SlideEntry) -> bool:
+    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and _IMAGES_ONLY.match(entry.text) is not None
+
+
+def images_in(entry: SlideEntry) -> int:
+    return len(_IMAGE.findall(entry.text)) if is_image(entry) else 0
+
+
+# ------------------------------------------------------------------ code
+
+
+def code_lines(entry: SlideText) -> list[str]:
+    """The lines of a code block's source (fences and indentation of indented code removed)."""
+    lines = entry.text.split("\n")
+    if lines and lines[0].lstrip().startswith(("```", "~~~")):
+        fence = lines[0].lstrip()[:3]
+        lines = lines[1:]
+        if lines and lines[-1].strip().startswith(fence):
+            lines = lines[:-1]
+    elif all(line.startswith("    ") or not line.strip() for line in lines):
+        lines = [line[4:] for line in lines]
+    return [line.expandtabs(4) for line in lines] or [""]
+
+
+def code_columns(size: float) -> int:
+    """Characters a code line holds at ``size`` px before it wraps (the renderers wrap there)."""
+    return max(20, int((BOX_W - 2 * CODE_PAD[1]) / (MONO_EM * size * SAFETY)))
+
+
+def wrapped_code(lines: list[str], columns: int) -> list[tuple[str, bool]]:
+    """Code lines as shown: ``(text, continued)``; a line longer than ``columns`` goes on in the
+    next line after a continuation mark (so a wrapped line is never mistaken for a new one)."""
+    out: list[tuple[str, bool]] = []
+    room = max(columns - 2, 10)
+    for line in lines:
+        width, continued = columns, False
+        while len(line) > width:
+            cut = line.rfind(" ", width // 2, width + 1)  # at a space if there is one, as editors soft-wrap
+            cut = cut + 1 if cut > 0 else width
+            out.append((line[:cut], continued))
+            line, width, continued = line[cut:], room, True
+        out.append((line, continued))
+    return out
+
+
+def fence(entry: SlideText, lines: list[str]) -> SlideText:
+    """A part of a code block as a block of its own (same language)."""
+    return SlideText("```" + entry.info + "\n" + "\n".join(lines) + "\n```", "code", entry.info)
+
+
+# ------------------------------------------------------------------ tables
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """A pipe table's rows of cell texts (the delimiter row removed)."""
+    rows = []
+    for index, line in enumerate(text.strip().split("\n")):
+        if index == 1 and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", line):
+            continue
+        core = line.strip()
+        core = core[1:] if core.startswith("|") else core
+        core = core[:-1] if core.endswith("|") and not core.endswith("\\|") else core
+        rows.append([cell.strip() for cell in re.split(r"(?<!\\)\|", core)])
+    return rows
+
+
+def table_part(text: str, body: range) -> SlideText:
+    """The table's header, delimiter and the body rows in ``body`` as a table of its own."""
+    lines = text.strip().split("\n")
+    return SlideText("\n".join(lines[:2] + [lines[2 + index] for index in body]), "table")
+
+
+# ------------------------------------------------------------------ measuring
+
+
+def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float:
+    """Height in px of one entry at ``scale`` (images: their minimum; see ``fit_slide``)."""
+    px = sizes(scale)
+    if isinstance(entry, SlideItem):
+        size = px["item"] if entry.level == 0 else px["sub"]
+        width = box_w - 1.1 * px["item"] - (1.3 * size if entry.level else 0)
+        label = plain(entry.label) + ": " if entry.label is not None else ""
+        lines = wrap_count(label + plain(entry.text), width, size, "body")
+        return lines * size * ITEM[1] + ITEM[2] * scale
+    kind = entry.kind
+    if kind == "code":
+        size = px["code"]
+        count = len(wrapped_code(code_lines(entry), code_columns(size)))
+        return count * size * CODE[1] + 2 * CODE_PAD[0] + CODE[2] * scale
+    if kind == "table":
+        return _table_height(entry.text, px["table"], box_w) + TABLE[2] * scale
+    if is_image(entry):
+        return MIN_IMAGE * images_in(entry) + TEXT[2] * scale
+    size = px["text"]
+    text = entry.text
+    if kind == "quote":
+        text = "\n".join(line.lstrip("> ") for line in text.split("\n"))
+        box_w -= 30
+    paragraphs = [part for part in re.split(r"\n\s*\n", text) if part.strip()] or [""]
+    height = 0.0
+    for paragraph in paragraphs:
+        height += wrap_count(plain(paragraph), box_w, size) * size * TEXT[1] + TEXT[2] * scale
+    return height
+
+
+def _table_height(text: str, size: float, box_w: float) -> float:
+    rows = table_rows(text)
+    columns = max((len(row) for row in rows), default=1)
+    cell_w = box_w / columns - 2 * CELL_PAD[1] - 1
+    height = 1.0
+    for row in rows:
+        lines = max((wrap_count(plain(cell), cell_w, size, "bold" if row is rows[0] else "body") for cell in row), default=1)
+        height += lines * size * TABLE[1] + 2 * CELL_PAD[0] + 1
+    return height
+
+
+def head_height(slide: Slide, scale: float) -> float:
+    """The slide's title (and kicker) above its content."""
+    if slide.kind == "divider":
+        return wrap_count(plain(slide.title), BOX_W, 60, "bold") * 60 * TITLE[1]
+    if slide.kind == "title":
+        height = wrap_count(plain(slide.title), BOX_W, 64, "bold") * 64 * TITLE[1] + 18
+        if slide.subtitle:
+            height += wrap_count(slide.subtitle, BOX_W, 30) * 30 * 1.2 + 24
+        return height
+    size = TITLE[0] * scale
+    height = wrap_count(plain(slide.display_title), BOX_W, size, "bold") * size * TITLE[1] + TITLE[2] * scale + 4
+    if slide.subtitle:
+        height += wrap_count(plain(slide.subtitle), BOX_W, KICKER[0]) * KICKER[0] * KICKER[1] + KICKER[2]
+    return height
+
+
+def _lede_height(entry: SlideEntry, scale: float) -> float:
+    """A title slide's opening text (26 px, deck.css ``.lede``) in its 960 px column."""
+    if type(entry) is not SlideText or entry.kind != "paragraph" or is_image(entry):
+        return entry_height(entry, scale)
+    size = max(BODY_MIN, 26 * scale)
+    return sum(
+        wrap_count(plain(part), 960, size) * size * TEXT[1] + TEXT[2] * scale for part in re.split(r"\n\s*\n", entry.text) if part.strip()
+    )
+
+
+def box_height(slide: Slide) -> float:
+    return (TITLE_BOX_H if slide.kind in ("title", "divider") else BOX_H) - SLACK
+
+
+def content_height(slide: Slide, scale: float) -> float:
+    measure: Callable[[SlideEntry, float], float] = _lede_height if slide.kind == "title" else entry_height
+    return head_height(slide, scale) + sum(measure(entry, scale) for entry in slide.content)
+
+
+# ------------------------------------------------------------------ fitting
+
+
+def fit_slide(slide: Slide) -> list[Slide]:
+    """The slide at the largest scale that fits, or split into slides that each fit."""
+    if slide.kind == "divider" or not slide.content:
+        return [slide]
+    room = box_height(slide)
+    for scale in STEPS:
+        if content_height(slide, scale) <= room:
+            return [_finish(slide, scale)]
+    pages = _paginate(slide, room)
+    parts = len(pages)
+    out = []
+    for index, page in enumerate(pages):
+        part = replace(
+            slide,
+            content=tuple(page),
+            notes=slide.notes if index == 0 else (),
+            continued=slide.continued or index > 0,
+            kind=slide.kind if index == 0 or slide.kind != "title" else "text",
+            part=index + 1,
+            parts=parts,
+        )
+        scale = next((s for s in STEPS if content_height(part, s) <= room), FLOOR)
+        out.append(_finish(part, scale))
+    return out
+
+
+def _finish(slide: Slide, scale: float) -> Slide:
+    """Record the scale, and the height each image may take (what the rest leaves, shared)."""
+    images = sum(images_in(entry) for entry in slide.content)
+    if not images:
+        return replace(slide, scale=scale)
+    fixed = head_height(slide, scale) + sum(entry_height(e, scale) for e in slide.content if not is_image(e))
+    spare = box_height(slide) - fixed - sum(TEXT[2] * scale for e in slide.content if is_image(e))
+    return replace(slide, scale=scale, image_px=int(max(MIN_IMAGE, spare / images)))
+
+
+def _splittable(entry: SlideEntry) -> bool:
+    return type(entry) is SlideText and (entry.kind in ("code", "table") or (entry.kind == "paragraph" and not is_image(entry)))
+
+
+def _cut(entry: SlideText, room: float) -> tuple[SlideEntry | None, SlideEntry | None]:
+    """The longest first part of ``entry`` that fits ``room`` px at the floor scale (code by lines,
+    a table by rows with its header, a paragraph by sentences), and the rest; ``None`` for no part."""
+    if entry.kind == "code":
+        size = sizes(FLOOR)["code"]
+        budget = int((room - 2 * CODE_PAD[0] - CODE[2] * FLOOR) // (size * CODE[1]))
+        columns = code_columns(size)
+        lines = code_lines(entry)
+        used = count = 0
+        for line in lines:
+            need = len(wrapped_code([line], columns))
+            if used + need > budget:
+                break
+            used += need
+            count += 1
+        if count < min(3, len(lines)):  # a sliver of code is no use: start it on the next slide
+            return None, entry
+        return fence(entry, lines[:count]), (fence(entry, lines[count:]) if count < len(lines) else None)
+    if entry.kind == "table":
+        body = len(table_rows(entry.text)) - 1
+        stop = 0
+        while stop < body and entry_height(table_part(entry.text, range(stop + 1)), FLOOR) <= room:
+            stop += 1
+        if stop < min(2, body):
+            return None, entry
+        rest = table_part(entry.text, range(stop, body)) if stop < body else None
+        return table_part(entry.text, range(stop)), rest
+    sentences = re.split(r"(?<=[.!?…])\s+", entry.text.strip())
+    taken = 0
+    while taken < len(sentences) and entry_height(SlideText(" ".join(sentences[: taken + 1])), FLOOR) <= room:
+        taken += 1
+    if taken == 0:
+        return None, entry
+    rest_text = " ".join(sentences[taken:])
+    return SlideText(" ".join(sentences[:taken])), (SlideText(rest_text) if rest_text else None)
+
+
+def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
+    """Pack the entries into pages at the floor scale: a long code block, table or paragraph fills
+    the rest of a page and goes on on the next; a lead-in stays with the items it introduces; no
+    page is left with one item whose siblings are on the page before."""
+    later = replace(slide, continued=True, kind="text" if slide.kind == "title" else slide.kind)
+    pages: list[list[SlideEntry]] = [[]]
+    used = head_height(slide, FLOOR)
+    measure = _lede_height if slide.kind == "title" else entry_height
+
+    def new_page(carried: list[SlideEntry]) -> None:
+        nonlocal used
+        pages.append(carried)
+        used = head_height(later, FLOOR) + sum(entry_height(e, FLOOR) for e in carried)
+
+    queue = list(slide.content)
+    while queue:
+        entry = queue.pop(0)
+        height = measure(entry, FLOOR) if len(pages) == 1 else entry_height(entry, FLOOR)
+        if used + height <= room or not pages[-1]:
+            if used + height > room and _splittable(entry):  # alone and still too tall: cut it
+                first, rest = _cut(entry, room - used)  # type: ignore[arg-type]
+                if first is not None:
+                    pages[-1].append(first)
+                    used += entry_height(first, FLOOR)
+                    if rest is not None:
+                        queue.insert(0, rest)
+                        new_page([])
+                    continue
+            pages[-1].append(entry)
+            used += height
+            continue
+        if _splittable(entry):  # fill this page with its first part
+            first, rest = _cut(entry, room - used)  # type: ignore[arg-type]
+            if first is not None:
+                pages[-1].append(first)
+                if rest is not None:
+                    queue.insert(0, rest)
+                new_page([])
+                continue
+        page = pages[-1]
+        carried: list[SlideEntry] = []
+        # a lead-in (text right before items) goes with the items it introduces
+        if type(entry) is SlideItem and len(page) > 1 and type(page[-1]) is SlideText and not is_image(page[-1]):
+            carried.append(page.pop())
+        new_page(carried)
+        queue.insert(0, entry)
+    _no_orphans(pages, later, room)
+    return [page for page in pages if page]
+
+
+def _no_orphans(pages: list[list[SlideEntry]], later: Slide, room: float) -> None:
+    """A last page with a single item whose siblings end the page before takes one more of them."""
+    if len(pages) < 2:
+        return
+    last, before = pages[-1], pages[-2]
+    if len(last) == 1 and type(last[0]) is SlideItem and len(before) > 2 and type(before[-1]) is SlideItem:
+        moved = [before.pop(), *last]
+        if head_height(later, FLOOR) + sum(entry_height(e, FLOOR) for e in moved) <= room:
+            pages[-1] = moved
+        else:
+            before.append(moved[0])
+
+
+def fit_deck(slides: list[Slide]) -> list[Slide]:
+    out: list[Slide] = []
+    for slide in slides:
+        out.extend(fit_slide(slide))
+    return out
