@@ -120,6 +120,14 @@ def _warn(messages: list[str], where: str) -> None:
 )
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
 @click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
+@click.option(
+    "--reference-pptx",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, readable=False),
+    default=None,
+    help="PPTX: use this PowerPoint template's theme and layouts (Title Slide, Section Header, Title and Content, "
+    "Title Only). Default: config reference_pptx.",
+)
 def render(
     note: str | None,
     to: str,
@@ -136,6 +144,7 @@ def render(
     config_file: str | None,
     list_themes: bool,
     trust_templates: bool,
+    reference_pptx: str | None,
 ) -> None:
     """Render NOTE to a document (html, pdf) or a slide format.
 
@@ -170,6 +179,7 @@ def render(
         max_words=max_words,
         agenda=agenda,
         trust_templates=trust_templates,
+        reference_pptx=reference_pptx,
     )
     options = resolve_render_options(config, doc, overrides)
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()

@@ -24,7 +24,10 @@ _TOP_KEYS: dict[str, type[Any]] = {
     "slides": dict,
     "build": dict,
     "extends": str,
+    "reference_pptx": str,
 }
+#: keys naming files or folders: relative to the config file that sets them
+PATH_KEYS = ("templates", "reference_pptx")
 #: ``[slides]`` (and front matter ``slides:``): the deck's limits, and the talk's pace for ``time``.
 SLIDE_KEYS: dict[str, type[Any]] = {
     "max_items": int,
@@ -54,6 +57,7 @@ class Config:
     lint: dict[str, Any] = field(default_factory=dict)
     slides: dict[str, Any] = field(default_factory=dict)
     build: dict[str, Any] = field(default_factory=dict)
+    reference_pptx: str | None = None
 
     @property
     def root(self) -> Path | None:
@@ -105,8 +109,9 @@ def _with_base(table: dict[str, Any], path: str, seen: tuple[str, ...] = ()) -> 
     if not isinstance(base, dict):
         raise config_error("[tool.confnotes] must be a table", str(base_path))
     base, chain = _with_base(base, str(base_path), (*seen, str(Path(path).resolve())))
-    if "templates" in base and isinstance(base["templates"], str):  # relative to the file that names it
-        base = {**base, "templates": str((base_path.parent / base["templates"]).resolve())}
+    for key in PATH_KEYS:  # relative to the file that names them
+        if key in base and isinstance(base[key], str):
+            base = {**base, key: str((base_path.parent / base[key]).resolve())}
     merged = {key: value for key, value in base.items() if key != "extends"}
     for key, value in table.items():
         if key == "extends":
@@ -134,13 +139,13 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
         raise config_error('\'paper\' must be "a4" or "letter"', path)
     if table.get("infer_headings", "auto") not in ("auto", "always", "never"):
         raise config_error('\'infer_headings\' must be "auto", "always" or "never"', path)
-    templates = table.get("templates")
-    if templates is not None:
-        templates = str((Path(path).parent / templates).resolve())
-    values = {key: value for key, value in table.items() if key != "templates"}
+    values = dict(table)
+    for key in PATH_KEYS:
+        if values.get(key) is not None:
+            values[key] = str((Path(path).parent / values[key]).resolve())
     if "paper" in values:
         values["paper"] = values["paper"].lower()
-    return Config(path=path, templates=templates, bases=bases, **values)
+    return Config(path=path, bases=bases, **values)
 
 
 def config_bytes(config: Config) -> bytes:

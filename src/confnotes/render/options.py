@@ -31,6 +31,7 @@ class RenderOptions:
     tagged: bool = True
     slides: dict[str, Any] = field(default_factory=dict)
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
+    reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class RenderOverrides:
     max_words: int | None = None
     agenda: bool | None = None
     trust_templates: bool = False
+    reference_pptx: str | None = None
 
 
 def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
@@ -68,6 +70,7 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
         tagged=given.tagged if given.tagged is not None else True,
         slides=slides,
         trust_templates=given.trust_templates,
+        reference_pptx=given.reference_pptx or config.reference_pptx,
     )
 
 

@@ -1,80 +1,397 @@
-"""PowerPoint through python-pptx: 16:9, title/section/content layouts, notes in the notes pane (``--to pptx``)."""
+"""PowerPoint through python-pptx (``--to pptx``): the deck's slides, fitted, as real shapes.
+
+16:9 (13.333 × 7.5 in, ``sldSz`` without the 4:3 type). Titles and bodies sit in explicit,
+non-zero boxes laid out like the HTML deck (1 px of the 1280×720 deck = 9525 EMU), with the fit
+engine's font sizes (DejaVu Sans, as the themes use) and ``normAutofit`` so PowerPoint may shrink
+further. Bullets are the layout's body placeholder when a slide is only bullets; otherwise each
+run is a shape of its own, stacked top to bottom: bullets in a text box, code in a monospace box
+on a tinted fill (long lines wrapped behind a mark, as on the HTML deck), tables as PPTX tables,
+images as pictures scaled into the room the fit engine left (missing or remote images: their alt
+text in a dashed box). Speaker notes go to the notes pane.
+
+``--reference-pptx FILE`` (config ``reference_pptx``) starts from a user's template, as pandoc's
+``--reference-doc`` does: its slides are dropped, its theme kept, and layouts are chosen by
+name — Title Slide, Section Header, Title and Content, Title Only — with the layouts' own
+placeholder geometry.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
+from confnotes.errors import render_error
 from confnotes.escape import xml_safe
+from confnotes.fit import (
+    BOX_W,
+    CODE,
+    CODE_MIN,
+    CODE_PAD,
+    ITEM,
+    MIN_IMAGE,
+    SUB_ITEM,
+    TEXT,
+    code_columns,
+    code_lines,
+    entry_height,
+    head_height,
+    is_image,
+    plain,
+    table_rows,
+    wrapped_code,
+)
 from confnotes.model import Document
 from confnotes.render.deck import deck_for, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
+from confnotes.slides import Slide, SlideItem, SlideText
+
+EMU = 9525  # per px of the 1280×720 deck
+SLIDE_W, SLIDE_H = 1280 * EMU, 720 * EMU
+LEFT = 88
+TOP = 40
+BOTTOM = 56
+FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"
+LAYOUTS = {"title": "Title Slide", "section": "Section Header", "content": "Title and Content", "title-only": "Title Only"}
+_DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5}
+
+
+def _pt(px: float) -> Any:
+    from pptx.util import Pt
+
+    return Pt(round(px * 0.75 * 2) / 2)
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
-    """PowerPoint through python-pptx: 16:9, title/section/content layouts, notes in the notes pane."""
     import io
 
     from pptx import Presentation
-    from pptx.util import Emu, Pt
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
     deck = deck_for(doc, options)
-    prs = Presentation()
-    old_width = prs.slide_width
-    prs.slide_width, prs.slide_height = Emu(12192000), Emu(6858000)  # 16:9, 13.333 × 7.5 in
-    ratio = prs.slide_width / old_width
-    layouts = {"title": 0, "content": 1, "section": 2, "title-only": 5}
+    reference = options.reference_pptx
+    prs = _open_reference(reference) if reference else Presentation()
+    _sixteen_nine(prs, scale_layouts=not reference)
+    layouts = _layouts(prs)
     core = prs.core_properties
     core.title = xml_safe(md.plain(doc.meta.title))
     core.author = xml_safe(", ".join(doc.meta.speakers))
     core.subject = xml_safe(" · ".join(part for part in (doc.meta.event, doc.meta.date) if part))
     core.keywords = xml_safe(", ".join(doc.meta.tags))
     core.language = xml_safe(doc.meta.lang)
-
+    warnings: list[str] = []
     for slide in deck.slides:
         if slide.kind == "title":
-            layout = layouts["title"]
+            _title_slide(prs, layouts["title"], slide, md)
         elif slide.kind == "divider":
-            layout = layouts["section"]
-        elif slide.content:
-            layout = layouts["content"]
+            page = prs.slides.add_slide(layouts["section"])
+            _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
+            _drop_empty(page)
         else:
-            layout = layouts["title-only"]
-        page = prs.slides.add_slide(prs.slide_layouts[layout])
-        for shape in page.placeholders:  # the default template is 4:3; stretch it to 16:9
-            shape.left, shape.width = Emu(int(shape.left * ratio)), Emu(int(shape.width * ratio))
-        page.shapes.title.text = xml_safe(md.plain(slide.display_title))
-        body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
-        if slide.kind == "title":
-            lines = [part for part in (slide.subtitle, *(text for text, _, _ in slide_lines(slide, md.plain))) if part]
-            frame = body[0].text_frame
-            frame.text = xml_safe("\n".join(lines)) if lines else ""
-        elif body and slide.content:
-            frame = body[0].text_frame
-            frame.word_wrap = True
-            first = True
-            for text, level, label in slide_lines(slide, md.plain):
-                paragraph = frame.paragraphs[0] if first else frame.add_paragraph()
-                first = False
-                paragraph.level = level
-                if label is not None:
-                    run = paragraph.add_run()
-                    run.text = xml_safe(f"{label}:" + (" " if text else ""))
-                    run.font.bold = True
-                if text or label is None:
-                    paragraph.add_run().text = xml_safe(text)
-                if slide.kind in ("entry", "text"):
-                    for run in paragraph.runs:
-                        run.font.size = Pt(20)
-        for ph in list(page.placeholders):
-            if ph.placeholder_format.idx != 0 and not ph.text_frame.text.strip():
-                ph._element.getparent().remove(ph._element)  # no "Click to add text" boxes
+            only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
+            page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
+            _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
         if slide.notes:
-            page.notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
+            prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
     prs.save(buffer)
-    return reproducible_zip(buffer.getvalue()), md.warnings
+    return reproducible_zip(buffer.getvalue()), md.warnings + warnings
+
+
+# ------------------------------------------------------------------ the presentation
+
+
+def _open_reference(path: str) -> Any:
+    """A user's template with its slides removed (layouts, masters and theme kept)."""
+    from pptx import Presentation
+
+    try:
+        prs = Presentation(path)
+    except Exception as exc:  # noqa: BLE001 - python-pptx raises many kinds for a file that is not a PPTX
+        raise render_error(f"cannot read reference PPTX: {exc}", path) from None
+    slide_ids = prs.slides._sldIdLst  # noqa: SLF001 - python-pptx has no public API to delete slides
+    for slide_id in list(slide_ids):
+        prs.part.drop_rel(slide_id.rId)
+        slide_ids.remove(slide_id)
+    return prs
+
+
+def _sixteen_nine(prs: Any, scale_layouts: bool) -> None:
+    """13.333 × 7.5 in; the default template's 4:3 masters and layouts are widened to match."""
+    from pptx.util import Emu
+
+    old_width, old_height = prs.slide_width, prs.slide_height
+    prs.slide_width, prs.slide_height = Emu(SLIDE_W), Emu(SLIDE_H)
+    size = prs.part._element.sldSz  # noqa: SLF001
+    if "type" in size.attrib:
+        del size.attrib["type"]  # "screen4x3" would contradict the size
+    if not scale_layouts or (old_width, old_height) == (SLIDE_W, SLIDE_H):
+        return
+    x, y = SLIDE_W / old_width, SLIDE_H / old_height
+    for master in prs.slide_masters:
+        for shape in [*master.placeholders, *(ph for layout in master.slide_layouts for ph in layout.placeholders)]:
+            if shape.width and shape.height:
+                left, top, width, height = shape.left, shape.top, shape.width, shape.height
+                shape.left, shape.top = Emu(int(left * x)), Emu(int(top * y))
+                shape.width, shape.height = Emu(int(width * x)), Emu(int(height * y))
+
+
+def _layouts(prs: Any) -> dict[str, Any]:
+    """Layouts by name (a reference template's own names first), else by the default's position."""
+    by_name = {layout.name.strip().lower(): layout for layout in prs.slide_layouts}
+    out = {}
+    for role, name in LAYOUTS.items():
+        layout = by_name.get(name.lower())
+        if layout is None:
+            index = min(_DEFAULT_INDEX[role], len(prs.slide_layouts) - 1)
+            layout = prs.slide_layouts[index]
+        out[role] = layout
+    return out
+
+
+# ------------------------------------------------------------------ slides
+
+
+def _box(shape: Any, left: float, top: float, width: float, height: float) -> None:
+    from pptx.util import Emu
+
+    shape.left, shape.top = Emu(int(left * EMU)), Emu(int(top * EMU))
+    shape.width, shape.height = Emu(int(width * EMU)), Emu(int(height * EMU))
+
+
+def _frame(frame: Any, autofit: bool = True) -> None:
+    """No inner margins (the deck's box is the text's box), wrapping, and PowerPoint's shrink-on-overflow."""
+    from pptx.oxml.ns import qn
+    from pptx.oxml.xmlchemy import OxmlElement
+
+    frame.word_wrap = True
+    frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
+    body = frame._txBody.bodyPr  # noqa: SLF001
+    for child in list(body):
+        if child.tag in (qn("a:noAutofit"), qn("a:spAutoFit"), qn("a:normAutofit")):
+            body.remove(child)
+    if autofit:
+        body.append(OxmlElement("a:normAutofit"))
+
+
+def _run(paragraph: Any, text: str, px: float, face: str = FONT, bold: bool = False) -> Any:
+    run = paragraph.add_run()
+    run.text = xml_safe(text)
+    run.font.size = _pt(px)
+    run.font.name = face
+    if bold:
+        run.font.bold = True
+    return run
+
+
+def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
+    title = page.shapes.title
+    if title is None:
+        return
+    title.text_frame.text = xml_safe(text)
+    if own_geometry:
+        height = head_height(slide, slide.scale) - 12
+        _box(title, LEFT, TOP, BOX_W, height)
+        _frame(title.text_frame)
+        for paragraph in title.text_frame.paragraphs:
+            for run in paragraph.runs:
+                run.font.size = _pt(46 * slide.scale)
+                run.font.name = FONT
+                run.font.bold = True
+    elif title.width == 0 or title.height == 0:
+        _box(title, LEFT, TOP, BOX_W, 100)
+
+
+def _drop_empty(page: Any) -> None:
+    for ph in list(page.placeholders):
+        if ph.placeholder_format.idx != 0 and not ph.text_frame.text.strip():
+            ph._element.getparent().remove(ph._element)  # noqa: SLF001 - no "Click to add text" boxes
+
+
+def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> None:
+    page = prs.slides.add_slide(layout)
+    _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
+    body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
+    lines = [part for part in (slide.subtitle, *(text for text, _, _ in slide_lines(slide, md.plain))) if part]
+    if body and lines:
+        frame = body[0].text_frame
+        frame.text = xml_safe("\n".join(lines))
+        _frame(frame)
+        if len(" ".join(lines)) > 120:  # a long opening text: the size the deck's lede has
+            for paragraph in frame.paragraphs:
+                for run in paragraph.runs:
+                    run.font.size = _pt(max(24, 26 * slide.scale))
+    _drop_empty(page)
+
+
+def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRenderer, bullets: bool) -> None:
+    from pptx.oxml.xmlchemy import OxmlElement
+
+    first = True
+    for item in items:
+        paragraph = frame.paragraphs[0] if first else frame.add_paragraph()
+        first = False
+        paragraph.level = item.level
+        size = ITEM[0] * scale if item.level == 0 else max(24, SUB_ITEM * scale)
+        if item.label is not None:
+            _run(paragraph, f"{md.plain(item.label)}:" + (" " if item.text else ""), size, bold=True)
+        if item.text or item.label is None:
+            _run(paragraph, md.plain(item.text), size)
+        paragraph.space_after = _pt(ITEM[2] * scale)
+        if bullets:  # a text box has no bullets of its own: give each paragraph one
+            indent = int((1.1 * ITEM[0] * scale + (1.3 * size if item.level else 0)) * EMU)
+            properties = paragraph._p.get_or_add_pPr()  # noqa: SLF001
+            properties.set("marL", str(indent))
+            properties.set("indent", str(-int(0.9 * size * EMU)))
+            bullet = OxmlElement("a:buChar")
+            bullet.set("char", "•" if item.level == 0 else "◦")
+            properties.append(bullet)
+
+
+def _content_slide(
+    page: Any, slide: Slide, md: InlineRenderer, base_dir: Path | None, only_items: bool, own_geometry: bool, warnings: list[str]
+) -> None:
+    from pptx.util import Emu
+
+    _set_title(page, md.plain(slide.display_title), slide, own_geometry)
+    body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
+    title = page.shapes.title
+    if own_geometry or title is None:
+        top = TOP + head_height(slide, slide.scale)
+        area = (LEFT, top, BOX_W, 720 - BOTTOM - top)
+    else:  # a reference template: the content goes where its layout's body (or title's bottom) says
+        source = body[0] if body else None
+        if source is not None and source.width and source.height:
+            area = (source.left / EMU, source.top / EMU, source.width / EMU, source.height / EMU)
+        else:
+            top = (title.top + title.height) / EMU + 12
+            area = (LEFT, top, BOX_W, 720 - BOTTOM - top)
+    if only_items and body:
+        placeholder = body[0]
+        _box(placeholder, *area)
+        frame = placeholder.text_frame
+        _frame(frame)
+        _items_into(frame, [entry for entry in slide.content if isinstance(entry, SlideItem)], slide.scale, md, bullets=False)
+        _drop_empty(page)
+        return
+    _drop_empty(page)
+    for ph in [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]:
+        ph._element.getparent().remove(ph._element)  # noqa: SLF001
+    left, y, width, bottom = area[0], area[1], area[2], area[1] + area[3]
+    shrink = min(1.0, area[3] / max(1.0, sum(entry_height(e, slide.scale) for e in slide.content)))
+    for kind, run in slide.runs:
+        entries = list(run) if kind == "items" else [run]
+        height = sum(entry_height(entry, slide.scale) for entry in entries) * shrink
+        if kind == "items":
+            box = page.shapes.add_textbox(Emu(int(left * EMU)), Emu(int(y * EMU)), Emu(int(width * EMU)), Emu(int(height * EMU)))
+            _frame(box.text_frame)
+            _items_into(box.text_frame, entries, slide.scale * shrink, md, bullets=True)
+        elif run.kind == "code":
+            _code(page, run, slide.scale * shrink, (left, y, width, height))
+        elif run.kind == "table":
+            _table(page, run, slide.scale * shrink, (left, y, width, height), md)
+        elif is_image(run):
+            height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
+        else:
+            _text(page, run, slide.scale * shrink, (left, y, width, height), md)
+        y += height
+
+
+def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+    from pptx.util import Emu
+
+    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in box))
+    _frame(shape.text_frame)
+    size = max(24, TEXT[0] * scale)
+    text = entry.text
+    if entry.kind == "quote":
+        text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
+    parts = [" ".join(part.split()) for part in text.split("\n\n") if part.strip()] or [""]
+    for index, part in enumerate(parts):
+        paragraph = shape.text_frame.paragraphs[0] if index == 0 else shape.text_frame.add_paragraph()
+        _run(paragraph, md.plain(part) if entry.kind != "html" else plain(part), size)
+        paragraph.space_after = _pt(TEXT[2] * scale)
+
+
+def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float]) -> None:
+    from pptx.dml.color import RGBColor
+    from pptx.util import Emu
+
+    size = max(CODE_MIN, CODE[0] * scale)
+    left, top, width, height = box
+    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, height - CODE[2] * scale)))
+    shape.fill.solid()
+    shape.fill.fore_color.rgb = RGBColor(0xF4, 0xF4, 0xF6)  # type: ignore[no-untyped-call]
+    frame = shape.text_frame
+    _frame(frame, autofit=False)
+    frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
+    frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
+    for index, (text, continued) in enumerate(wrapped_code(code_lines(entry), code_columns(size))):
+        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        if continued:
+            mark = _run(paragraph, "↪ ", size, MONO)
+            mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
+        _run(paragraph, text or " ", size, MONO)
+
+
+def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+    from pptx.util import Emu
+
+    rows = table_rows(entry.text)
+    columns = max(len(row) for row in rows)
+    left, top, width, height = box
+    shape = page.shapes.add_table(len(rows), columns, *(Emu(int(v * EMU)) for v in (left, top, width, height - 18 * scale)))
+    table = shape.table
+    for index in range(columns):
+        table.columns[index].width = Emu(int(width / columns * EMU))
+    size = max(16, 22 * scale)
+    for r, row in enumerate(rows):
+        for c in range(columns):
+            cell = table.cell(r, c)
+            cell.margin_left = cell.margin_right = Emu(10 * EMU)
+            cell.margin_top = cell.margin_bottom = Emu(6 * EMU)
+            frame = cell.text_frame
+            frame.word_wrap = True
+            _run(frame.paragraphs[0], md.plain(row[c]) if c < len(row) else "", size, bold=r == 0)
+
+
+def _picture(
+    page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], base_dir: Path | None, warnings: list[str]
+) -> float:
+    """The image scaled into ``room`` (never cropped); returns the height it took (px)."""
+    from pptx.util import Emu
+
+    left, top, width, available = room
+    height = min(float(slide.image_px or MIN_IMAGE), available)
+    match = re.search(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?", entry.text)
+    alt, src = (match.group(1), match.group(2)) if match else ("", "")
+    path = _local_image(src, base_dir)
+    if path is None:
+        shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 60)))
+        _frame(shape.text_frame)
+        _run(shape.text_frame.paragraphs[0], f"[image: {alt or src}]", 24)
+        shape.line.dash_style = 4  # dashed outline: an image that could not be placed
+        return 60 + TEXT[2]
+    from pptx.parts.image import Image
+
+    pixels = Image.from_file(str(path)).size
+    ratio = min(width / pixels[0], height / pixels[1])
+    w, h = pixels[0] * ratio, pixels[1] * ratio
+    picture = page.shapes.add_picture(str(path), *(Emu(int(v * EMU)) for v in (left + (width - w) / 2, top, w, h)))
+    picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
+    return h + TEXT[2]
+
+
+def _local_image(src: str, base_dir: Path | None) -> Path | None:
+    if not src or base_dir is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+        return None
+    base = base_dir.resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    if (base != target and base not in target.parents) or not target.is_file():
+        return None
+    return target
 
 
 def reproducible_zip(data: bytes) -> bytes:

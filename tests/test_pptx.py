@@ -1,0 +1,173 @@
+"""PPTX people can present: 16:9 with a matching sldSz, every text box inside the slide and none
+overlapping, pictures, tables and code as real shapes, a user's template, and LibreOffice's
+reading of the file (one page per slide, no text outside the page)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import subprocess
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from confnotes.load import load_note
+from confnotes.slides import build_deck
+from conftest import FIXTURES, NOTES
+
+STRESS = FIXTURES / "slides" / "stress.md"
+DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]
+
+
+def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
+    folder = tmp_path / note.stem
+    folder.mkdir(exist_ok=True)
+    for image in note.parent.glob("*.png"):
+        shutil.copy(image, folder / image.name)
+    copy = folder / note.name
+    copy.write_bytes(note.read_bytes())
+    out = folder / f"{note.stem}.pptx"
+    result = cli("render", str(copy), "--to", "pptx", "-o", str(out), *args)
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def _boxes(shape) -> tuple[int, int, int, int]:
+    return int(shape.left), int(shape.top), int(shape.left + shape.width), int(shape.top + shape.height)
+
+
+@pytest.mark.parametrize("note", DECKS, ids=lambda p: p.name)
+def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    prs = Presentation(str(_pptx(cli, note, tmp_path)))
+    assert (prs.slide_width, prs.slide_height) == (12192000, 6858000)
+    size = prs.part._element.sldSz
+    assert size.get("type") is None, "sldSz must not claim screen4x3 on a 16:9 size"
+    assert len(prs.slides) == len(build_deck(load_note(str(note)).doc).slides)
+    for number, slide in enumerate(prs.slides, start=1):
+        boxes = []
+        for shape in slide.shapes:
+            left, top, right, bottom = _boxes(shape)
+            assert right > left and bottom > top, f"slide {number}: {shape.name} has no size"
+            assert left >= 0 and top >= 0 and right <= prs.slide_width and bottom <= prs.slide_height, (
+                f"slide {number}: {shape.name} off the slide"
+            )
+            assert shape.shape_type != MSO_SHAPE_TYPE.PLACEHOLDER or shape.has_text_frame
+            boxes.append((shape.name, (left, top, right, bottom)))
+        for (a, (l1, t1, r1, b1)), (b, (l2, t2, r2, b2)) in combinations(boxes, 2):
+            assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, f"slide {number}: {a} and {b} overlap"
+
+
+def test_pictures_tables_and_code_are_real_shapes(cli, tmp_path):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    prs = Presentation(str(_pptx(cli, STRESS, tmp_path)))
+    kinds = [shape.shape_type for slide in prs.slides for shape in slide.shapes]
+    assert MSO_SHAPE_TYPE.PICTURE in kinds and MSO_SHAPE_TYPE.TABLE in kinds
+    picture = next(shape for slide in prs.slides for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.PICTURE)
+    assert abs(picture.width / picture.height - 3000 / 2400) < 0.01, "scaled, not stretched or cropped"
+    assert picture._element.nvPicPr.cNvPr.get("descr").startswith("Grafana board")
+    table = next(shape.table for slide in prs.slides for shape in slide.shapes if shape.has_table)
+    assert len(table.columns) == 12 and table.cell(0, 0).text == "Col 1"
+    code = [
+        shape
+        for slide in prs.slides
+        for shape in slide.shapes
+        if shape.has_text_frame and any(run.font.name == "DejaVu Sans Mono" for p in shape.text_frame.paragraphs for run in p.runs)
+    ]
+    assert code
+    text = "\n".join(shape.text_frame.text for shape in code)
+    assert "python" not in text.split("\n")[0], "the language is not shown as text"
+    assert "↪" in text, "long lines wrap behind a mark"
+
+
+def _soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def _needs_libreoffice() -> str:
+    found = _soffice()
+    if found is None:
+        message = "LibreOffice is not installed (apt-get install libreoffice-impress-nogui)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@pytest.mark.parametrize("note", [STRESS, NOTES / "scale2025.md"], ids=lambda p: p.name)
+def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note):
+    import re
+
+    soffice = _needs_libreoffice()
+    if shutil.which("pdftotext") is None:
+        pytest.fail("pdftotext (poppler-utils) is needed to read LibreOffice's PDF") if os.environ.get("CI") == "true" else pytest.skip(
+            "poppler-utils not installed"
+        )
+    pptx = _pptx(cli, note, tmp_path)
+    profile = tmp_path / "lo-profile"
+    subprocess.run(
+        [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf", "--outdir", str(pptx.parent), str(pptx)],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+    pdf = pptx.with_suffix(".pdf")
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(pdf))
+    assert len(reader.pages) == len(build_deck(load_note(str(note)).doc).slides)
+    bbox = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', bbox, re.S)
+    assert len(pages) == len(reader.pages)
+    words = 0
+    for number, (width, height, body) in enumerate(pages, start=1):
+        for x0, y0, x1, y1, word in re.findall(
+            r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)</word>', body
+        ):
+            words += 1
+            assert float(x0) >= 0 and float(y0) >= 0, f"page {number}: {word!r} outside"
+            assert float(x1) <= float(width) + 0.5 and float(y1) <= float(height) + 0.5, f"page {number}: {word!r} outside the page"
+    assert words > 100
+
+
+def test_a_reference_template_is_used(cli, tmp_path):
+    from pptx import Presentation
+    from pptx.util import Inches, Pt
+
+    template = Presentation()
+    template.slide_width, template.slide_height = Inches(13.333), Inches(7.5)
+    scratch = template.slides.add_slide(template.slide_layouts[6])
+    mark = scratch.shapes.add_textbox(Inches(0.2), Inches(7.0), Inches(4), Inches(0.4))
+    mark.text_frame.text = "ACME CONFIDENTIAL"
+    mark.text_frame.paragraphs[0].runs[0].font.size = Pt(10)
+    template.slide_master.shapes._spTree.append(copy.deepcopy(mark._element))  # python-pptx adds no shapes to masters
+    layouts = list(template.slide_layouts)
+    layouts[1].name, layouts[5].name = "Title Only", "Title and Content"  # found by name, not position
+    template.slides.add_slide(layouts[0]).shapes.title.text = "A slide of the template's own"
+    reference = tmp_path / "acme.pptx"
+    template.save(str(reference))
+    note = tmp_path / "talk.md"
+    note.write_text("# Quarterly review\n\n## Numbers\n\n- Revenue up\n- Costs down\n\n## Code\n\n```sh\nmake release\n```\n")
+    out = tmp_path / "talk.pptx"
+    result = cli("render", str(note), "--to", "pptx", "--reference-pptx", str(reference), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    prs = Presentation(str(out))
+    assert "ACME CONFIDENTIAL" in [s.text_frame.text for s in prs.slide_master.shapes if s.has_text_frame]
+    titles = [slide.shapes.title.text for slide in prs.slides]
+    assert "A slide of the template's own" not in titles
+    by_title = {slide.shapes.title.text: slide for slide in prs.slides}
+    assert by_title["Numbers"].slide_layout.name == "Title and Content"
+    assert by_title["Code"].slide_layout.name == "Title Only"
+    assert by_title["Quarterly review"].slide_layout.name == "Title Slide"
+    # the config names it too, relative to the config file
+    (tmp_path / "confnotes.toml").write_text('reference_pptx = "acme.pptx"\n')
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    assert "ACME CONFIDENTIAL" in [s.text_frame.text for s in Presentation(str(out)).slide_master.shapes if s.has_text_frame]
+    bad = cli("render", str(note), "--to", "pptx", "--reference-pptx", str(note), "-o", str(out))
+    assert bad.exit_code == 2 and "cannot read reference PPTX" in bad.stderr
