@@ -129,3 +129,55 @@ def test_fitting_a_100_slide_deck_is_quick(tmp_path):
     assert len(deck.slides) >= 100
     # recorded, not asserted as a timing (make bench measures it): the deck is built and fitted
     print(json.dumps({"slides": len(deck.slides), "seconds": round(elapsed, 3)}))
+
+
+def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_path):
+    import os
+    import re
+    import subprocess
+
+    from test_slides import _marp
+
+    folder = tmp_path / "talk"
+    folder.mkdir()
+    for name in ("stress.md", "board.png"):
+        shutil.copy(FIXTURES / "slides" / name, folder / name)
+    note = folder / "stress.md"
+    note.write_text(note.read_text() + '\n## Raw\n\nA <span style="font-size: 50px">big</span> word and `<b>code</b>`.\n')
+    out_dir = tmp_path / "decks"
+    out_dir.mkdir()
+    out = out_dir / "stress.marp.md"
+    assert cli("render", str(note), "--to", "marp", "-o", str(out)).exit_code == 0
+    text = out.read_text()
+    links = re.findall(r"!\[([^\]]*)\]\(([^)]+)\)", text)
+    assert links and all((out_dir / src).resolve().is_file() for _, src in links)
+    alt, _ = links[0]
+    width, height = (int(v) for v in re.match(r"w:(\d+) h:(\d+) ", alt).groups())
+    assert abs(width / height - 3000 / 2400) < 0.01 and width <= 1104
+    assert '&lt;span style="font-size: 50px">big&lt;/span>' in text and "`<b>code</b>`" in text
+    marp = _marp()
+    if marp is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("marp-cli is not installed (.ci/run installs it with npm)")
+        pytest.skip("marp-cli not installed (npm install --prefix .ci @marp-team/marp-cli)")
+    md = out.with_suffix(".md")
+    out.rename(md)
+    html = out_dir / "stress.html"
+    proc = subprocess.run([marp, str(md), "-o", str(html)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "WARN" not in proc.stdout + proc.stderr, proc.stderr
+    sources = re.findall(r'<img[^>]* src="([^"]+)"', html.read_text())
+    assert sources and all((out_dir / src).resolve().is_file() for src in sources)
+    assert "font-size: 50px" not in re.sub(r"&lt;span[^<]*", "", html.read_text())
+
+
+@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: p.name)
+def test_slide_lint_reports_what_the_deck_does(cli, note):
+    """Every slide the deck splits or marks dense is reported, and every report is such a slide: by
+    the limits (too-many-items, dense-slide) or by the fit engine (slide-overflow)."""
+    result = cli("lint", "--no-cache", "--profile", "talk", "--format", "json", "--select", "CN301,CN302,CN306", str(note))
+    found = json.loads(result.stdout)
+    deck = build_deck(load_note(str(note)).doc)
+    by_limits = {s.line or 1 for s in deck.slides if (s.parts > 1 and not s.overflow) or s.dense}
+    by_fit = {s.line or 1 for s in deck.slides if s.overflow}
+    assert {f["line"] for f in found if f["rule"] in ("CN301", "CN302")} == by_limits
+    assert {f["line"] for f in found if f["rule"] == "CN306"} == by_fit

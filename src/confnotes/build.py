@@ -123,9 +123,9 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         base_dir = Path(note).resolve().parent
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:
-            data, _warnings = render_note(doc, fmt, options, base_dir)
             name = stem + output_format(fmt).suffix
             target = out_dir / name
+            data, _warnings = render_note(doc, fmt, options, base_dir, target)
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, data)
             result["outputs"][fmt] = name

@@ -183,9 +183,9 @@ def render(
     )
     options = resolve_render_options(config, doc, overrides)
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
-    data, warnings = render_note(doc, to, options, base_dir)
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
+    data, warnings = render_note(doc, to, options, base_dir, output)
     if output == "-" and output_format(to).binary and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     _warn(warnings, note)

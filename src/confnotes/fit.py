@@ -320,6 +320,7 @@ def fit_slide(slide: Slide) -> list[Slide]:
             kind=slide.kind if index == 0 or slide.kind != "title" else "text",
             part=index + 1,
             parts=parts,
+            overflow=True,
         )
         scale = next((s for s in STEPS if content_height(part, s) <= room), FLOOR)
         out.append(_finish(part, scale))

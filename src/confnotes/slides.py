@@ -99,6 +99,7 @@ class Slide:
     anchor: str = ""
     scale: float = 1.0  # the fit engine's text scale (1 down to fit.FLOOR)
     image_px: int = 0  # the height each image on the slide may take (fit engine), 0: no images
+    overflow: bool = False  # split by the fit engine: too much for one slide even at the smallest text
 
     @property
     def display_title(self) -> str:

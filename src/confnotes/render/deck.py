@@ -88,3 +88,35 @@ def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Pat
     html, warnings = render_template_deck(template, doc, options, base_dir, **extra)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
     return pdf, warnings + pdf_warnings
+
+
+def local_image(src: str, base_dir: Path | None) -> Path | None:
+    """The file an image reference names, if it is a local file inside the note's folder."""
+    import re
+    from urllib.parse import unquote, urlsplit
+
+    if not src or base_dir is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+        return None
+    base = base_dir.resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    if (base != target and base not in target.parents) or not target.is_file():
+        return None
+    return target
+
+
+def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int]:
+    """An image's size scaled to fit ``box`` (width, height) whole: never cropped, never enlarged
+    past the box, aspect kept."""
+    ratio = min(box[0] / size[0], box[1] / size[1])
+    return max(1, int(size[0] * ratio)), max(1, int(size[1] * ratio))
+
+
+def image_size(path: Path) -> tuple[int, int] | None:
+    """Pixel size of an image file (None if it cannot be read as one)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            return int(image.size[0]), int(image.size[1])
+    except (OSError, UnidentifiedImageError, ValueError):
+        return None

@@ -54,8 +54,15 @@ def output_path(note: str, name: str) -> str:
     return str(Path(note).with_suffix("")) + output_format(name).suffix
 
 
-def render_note(doc: Document, to: str, options: RenderOptions, base_dir: Path | None) -> tuple[str | bytes, list[str]]:
-    """Render ``doc`` as format ``to``; returns the data (text or bytes) and warnings."""
+def render_note(
+    doc: Document, to: str, options: RenderOptions, base_dir: Path | None, output: str | Path | None = None
+) -> tuple[str | bytes, list[str]]:
+    """Render ``doc`` as format ``to``; returns the data (text or bytes) and warnings. ``output`` is
+    where it will be written (formats that link files, Marp, make their links relative to it)."""
+    if output is not None and str(output) != "-":
+        from dataclasses import replace
+
+        options = replace(options, output_dir=str(Path(output).resolve().parent))
     module = import_module(f"confnotes.render.{output_format(to).module}")
     data, warnings = module.render(doc, options, base_dir)
     return data, list(warnings)

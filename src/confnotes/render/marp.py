@@ -1,27 +1,81 @@
 """Marp Markdown of the deck (``--to marp``).
 
+The same slides as every deck output (the fit engine's splits). Images next to the note are
+linked relative to where the Marp file is written (so a deck written to another folder, or
+into a built site, still finds them) and carry Marp's ``w:``/``h:`` size keywords: the size
+that fits the room the fit engine left on the slide, aspect kept.
+
 Marp reads HTML comments as directives (``<!-- backgroundImage: url(…) -->``) and honours
-``<style>``, so the author's own comments and style elements are neutralised (shown as
-text) unless the config sets ``allow_html``: opening a deck never fetches what a note smuggled in.
+``<style>`` and raw HTML, so the author's raw HTML is escaped — shown as text, as the HTML
+deck shows it — unless the config sets ``allow_html``: opening a deck never runs or fetches
+what a note smuggled in. Code is left as written.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
+from confnotes.fit import BOX_W
 from confnotes.model import Document
-from confnotes.render.deck import render_template_deck
+from confnotes.render.deck import contained, image_size, local_image, render_template_deck
 from confnotes.render.options import RenderOptions
+from confnotes.slides import Slide
 
-_ACTIVE = re.compile(r"<(!--|/?style\b|/?script\b)", re.IGNORECASE)
+_IMAGE = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 
 
 def neutralise(text: str) -> str:
-    """Author text that Marp would obey rather than show: comments, ``<style>`` and ``<script>``."""
-    return _ACTIVE.sub(lambda match: "&lt;" + match.group(1), text)
+    """Raw HTML in author text as text (``<`` escaped), outside code spans; autolinks kept."""
+    out: list[str] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_escape_tags(text[position : match.start()]))
+        out.append(match.group(0))
+        position = match.end()
+    out.append(_escape_tags(text[position:]))
+    return "".join(out)
+
+
+def _escape_tags(text: str) -> str:
+    kept: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    text = _AUTOLINK.sub(keep, text)
+    text = _TAG_OPEN.sub("&lt;", text)
+    return re.sub(r"\x00(\d+)\x00", lambda match: kept[int(match.group(1))], text)
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
-    safe = (lambda text: text) if options.allow_html else neutralise
+    output_dir = Path(options.output_dir) if options.output_dir else base_dir
+
+    def images(text: str, slide: Slide | None) -> str:
+        def link(match: re.Match[str]) -> str:
+            alt, src, title = match.group(1), match.group(2), match.group(3)
+            path = local_image(src, base_dir)
+            if path is None:
+                return match.group(0)
+            if output_dir is not None:
+                src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
+            size = image_size(path)
+            if slide is not None and slide.image_px and size is not None:
+                width, height = contained(size, (BOX_W, slide.image_px))
+                alt = f"w:{width} h:{height} {alt}".rstrip()
+            return f"![{alt}]({src}{title})"
+
+        return _IMAGE.sub(link, text)
+
+    def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
+        if kind == "code":
+            return text
+        text = images(text, slide)
+        return text if options.allow_html else neutralise(text)
+
     return render_template_deck("marp.md", doc, options, base_dir, safe=safe)

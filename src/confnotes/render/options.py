@@ -32,6 +32,7 @@ class RenderOptions:
     slides: dict[str, Any] = field(default_factory=dict)
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
+    output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from confnotes.errors import render_error
 from confnotes.escape import xml_safe
@@ -43,7 +42,7 @@ from confnotes.fit import (
     wrapped_code,
 )
 from confnotes.model import Document
-from confnotes.render.deck import deck_for, slide_lines
+from confnotes.render.deck import contained, deck_for, image_size, local_image, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
@@ -367,31 +366,18 @@ def _picture(
     height = min(float(slide.image_px or MIN_IMAGE), available)
     match = re.search(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?", entry.text)
     alt, src = (match.group(1), match.group(2)) if match else ("", "")
-    path = _local_image(src, base_dir)
-    if path is None:
+    path = local_image(src, base_dir)
+    pixels = image_size(path) if path is not None else None
+    if path is None or pixels is None:
         shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 60)))
         _frame(shape.text_frame)
         _run(shape.text_frame.paragraphs[0], f"[image: {alt or src}]", 24)
         shape.line.dash_style = 4  # dashed outline: an image that could not be placed
         return 60 + TEXT[2]
-    from pptx.parts.image import Image
-
-    pixels = Image.from_file(str(path)).size
-    ratio = min(width / pixels[0], height / pixels[1])
-    w, h = pixels[0] * ratio, pixels[1] * ratio
+    w, h = contained(pixels, (width, height))
     picture = page.shapes.add_picture(str(path), *(Emu(int(v * EMU)) for v in (left + (width - w) / 2, top, w, h)))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
-
-
-def _local_image(src: str, base_dir: Path | None) -> Path | None:
-    if not src or base_dir is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
-        return None
-    base = base_dir.resolve()
-    target = (base / unquote(urlsplit(src).path)).resolve()
-    if (base != target and base not in target.parents) or not target.is_file():
-        return None
-    return target
 
 
 def reproducible_zip(data: bytes) -> bytes:

@@ -31,6 +31,7 @@ from confnotes.lint.rules import (
     cn303_long_title,
     cn304_over_time,
     cn305_under_time,
+    cn306_slide_overflow,
     cn401_duplicate_entry,
 )
 
@@ -61,6 +62,7 @@ REGISTRY: tuple[ModuleType, ...] = (
     cn303_long_title,
     cn304_over_time,
     cn305_under_time,
+    cn306_slide_overflow,
     cn401_duplicate_entry,
 )
 

@@ -27,6 +27,16 @@ def slide_limits(ctx: LintContext) -> dict[str, Any]:
     return limits
 
 
+def fitted_deck(ctx: LintContext) -> Deck:
+    """The deck as every deck output renders it (limits, then the fit engine), built once per note."""
+    cache = ctx.settings.setdefault("_cache", {})
+    if "fitted" not in cache:
+        settings = slide_settings(slide_limits(ctx), ctx.doc)
+        cache["fitted"] = build_deck(ctx.doc, DeckOptions.from_mapping(settings))
+    deck: Deck = cache["fitted"]
+    return deck
+
+
 def talk_timing(ctx: LintContext) -> Timing:
     """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace),
     built once per note and shared by the timing rules."""
@@ -36,6 +46,6 @@ def talk_timing(ctx: LintContext) -> Timing:
 
         settings = slide_settings(slide_limits(ctx), ctx.doc)
         wpm, seconds = pace(settings, where=ctx.doc.path)
-        cache["timing"] = plan(ctx.doc, build_deck(ctx.doc, DeckOptions.from_mapping(settings)), wpm, seconds)
+        cache["timing"] = plan(ctx.doc, fitted_deck(ctx), wpm, seconds)
     timing: Timing = cache["timing"]
     return timing

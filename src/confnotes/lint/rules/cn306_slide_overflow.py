@@ -1,0 +1,36 @@
+"""CN306 slide-overflow: a slide holds more than fits even at the smallest text, so the deck splits it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from confnotes.lint.rules._slides import fitted_deck
+from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
+
+META = RuleMeta(
+    id="CN306",
+    profile="talk",
+    name="slide-overflow",
+    severity="info",
+    tags=("slides",),
+    summary="A slide does not fit even at the smallest text size, so the deck splits it",
+    rationale="The deck measures every slide (the same fit engine every deck output uses) and "
+    "shrinks text down to 24 px before it splits a slide into '(cont.)' slides: a 45-line code "
+    "sample, a long table or a 200-word paragraph. This reports each slide the deck splits, so you "
+    "can cut it, or split it where you would rather have the break.",
+    bad="## Setup\n\n```sh\n(sixty lines of shell)\n```\n",
+    good="## Setup\n\n```sh\n(the twelve lines that matter)\n```\n",
+)
+
+
+Options = NoOptions
+
+
+def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+    for slide in fitted_deck(ctx).slides:
+        if slide.overflow and slide.part == 1:
+            yield Report(
+                slide.line or 1,
+                1,
+                f"slide '{slide.title}' does not fit at the smallest text size; the deck shows it as {slide.parts} slides",
+            )
