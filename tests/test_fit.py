@@ -40,7 +40,9 @@ MEASURE = """() => {
 
 
 def _deck(cli, note, tmp_path, to="slides"):
-    out = tmp_path / f"{note.stem}.{to}"
+    from confnotes.render.formats import output_format
+
+    out = tmp_path / (note.stem + output_format(to).suffix)
     if note.parent != tmp_path:
         for extra in note.parent.glob("*.png"):
             shutil.copy(extra, tmp_path / extra.name)
@@ -58,7 +60,9 @@ def test_no_slide_overflows_in_chromium(cli, tmp_path, open_page):
     for note in NOTES_ALL:
         deck = _deck(cli, note, tmp_path)
         page, errors, _ = open_page(deck, viewport=(1280, 720))
-        for slide in page.evaluate(MEASURE):
+        measured = page.evaluate(MEASURE)
+        assert len(measured) == len(build_deck(load_note(str(note)).doc).slides), note.name
+        for slide in measured:
             if slide["bad"]:
                 failures.append(f"{note.name} slide {slide['slide']} ({slide['title']}): {', '.join(slide['bad'])}")
         assert errors == []
@@ -181,3 +185,22 @@ def test_slide_lint_reports_what_the_deck_does(cli, note):
     by_fit = {s.line or 1 for s in deck.slides if s.overflow}
     assert {f["line"] for f in found if f["rule"] in ("CN301", "CN302")} == by_limits
     assert {f["line"] for f in found if f["rule"] == "CN306"} == by_fit
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720), (390, 844)], ids=lambda v: f"{v[0]}x{v[1]}")
+def test_the_title_slide_is_centred_and_whole_at_every_size(cli, tmp_path, open_page, viewport):
+    deck = _deck(cli, NOTES / "scale2025.md", tmp_path)
+    page, errors, _ = open_page(deck, viewport=viewport)
+    for number in (1, 4):
+        page.goto(deck.resolve().as_uri() + f"#{number}")
+        page.reload()
+        box = page.locator(f"#slide-{number}").bounding_box()
+        width, height = viewport
+        assert box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= width + 1 and box["y"] + box["height"] <= height + 1
+        assert abs(box["x"] + box["width"] / 2 - width / 2) <= 2 and abs(box["y"] + box["height"] / 2 - height / 2) <= 2
+        assert box["width"] >= min(width, height * 16 / 9) - 2  # as large as the window allows
+        title = page.locator(f"#slide-{number} .slide-title").bounding_box()
+        assert box["x"] <= title["x"] and title["x"] + title["width"] <= box["x"] + box["width"]
+        assert box["y"] <= title["y"] and title["y"] + title["height"] <= box["y"] + box["height"]
+    assert errors == []
