@@ -109,7 +109,11 @@ def test_no_title_only_slides_and_no_orphans(note):
 def test_slides_pdf_has_a_page_per_slide(cli, tmp_path):
     from pypdf import PdfReader
 
-    for note in (STRESS, NOTES / "scale2025.md"):
+    real = FIXTURES / "real"
+    notes = [STRESS, NOTES / "scale2025.md", NOTES / "scaling-reading-list.md"]
+    notes += [real / name for name in ("session-k8s-scheduler.md", "table-heavy.md", "blog-one-liners.md", "cfp-abstract.md")]
+    notes += [real / name for name in ("interleaved-session.md", "ordered-with-code.md", "workshop-steps.md")]
+    for note in notes:
         pdf = _deck(cli, note, tmp_path, "slides-pdf")
         count = len(build_deck(load_note(str(note)).doc).slides)
         reader = PdfReader(str(pdf))
