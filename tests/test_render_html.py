@@ -134,10 +134,46 @@ def test_user_template_overrides_and_extends(cli, tmp_path):
     note.write_text("# T\n\n- a\n")
     templates = tmp_path / "tpl"
     templates.mkdir()
-    (templates / "note.html").write_text('{% extends "!default/note.html" %}{% block dummy %}{% endblock %}')
     (templates / "_node.html").write_text("{% macro render_content(content, depth) %}<p>CUSTOM {{ content | length }}</p>{% endmacro %}")
     html = _render(cli, note, "--templates", str(templates))
     assert "<p>CUSTOM 1</p>" in html
+
+
+def test_overriding_one_block_of_the_built_in_changes_the_output(cli, tmp_path):
+    """The worked example of docs/templates.md: one block overridden via !default/, super() kept."""
+    note = tmp_path / "t.md"
+    note.write_text("---\nevent: KubeCon\n---\n# Platform day\n\n## Keynote\n\n- golden paths\n\n## Panel\n\n- on-call\n")
+    plain = _render(cli, note)
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "note.html").write_text(
+        '{% extends "!default/note.html" %}\n'
+        '{% block header %}<p class="brand">ACME Engineering</p>{{ super() }}{% endblock %}\n'
+        '{% block footer %}<footer class="colophon">© ACME — {{ meta.event }}</footer>{% endblock %}\n'
+    )
+    (tmp_path / "confnotes.toml").write_text('templates = "templates"\n')
+    html = _render(cli, note)
+    assert '<p class="brand">ACME Engineering</p>' in html and "© ACME — KubeCon" in html
+    assert "Made with confnotes" in plain and "Made with confnotes" not in html
+    assert html.index("ACME Engineering") < html.index('<h1 class="title"')  # super() kept the title block
+    assert '<nav class="toc"' in html and "golden paths" in html  # the other blocks are the built-in's
+    doc = (Path(__file__).parents[1] / "docs" / "templates.md").read_text()
+    assert "{% block footer %}" in doc and "!default/note.html" in doc
+
+
+def test_deck_blocks_can_be_overridden(cli, tmp_path):
+    note = tmp_path / "t.md"
+    note.write_text("# Talk\n\n## Part\n\n- point\n\n<!-- notes: say hello -->\n")
+    templates = tmp_path / "tpl"
+    templates.mkdir()
+    (templates / "deck.html").write_text(
+        '{% extends "!default/deck.html" %}\n'
+        '{% block title_slide %}<section class="slide kind-title" id="slide-{{ number }}"><h1>ACME {{ slide.title }}</h1></section>{% endblock %}\n'
+        '{% block notes %}<p class="cue">Cue:</p>{{ super() }}{% endblock %}\n'
+    )
+    html = cli("render", str(note), "--to", "slides", "--templates", str(templates), "-o", "-").stdout
+    assert "<h1>ACME Talk</h1>" in html and '<p class="cue">Cue:</p><p>say hello</p>' in html
+    assert html.count('<section class="slide') == 3
 
 
 def test_template_from_config(cli, tmp_path):
