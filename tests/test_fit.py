@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
 from confnotes.load import load_note
-from confnotes.slides import SlideItem, build_deck
+from confnotes.slides import DeckOptions, SlideItem, build_deck
 from conftest import FIXTURES, NOTES
 
 STRESS = FIXTURES / "slides" / "stress.md"
@@ -39,6 +40,11 @@ MEASURE = """() => {
 }"""
 
 
+def rendered_deck(note: Path):
+    """The deck as ``render`` builds it: images looked up beside the note."""
+    return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
+
+
 def _deck(cli, note, tmp_path, to="slides"):
     from confnotes.render.formats import output_format
 
@@ -61,7 +67,7 @@ def test_no_slide_overflows_in_chromium(cli, tmp_path, open_page):
         deck = _deck(cli, note, tmp_path)
         page, errors, _ = open_page(deck, viewport=(1280, 720))
         measured = page.evaluate(MEASURE)
-        assert len(measured) == len(build_deck(load_note(str(note)).doc).slides), note.name
+        assert len(measured) == len(rendered_deck(note).slides), note.name
         for slide in measured:
             if slide["bad"]:
                 failures.append(f"{note.name} slide {slide['slide']} ({slide['title']}): {', '.join(slide['bad'])}")
@@ -115,7 +121,7 @@ def test_slides_pdf_has_a_page_per_slide(cli, tmp_path):
     notes += [real / name for name in ("interleaved-session.md", "ordered-with-code.md", "workshop-steps.md")]
     for note in notes:
         pdf = _deck(cli, note, tmp_path, "slides-pdf")
-        count = len(build_deck(load_note(str(note)).doc).slides)
+        count = len(rendered_deck(note).slides)
         reader = PdfReader(str(pdf))
         assert len(reader.pages) == count, note.name
         box = reader.pages[0].mediabox
@@ -184,7 +190,7 @@ def test_slide_lint_reports_what_the_deck_does(cli, note):
     the limits (too-many-items, dense-slide) or by the fit engine (slide-overflow)."""
     result = cli("lint", "--no-cache", "--profile", "talk", "--format", "json", "--select", "CN301,CN302,CN306", str(note))
     found = json.loads(result.stdout)
-    deck = build_deck(load_note(str(note)).doc)
+    deck = rendered_deck(note)
     by_limits = {s.line or 1 for s in deck.slides if (s.parts > 1 and not s.overflow) or s.dense}
     by_fit = {s.line or 1 for s in deck.slides if s.overflow}
     assert {f["line"] for f in found if f["rule"] in ("CN301", "CN302")} == by_limits

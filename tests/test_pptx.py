@@ -14,11 +14,16 @@ from pathlib import Path
 import pytest
 
 from confnotes.load import load_note
-from confnotes.slides import build_deck
+from confnotes.slides import DeckOptions, build_deck
 from conftest import FIXTURES, NOTES
 
 STRESS = FIXTURES / "slides" / "stress.md"
 DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]
+
+
+def rendered_deck(note: Path):
+    """The deck as ``render`` builds it: images looked up beside the note."""
+    return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
 
 
 def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
@@ -47,7 +52,7 @@ def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note):
     assert (prs.slide_width, prs.slide_height) == (12192000, 6858000)
     size = prs.part._element.sldSz
     assert size.get("type") is None, "sldSz must not claim screen4x3 on a 16:9 size"
-    assert len(prs.slides) == len(build_deck(load_note(str(note)).doc).slides)
+    assert len(prs.slides) == len(rendered_deck(note).slides)
     for number, slide in enumerate(prs.slides, start=1):
         boxes = []
         for shape in slide.shapes:
@@ -121,7 +126,7 @@ def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp
     from pypdf import PdfReader
 
     reader = PdfReader(str(pdf))
-    assert len(reader.pages) == len(build_deck(load_note(str(note)).doc).slides)
+    assert len(reader.pages) == len(rendered_deck(note).slides)
     bbox = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     pages = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', bbox, re.S)
     assert len(pages) == len(reader.pages)

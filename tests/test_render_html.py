@@ -168,7 +168,8 @@ def test_deck_blocks_can_be_overridden(cli, tmp_path):
     templates.mkdir()
     (templates / "deck.html").write_text(
         '{% extends "!default/deck.html" %}\n'
-        '{% block title_slide %}<section class="slide kind-title" id="slide-{{ number }}"><h1>ACME {{ slide.title }}</h1></section>{% endblock %}\n'
+        '{% block title_slide %}<section class="slide kind-title" id="slide-{{ number }}">'
+        "<h1>ACME {{ slide.title }}</h1></section>{% endblock %}\n"
         '{% block notes %}<p class="cue">Cue:</p>{{ super() }}{% endblock %}\n'
     )
     html = cli("render", str(note), "--to", "slides", "--templates", str(templates), "-o", "-").stdout

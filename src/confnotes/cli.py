@@ -121,6 +121,12 @@ def _warn(messages: list[str], where: str) -> None:
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
 @click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
 @click.option(
+    "--per-page",
+    type=click.IntRange(1, 3),
+    default=None,
+    help="Handout: slides a page, 1, 2 or 3 (default 3), each with its notes and lines.",
+)
+@click.option(
     "--reference-pptx",
     metavar="FILE",
     type=click.Path(dir_okay=False, readable=False),
@@ -144,6 +150,7 @@ def render(
     config_file: str | None,
     list_themes: bool,
     trust_templates: bool,
+    per_page: int | None,
     reference_pptx: str | None,
 ) -> None:
     """Render NOTE to a document (html, pdf) or a slide format.
@@ -180,6 +187,7 @@ def render(
         agenda=agenda,
         trust_templates=trust_templates,
         reference_pptx=reference_pptx,
+        per_page=per_page,
     )
     options = resolve_render_options(config, doc, overrides)
     base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
@@ -443,7 +451,8 @@ def time_command(note: str, wpm: int | None, slide_seconds: float | None, fmt: s
     doc = loaded.doc
     settings = slide_settings(loaded.config.slides, doc)
     rate, seconds = timing.pace(settings, wpm, slide_seconds, loaded.config.path or note)
-    plan = timing.plan(doc, build_deck(doc, DeckOptions.from_mapping(settings)), rate, seconds)
+    folder = None if note == "-" else os.path.dirname(os.path.abspath(note))
+    plan = timing.plan(doc, build_deck(doc, DeckOptions.from_mapping(settings, folder)), rate, seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
     if write_budgets:
         if note == "-":

@@ -150,6 +150,35 @@ def is_image(entry: SlideEntry) -> bool:
     return type(entry) is SlideText and entry.kind in ("image", "paragraph") and _IMAGES_ONLY.match(entry.text) is not None
 
 
+def unshown_images(slides: list[Slide], root: str) -> list[Slide]:
+    """Image blocks whose images will not show (not a file inside ``root``; remote images become
+    links) become ``missing-image`` blocks: measured and shown as the text in their place."""
+    import os
+    from urllib.parse import unquote, urlsplit
+
+    base = os.path.realpath(root)
+
+    def shown(src: str) -> bool:
+        if not src or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+            return src.lower().startswith("data:image/")
+        target = os.path.realpath(os.path.join(base, unquote(urlsplit(src).path)))
+        return (target == base or target.startswith(base + os.sep)) and os.path.isfile(target)
+
+    out = []
+    for slide in slides:
+        content = tuple(
+            replace(entry, kind="missing-image")
+            if is_image(entry) and not all(shown(m.group(2).strip("<>")) for m in _IMAGE_SRC.finditer(entry.text))
+            else entry
+            for entry in slide.content
+        )
+        out.append(replace(slide, content=content) if content != slide.content else slide)
+    return out
+
+
+_IMAGE_SRC = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^)\s]*)")
+
+
 def images_in(entry: SlideEntry) -> int:
     return len(_IMAGE.findall(entry.text)) if is_image(entry) else 0
 
@@ -227,7 +256,7 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     if isinstance(entry, SlideItem):
         size = px["item"] if entry.level == 0 else px["sub"]
         width = box_w - 1.1 * px["item"] - (1.3 * size if entry.level else 0)
-        label = plain(entry.label) + ": " if entry.label is not None else ""
+        label = (f"{entry.number}. " if entry.number else "") + (plain(entry.label) + ": " if entry.label is not None else "")
         lines = wrap_count(label + plain(entry.text), width, size, "body")
         return lines * size * ITEM[1] + ITEM[2] * scale
     kind = entry.kind
@@ -419,8 +448,14 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
                 continue
         page = pages[-1]
         carried: list[SlideEntry] = []
+        if isinstance(entry, SlideItem) and entry.level > 0:
+            # a sub-point goes with its point: the point and what follows it move over
+            start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
+            if start > 0:
+                carried = page[start:]
+                del page[start:]
         # a lead-in (text right before items) goes with the items it introduces
-        if type(entry) is SlideItem and len(page) > 1 and type(page[-1]) is SlideText and not is_image(page[-1]):
+        if not carried and type(entry) is SlideItem and len(page) > 1 and type(page[-1]) is SlideText and not is_image(page[-1]):
             carried.append(page.pop())
         new_page(carried)
         queue.insert(0, entry)

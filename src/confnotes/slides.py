@@ -33,11 +33,14 @@ class DeckOptions:
     agenda: bool | None = None  # None: an agenda for talk notes, none for a reading list
     notes: bool = True  # False: decks without speaker notes (config slides.notes), e.g. to publish them
     fit: bool = True  # measure every slide against its box (fit.py): shrink, then split
+    image_root: str | None = None  # the note's folder: images not found there are not measured as images
 
     @classmethod
-    def from_mapping(cls, values: dict[str, Any]) -> DeckOptions:
+    def from_mapping(cls, values: dict[str, Any], image_root: str | None = None) -> DeckOptions:
+        """Deck options from slide settings (``slide_settings``); ``image_root``: the note's folder,
+        so images that will not show are measured as the text in their place, as renderers show them."""
         known = {key: values[key] for key in ("max_items", "max_words", "agenda", "notes") if key in values}
-        return cls(**known)
+        return cls(**known, image_root=image_root)
 
 
 def slide_settings(configured: dict[str, Any], doc: Document) -> dict[str, Any]:
@@ -194,12 +197,19 @@ def _fold(node: Node) -> str:
     return "; ".join(part for part in parts if part)
 
 
-def _item_entries(node: Node) -> Iterator[SlideItem]:
-    """A list item as slide bullets: the item (level 0), then what is under it in order (level 1)."""
+#: Blocks under an item that keep their own form on a slide (a code sample is not a bullet).
+_SHOWN_AS_IS = frozenset(("code", "table", "image"))
+
+
+def _item_entries(node: Node) -> Iterator[SlideEntry]:
+    """A list item as slide bullets: the item (level 0), then what is under it in order (level 1;
+    code, tables and images as themselves)."""
     yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, node.number)
     for entry in node.content:
         if type(entry) is Block:
-            if entry.kind not in _OFF_SLIDE:
+            if entry.kind in _SHOWN_AS_IS:
+                yield SlideText(entry.text, entry.kind, entry.info)
+            elif entry.kind not in _OFF_SLIDE:
                 yield SlideItem(_block_line(entry), None, 1)
         elif type(entry) is List:
             for child in entry.items:
@@ -238,9 +248,16 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         size = entry_words(entry)
         is_item = type(entry) is SlideItem
         if pages[-1] and ((is_item and count + 1 > per_page) or words + size > options.max_words):
-            carried = []
-            if is_item and len(pages[-1]) > 1 and type(pages[-1][-1]) is SlideText:
-                carried.append(pages[-1].pop())  # a lead-in stays with the items it introduces
+            carried: list[SlideEntry] = []
+            page = pages[-1]
+            if isinstance(entry, SlideItem) and entry.level > 0:
+                # a sub-point goes with its point: carry the point (and what follows it) over
+                start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
+                if start > 0:
+                    carried, pages[-1] = page[start:], page[:start]
+                    page = pages[-1]
+            if not carried and is_item and len(page) > 1 and type(page[-1]) is SlideText:
+                carried.append(page.pop())  # a lead-in stays with the items it introduces
             pages.append(carried)
             words = sum(entry_words(e) for e in carried)
             count = 0
@@ -303,8 +320,10 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
     for slide in slides:
         expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
     if options.fit:
-        from confnotes.fit import fit_deck
+        from confnotes.fit import fit_deck, unshown_images
 
+        if options.image_root is not None:
+            expanded = unshown_images(expanded, options.image_root)
         expanded = fit_deck(expanded)
     return Deck(meta.title, subtitle, meta.lang, tuple(expanded), options)
 

@@ -19,17 +19,26 @@ from confnotes.timing import Timing, agenda_label, format_minutes, pace, plan, s
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     """What a slide shows, as plain text in its order: ``(text, level, label)`` per item or block."""
+    from confnotes.fit import code_lines, table_rows
+
     lines: list[tuple[str, int, str | None]] = []
     for entry in slide.content:
         if type(entry) is SlideItem:
-            lines.append((plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
+            number = f"{entry.number}. " if entry.number else ""
+            lines.append((number + plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
+        elif entry.kind == "code":  # the code itself, not its fence and language
+            lines.append((" ".join(" ".join(code_lines(entry)).split()), 0, None))
+        elif entry.kind == "table":
+            lines.append((" | ".join(" ".join(plain(cell) for cell in row) for row in table_rows(entry.text)), 0, None))
         else:
             lines.append((" ".join(plain(entry.text).split()), 0, None))
     return lines
 
 
-def deck_for(doc: Document, options: RenderOptions) -> Deck:
-    return build_deck(doc, DeckOptions.from_mapping(options.slides))
+def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> Deck:
+    """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
+    remote) are measured as the text the renderers put in their place."""
+    return build_deck(doc, DeckOptions.from_mapping(options.slides, str(base_dir) if base_dir is not None else None))
 
 
 def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:
@@ -47,7 +56,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))
 
-    deck = deck_for(doc, options)
+    deck = deck_for(doc, options, base_dir)
     timing = talk_timing(doc, options, deck)
     # a talk's agenda and handout show minutes per part (the agenda lists the note's parts)
     agenda = [agenda_label(section.minutes) for section in timing.sections] if doc.is_talk and doc.parts else None

@@ -222,10 +222,15 @@ def _highlighted(lines: list[str], language: str) -> list[list[tuple[str, str]]]
         css = ""
         while kind is not None and not (css := STANDARD_TYPES.get(kind, "")):
             kind = kind.parent
+        css = "" if css == "err" else css  # what a lexer cannot read is shown plain, not boxed in red
         for index, part in enumerate(value.split("\n")):
             if index:
                 out.append([])
-            if part:
+            if not part:
+                continue
+            if out[-1] and out[-1][-1][0] == css:  # one span for a run of one kind
+                out[-1][-1] = (css, out[-1][-1][1] + part)
+            else:
                 out[-1].append((css, part))
     return out[: len(lines)] + [[] for _ in range(len(lines) - len(out))]
 

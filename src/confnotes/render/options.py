@@ -26,6 +26,7 @@ class RenderOptions:
     templates: tuple[str, ...] = ()
     notes: bool = False
     paper: str = "a4"
+    per_page: int = 3  # handout: slides a page (1, 2 or 3)
     allow_html: bool = False
     mode: str = "html"
     tagged: bool = True
@@ -44,6 +45,7 @@ class RenderOverrides:
     templates: str | None = None
     notes: bool | None = None
     paper: str | None = None
+    per_page: int | None = None
     tagged: bool | None = None
     max_items: int | None = None
     max_words: int | None = None
@@ -67,6 +69,7 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
         templates=(templates,) if templates else (),
         notes=bool(given.notes) if given.notes is not None else False,
         paper=(given.paper or config.paper).lower(),
+        per_page=given.per_page or 3,
         allow_html=config.allow_html,
         tagged=given.tagged if given.tagged is not None else True,
         slides=slides,

@@ -69,7 +69,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     from pptx import Presentation
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    deck = deck_for(doc, options)
+    deck = deck_for(doc, options, base_dir)
     reference = options.reference_pptx
     prs = _open_reference(reference) if reference else Presentation()
     _sixteen_nine(prs, scale_layouts=not reference)
@@ -234,6 +234,8 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         first = False
         paragraph.level = item.level
         size = ITEM[0] * scale if item.level == 0 else max(24, SUB_ITEM * scale)
+        if item.number:
+            _run(paragraph, f"{item.number}. ", size, bold=True)
         if item.label is not None:
             _run(paragraph, f"{md.plain(item.label)}:" + (" " if item.text else ""), size, bold=True)
         if item.text or item.label is None:

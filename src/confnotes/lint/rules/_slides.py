@@ -3,6 +3,7 @@ cached on the context)."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from confnotes.lint.types import LintContext
@@ -32,7 +33,8 @@ def fitted_deck(ctx: LintContext) -> Deck:
     cache = ctx.settings.setdefault("_cache", {})
     if "fitted" not in cache:
         settings = slide_settings(slide_limits(ctx), ctx.doc)
-        cache["fitted"] = build_deck(ctx.doc, DeckOptions.from_mapping(settings))
+        folder = None if ctx.doc.path.startswith("<") else os.path.dirname(os.path.abspath(ctx.doc.path))
+        cache["fitted"] = build_deck(ctx.doc, DeckOptions.from_mapping(settings, folder))
     deck: Deck = cache["fitted"]
     return deck
 
