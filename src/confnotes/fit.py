@@ -167,13 +167,17 @@ def unshown_images(slides: list[Slide], root: str) -> list[Slide]:
     out = []
     for slide in slides:
         content = tuple(
-            replace(entry, kind="missing-image")
-            if is_image(entry) and not all(shown(m.group(2).strip("<>")) for m in _IMAGE_SRC.finditer(entry.text))
+            SlideText(entry.text, "missing-image", entry.info)
+            if isinstance(entry, SlideText) and is_image(entry) and not _all_shown(entry.text, shown)
             else entry
             for entry in slide.content
         )
         out.append(replace(slide, content=content) if content != slide.content else slide)
     return out
+
+
+def _all_shown(text: str, shown: Callable[[str], bool]) -> bool:
+    return all(shown(match.group(2).strip("<>")) for match in _IMAGE_SRC.finditer(text))
 
 
 _IMAGE_SRC = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^)\s]*)")

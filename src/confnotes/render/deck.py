@@ -23,7 +23,7 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
 
     lines: list[tuple[str, int, str | None]] = []
     for entry in slide.content:
-        if type(entry) is SlideItem:
+        if isinstance(entry, SlideItem):
             number = f"{entry.number}. " if entry.number else ""
             lines.append((number + plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
         elif entry.kind == "code":  # the code itself, not its fence and language
