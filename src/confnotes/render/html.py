@@ -52,13 +52,17 @@ def stylesheet(options: RenderOptions) -> str:
     parts = [theme_css(options)]
     parts.append(read_builtin("note.css", options.templates))
     parts.append(read_builtin("print.css" if options.mode == "pdf" else "screen.css", options.templates))
+    from confnotes.render.markdown import code_css
+
+    parts.append(code_css(options.theme, dark=options.theme == "dark" and options.mode != "pdf"))
     parts.append(user_css(options))
     return style_safe("\n".join(parts))
 
 
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a document template receives: the model, the options and render helpers."""
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
+    # PDF pages cannot scroll: long code lines wrap there, behind a mark
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if options.mode == "pdf" else None)
     md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]

@@ -25,6 +25,8 @@ _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNOR
 #: Images embedded in one page or deck, in all (each embedding counts).
 MAX_PAGE_IMAGE_BYTES = 24 * 1024 * 1024
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
+#: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
+KEEP_LINES = 12
 
 
 def _scheme(url: str) -> str:
@@ -44,6 +46,8 @@ class InlineRenderer:
     base_dir: Path | None = None
     allow_html: bool = False
     embed_images: bool = True
+    #: wrap code lines longer than this with a continuation mark (PDF pages); None: never (screens scroll)
+    code_columns: int | None = None
     warnings: list[str] = field(default_factory=list)
     references: dict[str, Any] = field(default_factory=dict)
 
@@ -56,6 +60,9 @@ class InlineRenderer:
             ("link_close", self._link_close),
             ("image", self._image),
             ("fence", self._fence),
+            ("code_block", self._code_block),
+            ("table_open", self._small_block),
+            ("blockquote_open", self._small_block),
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
@@ -198,12 +205,42 @@ class InlineRenderer:
         return Markup(f'<pre class="code highlight"{label}><code>' + "\n".join(out) + "</code></pre>")
 
     def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
-        """Code blocks show their language as a caption, so the fence's info is not lost."""
-        html = str(renderer.fence(tokens, idx, options, env))
+        """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is not lost."""
         info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
+        html = self._code_html(tokens[idx].content, info)
         if not info:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
+
+    def _small_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        """A short table or quote is kept on one page; a long one may break (print.css ``.keep``)."""
+        token = tokens[idx]
+        if token.map and token.map[1] - token.map[0] <= KEEP_LINES:
+            token.attrJoin("class", "keep")
+        return str(renderer.renderToken(tokens, idx, options, env))
+
+    def _code_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        return self._code_html(tokens[idx].content, "")
+
+    def _code_html(self, code: str, language: str) -> str:
+        """``<pre class="highlight">`` of ``code``; with ``code_columns``, long lines wrap at a space
+        behind a continuation mark (``↪``, drawn by CSS so copied code stays code)."""
+        from confnotes.fit import wrapped_code
+
+        lines = code.removesuffix("\n").split("\n")
+        out: list[str] = []
+        for spans in _highlighted([line.expandtabs(4) for line in lines], language):
+            text = "".join(piece for _, piece in spans)
+            if self.code_columns is None:
+                out.append(_slice_spans(spans, 0, len(text)))
+                continue
+            position = 0
+            for piece, continued in wrapped_code([text], self.code_columns):
+                out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + _slice_spans(spans, position, position + len(piece)))
+                position += len(piece)
+        label = f' class="language-{escape(language)}"' if language else ""
+        keep = " keep" if len(lines) <= KEEP_LINES else ""
+        return f'<pre class="highlight{keep}"><code' + label + ">" + "\n".join(out) + "</code></pre>\n"
 
 
 def _highlighted(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
@@ -249,11 +286,13 @@ def _slice_spans(spans: list[tuple[str, str]], start: int, stop: int) -> str:
     return "".join(html)
 
 
-def code_css(theme: str) -> str:
-    """Pygments colours for code on slides, matched to the theme (dark themes get a dark palette)."""
+def code_css(theme: str, dark: bool | None = None) -> str:
+    """Pygments colours for code, matched to the theme: a dark palette for dark themes (``dark``
+    overrides: documents print the dark theme in its light palette)."""
     from pygments.formatters import HtmlFormatter
 
-    style = "monokai" if theme == "dark" else "default"
-    background = "#272822" if theme == "dark" else "#f4f4f6"
-    rules = str(HtmlFormatter(style=style).get_style_defs(".text-code .highlight"))  # type: ignore[no-untyped-call]
+    dark = theme == "dark" if dark is None else dark
+    style = "monokai" if dark else "default"
+    background = "#272822" if dark else "#f4f4f6"
+    rules = str(HtmlFormatter(style=style).get_style_defs(".highlight"))  # type: ignore[no-untyped-call]
     return rules + f"\n.text-code .highlight {{ background: {background}; }}"
