@@ -113,8 +113,19 @@ def text_words(text: str) -> list[str]:
 
 
 def source_words(text: str, notes: bool = True) -> list[str]:
-    """The words of a note's Markdown source, in order, without front matter and syntax."""
-    return text_words(syntax_free(_FRONT_MATTER.sub("", text, count=1), notes))
+    """The words of a note's Markdown source, in order, without front matter and syntax (a ``---``
+    block that is not a YAML mapping is the note's text, as confnotes reads it)."""
+    match = _FRONT_MATTER.match(text)
+    if match:
+        import yaml
+
+        try:
+            data = yaml.safe_load(match.group(0).strip().strip("-"))
+        except yaml.YAMLError:
+            data = None
+        if isinstance(data, dict) or data is None and not match.group(0).strip("-\n \t"):
+            text = text[match.end() :]
+    return text_words(syntax_free(text, notes))
 
 
 def model_words(doc: Document) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import NOTES
-from helpers import html_text, tiny_png, words
+from helpers import html_text, pdf_reading_text, tiny_png, words
 
 SEEDS = ["scale2025.md", "scaling-reading-list.md"]
 
@@ -205,11 +205,33 @@ def test_hostile_note_is_escaped(cli, tmp_path):
         "- <img src=x onerror=alert(4)>\n- [fine](https://example.org)\n"
     )
     html = _render(cli, note)
-    assert "<script>" not in html.split("<body", 1)[1]
-    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+    body = html.split("<body", 1)[1]
+    assert "<script>" not in body and "alert(2)" not in body and "onerror" not in body  # a script block prints nothing
     assert "javascript:" not in html and 'href="data:' not in html
     assert "click" in html_text(html) and "<img src=x" not in html
     assert '<a href="https://example.org">fine</a>' in html
+
+
+def test_disallowed_raw_html_prints_its_text_not_its_tags(cli, tmp_path):
+    note = tmp_path / "n.md"
+    note.write_text(
+        '# Pasted from a CMS\n\nThe answer was <span style="font-size: 50px">?</span> and <b>bold</b>.\n\n'
+        '<div class="callout">\n<p>Note <em>this</em> &amp; that</p>\n<style>p { color: red }</style>\n</div>\n\n'
+        "![Grafana board](https://grafana.example.org/board.png)\n"
+    )
+    html = _render(cli, note)
+    text = html_text(html)
+    assert "The answer was ? and bold." in " ".join(text.split())
+    assert "Note this & that" in " ".join(text.split())
+    assert "span" not in text and "font-size" not in text and "color: red" not in text
+    assert '<a class="remote-image" href="https://grafana.example.org/board.png"' in html
+    pdf = tmp_path / "n.pdf"
+    assert cli("render", str(note), "--to", "pdf", "-o", str(pdf)).exit_code == 0
+    printed = pdf_reading_text(pdf)
+    if printed is not None:
+        flat = " ".join(printed.split())
+        assert "The answer was ? and bold." in flat and "<span" not in flat
+        assert "Image: Grafana board (https://grafana.example.org/board.png)" in flat
 
 
 def test_allow_html_from_config(cli, tmp_path):
@@ -228,4 +250,7 @@ def test_local_image_is_embedded_and_missing_one_warns(cli, tmp_path):
     html = (tmp_path / "out.html").read_text()
     assert 'src="data:image/png;base64,' in html
     assert "image 'missing.png' not found" in result.stderr
-    assert '<a class="remote-image" href="https://example.org/x.png">remote</a>' in html
+    assert (
+        '<a class="remote-image" href="https://example.org/x.png" title="Image (not embedded): https://example.org/x.png">remote</a>'
+        in html
+    )

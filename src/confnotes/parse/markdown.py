@@ -39,6 +39,8 @@ def render_parser(allow_html: bool = False) -> MarkdownIt:
     dropped link, so markdown-it's own validation is relaxed here.
     """
     # bare URLs become links, as in every Markdown viewer people read notes in (linkify-it-py)
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": allow_html, "linkify": True}).enable(["table", "linkify"])
+    # raw HTML is always parsed as HTML, so that, when it is not allowed, the renderer can print
+    # its text without its tags (render.markdown)
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": True, "linkify": True}).enable(["table", "linkify"])
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
     return md

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from html import unescape as html_unescape
+
 from markupsafe import Markup, escape
 
 from confnotes.model import Block, note_text
@@ -25,6 +27,9 @@ _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNOR
 #: Images embedded in one page or deck, in all (each embedding counts).
 MAX_PAGE_IMAGE_BYTES = 24 * 1024 * 1024
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
+_SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?(-->|$)", re.DOTALL)
+_TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 
@@ -61,6 +66,8 @@ class InlineRenderer:
             ("image", self._image),
             ("fence", self._fence),
             ("code_block", self._code_block),
+            ("html_inline", self._html),
+            ("html_block", self._html),
             ("table_open", self._small_block),
             ("blockquote_open", self._small_block),
         ):
@@ -93,8 +100,8 @@ class InlineRenderer:
         if _DATA_IMAGE.match(src):
             return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
         scheme = _scheme(src)
-        if scheme in ("http", "https"):
-            return f'<a class="remote-image" href="{escape(src)}">{escape(alt or src)}</a>'
+        if scheme in ("http", "https"):  # nothing is fetched: a placeholder that links to the image
+            return f'<a class="remote-image" href="{escape(src)}" title="Image (not embedded): {escape(src)}">{escape(alt or src)}</a>'
         if scheme:
             self.warnings.append(f"image {src[:60]!r} not embedded: only images next to the note are")
             return f'<span class="missing-image">{escape(alt)}</span>'
@@ -168,7 +175,7 @@ class InlineRenderer:
         for token in tokens:
             for child in token.children or []:
                 kind = child.type
-                if kind in ("text", "code_inline", "html_inline"):
+                if kind in ("text", "code_inline"):
                     out.append(child.content)
                 elif kind in ("softbreak", "hardbreak"):
                     out.append(" ")
@@ -212,6 +219,17 @@ class InlineRenderer:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
 
+    def _html(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        """Raw HTML as written if the config allows it; otherwise its text without its tags (a
+        ``<span style=…>?</span>`` prints ``?``), and nothing of comments, scripts and styles."""
+        content = tokens[idx].content
+        if self.allow_html:
+            return str(content)
+        text = _SCRIPT_OR_STYLE.sub("", content)
+        text = _COMMENT.sub("", text)
+        text = _TAG.sub("", text)
+        return str(escape(html_unescape(text)))
+
     def _small_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         """A short table or quote is kept on one page; a long one may break (print.css ``.keep``)."""
         token = tokens[idx]
@@ -236,7 +254,10 @@ class InlineRenderer:
                 continue
             position = 0
             for piece, continued in wrapped_code([text], self.code_columns):
-                out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + _slice_spans(spans, position, position + len(piece)))
+                out.append(
+                    ('<span class="wrap" aria-hidden="true"></span>' if continued else "")
+                    + _slice_spans(spans, position, position + len(piece))
+                )
                 position += len(piece)
         label = f' class="language-{escape(language)}"' if language else ""
         keep = " keep" if len(lines) <= KEEP_LINES else ""
