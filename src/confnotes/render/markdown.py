@@ -12,11 +12,10 @@ import base64
 import mimetypes
 import re
 from dataclasses import dataclass, field
+from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
-
-from html import unescape as html_unescape
 
 from markupsafe import Markup, escape
 
