@@ -233,7 +233,8 @@ def pdf_text(data: bytes) -> str:
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
-    return "\n".join(page.extract_text() or "" for page in reader.pages)
+    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    return re.sub(r"\u2010\n\s*", "", text)  # a word hyphenated at a line end is one word
 
 
 def pdf_reading_text(path: Path) -> str:
@@ -253,7 +254,9 @@ def pdf_reading_text(path: Path) -> str:
         import pytest
 
         pytest.skip("pdftotext not installed: apt-get install poppler-utils to check PDF text order")
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    # a word hyphenated at a line end (WeasyPrint's hyphenation character, U+2010) is one word
+    return re.sub(r"\u2010\n\s*", "", text)
 
 
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")

@@ -22,6 +22,7 @@ LAYERS: dict[str, int] = {
     "confnotes.ignore": 1,
     "confnotes.output": 1,
     "confnotes.config": 1,
+    "confnotes.fonts": 1,
     "confnotes.parse": 2,
     "confnotes.load": 3,
     "confnotes.slides": 3,

@@ -173,7 +173,7 @@ def test_deck_blocks_can_be_overridden(cli, tmp_path):
         '{% block notes %}<p class="cue">Cue:</p>{{ super() }}{% endblock %}\n'
     )
     html = cli("render", str(note), "--to", "slides", "--templates", str(templates), "-o", "-").stdout
-    assert "<h1>ACME Talk</h1>" in html and '<p class="cue">Cue:</p><p>say hello</p>' in html
+    assert "<h1>ACME Talk</h1>" in html and '<p class="cue">Cue:</p><p dir="auto">say hello</p>' in html
     assert html.count('<section class="slide') == 3
 
 

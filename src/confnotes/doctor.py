@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 
+from confnotes.fonts import SCRIPTS
+from confnotes.fonts import families as font_families
+
 #: Scripts a note may be written in: (name, fontconfig language, characters of the script, Debian package).
-SCRIPTS = (
-    ("Latin", "en", "A-Za-z", "fonts-dejavu-core"),
-    ("Cyrillic", "ru", "\u0400-\u04ff", "fonts-dejavu-core"),
-    ("Greek", "el", "\u0370-\u03ff", "fonts-dejavu-core"),
-    ("Hebrew", "he", "\u0590-\u05ff", "fonts-dejavu-core"),
-    ("Arabic", "ar", "\u0600-\u06ff", "fonts-dejavu-core"),
-    ("CJK", "zh", "\u4e00-\u9fff", "fonts-droid-fallback"),
-    ("Japanese kana", "ja", "\u3040-\u30ff", "fonts-droid-fallback"),
-    ("Hangul", "ko", "\uac00-\ud7af", "fonts-noto-cjk"),
-    ("Devanagari", "hi", "\u0900-\u097f", "fonts-noto-core"),
-)
 
 
 @dataclass(frozen=True)
@@ -75,8 +66,7 @@ def _fonts(text: str | None) -> list[Check]:
     for name, lang, chars, package in SCRIPTS:
         if text is not None and lang != "en" and not re.search(f"[{chars}]", text):
             continue
-        found = subprocess.run(["fc-list", f":lang={lang}", "family"], capture_output=True, text=True).stdout.strip()
-        families = sorted({line.split(",")[0] for line in found.splitlines() if line})
+        families = list(font_families(lang))
         checks.append(
             Check(
                 f"fonts for {name}",

@@ -92,11 +92,11 @@ def render_template_deck(
 
 def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any) -> tuple[bytes, list[str]]:
     """A deck template printed to PDF through WeasyPrint (the slides PDF, the handout)."""
-    from confnotes.render.pdf import html_to_pdf
+    from confnotes.render.pdf import font_warnings, html_to_pdf
 
     html, warnings = render_template_deck(template, doc, options, base_dir, **extra)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings
+    return pdf, warnings + pdf_warnings + font_warnings(doc)
 
 
 def local_image(src: str, base_dir: Path | None) -> Path | None:

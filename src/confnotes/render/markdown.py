@@ -72,6 +72,7 @@ class InlineRenderer:
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
+        self.md.core.ruler.push("direction", _set_direction)
         self._dropped: list[bool] = []
         self._embedded: dict[Path, str] = {}
         self._embedded_bytes = 0
@@ -151,6 +152,11 @@ class InlineRenderer:
 
     def _env(self) -> dict[str, Any]:
         return {"references": dict(self.references)}
+
+    @staticmethod
+    def direction(text: str) -> str:
+        """``rtl`` for text whose first strong letter is Hebrew or Arabic, else ``auto``."""
+        return direction_of(text)
 
     def inline(self, text: str) -> Markup:
         return Markup(self.md.renderInline(text, self._env()))
@@ -316,3 +322,26 @@ def code_css(theme: str, dark: bool | None = None) -> str:
     background = "#272822" if dark else "#f4f4f6"
     rules = str(HtmlFormatter(style=style).get_style_defs(".highlight"))  # type: ignore[no-untyped-call]
     return rules + f"\n.text-code .highlight {{ background: {background}; }}"
+
+
+_STRONG = re.compile(
+    r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff\u0900-\u0dff\u3040-\u9fff\uac00-\ud7af\ufb1d-\ufdff\ufe70-\ufeff]"
+)
+_RTL = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+_DIRECTED = frozenset(("paragraph_open", "heading_open", "list_item_open", "blockquote_open", "th_open", "td_open"))
+
+
+def direction_of(text: str) -> str:
+    """A block's direction from its first strong letter (as ``dir="auto"`` decides it in browsers;
+    WeasyPrint needs it spelled out): ``rtl`` or ``auto``."""
+    match = _STRONG.search(text)
+    return "rtl" if match and _RTL.match(match.group(0)) else "auto"
+
+
+def _set_direction(state: Any) -> None:
+    """Every block gets ``dir``: right-to-left paragraphs run right to left in pages and PDFs."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type in _DIRECTED:
+            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
+            token.attrSet("dir", direction_of(inline.content if inline is not None else ""))

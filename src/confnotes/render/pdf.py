@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,9 @@ def _fetcher_class() -> Any:
 _MACHINE_WARNINGS = ("Using fontTools instead of HarfBuzz-Subset", "Please install HarfBuzz version")
 
 
+_NO_GLYPH = re.compile(r'unsupported by fonts: "(.*?)"')
+
+
 def is_machine_warning(message: object) -> bool:
     return isinstance(message, str) and message.startswith(_MACHINE_WARNINGS)
 
@@ -51,12 +55,20 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
 
     warnings: list[str] = []
     refused: list[str] = []
+    no_glyph: list[str] = []
     logger = logging.getLogger("weasyprint")
 
     class Collect(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            if record.levelno >= logging.WARNING and not is_machine_warning(record.msg):
-                warnings.append(record.getMessage().splitlines()[0][:200])
+            if record.levelno < logging.WARNING or is_machine_warning(record.msg):
+                return
+            message = record.getMessage()
+            if message.startswith(".notdef glyph rendered"):  # one summary line, not one a character
+                match = _NO_GLYPH.search(message)
+                if match and match.group(1) not in no_glyph:
+                    no_glyph.append(match.group(1))
+                return
+            warnings.append(message.splitlines()[0][:200])
 
     handler = Collect()
     logger.addHandler(handler)
@@ -76,6 +88,11 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         logger.removeHandler(handler)
         logger.propagate = previous
     warnings += [f"refused to fetch {url[:80]}" for url in refused]
+    if no_glyph:
+        sample = " ".join(no_glyph[:8]) + (" …" if len(no_glyph) > 8 else "")
+        warnings.append(
+            f"{len(no_glyph)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)"
+        )
     return pdf, warnings
 
 
@@ -86,7 +103,21 @@ def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, li
 
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings
+    return pdf, warnings + pdf_warnings + font_warnings(doc)
+
+
+def font_warnings(doc: Any) -> list[str]:
+    """A line for each script of the note this machine has no font for (once per script and note)."""
+    from confnotes.fonts import missing_font_warnings
+    from confnotes.model import Block, Node, walk_content
+
+    texts = [doc.meta.title, *(doc.meta.speakers or ())]
+    for entry in walk_content(doc.content):
+        if type(entry) is Node:
+            texts.append(entry.title)
+        elif type(entry) is Block:
+            texts.append(entry.text)
+    return missing_font_warnings("\n".join(texts))
 
 
 render = render_pdf

@@ -1,0 +1,202 @@
+"""Documents that print right: themes on paper, pages that fill, code, paper sizes, language and
+script, the handout, and tagged PDFs checked by the PDF/UA checker pdfua."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from confnotes.config import Config
+from confnotes.load import read_text
+from confnotes.render.formats import render_note
+from confnotes.render.options import RenderOverrides, resolve_render_options
+from conftest import FIXTURES, NOTES
+
+STRESS = FIXTURES / "slides" / "stress.md"
+EVERY = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md"))]
+MM = 72 / 25.4
+
+
+def _needs(program: str, package: str) -> None:
+    if shutil.which(program) is None:
+        message = f"{program} is not installed (apt-get install {package})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def _render(note: Path, fmt: str, tmp_path: Path, **overrides) -> Path:
+    """In-process, as ``confnotes render`` does it."""
+    text = note.read_text(encoding="utf-8")
+    doc = read_text(text, str(note), Config())
+    options = resolve_render_options(Config(), doc, RenderOverrides(**overrides))
+    data, _ = render_note(doc, fmt, options, note.parent)
+    out = tmp_path / f"{note.stem}.{fmt}.{overrides.get('theme', 'default')}.pdf"
+    out.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return out
+
+
+def _ink(pdf: Path, page: int = 1) -> int:
+    """Pixels far from the page's background colour: what a reader can see on the page."""
+    from PIL import Image
+
+    _needs("pdftoppm", "poppler-utils")
+    png = subprocess.run(
+        ["pdftoppm", "-r", "40", "-gray", "-f", str(page), "-l", str(page), "-png", str(pdf)], capture_output=True, check=True
+    ).stdout
+    histogram = Image.open(io.BytesIO(png)).convert("L").histogram()
+    background = max(range(256), key=lambda value: histogram[value])
+    return sum(count for value, count in enumerate(histogram) if abs(value - background) > 80)
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "handout"])
+def test_every_theme_prints_visibly(tmp_path, fmt):
+    from confnotes.templating import themes
+
+    note = NOTES / "scale2025.md"
+    baseline = _ink(_render(note, fmt, tmp_path, theme="default"))
+    for theme in themes():
+        ink = _ink(_render(note, fmt, tmp_path, theme=theme))
+        assert ink >= 0.6 * baseline, f"{theme}: page 1 has {ink} visible pixels, the default theme {baseline}"
+
+
+def test_dark_decks_keep_dark_dividers(tmp_path):
+    from PIL import Image
+
+    _needs("pdftoppm", "poppler-utils")
+    pdf = _render(NOTES / "scale2025.md", "slides-pdf", tmp_path, theme="dark")
+    png = subprocess.run(["pdftoppm", "-r", "20", "-gray", "-f", "3", "-l", "3", "-png", str(pdf)], capture_output=True, check=True).stdout
+    histogram = Image.open(io.BytesIO(png)).convert("L").histogram()
+    mean = sum(value * count for value, count in enumerate(histogram)) / sum(histogram)
+    assert mean < 80, "slide 3 (a divider) of the dark deck is dark, not a white flash"
+
+
+def _fills(pdf: Path) -> list[tuple[float, str]]:
+    """Per page: how far down the text area the text reaches (0–1), and the page's first words."""
+    _needs("pdftotext", "poppler-utils")
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8", "replace")
+    fills = []
+    for _, height, body in re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S):
+        top, bottom = 22 * MM, float(height) - 20 * MM
+        words = [(float(y0), float(y1), w) for y0, y1, w in re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<', body)]
+        words = [(a, b, w) for a, b, w in words if a >= top - 2 and b <= bottom + 2]
+        last = max((b for _, b, _ in words), default=top)
+        first = " ".join(w for _, _, w in sorted(words)[:6])
+        fills.append(((last - top) / (bottom - top), first))
+    return fills
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pages_fill_before_they_break(tmp_path, paper):
+    """No page is less than half full, except a document's last page and a section's last page
+    (the next page then opens with a section heading)."""
+    from confnotes.load import load_note
+
+    failures = []
+    for note in [STRESS, NOTES / "scale2025.md", FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]:
+        pdf = _render(note, "pdf", tmp_path, paper=paper)
+        titles = [section.title for section in load_note(str(note)).doc.sections]
+        fills = _fills(pdf)
+        for index, (fill, _) in enumerate(fills[:-1]):
+            next_first = fills[index + 1][1]
+            if fill < 0.5 and not any(next_first.startswith(" ".join(title.split()[:3])) for title in titles):
+                failures.append(f"{note.name} page {index + 1} is {fill:.0%} full")
+    assert failures == []
+
+
+def test_paper_letter_for_pdf_and_handout(tmp_path):
+    from pypdf import PdfReader
+
+    for fmt in ("pdf", "handout"):
+        for paper, size in (("letter", (612, 792)), ("a4", (595, 842))):
+            box = PdfReader(str(_render(NOTES / "scale2025.md", fmt, tmp_path, paper=paper))).pages[0].mediabox
+            assert (round(float(box.width)), round(float(box.height))) == size, (fmt, paper)
+
+
+def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path):
+    from helpers import pdf_reading_text
+
+    note = tmp_path / "code.md"
+    note.write_text(
+        "# Rollout\n\n## Script\n\n```python\n"
+        "def rollout(cluster, stage, retries=3, timeout_seconds=600, dry_run=False, notify_channel='#deploys'):\n"
+        "    return apply(cluster, stage)\n```\n"
+    )
+    html = cli("render", str(note), "--to", "html", "-o", "-").stdout
+    assert '<span class="k">def</span>' in html and ".highlight .k" in html
+    deck = cli("render", str(note), "--to", "slides", "-o", "-").stdout
+    assert '<span class="k">def</span>' in deck
+    pdf = tmp_path / "code.pdf"
+    assert cli("render", str(note), "--to", "pdf", "-o", str(pdf)).exit_code == 0
+    text = pdf_reading_text(pdf)
+    if text is not None:
+        lines = [line for line in text.splitlines() if "notify_channel" in line or "dry_run" in line]
+        assert any(line.lstrip().startswith("↪") for line in lines), text
+        assert "timeout_seconds=600" in text
+
+
+def test_language_direction_and_missing_fonts(cli, tmp_path, monkeypatch):
+    from pypdf import PdfReader
+
+    from confnotes import fonts
+
+    note = tmp_path / "ar.md"
+    note.write_text("---\nlang: ar\n---\n# ملاحظات المؤتمر\n\n## الجلسة الأولى\n\nهذه فقرة باللغة العربية.\n\nAn English paragraph.\n")
+    html = cli("render", str(note), "--to", "html", "-o", "-").stdout
+    assert '<html lang="ar">' in html and '<p dir="rtl">' in html and '<p dir="auto">An English' in html
+    pdf = tmp_path / "ar.pdf"
+    assert cli("render", str(note), "--to", "pdf", "-o", str(pdf)).exit_code == 0
+    assert PdfReader(str(pdf)).trailer["/Root"]["/Lang"] == "ar"
+    if shutil.which("pdftotext"):
+        out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+        starts = {w: float(x0) for x0, w in re.findall(r'xMin="([\d.]+)" yMin="[\d.]+" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<', out)}
+        arabic = [x for w, x in starts.items() if re.search("[\u0600-\u06ff]", w)]
+        assert starts["An"] < 100, "the English paragraph starts at the left margin"
+        assert arabic and min(arabic) > 250, "short Arabic lines sit against the right margin"
+    # a script without a font here: one line naming the package, once per script and note
+    monkeypatch.setattr(fonts, "families", lambda lang: () if lang == "ko" else ("DejaVu Sans",))
+    monkeypatch.setattr(fonts.shutil, "which", lambda name: "/usr/bin/fc-list")
+    korean = tmp_path / "ko.md"
+    korean.write_text("# 회의\n\n## 요약\n\n안녕하세요 여러분, 회의를 시작합니다.\n")
+    result = cli("render", str(korean), "--to", "pdf", "-o", str(tmp_path / "ko.pdf"))
+    lines = [line for line in result.stderr.splitlines() if "no font for Hangul" in line]
+    assert len(lines) == 1 and "apt-get install fonts-noto-cjk" in lines[0]
+    assert sum(1 for line in result.stderr.splitlines() if ".notdef" in line) == 0
+
+
+def test_handout_per_page_and_notes_that_flow(cli, tmp_path):
+    from pypdf import PdfReader
+
+    from helpers import pdf_reading_text
+
+    note = tmp_path / "talk.md"
+    long_note = " ".join(f"Sentence {n} of the speaker's long story about the outage." for n in range(60))
+    note.write_text(
+        f"# Talk\n\n## Part\n\n- point one\n\n<!-- notes: {long_note} -->\n\n## Second\n\n- point two\n\n## Third\n\n- point three\n"
+    )
+    counts = {}
+    for per_page in (1, 2, 3):
+        out = tmp_path / f"h{per_page}.pdf"
+        assert cli("render", str(note), "--to", "handout", "--per-page", str(per_page), "-o", str(out)).exit_code == 0
+        counts[per_page] = len(PdfReader(str(out)).pages)
+    assert counts[1] > counts[2] >= counts[3]
+    text = pdf_reading_text(tmp_path / "h3.pdf")
+    if text is not None:
+        assert "Sentence 59 of the speaker's long story" in " ".join(text.split()), "notes flow on, never cut"
+
+
+@pytest.mark.parametrize("note", EVERY, ids=lambda p: p.name)
+def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note):
+    """pdfua (a machine-checkable subset of PDF/UA-1): 0 errors on the document, slides PDF and handout."""
+    from pdfua import Severity, validate
+
+    for fmt in ("pdf", "slides-pdf", "handout"):
+        pdf = _render(note, fmt, tmp_path)
+        errors = [f for f in validate(str(pdf)).findings if f.severity == Severity.ERROR]
+        assert errors == [], f"{fmt}: {[(f.rule_id, f.message) for f in errors][:3]}"
