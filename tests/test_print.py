@@ -193,10 +193,50 @@ def test_handout_per_page_and_notes_that_flow(cli, tmp_path):
 
 @pytest.mark.parametrize("note", EVERY, ids=lambda p: p.name)
 def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note):
-    """pdfua (a machine-checkable subset of PDF/UA-1): 0 errors on the document, slides PDF and handout."""
+    """pdfua (a machine-checkable subset of PDF/UA-1): 0 errors on the document, slides PDF and
+    handout; the slides PDF has one page per slide."""
     from pdfua import Severity, validate
+
+    from pypdf import PdfReader
+
+    from confnotes.load import load_note
+    from confnotes.slides import DeckOptions, build_deck
 
     for fmt in ("pdf", "slides-pdf", "handout"):
         pdf = _render(note, fmt, tmp_path)
         errors = [f for f in validate(str(pdf)).findings if f.severity == Severity.ERROR]
         assert errors == [], f"{fmt}: {[(f.rule_id, f.message) for f in errors][:3]}"
+        if fmt == "slides-pdf":  # and the slides PDF has exactly a page per slide of the deck
+            deck = build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
+            assert len(PdfReader(str(pdf)).pages) == len(deck.slides)
+
+
+def test_contents_leaders_keep_clear_and_numbers_line_up(tmp_path):
+    _needs("pdftotext", "poppler-utils")
+    note = tmp_path / "reading.md"
+    note.write_text(
+        "---\ntitle: Reading list\n---\n# Reading list\n\n## Attention Is All You Need\n\nText.\n\n"
+        "## Efficient Memory Management for Large Language Model Serving with PagedAttention, and a subtitle long enough to wrap\n\n"
+        "Text.\n\n## FlashAttention\n\nText.\n"
+    )
+    pdf = _render(note, "pdf", tmp_path)
+    out = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, check=True).stdout.decode()
+    words = [
+        (float(x0), float(y0), float(x1), w)
+        for x0, y0, x1, w in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<', out)
+    ]
+    lines: dict[int, list[tuple[float, float, str]]] = {}
+    for x0, y0, x1, w in words:
+        lines.setdefault(round(y0), []).append((x0, x1, w))
+    leader_lines = [sorted(line) for line in lines.values() if sum(1 for _, _, w in line if w == ".") >= 5]
+    assert len(leader_lines) == 3
+    numbers = []
+    for line in leader_lines:
+        texts = [(x0, x1, w) for x0, x1, w in line if w != "."]
+        dots = [x0 for x0, _, w in line if w == "."]
+        last_text = max(x1 for x0, x1, w in texts if x0 < dots[0])
+        assert dots[0] - last_text >= 4, "the first leader dot keeps clear of the entry"
+        numbers.append(texts[-1][1])
+    assert max(numbers) - min(numbers) < 1, "page numbers line up"
+    heading = next(w for w in words if w[3] == "Contents")
+    assert heading[0] - 51 >= 10, "the frame is padded"
