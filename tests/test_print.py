@@ -196,7 +196,6 @@ def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note):
     """pdfua (a machine-checkable subset of PDF/UA-1): 0 errors on the document, slides PDF and
     handout; the slides PDF has one page per slide."""
     from pdfua import Severity, validate
-
     from pypdf import PdfReader
 
     from confnotes.load import load_note
