@@ -239,3 +239,29 @@ def test_contents_leaders_keep_clear_and_numbers_line_up(tmp_path):
     assert max(numbers) - min(numbers) < 1, "page numbers line up"
     heading = next(w for w in words if w[3] == "Contents")
     assert heading[0] - 51 >= 10, "the frame is padded"
+
+
+def test_tagged_pdf_table_headers_and_link_descriptions(tmp_path):
+    from pypdf import PdfReader
+
+    note = tmp_path / "t.md"
+    note.write_text(
+        "# Results\n\n## Numbers\n\n| Engine | p95 (ms) |\n|---|---|\n| A | 12 |\n\n"
+        "See [the benchmark notes](https://example.org/bench) and [Numbers](#numbers).\n\n## More\n\nText.\n"
+    )
+    reader = PdfReader(str(_render(note, "pdf", tmp_path)))
+    scopes, stack = [], [reader.trailer["/Root"]["/StructTreeRoot"]]
+    while stack:
+        node = stack.pop()
+        node = node.get_object() if hasattr(node, "get_object") else node
+        if isinstance(node, dict):
+            if node.get("/S") == "/TH":
+                scopes.append(node["/A"].get_object().get("/Scope"))
+            if "/K" in node:
+                stack.append(node["/K"])
+        elif isinstance(node, list):
+            stack.extend(node)
+    assert scopes == ["/Column", "/Column"]
+    contents = [annot.get_object().get("/Contents") for page in reader.pages for annot in page.get("/Annots", [])]
+    assert "the benchmark notes (https://example.org/bench)" in contents
+    assert "Numbers" in contents and "numbers" not in contents, "a link inside the page is described by its text, not its slug"

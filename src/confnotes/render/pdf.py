@@ -81,6 +81,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         options: dict[str, Any] = {}
         if tagged:
             options["pdf_variant"] = "pdf/ua-1"
+            options["finisher"] = _tag_finisher(_link_texts(html))
         pdf = document.write_pdf(**options)
     except Exception as exc:  # WeasyPrint raises many types; the user gets one line
         raise render_error(f"PDF rendering failed: {type(exc).__name__}: {exc}") from None
@@ -94,6 +95,46 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
             f"{len(no_glyph)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)"
         )
     return pdf, warnings
+
+
+_LINK = re.compile(r'<a\b[^>]*?\bhref="([^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
+
+
+def _link_texts(html: str) -> dict[str, str]:
+    """Each link target of the page and the words it is linked from (for the PDF's link descriptions)."""
+    from html import unescape
+
+    texts: dict[str, str] = {}
+    for href, inner in _LINK.findall(html):
+        text = " ".join(unescape(re.sub(r"<[^>]+>", " ", inner)).split())
+        target = unescape(href)
+        if text and target not in texts:
+            texts[target] = text
+            if target.startswith("#"):
+                texts.setdefault(target[1:], text)
+    return texts
+
+
+def _tag_finisher(link_texts: dict[str, str]) -> Any:
+    """Finish WeasyPrint's tagged PDF: table header cells get ``/Scope /Column`` and links a
+    description from their text (WeasyPrint writes the target, a slug for links inside the page)."""
+    import pydyf  # type: ignore[import-untyped]
+
+    def finish(document: Any, pdf: Any) -> None:
+        for obj in pdf.objects:
+            if not isinstance(obj, pydyf.Dictionary):
+                continue
+            if obj.get("S") == "/TH":
+                attributes = obj.get("A")
+                if isinstance(attributes, pydyf.Dictionary):
+                    attributes["Scope"] = "/Column"
+            elif obj.get("Subtype") == "/Link" and isinstance(obj.get("Contents"), pydyf.String):
+                target = obj["Contents"].string
+                text = link_texts.get(target)
+                if text:
+                    obj["Contents"] = pydyf.String(text if text == target else f"{text} ({target})" if "://" in target else text)
+
+    return finish
 
 
 def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, list[str]]:
