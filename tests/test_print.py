@@ -99,7 +99,8 @@ def test_pages_fill_before_they_break(tmp_path, paper):
     from confnotes.load import load_note
 
     failures = []
-    for note in [STRESS, NOTES / "scale2025.md", FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]:
+    notes = EVERY if paper == "a4" else [STRESS, NOTES / "scale2025.md", FIXTURES / "real" / "session-k8s-scheduler.md"]
+    for note in notes:
         pdf = _render(note, "pdf", tmp_path, paper=paper)
         titles = [section.title for section in load_note(str(note)).doc.sections]
         fills = _fills(pdf)
