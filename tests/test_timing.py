@@ -232,7 +232,8 @@ def test_the_plan_shows_on_the_agenda_handout_outline_and_site_index(cli, tmp_pa
     note.write_bytes(TALK.read_bytes())
     (notes / "plain.md").write_text("# Hallway notes\n\n## Lunch\n\n- good soup\n")
     plan = _json(cli, str(note))
-    labels = [("<1 min" if s["minutes"] < 0.75 else f"{round(s['minutes'])} min") for s in plan["sections"]]
+    planned = [s["budget_minutes"] or s["minutes"] for s in plan["sections"]]  # the budget where there is one
+    labels = [("<1 min" if m < 0.75 else f"{round(m)} min") for m in planned]
     deck = cli("render", str(note), "--to", "slides", "-o", "-").stdout
     agenda = re.search(r'<section class="slide kind-agenda".*?</section>', deck, re.S).group(0)
     assert re.findall(r'<span class="minutes">([^<]*)</span>', agenda) == [label.replace("<", "&lt;") for label in labels]
@@ -255,3 +256,24 @@ def test_the_plan_shows_on_the_agenda_handout_outline_and_site_index(cli, tmp_pa
     index = (site / "index.html").read_text()
     assert f"about {max(1, round(plan['total_minutes']))} min of a 2-minute slot" in index
     assert index.count('class="talk-time"') == 1
+
+
+def test_what_new_users_tripped_on(cli, tmp_path):
+    """20:00 is not twenty hours; a budget under a notes comment counts; budgets over the slot and
+    a clicked-through rehearsal are called out."""
+    note = tmp_path / "talk.md"
+    note.write_text('---\nduration: "20:00"\n---\n# Talk\n\n## Part\n\n- point\n')
+    bad = cli("time", str(note))
+    assert bad.exit_code == 2 and "reads as 20 hours" in bad.stderr and "write 20min" in bad.stderr
+    note.write_text(
+        "---\nduration: 10min\n---\n# Talk\n\n## Intro\n<!-- notes: wave -->\n<!-- time: 6min -->\n\n- point\n\n"
+        "## Outro\n<!-- time: 6min -->\n\n- bye\n"
+    )
+    plan = _json(cli, str(note))
+    assert [s["budget_minutes"] for s in plan["sections"]] == [6, 6]
+    found = json.loads(cli("lint", "--no-cache", "--format", "json", str(note)).stdout)
+    assert any("budgets add up to 12:00 min, more than the 10:00 min slot" in f["message"] for f in found)
+    timings = tmp_path / "quick.json"
+    timings.write_text(json.dumps({"format": "confnotes.rehearsal/1", "slides": [{"slide": 3, "seconds": 1}, {"slide": 4, "seconds": 1}]}))
+    out = cli("time", "--rehearsal", str(timings), str(note)).stdout
+    assert "a partial rehearsal" in out and "try --wpm" not in out

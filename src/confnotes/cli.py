@@ -428,8 +428,9 @@ def rules(rule: str | None, fmt: str) -> None:
 @click.option(
     "--write-budgets",
     is_flag=True,
-    help="Write each section's time into the note as <!-- time: … --> under its heading: the rehearsed "
-    "times with --rehearsal, else the estimate. Nothing else in the note changes.",
+    help="Write each section's time into the note as <!-- time: … --> under its heading, rounded to half "
+    "minutes and replacing a budget comment already there: the rehearsed times with --rehearsal, else the "
+    "estimate. Nothing else in the note changes.",
 )
 def time_command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool) -> None:
     """How long the talk in NOTE runs: per section, per slide, against its slot.

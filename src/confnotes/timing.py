@@ -28,6 +28,8 @@ DEFAULT_WPM = 130
 MIN_WPM, MAX_WPM = 50, 400
 TYPICAL_WPM = (100, 200)
 DEFAULT_SLIDE_SECONDS = 2
+#: an ``h:mm`` duration at or above this many hours is refused as a likely ``mm:ss``
+MAX_CLOCK_HOURS = 8
 
 _UNITS = {"h": 60.0, "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "m": 1.0, "min": 1.0, "mins": 1.0}
 _UNITS |= {"minute": 1.0, "minutes": 1.0, "s": 1 / 60, "sec": 1 / 60, "secs": 1 / 60, "second": 1 / 60, "seconds": 1 / 60}
@@ -53,6 +55,10 @@ def parse_duration(value: Any) -> float:
         clock = _CLOCK.fullmatch(text)
         if clock:
             hours, mins, secs = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+            if hours >= MAX_CLOCK_HOURS:  # "20:00" meant as twenty minutes reads as twenty hours
+                raise DurationError(
+                    f"duration {str(value)!r} reads as {hours} hours (hours:minutes); for {hours} minutes write {hours}min or 00:{hours:02d}"
+                )
             minutes = hours * 60 + mins + secs / 60
         elif re.fullmatch(r"\d+(?:\.\d+)?", text):
             minutes = float(text)
@@ -91,6 +97,12 @@ class SectionTime:
     words: int
     minutes: float
     budget_minutes: float | None = None
+
+    @property
+    def planned_minutes(self) -> float:
+        """What the talk plans for the part: its budget, else its estimate (the presenter view, the
+        agenda and the rehearsal table all use this)."""
+        return self.budget_minutes if self.budget_minutes is not None else self.minutes
 
     @property
     def status(self) -> str:
@@ -207,7 +219,7 @@ def slot_minutes(doc: Document) -> float | None:
 def budget_comment(section: Node) -> Block | None:
     """The ``<!-- time: … -->`` comment right under a section's heading (before any other content)."""
     for entry in section.content:
-        if type(entry) is Block and entry.kind in ("comment", "directive"):
+        if type(entry) is Block and entry.kind in ("comment", "directive", "note"):
             if BUDGET_COMMENT.match(entry.text.strip()):
                 return entry
             continue
@@ -295,7 +307,7 @@ def schedule(timing: Timing) -> dict[str, Any]:
     else its estimate, and each slide starts at its share of its part (minutes from the start)."""
     starts = [0.0 for _ in timing.sections]
     estimated_start = [0.0 for _ in timing.sections]
-    planned = [section.budget_minutes or section.minutes for section in timing.sections]
+    planned = [section.planned_minutes for section in timing.sections]
     clock = estimate = 0.0
     for index, section in enumerate(timing.sections):
         starts[index], estimated_start[index] = clock, estimate
@@ -419,29 +431,30 @@ def compare(timing: Timing, rehearsal: Rehearsal) -> tuple[list[float], float | 
 
 
 def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
+    """Planned (each part's budget, else its estimate) against rehearsed minutes, and the pace."""
     actual, rate = compare(timing, rehearsal)
     width = min(max([len("Section"), *(len(section.title) for section in timing.sections)]), 48)
     lines = [f"{'Section':<{width}}  {'Planned':>7}  {'Actual':>7}  {'Diff':>7}"]
+
+    def row(title: str, planned: float, spent: float) -> str:
+        diff = spent - planned
+        change = ("+" if diff >= 0 else "-") + format_minutes(abs(diff))
+        return f"{title:<{width}}  {format_minutes(planned):>7}  {format_minutes(spent):>7}  {change:>7}"
+
     for section, spent in zip(timing.sections, actual, strict=True):
         title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
-        diff = spent - section.minutes
-        sign = "+" if diff >= 0 else "-"
-        lines.append(
-            f"{title:<{width}}  {format_minutes(section.minutes):>7}  {format_minutes(spent):>7}  {sign + format_minutes(abs(diff)):>7}"
-        )
-    total = sum(actual)
-    diff = total - timing.total_minutes
-    lines.append(
-        f"{'Total':<{width}}  {format_minutes(timing.total_minutes):>7}  {format_minutes(total):>7}  "
-        f"{('+' if diff >= 0 else '-') + format_minutes(abs(diff)):>7}"
-    )
-    lines.append("")
+        lines.append(row(title, section.planned_minutes, spent))
+    lines.append(row("Total", sum(section.planned_minutes for section in timing.sections), sum(actual)))
+    lines += ["", "Planned: each section's budget, else its estimate."]
+    timed = sum(1 for seconds in rehearsal.seconds[: len(timing.slides)] if seconds > 0)
     if len(rehearsal.seconds) != len(timing.slides):
         lines.append(f"The rehearsal timed {len(rehearsal.seconds)} slides; the deck now has {len(timing.slides)}.")
-    if rate is not None:
-        lines.append(
-            f"You spoke at about {rate:.0f} words a minute (planned {timing.wpm}); try --wpm {max(MIN_WPM, min(MAX_WPM, round(rate)))}."
-        )
+    if timed < 0.8 * len(timing.slides):
+        lines.append(f"Only {timed} of {len(timing.slides)} slides were timed: a partial rehearsal, not the talk's length.")
+    elif rate is not None and MIN_WPM <= rate <= MAX_WPM:
+        lines.append(f"You spoke at about {rate:.0f} words a minute (planned {timing.wpm}); try --wpm {round(rate)}.")
+    elif rate is not None:
+        lines.append(f"The rehearsal's pace ({rate:.0f} words a minute) is not a speaking rate: were the slides clicked through?")
     return "\n".join(lines) + "\n"
 
 

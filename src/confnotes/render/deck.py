@@ -59,7 +59,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
     deck = deck_for(doc, options, base_dir)
     timing = talk_timing(doc, options, deck)
     # a talk's agenda and handout show minutes per part (the agenda lists the note's parts)
-    agenda = [agenda_label(section.minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
+    agenda = [agenda_label(section.planned_minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
     return {
         "doc": doc,
         "meta": doc.meta,

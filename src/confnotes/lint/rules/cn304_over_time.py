@@ -42,6 +42,13 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
             f"the talk runs about {format_minutes(timing.total_minutes)} min for a {format_minutes(slot)} min slot "
             f"({timing.total_minutes / slot:.0%}) at {timing.wpm} words a minute",
         )
+    budgeted = [section.budget_minutes for section in timing.sections if section.budget_minutes is not None]
+    if slot is not None and sum(budgeted) > slot + 1e-9:
+        yield Report(
+            front_matter_line(ctx.doc, "duration") or 1,
+            1,
+            f"the section budgets add up to {format_minutes(sum(budgeted))} min, more than the {format_minutes(slot)} min slot",
+        )
     for section in timing.sections:
         budget = section.budget_minutes
         if budget is not None and section.minutes > budget * options.budget_percent / 100:
