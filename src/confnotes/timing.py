@@ -56,9 +56,8 @@ def parse_duration(value: Any) -> float:
         if clock:
             hours, mins, secs = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
             if hours >= MAX_CLOCK_HOURS:  # "20:00" meant as twenty minutes reads as twenty hours
-                raise DurationError(
-                    f"duration {str(value)!r} reads as {hours} hours (hours:minutes); for {hours} minutes write {hours}min or 00:{hours:02d}"
-                )
+                hint = f"for {hours} minutes write {hours}min or 00:{hours:02d}"
+                raise DurationError(f"duration {str(value)!r} reads as {hours} hours (hours:minutes); {hint}")
             minutes = hours * 60 + mins + secs / 60
         elif re.fullmatch(r"\d+(?:\.\d+)?", text):
             minutes = float(text)
