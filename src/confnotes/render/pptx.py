@@ -25,6 +25,7 @@ from confnotes.errors import render_error
 from confnotes.escape import xml_safe
 from confnotes.fit import (
     BOX_W,
+    KICKER,
     CODE,
     CODE_MIN,
     CODE_PAD,
@@ -55,6 +56,12 @@ BOTTOM = 56
 FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"
 LAYOUTS = {"title": "Title Slide", "section": "Section Header", "content": "Title and Content", "title-only": "Title Only"}
 _DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5}
+
+
+def _muted() -> Any:
+    from pptx.dml.color import RGBColor
+
+    return RGBColor(0x4F, 0x5B, 0x6B)  # type: ignore[no-untyped-call]
 
 
 def _pt(px: float) -> Any:
@@ -92,6 +99,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
             page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
             _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
+        if not reference and slide.kind != "title":
+            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}")
         if slide.notes:
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
@@ -186,21 +195,50 @@ def _run(paragraph: Any, text: str, px: float, face: str = FONT, bold: bool = Fa
 
 
 def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
+    from pptx.dml.color import RGBColor
+    from pptx.enum.text import PP_ALIGN
+    from pptx.util import Emu
+
     title = page.shapes.title
     if title is None:
         return
     title.text_frame.text = xml_safe(text)
     if own_geometry:
-        height = head_height(slide, slide.scale) - 12
-        _box(title, LEFT, TOP, BOX_W, height)
+        top, height = TOP, head_height(slide, slide.scale) - 12
+        if slide.subtitle and slide.kind not in ("title", "divider"):  # the section above a point's title, as on the deck
+            kicker = KICKER[0] * KICKER[1] + KICKER[2]
+            box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (LEFT, TOP, BOX_W, kicker - 2)))
+            _frame(box.text_frame)
+            run = _run(box.text_frame.paragraphs[0], plain(slide.subtitle).upper(), KICKER[0])
+            run.font.color.rgb = RGBColor(0x1F, 0x5F, 0xBF)  # type: ignore[no-untyped-call]
+            top, height = TOP + kicker, height - kicker
+        _box(title, LEFT, top, BOX_W, height)
         _frame(title.text_frame)
         for paragraph in title.text_frame.paragraphs:
+            paragraph.alignment = PP_ALIGN.LEFT  # as the deck sets titles, over the left edge of the text
             for run in paragraph.runs:
                 run.font.size = _pt(46 * slide.scale)
                 run.font.name = FONT
                 run.font.bold = True
     elif title.width == 0 or title.height == 0:
         _box(title, LEFT, TOP, BOX_W, 100)
+
+
+def _footer(page: Any, title: str, number: str) -> None:
+    """The deck's title and the slide number along the bottom, as on the HTML deck."""
+    from pptx.enum.text import PP_ALIGN
+    from pptx.util import Emu
+
+    top = 720 - BOTTOM + 16
+    for text, left, width, align in (
+        (title, LEFT, BOX_W * 0.7, PP_ALIGN.LEFT),
+        (number, LEFT + BOX_W * 0.75, BOX_W * 0.25, PP_ALIGN.RIGHT),
+    ):
+        box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 24)))
+        _frame(box.text_frame, autofit=False)
+        paragraph = box.text_frame.paragraphs[0]
+        paragraph.alignment = align
+        _run(paragraph, text, 18).font.color.rgb = _muted()
 
 
 def _drop_empty(page: Any) -> None:
