@@ -25,11 +25,11 @@ from confnotes.errors import render_error
 from confnotes.escape import xml_safe
 from confnotes.fit import (
     BOX_W,
-    KICKER,
     CODE,
     CODE_MIN,
     CODE_PAD,
     ITEM,
+    KICKER,
     MIN_IMAGE,
     SUB_ITEM,
     TEXT,
