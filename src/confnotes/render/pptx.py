@@ -204,7 +204,7 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
         return
     title.text_frame.text = xml_safe(text)
     if own_geometry:
-        top, height = TOP, head_height(slide, slide.scale) - 12
+        top, height = float(TOP), head_height(slide, slide.scale) - 12
         if slide.subtitle and slide.kind not in ("title", "divider"):  # the section above a point's title, as on the deck
             kicker = KICKER[0] * KICKER[1] + KICKER[2]
             box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (LEFT, TOP, BOX_W, kicker - 2)))
