@@ -266,3 +266,14 @@ def test_tagged_pdf_table_headers_and_link_descriptions(tmp_path):
     contents = [annot.get_object().get("/Contents") for page in reader.pages for annot in page.get("/Annots", [])]
     assert "the benchmark notes (https://example.org/bench)" in contents
     assert "Numbers" in contents and "numbers" not in contents, "a link inside the page is described by its text, not its slug"
+
+
+def test_a_wide_table_stays_inside_the_margins(tmp_path):
+    _needs("pdftotext", "poppler-utils")
+    for paper in ("a4", "letter"):
+        pdf = _render(STRESS, "pdf", tmp_path, paper=paper)
+        out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8", "replace")
+        width = float(re.search(r'<page width="([\d.]+)"', out).group(1))
+        right = max(float(x) for x in re.findall(r'xMax="([\d.]+)"', out))
+        assert right <= width - 18 * MM + 1, f"{paper}: text reaches {right:.0f} of {width:.0f} pt"
+        assert "r18c12" in out, "the table's last cell is printed"

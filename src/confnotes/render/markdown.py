@@ -206,7 +206,7 @@ class InlineRenderer:
         columns = code_columns(size)
         lines = code_lines(SlideText(text, "code", info))
         out: list[str] = []
-        for spans in _highlighted(lines, info.split(" ", 1)[0] if info else ""):
+        for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else ""):
             plain_line = "".join(piece for _, piece in spans)
             position = 0
             for piece, continued in wrapped_code([plain_line], columns):
@@ -252,7 +252,7 @@ class InlineRenderer:
 
         lines = code.removesuffix("\n").split("\n")
         out: list[str] = []
-        for spans in _highlighted([line.expandtabs(4) for line in lines], language):
+        for spans in highlighted_lines([line.expandtabs(4) for line in lines], language):
             text = "".join(piece for _, piece in spans)
             if self.code_columns is None:
                 out.append(_slice_spans(spans, 0, len(text)))
@@ -269,7 +269,7 @@ class InlineRenderer:
         return f'<pre class="highlight{keep}"><code' + label + ">" + "\n".join(out) + "</code></pre>\n"
 
 
-def _highlighted(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
+def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
     """``lines`` of code as ``(css class, text)`` spans per line (Pygments; plain text if the
     language is unknown)."""
     from pygments.lexers import TextLexer, get_lexer_by_name

@@ -95,6 +95,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             page = prs.slides.add_slide(layouts["section"])
             _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
             _drop_empty(page)
+            if not reference:
+                _dark_divider(page)
         else:
             only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
             page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
@@ -224,6 +226,26 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
         _box(title, LEFT, TOP, BOX_W, 100)
 
 
+def _dark_divider(page: Any) -> None:
+    """A section divider as the deck draws it: the title in white, large, on the theme's dark blue."""
+    from pptx.dml.color import RGBColor
+    from pptx.enum.text import PP_ALIGN
+
+    fill = page.background.fill
+    fill.solid()
+    fill.fore_color.rgb = RGBColor(0x0F, 0x25, 0x47)  # type: ignore[no-untyped-call]
+    title = page.shapes.title
+    if title is None:
+        return
+    _box(title, LEFT, 260, BOX_W, 200)
+    _frame(title.text_frame)
+    for paragraph in title.text_frame.paragraphs:
+        paragraph.alignment = PP_ALIGN.LEFT
+        for run in paragraph.runs:
+            run.font.size, run.font.name, run.font.bold = _pt(60), FONT, True
+            run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
+
+
 def _footer(page: Any, title: str, number: str) -> None:
     """The deck's title and the slide number along the bottom, as on the HTML deck."""
     from pptx.enum.text import PP_ALIGN
@@ -279,6 +301,9 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         if item.text or item.label is None:
             _run(paragraph, md.plain(item.text), size)
         paragraph.space_after = _pt(ITEM[2] * scale)
+        if item.number:  # the number is the marker: no bullet before it
+            paragraph._p.get_or_add_pPr().append(OxmlElement("a:buNone"))  # noqa: SLF001
+            continue
         if bullets:  # a text box has no bullets of its own: give each paragraph one
             indent = int((1.1 * ITEM[0] * scale + (1.3 * size if item.level else 0)) * EMU)
             properties = paragraph._p.get_or_add_pPr()  # noqa: SLF001
@@ -367,12 +392,42 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    for index, (text, continued) in enumerate(wrapped_code(code_lines(entry), code_columns(size))):
-        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
-        if continued:
-            mark = _run(paragraph, "↪ ", size, MONO)
-            mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
-        _run(paragraph, text or " ", size, MONO)
+    from confnotes.render.markdown import highlighted_lines
+
+    columns = code_columns(size)
+    index = 0
+    for spans in highlighted_lines(code_lines(entry), entry.info.split(" ", 1)[0] if entry.info else ""):
+        line = "".join(piece for _, piece in spans)
+        position = 0
+        for text, continued in wrapped_code([line], columns):
+            paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+            index += 1
+            if continued:
+                mark = _run(paragraph, "↪ ", size, MONO)
+                mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
+            pieces = _pieces(spans, position, position + len(text)) or [("", " ")]
+            position += len(text)
+            for css, piece in pieces:  # the deck's Pygments colours, token by token
+                run = _run(paragraph, piece, size, MONO)
+                colour = _CODE_COLOURS.get(css[:1] if css not in _CODE_COLOURS else css)
+                if colour:
+                    run.font.color.rgb = RGBColor.from_string(colour)  # type: ignore[no-untyped-call]
+
+
+#: Pygments' default palette for the token classes that carry most of the colour on a slide
+_CODE_COLOURS = {"k": "008000", "kn": "008000", "nf": "0000FF", "nc": "0000FF", "s": "BA2121", "c": "3D7B7B", "m": "666666", "o": "666666"}
+
+
+def _pieces(spans: list[tuple[str, str]], start: int, stop: int) -> list[tuple[str, str]]:
+    """The highlighted spans covering characters ``[start, stop)`` of a line."""
+    out, position = [], 0
+    for css, text in spans:
+        end = position + len(text)
+        lo, hi = max(start, position), min(stop, end)
+        if lo < hi:
+            out.append((css, text[lo - position : hi - position]))
+        position = end
+    return out
 
 
 def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
