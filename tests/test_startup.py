@@ -50,3 +50,34 @@ def test_render_pdf_does_import_weasyprint(tmp_path):
     )
     line = next(line for line in proc.stderr.splitlines() if line.startswith("MODULES "))
     assert "weasyprint" in json.loads(line.removeprefix("MODULES "))
+
+
+#: What `confnotes lint one.md` may import beyond the standard library, and how many of confnotes'
+#: own modules; a change that grows either list must grow these on purpose.
+LINT_THIRD_PARTY = {"click", "markdown_it", "mdit_py_plugins", "mdurl", "linkify_it", "uc_micro"}
+LINT_OWN_MODULES = 64
+IMPORTS = """
+import json, sys
+from confnotes.cli import main
+sys.argv = ["confnotes", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+names = sorted(sys.modules)
+sys.stderr.write("IMPORTS " + json.dumps(names) + "\\n")
+"""
+
+
+def test_the_import_list_of_lint_does_not_grow(tmp_path):
+    note = tmp_path / "one.md"
+    note.write_text("# One note\n\n## Part\n\n- a point\n")
+    proc = subprocess.run([sys.executable, "-c", IMPORTS, "lint", "--no-cache", str(note)], capture_output=True, text=True)
+    line = next(line for line in proc.stderr.splitlines() if line.startswith("IMPORTS "))
+    names = json.loads(line.removeprefix("IMPORTS "))
+    top = {name.split(".")[0] for name in names}
+    third_party = {name for name in top if name not in sys.stdlib_module_names and not name.startswith("_") and name != "confnotes"}
+    assert third_party <= LINT_THIRD_PARTY, sorted(third_party - LINT_THIRD_PARTY)
+    own = [name for name in names if name.startswith("confnotes")]
+    assert len(own) <= LINT_OWN_MODULES, f"{len(own)} confnotes modules imported: {own}"
+    assert "yaml" not in top, "a note without front matter does not load YAML"

@@ -248,7 +248,7 @@ class Checker:
 
     def _run(self, todo: list[tuple[str, str]]) -> list[NoteResult]:
         jobs = self.request.jobs or os.cpu_count() or 1
-        if self.request.fix or jobs == 1 or len(todo) < 8 * jobs:
+        if self.request.fix or jobs == 1 or not _worth_a_pool(todo, jobs, explicit=bool(self.request.jobs)):
             return [self.lint_note(note, digest) for note, digest in todo]
         from concurrent.futures import ProcessPoolExecutor
 
@@ -256,6 +256,29 @@ class Checker:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_lint_chunk, self.request, chunk) for chunk in chunks]
             return [result for future in futures for result in future.result()]
+
+
+#: Starting worker processes costs about as much as linting this many bytes of notes in one.
+POOL_BYTES = 1 << 20
+
+
+def _worth_a_pool(todo: list[tuple[str, str]], jobs: int, explicit: bool) -> bool:
+    """Workers only when the work pays for them: at least 8 notes a worker and, unless ``-j`` was
+    given, at least ``POOL_BYTES`` of notes (a small folder stays in one process, never slower
+    than ``-j 1``)."""
+    if len(todo) < 8 * jobs:
+        return False
+    if explicit:
+        return True
+    total = 0
+    for note, _ in todo:
+        try:
+            total += os.stat(note).st_size
+        except OSError:
+            continue
+        if total >= POOL_BYTES:
+            return True
+    return False
 
 
 def _lint_chunk(request: LintRequest, chunk: list[tuple[str, str]]) -> list[NoteResult]:
@@ -299,22 +322,38 @@ class LintCache:
             pass  # no cache, or one we cannot read: everything is a miss
         request = checker.request
         self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on, request.profile])
-        self._config_bytes: dict[str | None, bytes] = {}
+        self._config_keys: dict[str | None, str] = {}
+        self._stamps: dict[str, tuple[list[int], str]] = {}
+
+    def _config_key(self, note: str) -> str:
+        """The run's options and the note's config (its bytes and the files it extends), hashed once."""
+        config = self.checker.config_for(note)
+        if config.path not in self._config_keys:
+            self._config_keys[config.path] = hashlib.sha256(self.salt.encode() + config_bytes(config)).hexdigest()
+        return self._config_keys[config.path]
 
     def digest(self, note: str) -> str:
+        """The note's cache key. As in ruff and mypy, a note whose size, modification time and inode
+        are those the cache recorded (with the same config) is not read or hashed again."""
         if note == "-":
             return ""
+        path = os.path.abspath(note)
         try:
-            data = Path(note).read_bytes()
-            config = self.checker.config_for(note)
+            status = os.stat(note)
+            key = self._config_key(note)
         except (OSError, NotesError):
             return ""
-        if config.path not in self._config_bytes:
-            self._config_bytes[config.path] = config_bytes(config)
-        digest = hashlib.sha256(self.salt.encode())
-        digest.update(self._config_bytes[config.path])
-        digest.update(data)
-        return digest.hexdigest()
+        stamp = [status.st_size, status.st_mtime_ns, status.st_ino]
+        entry = self.entries.get(path)
+        if isinstance(entry, dict) and entry.get("stamp") == stamp and entry.get("config") == key and isinstance(entry.get("digest"), str):
+            self._stamps[path] = (stamp, key)
+            return str(entry["digest"])
+        try:
+            data = Path(note).read_bytes()
+        except OSError:
+            return ""
+        self._stamps[path] = (stamp, key)
+        return hashlib.sha256(key.encode() + data).hexdigest()
 
     def get(self, note: str, digest: str) -> NoteResult | None:
         """The cached result, or None: a changed note, a changed link target, or an entry of the wrong
@@ -337,8 +376,12 @@ class LintCache:
         return NoteResult(note, digest, findings, facts, links)
 
     def put(self, result: NoteResult) -> None:
-        self.entries[os.path.abspath(result.path)] = {
+        path = os.path.abspath(result.path)
+        stamp, key = self._stamps.get(path, ([], ""))
+        self.entries[path] = {
             "digest": result.digest,
+            "stamp": stamp,
+            "config": key,
             "findings": [_finding_to_json(f) for f in result.findings],
             "facts": result.facts,
             "links": result.links,

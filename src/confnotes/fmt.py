@@ -211,12 +211,16 @@ def iter_differences(before: tuple[object, ...], after: tuple[object, ...]) -> I
             yield name
 
 
-def format_markdown(doc: Document, options: ParseOptions | None = None) -> str:
+def format_markdown(doc: Document, options: ParseOptions | None = None, source: str | None = None) -> str:
     """Canonical Markdown for ``doc``; raises ``NotesError`` if it would not read back the same
-    (read with ``options``, the parse options ``doc`` was read with)."""
+    (read with ``options``, the parse options ``doc`` was read with). ``source``: the text ``doc``
+    was read from; when the result is that very text (an already formatted note, the common case
+    of ``fmt --check``), it reads back as ``doc`` by definition and is not parsed again."""
     from confnotes.parse import parse
 
     text = render_markdown(doc)
+    if source is not None and text == source:
+        return text
     again = parse(text, doc.path, options)
     if outline_signature(again) != outline_signature(doc):
         changed = ", ".join(iter_differences(outline_signature(doc), outline_signature(again)))

@@ -36,7 +36,7 @@ def format_notes(notes: list[str], write: bool, with_diff: bool = False) -> Iter
     for note in notes:
         try:
             loaded = load_note(note)
-            formatted = format_markdown(loaded.doc, loaded.options)
+            formatted = format_markdown(loaded.doc, loaded.options, loaded.source.text)
         except NotesError as exc:
             yield Formatted(note, error=exc)
             continue
