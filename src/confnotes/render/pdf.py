@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from pathlib import Path
@@ -78,7 +79,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         fetcher = _fetcher_class()(base_dir, refused)
         base_url = (base_dir.resolve().as_uri() + "/") if base_dir is not None else None
         document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = {"font_config": _font_config()}
         if tagged:
             options["pdf_variant"] = "pdf/ua-1"
             options["finisher"] = _tag_finisher(_link_texts(html))
@@ -95,6 +96,15 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
             f"{len(no_glyph)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)"
         )
     return pdf, warnings
+
+
+@functools.lru_cache(maxsize=1)
+def _font_config() -> Any:
+    """One font configuration a process: fonts are found and loaded once, not for every PDF a
+    build writes (confnotes' stylesheets declare no @font-face, so nothing leaks between notes)."""
+    from weasyprint.text.fonts import FontConfiguration
+
+    return FontConfiguration()
 
 
 _LINK = re.compile(r'<a\b[^>]*?\bhref="([^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
