@@ -254,3 +254,17 @@ def test_local_image_is_embedded_and_missing_one_warns(cli, tmp_path):
         '<a class="remote-image" href="https://example.org/x.png" title="Image (not embedded): https://example.org/x.png">remote</a>'
         in html
     )
+
+
+def test_label_lines_keep_their_lines(cli, tmp_path):
+    """`Speaker: …` over `Room: …` (a talk page) and `Q:` over `A:` stay lines; wrapped prose is still one paragraph."""
+    note = tmp_path / "n.md"
+    note.write_text(
+        "# KubeCon EU — Inside the Scheduler\n\nSpeaker: Aldo Culquicondor (Google)\nRoom: Hall 7, Level 1\n\n"
+        "## Q&A\n\n> Q: Should every company build a platform team?\n> A: Only once you have three teams.\n\n"
+        "A paragraph wrapped by its author\nacross two lines: it stays one.\n"
+    )
+    html = _render(cli, note)
+    assert "Speaker: Aldo Culquicondor (Google)<br />\nRoom: Hall 7, Level 1" in html
+    assert "Q: Should every company build a platform team?<br />\nA: Only once" in html
+    assert "A paragraph wrapped by its author\nacross two lines" in html

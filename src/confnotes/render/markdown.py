@@ -73,6 +73,7 @@ class InlineRenderer:
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
         self.md.core.ruler.push("direction", _set_direction)
+        self.md.core.ruler.push("label_lines", _keep_label_lines)
         self._dropped: list[bool] = []
         self._embedded: dict[Path, str] = {}
         self._embedded_bytes = 0
@@ -345,3 +346,20 @@ def _set_direction(state: Any) -> None:
         if token.type in _DIRECTED:
             inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
             token.attrSet("dir", direction_of(inline.content if inline is not None else ""))
+
+
+#: ``Speaker: Ada``, ``Room: Hall 7``, ``Q: …``: a line that starts with a short label and a colon.
+_LABEL_LINE = re.compile(r"^\s*[^\s:][^:\n]{0,24}:\s+\S")
+
+
+def _keep_label_lines(state: Any) -> None:
+    """A paragraph whose every line is a label line (``Speaker: …`` over ``Room: …``, ``Q:`` over
+    ``A:``) keeps its lines: people write these as lines, and joined they read as one sentence."""
+    for token in state.tokens:
+        if token.type != "inline" or "\n" not in token.content or not token.children:
+            continue
+        lines = token.content.split("\n")
+        if all(_LABEL_LINE.match(line) for line in lines):
+            for child in token.children:
+                if child.type == "softbreak":
+                    child.type, child.tag = "hardbreak", "br"
