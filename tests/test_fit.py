@@ -92,6 +92,14 @@ def test_stress_note_is_split_where_it_should_be(cli):
     assert image.image_px >= 220
     assert all(0.8 <= s.scale <= 1.0 for s in deck.slides)
     assert kinds[0] == "title" and kinds.count("title") == 1
+    # no near-empty "(cont.)" slide: the last part of a cut block is not a sliver of it
+    from confnotes.fit import code_lines
+
+    last_code = next(e for e in code[-1].content if getattr(e, "kind", "") == "code")
+    assert len(code_lines(last_code)) >= 4
+    story = [s for s in deck.slides if s.title == "The long story"]
+    sizes = [len(s.content[0].text.split()) for s in story]
+    assert len(story) == 2 and min(sizes) * 2 >= max(sizes), sizes
 
 
 @pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: p.name)

@@ -374,9 +374,20 @@ def _splittable(entry: SlideEntry) -> bool:
     return type(entry) is SlideText and (entry.kind in ("code", "table") or (entry.kind == "paragraph" and not is_image(entry)))
 
 
-def _cut(entry: SlideText, room: float) -> tuple[SlideEntry | None, SlideEntry | None]:
+def _balanced(fits: int, total: int, last: bool) -> int:
+    """Where to cut ``total`` lines (rows, sentences) of which ``fits`` fit: the last entry of a
+    slide whose rest would be a sliver is cut in half instead, so the "(cont.)" slide is not a
+    near-empty one."""
+    rest = total - fits
+    if last and 0 < rest < max(4, fits // 3):
+        return max(1, min(fits, -(-total // 2)))
+    return fits
+
+
+def _cut(entry: SlideText, room: float, last: bool = False) -> tuple[SlideEntry | None, SlideEntry | None]:
     """The longest first part of ``entry`` that fits ``room`` px at the floor scale (code by lines,
-    a table by rows with its header, a paragraph by sentences), and the rest; ``None`` for no part."""
+    a table by rows with its header, a paragraph by sentences), and the rest; ``None`` for no part.
+    ``last``: nothing follows the entry on its slide (see ``_balanced``)."""
     if entry.kind == "code":
         size = sizes(FLOOR)["code"]
         budget = int((room - 2 * CODE_PAD[0] - CODE[2] * FLOOR) // (size * CODE[1]))
@@ -391,6 +402,7 @@ def _cut(entry: SlideText, room: float) -> tuple[SlideEntry | None, SlideEntry |
             count += 1
         if count < min(3, len(lines)):  # a sliver of code is no use: start it on the next slide
             return None, entry
+        count = _balanced(count, len(lines), last)
         return fence(entry, lines[:count]), (fence(entry, lines[count:]) if count < len(lines) else None)
     if entry.kind == "table":
         body = len(table_rows(entry.text)) - 1
@@ -399,6 +411,7 @@ def _cut(entry: SlideText, room: float) -> tuple[SlideEntry | None, SlideEntry |
             stop += 1
         if stop < min(2, body):
             return None, entry
+        stop = _balanced(stop, body, last)
         rest = table_part(entry.text, range(stop, body)) if stop < body else None
         return table_part(entry.text, range(stop)), rest
     sentences = re.split(r"(?<=[.!?…])\s+", entry.text.strip())
@@ -407,6 +420,7 @@ def _cut(entry: SlideText, room: float) -> tuple[SlideEntry | None, SlideEntry |
         taken += 1
     if taken == 0:
         return None, entry
+    taken = _balanced(taken, len(sentences), last)
     rest_text = " ".join(sentences[taken:])
     return SlideText(" ".join(sentences[:taken])), (SlideText(rest_text) if rest_text else None)
 
@@ -431,7 +445,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
         height = measure(entry, FLOOR) if len(pages) == 1 else entry_height(entry, FLOOR)
         if used + height <= room or not pages[-1]:
             if used + height > room and _splittable(entry):  # alone and still too tall: cut it
-                first, rest = _cut(entry, room - used)  # type: ignore[arg-type]
+                first, rest = _cut(entry, room - used, last=not queue)  # type: ignore[arg-type]
                 if first is not None:
                     pages[-1].append(first)
                     used += entry_height(first, FLOOR)
@@ -443,7 +457,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
             used += height
             continue
         if _splittable(entry):  # fill this page with its first part
-            first, rest = _cut(entry, room - used)  # type: ignore[arg-type]
+            first, rest = _cut(entry, room - used, last=not queue)  # type: ignore[arg-type]
             if first is not None:
                 pages[-1].append(first)
                 if rest is not None:
