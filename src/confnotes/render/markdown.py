@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import mimetypes
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape as html_unescape
 from pathlib import Path
@@ -200,22 +201,13 @@ class InlineRenderer:
     def slide_code(self, text: str, info: str, scale: float) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
         wrapped where the fit engine measured them, each continuation behind a mark."""
-        from confnotes.fit import CODE, CODE_MIN, code_columns, code_lines, wrapped_code
+        from confnotes.fit import CODE, CODE_MIN, code_columns, code_lines
         from confnotes.slides import SlideText
 
-        size = max(CODE_MIN, CODE[0] * scale)
-        columns = code_columns(size)
+        columns = code_columns(max(CODE_MIN, CODE[0] * scale))
         lines = code_lines(SlideText(text, "code", info))
-        out: list[str] = []
-        for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else ""):
-            plain_line = "".join(piece for _, piece in spans)
-            position = 0
-            for piece, continued in wrapped_code([plain_line], columns):
-                html = _slice_spans(spans, position, position + len(piece))
-                position += len(piece)
-                out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + html)
         label = f' data-lang="{escape(info)}"' if info else ""
-        return Markup(f'<pre class="code highlight"{label}><code>' + "\n".join(out) + "</code></pre>")
+        return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns) + "</code></pre>")
 
     def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is not lost."""
@@ -249,25 +241,12 @@ class InlineRenderer:
     def _code_html(self, code: str, language: str) -> str:
         """``<pre class="highlight">`` of ``code``; with ``code_columns``, long lines wrap at a space
         behind a continuation mark (``↪``, drawn by CSS so copied code stays code)."""
-        from confnotes.fit import wrapped_code
-
-        lines = code.removesuffix("\n").split("\n")
-        out: list[str] = []
-        for spans in highlighted_lines([line.expandtabs(4) for line in lines], language):
-            text = "".join(piece for _, piece in spans)
-            if self.code_columns is None:
-                out.append(_slice_spans(spans, 0, len(text)))
-                continue
-            position = 0
-            for piece, continued in wrapped_code([text], self.code_columns):
-                out.append(
-                    ('<span class="wrap" aria-hidden="true"></span>' if continued else "")
-                    + _slice_spans(spans, position, position + len(piece))
-                )
-                position += len(piece)
+        lines = [line.expandtabs(4) for line in code.removesuffix("\n").split("\n")]
         label = f' class="language-{escape(language)}"' if language else ""
         keep = " keep" if len(lines) <= KEEP_LINES else ""
-        return f'<pre class="highlight{keep}"><code' + label + ">" + "\n".join(out) + "</code></pre>\n"
+        return (
+            f'<pre class="highlight{keep}"><code' + label + ">" + _code_lines_html(lines, language, self.code_columns) + "</code></pre>\n"
+        )
 
 
 def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
@@ -299,18 +278,43 @@ def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, s
     return out[: len(lines)] + [[] for _ in range(len(lines) - len(out))]
 
 
-def _slice_spans(spans: list[tuple[str, str]], start: int, stop: int) -> str:
-    """The HTML of characters ``[start, stop)`` of a highlighted line."""
-    html: list[str] = []
+def wrapped_highlighted(lines: list[str], info: str, columns: int | None) -> Iterator[tuple[bool, list[tuple[str, str]]]]:
+    """Code as it is shown: ``(continued, spans)`` per shown line — highlighted (``highlighted_lines``),
+    lines longer than ``columns`` wrapped where the fit engine wraps them (``fit.wrapped_code``);
+    ``columns`` None: never wrapped. Every renderer of code (pages, PDFs, decks, PPTX) draws these."""
+    from confnotes.fit import wrapped_code
+
+    for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else ""):
+        text = "".join(piece for _, piece in spans)
+        if columns is None:
+            yield False, spans
+            continue
+        position = 0
+        for piece, continued in wrapped_code([text], columns):
+            yield continued, _slice(spans, position, position + len(piece))
+            position += len(piece)
+
+
+def _slice(spans: list[tuple[str, str]], start: int, stop: int) -> list[tuple[str, str]]:
+    """The spans covering characters ``[start, stop)`` of a highlighted line."""
+    out: list[tuple[str, str]] = []
     position = 0
     for css, text in spans:
         end = position + len(text)
         lo, hi = max(start, position), min(stop, end)
         if lo < hi:
-            piece = str(escape(text[lo - position : hi - position]))
-            html.append(f'<span class="{css}">{piece}</span>' if css else piece)
+            out.append((css, text[lo - position : hi - position]))
         position = end
-    return "".join(html)
+    return out
+
+
+def _code_lines_html(lines: list[str], info: str, columns: int | None) -> str:
+    """The shown lines of a code block as HTML; a continuation starts with a mark CSS draws."""
+    out = []
+    for continued, spans in wrapped_highlighted(lines, info, columns):
+        html = "".join(f'<span class="{css}">{escape(text)}</span>' if css else str(escape(text)) for css, text in spans)
+        out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + html)
+    return "\n".join(out)
 
 
 def code_css(theme: str, dark: bool | None = None) -> str:

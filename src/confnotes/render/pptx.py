@@ -40,7 +40,6 @@ from confnotes.fit import (
     is_image,
     plain,
     table_rows,
-    wrapped_code,
 )
 from confnotes.model import Document
 from confnotes.render.deck import contained, deck_for, image_size, local_image, slide_lines
@@ -383,6 +382,8 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
+    from confnotes.render.markdown import wrapped_highlighted
+
     size = max(CODE_MIN, CODE[0] * scale)
     left, top, width, height = box
     shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, height - CODE[2] * scale)))
@@ -392,42 +393,21 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    from confnotes.render.markdown import highlighted_lines
-
-    columns = code_columns(size)
-    index = 0
-    for spans in highlighted_lines(code_lines(entry), entry.info.split(" ", 1)[0] if entry.info else ""):
-        line = "".join(piece for _, piece in spans)
-        position = 0
-        for text, continued in wrapped_code([line], columns):
-            paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
-            index += 1
-            if continued:
-                mark = _run(paragraph, "↪ ", size, MONO)
-                mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
-            pieces = _pieces(spans, position, position + len(text)) or [("", " ")]
-            position += len(text)
-            for css, piece in pieces:  # the deck's Pygments colours, token by token
-                run = _run(paragraph, piece, size, MONO)
-                colour = _CODE_COLOURS.get(css[:1] if css not in _CODE_COLOURS else css)
-                if colour:
-                    run.font.color.rgb = RGBColor.from_string(colour)  # type: ignore[no-untyped-call]
+    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size))
+    for index, (continued, spans) in enumerate(lines):
+        paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        if continued:
+            mark = _run(paragraph, "↪ ", size, MONO)
+            mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
+        for css, piece in spans or [("", " ")]:  # the deck's Pygments colours, token by token
+            run = _run(paragraph, piece, size, MONO)
+            colour = _CODE_COLOURS.get(css if css in _CODE_COLOURS else css[:1])
+            if colour:
+                run.font.color.rgb = RGBColor.from_string(colour)  # type: ignore[no-untyped-call]
 
 
 #: Pygments' default palette for the token classes that carry most of the colour on a slide
 _CODE_COLOURS = {"k": "008000", "kn": "008000", "nf": "0000FF", "nc": "0000FF", "s": "BA2121", "c": "3D7B7B", "m": "666666", "o": "666666"}
-
-
-def _pieces(spans: list[tuple[str, str]], start: int, stop: int) -> list[tuple[str, str]]:
-    """The highlighted spans covering characters ``[start, stop)`` of a line."""
-    out, position = [], 0
-    for css, text in spans:
-        end = position + len(text)
-        lo, hi = max(start, position), min(stop, end)
-        if lo < hi:
-            out.append((css, text[lo - position : hi - position]))
-        position = end
-    return out
 
 
 def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
