@@ -21,7 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
+from confnotes.parse.blocks import is_image_only
 from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText
 
 # ------------------------------------------------------------------ the layout (deck.css)
@@ -133,7 +136,6 @@ def wrap_count(text: str, width: float, size: float, face: str = "body") -> int:
 
 _IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
 _LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
-_IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w)|`)")
 _TAG = re.compile(r"<[^>]+>")
 
@@ -147,40 +149,43 @@ def plain(text: str) -> str:
 
 
 def is_image(entry: SlideEntry) -> bool:
-    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and _IMAGES_ONLY.match(entry.text) is not None
+    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and is_image_only(entry.text)
+
+
+#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part.
+IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
+
+
+def local_image(src: str, root: Path | str | None) -> Path | None:
+    """The file an image reference names, if it is a local file inside the note's folder ``root``
+    (the one check the deck, PPTX and Marp make before they use or measure an image)."""
+    if not src or root is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+        return None
+    base = Path(root).resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    if (base != target and base not in target.parents) or not target.is_file():
+        return None
+    return target
 
 
 def unshown_images(slides: list[Slide], root: str) -> list[Slide]:
     """Image blocks whose images will not show (not a file inside ``root``; remote images become
     links) become ``missing-image`` blocks: measured and shown as the text in their place."""
-    import os
-    from urllib.parse import unquote, urlsplit
 
-    base = os.path.realpath(root)
-
-    def shown(src: str) -> bool:
-        if not src or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
-            return src.lower().startswith("data:image/")
-        target = os.path.realpath(os.path.join(base, unquote(urlsplit(src).path)))
-        return (target == base or target.startswith(base + os.sep)) and os.path.isfile(target)
+    def shown(text: str) -> bool:
+        sources = [match.group(2) for match in IMAGE_REF.finditer(text)]
+        return all(src.lower().startswith("data:image/") or local_image(src, root) is not None for src in sources)
 
     out = []
     for slide in slides:
         content = tuple(
             SlideText(entry.text, "missing-image", entry.info)
-            if isinstance(entry, SlideText) and is_image(entry) and not _all_shown(entry.text, shown)
+            if isinstance(entry, SlideText) and is_image(entry) and not shown(entry.text)
             else entry
             for entry in slide.content
         )
         out.append(replace(slide, content=content) if content != slide.content else slide)
     return out
-
-
-def _all_shown(text: str, shown: Callable[[str], bool]) -> bool:
-    return all(shown(match.group(2).strip("<>")) for match in _IMAGE_SRC.finditer(text))
-
-
-_IMAGE_SRC = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^)\s]*)")
 
 
 def images_in(entry: SlideEntry) -> int:

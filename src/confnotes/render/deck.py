@@ -99,20 +99,6 @@ def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Pat
     return pdf, warnings + pdf_warnings + font_warnings(doc)
 
 
-def local_image(src: str, base_dir: Path | None) -> Path | None:
-    """The file an image reference names, if it is a local file inside the note's folder."""
-    import re
-    from urllib.parse import unquote, urlsplit
-
-    if not src or base_dir is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
-        return None
-    base = base_dir.resolve()
-    target = (base / unquote(urlsplit(src).path)).resolve()
-    if (base != target and base not in target.parents) or not target.is_file():
-        return None
-    return target
-
-
 def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int]:
     """An image's size scaled to fit ``box`` (width, height) whole: never cropped, never enlarged
     past the box, aspect kept."""

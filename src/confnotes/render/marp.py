@@ -17,13 +17,12 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.fit import BOX_W
+from confnotes.fit import BOX_W, IMAGE_REF, local_image
 from confnotes.model import Document
-from confnotes.render.deck import contained, image_size, local_image, render_template_deck
+from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide
 
-_IMAGE = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
@@ -70,7 +69,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
                 alt = f"w:{width} h:{height} {alt}".rstrip()
             return f"![{alt}]({src}{title})"
 
-        return _IMAGE.sub(link, text)
+        return IMAGE_REF.sub(link, text)
 
     def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
         if kind == "code":

@@ -17,7 +17,6 @@ placeholder geometry.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from confnotes.fit import (
     CODE,
     CODE_MIN,
     CODE_PAD,
+    IMAGE_REF,
     ITEM,
     KICKER,
     MIN_IMAGE,
@@ -38,11 +38,12 @@ from confnotes.fit import (
     entry_height,
     head_height,
     is_image,
+    local_image,
     plain,
     table_rows,
 )
 from confnotes.model import Document
-from confnotes.render.deck import contained, deck_for, image_size, local_image, slide_lines
+from confnotes.render.deck import contained, deck_for, image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
@@ -439,7 +440,7 @@ def _picture(
 
     left, top, width, available = room
     height = min(float(slide.image_px or MIN_IMAGE), available)
-    match = re.search(r"!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?", entry.text)
+    match = IMAGE_REF.search(entry.text)
     alt, src = (match.group(1), match.group(2)) if match else ("", "")
     path = local_image(src, base_dir)
     pixels = image_size(path) if path is not None else None
