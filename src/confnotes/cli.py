@@ -458,7 +458,7 @@ def time_command(note: str, wpm: int | None, slide_seconds: float | None, fmt: s
     if write_budgets:
         if note == "-":
             raise NotesError("--write-budgets writes into the note; give a file, not -", kind=ErrorKind.USAGE)
-        if not timing.parts(doc):
+        if not doc.parts:
             raise NotesError("the note has no sections to budget", path=note)
         minutes = timing.compare(plan, rehearsed)[0] if rehearsed else [section.minutes for section in plan.sections]
         text = timing.write_budgets(loaded.source.text, doc, minutes)
@@ -489,9 +489,9 @@ def _check_budgets_written(text: str, loaded: Any, minutes: list[float]) -> None
     from confnotes.load import read_text
 
     again = read_text(text, loaded.source.path, loaded.config)
-    before = [section.title for section in timing.parts(loaded.doc)]
-    after = [section.title for section in timing.parts(again)]
-    wanted = {index: float(timing.budget_value(value)[:-3]) for index, value in enumerate(minutes)}
+    before = [section.title for section in loaded.doc.parts]
+    after = [section.title for section in again.parts]
+    wanted = {index: timing.budget_minutes(value) for index, value in enumerate(minutes)}
     if before != after or timing.budgets(again) != wanted:
         raise NotesError("cannot place budget comments in this note without changing its outline; nothing written", path=loaded.source.path)
 

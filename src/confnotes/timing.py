@@ -3,7 +3,7 @@
 A slide's spoken words are its speaker notes where it has them, otherwise what it shows (its
 title and its text; code counts no words, as on the slides). Time = words at the speaking
 rate plus a fixed allowance per slide (the pause as a slide changes and the audience reads).
-Rows are the talk's parts (``parts``: its top-level sections); the title, agenda and opening slides count toward
+Rows are the talk's parts (``Document.parts``: its top-level sections); the title, agenda and opening slides count toward
 the first section, so the rows always add up to the total.
 
 Budgets come from the note: front matter ``duration: 20min`` is the slot; a section's budget
@@ -226,15 +226,10 @@ def budget_comment(section: Node) -> Block | None:
     return None
 
 
-def parts(doc: Document) -> tuple[Node, ...]:
-    """The rows of a talk's timing: ``Document.parts``."""
-    return doc.parts
-
-
 def budgets(doc: Document) -> dict[int, float]:
-    """Budget minutes by part (``parts``) index, from comments and front matter ``budgets:``."""
+    """Budget minutes by part (``Document.parts``) index, from comments and front matter ``budgets:``."""
     out: dict[int, float] = {}
-    sections = parts(doc)
+    sections = doc.parts
     table = doc.meta.extra.get("budgets")
     if table is not None:
         line = front_matter_line(doc, "budgets")
@@ -264,7 +259,7 @@ def budgets(doc: Document) -> dict[int, float]:
 
 def _section_of_slides(doc: Document, deck: Deck) -> Iterator[int]:
     """For each slide, the index of the top-level section it belongs to (opening slides: the first)."""
-    starts = [section.span.start for section in parts(doc)]
+    starts = [section.span.start for section in doc.parts]
     current = 0
     for slide in deck.slides:
         if slide.line:
@@ -275,7 +270,7 @@ def _section_of_slides(doc: Document, deck: Deck) -> Iterator[int]:
 
 def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float = DEFAULT_SLIDE_SECONDS) -> Timing:
     """The talk's estimate: per slide, per top-level section, against the slot and the budgets."""
-    rows = [(section.title, section.span.start) for section in parts(doc)] or [(doc.meta.title, 1)]
+    rows = [(section.title, section.span.start) for section in doc.parts] or [(doc.meta.title, 1)]
     counts = [[0, 0, 0.0] for _ in rows]  # slides, words, minutes
     slide_times: list[SlideTime] = []
     elapsed = 0.0
@@ -460,9 +455,13 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
 # ---------------------------------------------------------------- budgets written back
 
 
+def budget_minutes(minutes: float) -> float:
+    """Minutes as ``--write-budgets`` writes them: to the half minute, at least half a minute."""
+    return max(0.5, round(minutes * 2) / 2)
+
+
 def budget_value(minutes: float) -> str:
-    half = max(0.5, round(minutes * 2) / 2)
-    return f"{half:g}min"
+    return f"{budget_minutes(minutes):g}min"
 
 
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -475,7 +474,7 @@ def write_budgets(text: str, doc: Document, minutes: list[float]) -> str:
     Nothing else in the text changes."""
     lines = text.split("\n")
     inserts: list[tuple[int, str]] = []  # (index to insert before, line)
-    for section, value in zip(parts(doc), minutes, strict=True):
+    for section, value in zip(doc.parts, minutes, strict=True):
         comment = f"<!-- time: {budget_value(value)} -->"
         existing = budget_comment(section)
         if existing is not None and existing.span.start == existing.span.end:

@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlsplit
 from markupsafe import Markup, escape
 
 from confnotes.model import Block, note_text
+from confnotes.parse.recover import split_label
 
 _SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
 _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
@@ -352,10 +353,6 @@ def _set_direction(state: Any) -> None:
             token.attrSet("dir", direction_of(inline.content if inline is not None else ""))
 
 
-#: ``Speaker: Ada``, ``Room: Hall 7``, ``Q: …``: a line that starts with a short label and a colon.
-_LABEL_LINE = re.compile(r"^\s*[^\s:][^:\n]{0,24}:\s+\S")
-
-
 def _keep_label_lines(state: Any) -> None:
     """A paragraph whose every line is a label line (``Speaker: …`` over ``Room: …``, ``Q:`` over
     ``A:``) keeps its lines: people write these as lines, and joined they read as one sentence."""
@@ -363,7 +360,7 @@ def _keep_label_lines(state: Any) -> None:
         if token.type != "inline" or "\n" not in token.content or not token.children:
             continue
         lines = token.content.split("\n")
-        if all(_LABEL_LINE.match(line) for line in lines):
+        if all(split_label(line.strip()) is not None for line in lines):  # the parser's own label test
             for child in token.children:
                 if child.type == "softbreak":
                     child.type, child.tag = "hardbreak", "br"
