@@ -45,14 +45,9 @@ def _chromium_path() -> str | None:
 @pytest.fixture(scope="session")
 def browser():
     """Debian's headless Chromium driven by Playwright. Under CI=true a missing browser is a failure."""
-    import os
+    from helpers import require
 
-    path = _chromium_path()
-    if path is None:
-        message = "Debian's chromium is not installed (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    path = require(_chromium_path(), "Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -358,3 +358,43 @@ def json_children(data: dict) -> list[dict]:
 def json_blocks(data: dict) -> list[dict]:
     """Printed blocks (the ``body`` view): no lists, sections, speaker notes or comments."""
     return [entry for entry in data["content"] if entry["kind"] not in ("list", "section", "item", "note", "comment")]
+
+
+def require(found: str | None, missing: str) -> str:
+    """``found`` (a program's path), or end the test: skipped with ``missing`` as the reason, or a
+    failure under ``CI=true``, where `.ci/run` installs every program the tests use."""
+    import os
+
+    import pytest
+
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    return found
+
+
+def require_program(*names: str, install: str) -> str:
+    """The first of ``names`` on the PATH (``install`` says how to get it)."""
+    import shutil
+
+    found = next((path for name in names if (path := shutil.which(name))), None)
+    return require(found, f"{names[0]} is not installed ({install})")
+
+
+def require_marp() -> str:
+    """marp-cli: ``CONFNOTES_MARP``, the copy `.ci/run` installs with npm, or one on the PATH."""
+    import os
+    import shutil
+
+    local = Path(__file__).resolve().parents[1] / ".ci" / "node_modules" / ".bin" / "marp"
+    found = os.environ.get("CONFNOTES_MARP") or (str(local) if local.exists() else shutil.which("marp"))
+    return require(found, "marp-cli is not installed (npm install --prefix .ci @marp-team/marp-cli)")
+
+
+def rendered_deck(note: Path):  # noqa: ANN201 - a Deck
+    """The deck as ``render`` builds it: images looked up beside the note."""
+    from confnotes.load import load_note
+    from confnotes.slides import DeckOptions, build_deck
+
+    return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))

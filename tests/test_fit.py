@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 from confnotes.load import load_note
-from confnotes.slides import DeckOptions, SlideItem, build_deck
+from confnotes.slides import SlideItem, build_deck
 from conftest import FIXTURES, NOTES
+from helpers import rendered_deck, require_marp
 
 STRESS = FIXTURES / "slides" / "stress.md"
 NOTES_ALL = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md"))]
@@ -38,11 +38,6 @@ MEASURE = """() => {
   }
   return out;
 }"""
-
-
-def rendered_deck(note: Path):
-    """The deck as ``render`` builds it: images looked up beside the note."""
-    return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
 
 
 def _deck(cli, note, tmp_path, to="slides"):
@@ -154,11 +149,8 @@ def test_fitting_a_100_slide_deck_is_quick(tmp_path):
 
 
 def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_path):
-    import os
     import re
     import subprocess
-
-    from test_slides import _marp
 
     folder = tmp_path / "talk"
     folder.mkdir()
@@ -177,11 +169,7 @@ def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_
     width, height = (int(v) for v in re.match(r"w:(\d+) h:(\d+) ", alt).groups())
     assert abs(width / height - 3000 / 2400) < 0.01 and width <= 1104
     assert '&lt;span style="font-size: 50px">big&lt;/span>' in text and "`<b>code</b>`" in text
-    marp = _marp()
-    if marp is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("marp-cli is not installed (.ci/run installs it with npm)")
-        pytest.skip("marp-cli not installed (npm install --prefix .ci @marp-team/marp-cli)")
+    marp = require_marp()
     md = out.with_suffix(".md")
     out.rename(md)
     html = out_dir / "stress.html"

@@ -5,7 +5,6 @@ reading of the file (one page per slide, no text outside the page)."""
 from __future__ import annotations
 
 import copy
-import os
 import shutil
 import subprocess
 from itertools import combinations
@@ -13,17 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.load import load_note
-from confnotes.slides import DeckOptions, build_deck
 from conftest import FIXTURES, NOTES
+from helpers import rendered_deck, require_program
 
 STRESS = FIXTURES / "slides" / "stress.md"
 DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]
-
-
-def rendered_deck(note: Path):
-    """The deck as ``render`` builds it: images looked up beside the note."""
-    return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
 
 
 def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
@@ -91,29 +84,12 @@ def test_pictures_tables_and_code_are_real_shapes(cli, tmp_path):
     assert "↪" in text, "long lines wrap behind a mark"
 
 
-def _soffice() -> str | None:
-    return shutil.which("soffice") or shutil.which("libreoffice")
-
-
-def _needs_libreoffice() -> str:
-    found = _soffice()
-    if found is None:
-        message = "LibreOffice is not installed (apt-get install libreoffice-impress-nogui)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 @pytest.mark.parametrize("note", [STRESS, NOTES / "scale2025.md"], ids=lambda p: p.name)
 def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note):
     import re
 
-    soffice = _needs_libreoffice()
-    if shutil.which("pdftotext") is None:
-        pytest.fail("pdftotext (poppler-utils) is needed to read LibreOffice's PDF") if os.environ.get("CI") == "true" else pytest.skip(
-            "poppler-utils not installed"
-        )
+    soffice = require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+    require_program("pdftotext", install="apt-get install poppler-utils")
     pptx = _pptx(cli, note, tmp_path)
     profile = tmp_path / "lo-profile"
     subprocess.run(

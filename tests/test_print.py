@@ -4,7 +4,6 @@ script, the handout, and tagged PDFs checked by the PDF/UA checker pdfua."""
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ from confnotes.load import read_text
 from confnotes.render.formats import render_note
 from confnotes.render.options import RenderOverrides, resolve_render_options
 from conftest import FIXTURES, NOTES
+from helpers import require_program
 
 STRESS = FIXTURES / "slides" / "stress.md"
 EVERY = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md"))]
@@ -24,11 +24,7 @@ MM = 72 / 25.4
 
 
 def _needs(program: str, package: str) -> None:
-    if shutil.which(program) is None:
-        message = f"{program} is not installed (apt-get install {package})"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_program(program, install=f"apt-get install {package}")
 
 
 def _render(note: Path, fmt: str, tmp_path: Path, **overrides) -> Path:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,8 +12,8 @@ from confnotes.parse import parse_source
 from confnotes.render.markdown import note_text
 from confnotes.slides import DeckOptions, SlideItem, build_deck, slide_words
 from confnotes.source import read_source
-from conftest import NOTES, ROOT
-from helpers import html_text, pdf_text, words
+from conftest import NOTES
+from helpers import html_text, pdf_text, require_marp, words
 
 SEEDS = ["scale2025.md", "scaling-reading-list.md"]
 
@@ -265,18 +263,9 @@ def test_marp_markdown_structure(cli, tmp_path, talk_with_notes):
     assert "## Small batches" in text
 
 
-def _marp() -> str | None:
-    local = ROOT / ".ci" / "node_modules" / ".bin" / "marp"
-    return os.environ.get("CONFNOTES_MARP") or (str(local) if local.exists() else shutil.which("marp"))
-
-
 @pytest.mark.parametrize("name", SEEDS)
 def test_marp_cli_renders_without_warnings(cli, tmp_path, name):
-    marp = _marp()
-    if marp is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("marp-cli is not installed (.ci/run installs it with npm)")
-        pytest.skip("marp-cli not installed (npm install --prefix .ci @marp-team/marp-cli)")
+    marp = require_marp()
     source = _render(cli, NOTES / name, "marp", tmp_path)
     md = source.with_suffix(".md")
     source.rename(md)
