@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from confnotes.parse.blocks import is_image_only
-from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText
+from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over
 
 # ------------------------------------------------------------------ the layout (deck.css)
 
@@ -469,18 +469,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
                     queue.insert(0, rest)
                 new_page([])
                 continue
-        page = pages[-1]
-        carried: list[SlideEntry] = []
-        if isinstance(entry, SlideItem) and entry.level > 0:
-            # a sub-point goes with its point: the point and what follows it move over
-            start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
-            if start > 0:
-                carried = page[start:]
-                del page[start:]
-        # a lead-in (text right before items) goes with the items it introduces
-        if not carried and type(entry) is SlideItem and len(page) > 1 and type(page[-1]) is SlideText and not is_image(page[-1]):
-            carried.append(page.pop())
-        new_page(carried)
+        new_page(carry_over(pages[-1], entry, lambda e: type(e) is SlideText and not is_image(e)))
         queue.insert(0, entry)
     _no_orphans(pages, later, room)
     return [page for page in pages if page]

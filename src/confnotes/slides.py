@@ -232,6 +232,22 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
     return out
 
 
+def carry_over(page: list[SlideEntry], entry: SlideEntry, lead_in: Callable[[SlideEntry], bool]) -> list[SlideEntry]:
+    """When ``entry`` starts a new slide, what moves over with it from the end of ``page`` (which
+    loses it): a sub-point's point and what follows that point, else the lead-in (text right
+    before items, as ``lead_in`` says) of an item. Both splitters (the limits here, the fit engine)
+    break slides this way."""
+    if isinstance(entry, SlideItem) and entry.level > 0:
+        start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
+        if start > 0:
+            carried = page[start:]
+            del page[start:]
+            return carried
+    if type(entry) is SlideItem and len(page) > 1 and lead_in(page[-1]):
+        return [page.pop()]
+    return []
+
+
 def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     """Split an overfull slide into continued slides between entries, never inside one."""
     items = sum(1 for entry in slide.content if type(entry) is SlideItem)
@@ -248,16 +264,7 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         size = entry_words(entry)
         is_item = type(entry) is SlideItem
         if pages[-1] and ((is_item and count + 1 > per_page) or words + size > options.max_words):
-            carried: list[SlideEntry] = []
-            page = pages[-1]
-            if isinstance(entry, SlideItem) and entry.level > 0:
-                # a sub-point goes with its point: carry the point (and what follows it) over
-                start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
-                if start > 0:
-                    carried, pages[-1] = page[start:], page[:start]
-                    page = pages[-1]
-            if not carried and is_item and len(page) > 1 and type(page[-1]) is SlideText:
-                carried.append(page.pop())  # a lead-in stays with the items it introduces
+            carried = carry_over(pages[-1], entry, lambda e: type(e) is SlideText)
             pages.append(carried)
             words = sum(entry_words(e) for e in carried)
             count = 0
