@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from dataclasses import dataclass
 
-from confnotes.fonts import SCRIPTS
+from confnotes.fonts import SCRIPTS, used_scripts
 from confnotes.fonts import families as font_families
 
 #: Scripts a note may be written in: (name, fontconfig language, characters of the script, Debian package).
@@ -63,8 +62,9 @@ def _fonts(text: str | None) -> list[Check]:
     if shutil.which("fc-list") is None:
         return [Check("fontconfig", False, "fc-list not found", "choosing fonts for PDFs", "apt-get install fontconfig")]
     checks = []
-    for name, lang, chars, package in SCRIPTS:
-        if text is not None and lang != "en" and not re.search(f"[{chars}]", text):
+    used = None if text is None else {lang for _, lang, _ in used_scripts(text)}
+    for name, lang, _, package in SCRIPTS:
+        if used is not None and lang != "en" and lang not in used:
             continue
         families = list(font_families(lang))
         checks.append(
