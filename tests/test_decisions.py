@@ -229,7 +229,9 @@ def test_cli_choices_are_the_format_tables():
     from confnotes.render.formats import FORMATS
 
     def choices(command: str, option: str) -> list[str]:
-        param = next(p for p in main.commands[command].params if p.name == option)
+        found = main.get_command(click.Context(main), command)
+        assert found is not None
+        param = next(p for p in found.params if p.name == option)
         assert isinstance(param.type, click.Choice)
         return list(param.type.choices)
 

@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "confnotes.serve": 8,
     "confnotes.doctor": 8,
     "confnotes.cli": 9,
+    "confnotes.commands": 9,
     "confnotes.__main__": 9,
 }
 

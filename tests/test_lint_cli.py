@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from confnotes.fmt import format_markdown, outline_signature
-from confnotes.lint.rules import REGISTRY
+from confnotes.lint.rules import CATALOGUE
 from confnotes.parse import parse_source
 from confnotes.source import read_source
 from conftest import FIXTURES, NOTES, ROOT
@@ -79,7 +79,7 @@ def test_json_and_sarif_carry_every_finding(cli):
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    assert len(rules) == len(REGISTRY) and all({"id", "name", "shortDescription", "fullDescription", "help"} <= set(r) for r in rules)
+    assert len(rules) == len(CATALOGUE) and all({"id", "name", "shortDescription", "fullDescription", "help"} <= set(r) for r in rules)
     results = run["results"]
     assert len(results) == len(findings)
     for result, finding in zip(results, findings, strict=True):
@@ -227,7 +227,7 @@ def test_fmt_stdin(cli):
 
 def test_rules_command_and_docs_are_current(cli):
     listing = cli("rules").stdout
-    assert "CN104  empty-section" in listing and listing.count("\nCN") == len(REGISTRY) - 1
+    assert "CN104  empty-section" in listing and listing.count("\nCN") == len(CATALOGUE) - 1
     one = cli("rules", "empty-section").stdout
     for part in ("**What it does.**", "**Why it matters.**", "**Example**", "**Use instead**", "**Fix.**", "**Options**"):
         assert part in one

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.lint.rules import REGISTRY
+from confnotes.lint.rules import CATALOGUE
 from conftest import FIXTURES
 
 REAL = sorted((FIXTURES / "real").glob("*.md"))
@@ -207,7 +207,7 @@ def test_sarif_validates_against_the_2_1_0_model(cli):
     out = cli("lint", "--format", "sarif", "--no-cache", "--profile", "talk", "--select", "ALL,bare-url,lone-subpoint", str(rules))
     log = Sarif.model_validate(json.loads(out.stdout))
     driver = log.runs[0].tool.driver
-    assert len(driver.rules) == len(REGISTRY) and len(log.runs[0].results) >= len(REGISTRY)
+    assert len(driver.rules) == len(CATALOGUE) and len(log.runs[0].results) >= len(CATALOGUE)
     assert {result.rule_id for result in log.runs[0].results} >= {"CN204", "CN207", "CN208", "CN301"}
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.lint.rules import BY_ID, REGISTRY
+import confnotes.lint.rules as rules_package
+from confnotes.lint.rules import BY_ID, CATALOGUE, load, modules
 from conftest import FIXTURES
 from helpers import check_golden
 
@@ -18,17 +19,25 @@ def _rule_id(folder: Path) -> str:
 
 
 def test_every_rule_has_fixtures():
-    assert {_rule_id(d) for d in RULE_DIRS} == {rule.META.id for rule in REGISTRY}
+    assert {_rule_id(d) for d in RULE_DIRS} == {entry.id for entry in CATALOGUE}
     for folder in RULE_DIRS:
-        rule = BY_ID[_rule_id(folder)]
-        assert folder.name == f"{rule.META.id}-{rule.META.name}"
+        entry = BY_ID[_rule_id(folder)]
+        assert folder.name == f"{entry.id}-{entry.name}"
+
+
+def test_the_catalogue_names_every_rule_module_once():
+    """The static catalogue (what lint selects from without importing rules) and the rule modules agree."""
+    files = sorted(p.stem for p in Path(rules_package.__file__).parent.glob("cn*.py"))
+    assert sorted(entry.module for entry in CATALOGUE) == files
+    for entry, module in zip(CATALOGUE, modules(), strict=True):
+        assert module.__name__.endswith("." + entry.module)
+        assert (module.META.id, module.META.name, module.META.severity) == (entry.id, entry.name, entry.severity)
+        assert entry.module.startswith(entry.id.lower() + "_")
 
 
 def _lint(cli, target: Path, rule_id: str, *extra: str):
     """Lint with one rule; talk rules (slide advice) run with the talk profile, as for a talk's notes."""
-    from confnotes.lint.rules import BY_ID
-
-    profile = ("--profile", "talk") if BY_ID[rule_id].META.profile == "talk" else ()
+    profile = ("--profile", "talk") if BY_ID[rule_id].profile == "talk" else ()
     return cli("lint", "--select", rule_id, "--fail-on", "info", *profile, *extra, str(target))
 
 
@@ -55,7 +64,7 @@ def test_good_fixture_is_clean(cli, folder):
     assert result.exit_code == 0, result.stdout
 
 
-FIXABLE = [d for d in RULE_DIRS if BY_ID[_rule_id(d)].META.fixable]
+FIXABLE = [d for d in RULE_DIRS if load(_rule_id(d)).META.fixable]
 
 
 @pytest.mark.parametrize("folder", FIXABLE, ids=lambda p: p.name)

@@ -58,7 +58,7 @@ def test_render_pdf_does_import_weasyprint(tmp_path):
 #: What `confnotes lint one.md` may import beyond the standard library, and how many of confnotes'
 #: own modules; a change that grows either list must grow these on purpose.
 LINT_THIRD_PARTY = {"click", "markdown_it", "mdit_py_plugins", "mdurl", "linkify_it", "uc_micro"}
-LINT_OWN_MODULES = 64
+LINT_OWN_MODULES = 52
 
 
 def test_the_import_list_of_lint_does_not_grow(tmp_path):
@@ -71,3 +71,16 @@ def test_the_import_list_of_lint_does_not_grow(tmp_path):
     own = [name for name in names if name.startswith("confnotes")]
     assert len(own) <= LINT_OWN_MODULES, f"{len(own)} confnotes modules imported: {own}"
     assert "yaml" not in top, "a note without front matter does not load YAML"
+    # rules load from the static catalogue only when they run: no slide advice, so no deck or timing code
+    assert not {"confnotes.slides", "confnotes.timing", "confnotes.fit", "confnotes.render"} & set(names)
+    assert not [name for name in names if name.startswith("confnotes.lint.rules.cn3")]
+    # only the command that runs is loaded, and a run without a cache hashes and writes nothing
+    assert [name for name in names if name.startswith("confnotes.commands.")] == ["confnotes.commands.lint"]
+    assert not {"hashlib", "tempfile"} & top  # (the probe itself imports json)
+
+
+def test_a_talk_loads_the_talk_rules(tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("---\nduration: 20min\n---\n# A talk\n\n## Part\n\n- a point\n")
+    names = imported("lint", "--no-cache", str(note))
+    assert "confnotes.lint.rules.cn304_over_time" in names and "confnotes.slides" in names

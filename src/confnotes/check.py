@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,6 +312,8 @@ class LintCache:
         self.path = self.folder / CACHE_FILE
         self.dirty = False
         self.entries: dict[str, Any] = {}
+        import json  # the cache's imports load only when there is a cache
+
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("version") == __version__ and isinstance(data.get("entries"), dict):
@@ -329,6 +329,8 @@ class LintCache:
         """The run's options and the note's config (its bytes and the files it extends), hashed once."""
         config = self.checker.config_for(note)
         if config.path not in self._config_keys:
+            import hashlib
+
             self._config_keys[config.path] = hashlib.sha256(self.salt.encode() + config_bytes(config)).hexdigest()
         return self._config_keys[config.path]
 
@@ -353,6 +355,8 @@ class LintCache:
         except OSError:
             return ""
         self._stamps[path] = (stamp, key)
+        import hashlib
+
         return hashlib.sha256(key.encode() + data).hexdigest()
 
     def get(self, note: str, digest: str) -> NoteResult | None:
@@ -391,6 +395,8 @@ class LintCache:
     def save(self) -> None:
         if not self.dirty:
             return
+        import json
+
         from confnotes.output import write_atomic
 
         try:

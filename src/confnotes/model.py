@@ -296,3 +296,8 @@ def walk_content(content: tuple[Entry, ...]) -> Iterator[Entry]:
             stack.extend(reversed(entry.items))
         elif type(entry) is Node:
             stack.extend(reversed(entry.content))
+
+
+def count_words(text: str) -> int:
+    """Words as a reader counts them: runs of non-space characters (slides, timing and lint agree)."""
+    return len(text.split())

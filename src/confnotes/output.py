@@ -6,7 +6,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from confnotes.errors import ErrorKind, NotesError
@@ -43,6 +42,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
         return
     folder = target.parent if str(target.parent) else Path(".")
     try:
+        import tempfile  # only when a file is written
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise NotesError(f"cannot write here: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None

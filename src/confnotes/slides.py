@@ -17,7 +17,7 @@ from typing import Any
 
 from confnotes.config import SLIDE_KEYS, check_types
 from confnotes.errors import NotesError
-from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, count_words, note_text, walk_content
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
@@ -143,11 +143,6 @@ class Deck:
 
     def __len__(self) -> int:
         return len(self.slides)
-
-
-def count_words(text: str) -> int:
-    """Words as a reader counts them: runs of non-space characters."""
-    return len(text.split())
 
 
 def entry_words(entry: SlideEntry) -> int:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.model import Block, Document, Node
-from confnotes.slides import Deck, Slide, count_words, slide_words
+from confnotes.model import Block, Document, Node, count_words
+from confnotes.slides import Deck, Slide, slide_words
 
 DEFAULT_WPM = 130
 #: rates confnotes accepts; most speakers talk at 100–200 words a minute (``TYPICAL_WPM``)

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from confnotes.errors import config_error
-from confnotes.lint.rules import BY_ID, REGISTRY, lookup
+from confnotes.lint.rules import BY_ID, CATALOGUE, load, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
 from confnotes.model import Document
 
@@ -24,7 +24,7 @@ MAX_FIX_PASSES = 10
 class LintSettings:
     """Which rules run, at which severity, with which options."""
 
-    enabled: tuple[str, ...] = tuple(rule.META.id for rule in REGISTRY if rule.META.default)
+    enabled: tuple[str, ...] = tuple(entry.id for entry in CATALOGUE if entry.default)
     severities: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     slides: dict[str, Any] = field(default_factory=dict)
@@ -51,7 +51,7 @@ class LintSettings:
         return frozenset(found)
 
     def severity(self, rule_id: str) -> str:
-        return str(self.severities.get(rule_id, BY_ID[rule_id].META.severity))
+        return str(self.severities.get(rule_id, BY_ID[rule_id].severity))
 
     def options_for(self, rule: ModuleType) -> Any:
         options = self.options.get(rule.META.id)
@@ -70,9 +70,9 @@ def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:
         if key.upper() == "ALL":
             ids.update(BY_ID)
             continue
-        rule = lookup(key)
-        if rule is not None:
-            ids.add(rule.META.id)
+        entry = lookup(key)
+        if entry is not None:
+            ids.add(entry.id)
             continue
         matches = [rule_id for rule_id in BY_ID if rule_id.startswith(key.upper())] if key.upper().startswith("CN") else []
         if not matches:
@@ -123,10 +123,10 @@ def build_settings(
             raise config_error(f"unknown key 'lint.{key}' (known: {', '.join(sorted(LINT_KEYS))})", path)
     chosen = select if select is not None else lint.get("select")
     if chosen is None:
-        enabled = {rule_id for rule_id, rule in BY_ID.items() if rule.META.default}
+        enabled = {entry.id for entry in CATALOGUE if entry.default}
     else:  # opt-in rules run only when named: a prefix or ALL selects the rules that are on by default
-        enabled = {rule_id for rule_id in resolve_rule_ids(chosen, where) if BY_ID[rule_id].META.default}
-        enabled |= {rule.META.id for key in chosen if (rule := lookup(key.strip())) is not None}
+        enabled = {rule_id for rule_id in resolve_rule_ids(chosen, where) if BY_ID[rule_id].default}
+        enabled |= {entry.id for key in chosen if (entry := lookup(key.strip())) is not None}
     dropped = resolve_rule_ids(ignore if ignore is not None else lint.get("ignore", []), where)
     dropped |= resolve_rule_ids(extend_ignore, where)
     severities: dict[str, str] = {}
@@ -135,9 +135,10 @@ def build_settings(
     if not isinstance(rules, dict):
         raise config_error("'lint.rules' must be a table of rule settings", path)
     for key, table in rules.items():
-        rule = lookup(key)
-        if rule is None:
+        entry = lookup(key)
+        if entry is None:
             raise config_error(f"unknown rule '{key}' in lint.rules; 'confnotes rules' lists them", path)
+        rule = load(entry.id)
         if not isinstance(table, dict):
             raise config_error(f"lint.rules.{key} must be a table", path)
         if "severity" in table:
@@ -161,7 +162,7 @@ def build_settings(
     docs_url = lint.get("docs_url")
     if docs_url is not None and (not isinstance(docs_url, str) or not docs_url.startswith(("https://", "http://"))):
         raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
-    ordered = tuple(rule.META.id for rule in REGISTRY if rule.META.id in enabled and rule.META.id not in dropped)
+    ordered = tuple(entry.id for entry in CATALOGUE if entry.id in enabled and entry.id not in dropped)
     root = os.path.dirname(os.path.abspath(path)) if path else ""
     return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile, per_file_ignores, root, docs_url)
 
@@ -180,9 +181,9 @@ def _directives(doc: Document) -> list[tuple[int, int, str, set[str] | None]]:
             if names:
                 ids = set()
                 for name in names:
-                    rule = lookup(name)
-                    if rule is not None:
-                        ids.add(rule.META.id)
+                    entry = lookup(name)
+                    if entry is not None:
+                        ids.add(entry.id)
             found.append((block.span.start, block.span.end, action, ids))
     return found
 
@@ -250,9 +251,10 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
     talk = settings.profile == "talk" or (settings.profile == "auto" and ctx.doc.is_talk)
     skipped = settings.ignored_for(ctx.doc.path)
     for rule_id in settings.enabled:
-        rule = BY_ID[rule_id]
-        if rule.META.project or (rule.META.profile == "talk" and not talk) or rule_id in skipped:
-            continue
+        entry = BY_ID[rule_id]
+        if entry.project or (entry.profile == "talk" and not talk) or rule_id in skipped:
+            continue  # a rule that does not run here is not even imported
+        rule = load(rule_id)
         for report in rule.check(ctx, settings.options_for(rule)):
             findings.append(_finding(ctx, rule, settings, report))
     findings = filter_suppressed(ctx, findings)
@@ -263,9 +265,10 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
 def project_facts(ctx: LintContext, settings: LintSettings) -> dict[str, list[Any]]:
     """Per project rule, what this note contributes (facts on suppressed lines are dropped)."""
     out: dict[str, list[Any]] = {}
-    for rule in REGISTRY:
-        if not rule.META.project or rule.META.id not in settings.enabled:
+    for entry in CATALOGUE:
+        if not entry.project or entry.id not in settings.enabled:
             continue
+        rule = load(entry.id)
         kept = []
         for fact in rule.facts(ctx):
             probe = Finding(ctx.doc.path, fact[2], fact[3], rule.META.id, rule.META.name, "info", "")
@@ -278,9 +281,10 @@ def project_facts(ctx: LintContext, settings: LintSettings) -> dict[str, list[An
 def lint_project(notes: list[tuple[str, dict[str, list[Any]], LintSettings]]) -> list[Finding]:
     """Findings of project-level rules over every note of one run, from each note's facts."""
     findings: list[Finding] = []
-    for rule in REGISTRY:
-        if not rule.META.project:
+    for entry in CATALOGUE:
+        if not entry.project:
             continue
+        rule = load(entry.id)
         members = [(path, facts[rule.META.id]) for path, facts, _ in notes if rule.META.id in facts]
         settings_of = {path: settings for path, _, settings in notes}
         if len(members) < 2:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
 from types import ModuleType
 
 from confnotes import __version__
 from confnotes.escape import terminal_safe, xml_safe
-from confnotes.lint.rules import BY_ID, REGISTRY
+from confnotes.lint.rules import BY_ID, load, modules
 from confnotes.lint.types import Finding
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -53,6 +52,8 @@ def statistics(findings: list[Finding]) -> str:
 
 
 def as_json(findings: list[Finding]) -> str:
+    import json
+
     return (
         json.dumps(
             [
@@ -93,12 +94,14 @@ def github(findings: list[Finding]) -> str:
 
 def rule_anchor(rule_id: str) -> str:
     """The rule's section in docs/rules.md, as GitHub and GitLab name heading anchors."""
-    meta = BY_ID[rule_id].META
-    return f"{meta.id.lower()}-{meta.name}"
+    entry = BY_ID[rule_id]
+    return f"{entry.id.lower()}-{entry.name}"
 
 
 def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
     """SARIF 2.1.0; with ``[lint] docs_url`` set, each rule's ``helpUri`` is its section there."""
+    import json
+
     rules = [
         {
             "id": rule.META.id,
@@ -114,9 +117,9 @@ def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
             "properties": {"tags": list(rule.META.tags), "fixable": rule.META.fixable},
         }
         | ({"helpUri": f"{docs_url.split('#')[0]}#{rule_anchor(rule.META.id)}"} if docs_url else {})
-        for rule in REGISTRY
+        for rule in modules()
     ]
-    index = {rule.META.id: position for position, rule in enumerate(REGISTRY)}
+    index = {rule.META.id: position for position, rule in enumerate(modules())}
     results = [
         {
             "ruleId": f.rule,
@@ -182,7 +185,7 @@ def rule_doc(rule_id: str) -> str:
     """One rule's documentation in six parts, as `confnotes rules ID` prints it."""
     import dataclasses
 
-    rule = BY_ID[rule_id]
+    rule = load(rule_id)
     meta = rule.META
     options = dataclasses.fields(rule.Options)
     option_lines = [f"- `{o.name}` (default `{_show(o.default)}`)" for o in options] or ["None."]
@@ -221,6 +224,8 @@ def rule_doc(rule_id: str) -> str:
 
 
 def _show(value: object) -> str:
+    import json
+
     if value is None:
         return "slides setting"
     if isinstance(value, tuple):
@@ -240,7 +245,7 @@ def catalogue_markdown() -> str:
         "| id | name | severity | fix | runs | summary |",
         "|---|---|---|---|---|---|",
     ]
-    for rule in REGISTRY:
+    for rule in modules():
         meta = rule.META
         runs = ("talks" if meta.profile == "talk" else "every note") + ("" if meta.default else ", opt-in")
         head.append(
@@ -248,7 +253,7 @@ def catalogue_markdown() -> str:
             f"{'yes' if meta.fixable else ''} | {runs} | {meta.summary} |"
         )
     head += ["", *_MARKDOWNLINT, ""]
-    return "\n".join(head) + "\n" + "\n".join(rule_doc(rule.META.id) for rule in REGISTRY)
+    return "\n".join(head) + "\n" + "\n".join(rule_doc(rule.META.id) for rule in modules())
 
 
 #: How confnotes' rules line up with markdownlint's, and the differences that remain (and why).
@@ -292,6 +297,7 @@ REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] 
 def rules_json(modules: list[ModuleType]) -> str:
     """The catalogue as data (``confnotes rules --format json``), for editors and CI dashboards."""
     import dataclasses
+    import json
 
     out = []
     for rule in modules:

@@ -69,6 +69,22 @@ class RuleMeta:
     #: "notes": every note; "talk": notes meant as a talk (slides advice)
     profile: str = "notes"
 
+    @classmethod
+    def of(cls, module: str, **docs: Any) -> RuleMeta:
+        """A rule module's metadata: its identity from the catalogue row, its documentation here."""
+        from confnotes.lint.rules import BY_MODULE
+
+        entry = BY_MODULE[module.rpartition(".")[2]]
+        return cls(
+            id=entry.id,
+            name=entry.name,
+            severity=entry.severity,
+            default=entry.default,
+            profile=entry.profile,
+            project=entry.project,
+            **docs,
+        )
+
 
 @dataclass
 class LintContext:

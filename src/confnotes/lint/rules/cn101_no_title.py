@@ -6,10 +6,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN101",
-    name="no-title",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="The note has no title; its file name is used instead",
     rationale="Documents, decks and the site index show the title first. A file name such as "

@@ -7,10 +7,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import sections
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN102",
-    name="heading-skip",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="A heading skips a level (## followed by ####)",
     rationale="Heading levels are the outline. Skipping a level leaves a hole in the table of "

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN103",
-    name="duplicate-heading",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="Two sections under one parent have the same title",
     rationale="Two sections called the same thing under one parent are usually a paste accident or "

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from confnotes.lint.rules._util import sections
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN104",
-    name="empty-section",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="A section or reading-list entry has nothing under it",
     rationale="An empty section is a placeholder that was never filled in: it shows up in the "

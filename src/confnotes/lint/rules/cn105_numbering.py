@@ -7,10 +7,8 @@ from dataclasses import dataclass
 
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN105",
-    name="numbering",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     fixable=True,
     summary="A numbered list skips or repeats a number",

@@ -7,10 +7,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN106",
-    name="mixed-markers",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     fixable=True,
     summary="Sibling bullets use different markers (- and *)",

@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN107",
-    name="inconsistent-indent",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     fixable=True,
     summary="Sibling items are indented differently",

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN108",
-    name="deep-nesting",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="Items are nested deeper than the limit (default 3 levels below a point)",
     rationale="Deeply nested bullets do not fit on a slide or a handout and usually hide a missing "

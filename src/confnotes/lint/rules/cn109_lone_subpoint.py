@@ -7,11 +7,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN109",
-    default=False,
-    name="lone-subpoint",
-    severity="info",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="An item has exactly one sub-item (no A without a B)",
     rationale="A single sub-point is usually part of its parent's sentence, or a sign that a second "

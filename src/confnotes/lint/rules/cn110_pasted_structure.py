@@ -6,10 +6,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN110",
-    name="pasted-structure",
-    severity="info",
+META = RuleMeta.of(
+    __name__,
     tags=("structure", "pasted"),
     fixable=True,
     summary="Structure was recovered from pasted text (• bullets, bare-line headings)",

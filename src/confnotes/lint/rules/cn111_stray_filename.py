@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN111",
-    name="stray-filename",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure", "pasted"),
     fixable=True,
     summary="A lone file-name line (scale2025.md) sits in the notes",
@@ -34,6 +31,8 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     # swallow one blank line after the name so no double gap is left behind
     if end < len(ctx.text) and ctx.text[end] == "\n":
         end += 1
+    import json
+
     entry = f"source_name: {json.dumps(meta.source_name, ensure_ascii=False)}\n"
     if meta.front_matter_span is not None:
         close_start, _ = ctx.line_span(meta.front_matter_span.end)

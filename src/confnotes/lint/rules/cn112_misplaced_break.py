@@ -6,10 +6,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN112",
-    name="misplaced-break",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("structure",),
     summary="A --- break sits inside a section instead of between sections",
     rationale="confnotes reads `---` as the boundary between sections. Inside a section it splits "

@@ -7,10 +7,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import DIRECTIVE, LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN113",
-    name="unknown-rule",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("config",),
     summary="A confnotes-disable or -enable comment names a rule that does not exist",
     rationale="A directive with a typo (CN999, bare_url) silences nothing, so the finding it was "

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 
 from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.slides import count_words
+from confnotes.model import count_words
 
-META = RuleMeta(
-    id="CN201",
-    name="long-item",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     summary="An item has more words than the limit (default 30)",
     rationale="A bullet is a cue, not a paragraph. Long items crowd slides and handouts; split the "

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from confnotes.lint.rules._util import sections
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN202",
-    name="heading-punctuation",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     fixable=True,
     summary="A heading (or a bold line heading a list) ends with . , ; : or !",

@@ -7,10 +7,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN203",
-    name="empty-item",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     summary="A bullet or point has no text",
     rationale="An empty bullet renders as a lone dot on the page and an empty line on a slide; it "

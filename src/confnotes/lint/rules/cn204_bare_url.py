@@ -7,11 +7,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN204",
-    default=False,
-    name="bare-url",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     summary="A bare URL (write <https://…> or [text](https://…))",
     rationale="CommonMark does not turn bare URLs into links, so they print as plain text in HTML "

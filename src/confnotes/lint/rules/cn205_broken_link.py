@@ -8,10 +8,8 @@ from urllib.parse import unquote, urlsplit
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN205",
-    name="broken-link",
-    severity="error",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     summary="A relative link or image points to a file that does not exist",
     rationale="A missing image leaves a hole in the PDF and the deck, and a broken link fails on "

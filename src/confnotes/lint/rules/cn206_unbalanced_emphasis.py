@@ -6,10 +6,8 @@ from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN206",
-    name="unbalanced-emphasis",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("text",),
     summary="Emphasis markers (** or __) are not closed",
     rationale="An unclosed `**` prints literally in every output, usually because a paste lost half of a bold phrase.",

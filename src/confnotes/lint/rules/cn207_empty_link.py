@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import text_hits
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN207",
-    name="empty-link",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("links",),
     summary="A link has no destination: [slides]() or [slides](<>)",
     rationale="An empty link is a placeholder that was never filled in: readers click it and "

@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._util import text_hits
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN208",
-    name="missing-alt-text",
-    severity="error",
+META = RuleMeta.of(
+    __name__,
     tags=("links", "accessibility"),
     summary="An image has no alt text: ![](diagram.png)",
     rationale="Alt text is what a screen reader says, what the tagged PDF carries for the image, and "

@@ -9,11 +9,8 @@ from confnotes.lint.rules._slides import slide_limits, unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.slides import DEFAULT_MAX_ITEMS
 
-META = RuleMeta(
-    id="CN301",
-    profile="talk",
-    name="too-many-items",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("slides",),
     summary="A slide would have more items than slides.max_items (default 6)",
     rationale="Six bullets is about what an audience reads while listening. confnotes splits "

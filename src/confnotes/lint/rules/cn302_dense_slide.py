@@ -9,11 +9,8 @@ from confnotes.lint.rules._slides import slide_limits, unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.slides import DEFAULT_MAX_WORDS, slide_words
 
-META = RuleMeta(
-    id="CN302",
-    profile="talk",
-    name="dense-slide",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("slides",),
     summary="A slide would have more words than slides.max_words (default 60)",
     rationale="A slide with a paragraph's worth of words gets read instead of listened to. Cut the "

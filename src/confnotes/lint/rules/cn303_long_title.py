@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN303",
-    profile="talk",
-    name="long-title",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("slides",),
     summary="A slide title is longer than the limit (default 70 characters)",
     rationale="Slide titles wrap onto three lines and push the content down when they run past "

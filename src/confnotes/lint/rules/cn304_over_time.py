@@ -9,11 +9,8 @@ from confnotes.lint.rules._slides import talk_timing
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.timing import format_minutes, front_matter_line
 
-META = RuleMeta(
-    id="CN304",
-    profile="talk",
-    name="over-time",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("talk",),
     summary="The talk's estimate is above its slot (front matter duration) or a section's above its budget",
     rationale="A talk that runs long loses its last section, usually the conclusion, or the questions. "

@@ -9,11 +9,8 @@ from confnotes.lint.rules._slides import talk_timing
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.timing import format_minutes, front_matter_line
 
-META = RuleMeta(
-    id="CN305",
-    profile="talk",
-    name="under-time",
-    severity="info",
+META = RuleMeta.of(
+    __name__,
     tags=("talk",),
     summary="The talk's estimate fills less than 60% of its slot (front matter duration)",
     rationale="A 40-minute slot with 15 minutes of material is either a talk still being written or "

@@ -7,11 +7,8 @@ from collections.abc import Iterator
 from confnotes.lint.rules._slides import fitted_deck
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN306",
-    profile="talk",
-    name="slide-overflow",
-    severity="info",
+META = RuleMeta.of(
+    __name__,
     tags=("slides",),
     summary="A slide does not fit even at the smallest text size, so the deck splits it",
     rationale="The deck measures every slide (the same fit engine every deck output uses) and "

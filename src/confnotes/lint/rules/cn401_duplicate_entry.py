@@ -6,12 +6,9 @@ from collections.abc import Iterable, Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
-META = RuleMeta(
-    id="CN401",
-    name="duplicate-entry",
-    severity="warning",
+META = RuleMeta.of(
+    __name__,
     tags=("project",),
-    project=True,
     summary="The same talk title or reading-list entry appears in two notes",
     rationale="When a conference's notes are published together, the same talk written up twice "
     "(or a paper listed in two reading lists) is a merge waiting to happen. Checked across all the "

@@ -1,0 +1,118 @@
+"""confnotes build: a folder of notes into a site."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK
+
+
+def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
+    """--to, else the config's [build] formats, else the default; every name checked against the table."""
+    from confnotes.build import DEFAULT_FORMATS
+    from confnotes.render.formats import output_format
+
+    if value:
+        names = [part.strip() for part in value.split(",") if part.strip()]
+    elif configured:
+        names = [str(name) for name in configured]
+    else:
+        return DEFAULT_FORMATS
+    formats = tuple(dict.fromkeys(names))
+    for name in formats:
+        output_format(name)
+    return formats
+
+
+@click.command()
+@click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
+@click.option("-o", "--output", default="site", show_default=True, help="The site folder to write.")
+@click.option(
+    "--to",
+    "to",
+    default=None,
+    metavar="FORMATS",
+    help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). Default: html,pdf,slides,pptx.",
+)
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: one per core; 1 runs in-process).")
+@click.option("--force", is_flag=True, help="Render every note, even unchanged ones.")
+@click.option("--shard", default=None, metavar="K/N", help="Build only every N-th note, starting with the K-th (for CI matrices).")
+@click.option("--merge", is_flag=True, help="Assemble the index from the shard manifests in the output folder.")
+@click.option("--theme", default=None, help="Theme for every note (default: each note's config or 'default').")
+@click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
+@click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
+def build(
+    directory: str,
+    output: str,
+    to: str | None,
+    jobs: int,
+    force: bool,
+    shard: str | None,
+    merge: bool,
+    theme: str | None,
+    exclude: tuple[str, ...],
+    quiet: bool,
+    trust_templates: bool,
+) -> None:
+    """Build a folder of notes (default: notes/) into a site: every note in every format, plus
+    index.html (filterable by event and tag) and outline.json.
+
+    Incremental: unchanged notes are skipped (a manifest in the output folder records a hash of
+    each note, its config, the templates and the confnotes version); removed notes lose their
+    files. A note that fails is reported and the others are still built; the exit code is then 1.
+    """
+    from confnotes.build import BuildRequest, build_site, merge_shards, parse_shard
+
+    if merge:
+        count = merge_shards(output)
+        if not quiet:
+            click.echo(f"merged {count} note(s) into {output}/index.html")
+        return
+    from confnotes.config import config_for_folder
+
+    config = config_for_folder(directory)
+    build_config = config.build
+    request = BuildRequest(
+        directory,
+        output,
+        _formats(to, build_config.get("formats")),
+        jobs,
+        force,
+        parse_shard(shard) if shard else None,
+        theme,
+        tuple(exclude) + tuple(str(glob) for glob in build_config.get("exclude", ())),
+        trust_templates=trust_templates,
+    )
+    if sys.stderr.isatty() and not quiet:
+        bars: list[Any] = []
+
+        def progress(name: str, done: int, total: int) -> None:
+            if done == 0:  # the first call gives the total: only now is there a bar to show
+                if total:
+                    bars.append(
+                        click.progressbar(
+                            length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=lambda item: item
+                        )
+                    )
+                    bars[0].__enter__()
+                return
+            bars[0].update(1, name)
+
+        try:
+            report = build_site(request, progress)
+        finally:
+            for bar in bars:
+                bar.__exit__(None, None, None)
+    else:
+        report = build_site(request)
+    if not quiet:
+        for rel in report.removed:
+            click.echo(f"removed {rel}")
+        click.echo(report.summary(output))
+    for _rel, reason in report.failed:
+        click.echo(f"failed: {reason}", err=True)
+    sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)

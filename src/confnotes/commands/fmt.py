@@ -1,0 +1,54 @@
+"""confnotes fmt: notes rewritten as canonical Markdown."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, configured_excludes
+from confnotes.errors import NotesError
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that would change.")
+@click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
+@click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
+def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
+    """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
+
+    In the author's order: '#' title, '##' sections, each list as written (numbers as written,
+    '-' bullets), text between lists left where it is; front matter for recovered meta; pasted
+    notes become real Markdown. Text is never changed, a note without headings gets none, and
+    a note whose ordered outline would change is left alone with an error. '-' formats
+    standard input to standard output.
+    """
+    from confnotes.lint.engine import build_settings
+    from confnotes.reformat import format_notes
+    from confnotes.source import discover
+
+    configured = configured_excludes(list(paths), None, lambda config: build_settings(config.lint, config.slides, config.path).exclude)
+    notes = discover(list(paths), tuple(exclude) + configured)
+    changed: list[str] = []
+    errors: list[NotesError] = []
+    for result in format_notes(notes, write=not (check or diff), with_diff=diff):
+        if result.error is not None:
+            errors.append(result.error)
+        elif result.path == "-":
+            click.echo(result.text, nl=False)
+        elif result.changed:
+            changed.append(result.path)
+            if diff:
+                click.echo(result.diff, nl=False)
+            elif check:
+                click.echo(f"would reformat {result.path}")
+            else:
+                click.echo(f"reformatted {result.path}", err=True)
+    for error in errors:
+        click.echo(str(error), err=True)
+    if errors:
+        sys.exit(EXIT_ERROR)
+    if (check or diff) and changed:
+        click.echo(f"{len(changed)} of {len(notes)} note(s) would be reformatted", err=True)
+        sys.exit(EXIT_FINDINGS)

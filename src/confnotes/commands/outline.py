@@ -1,0 +1,35 @@
+"""confnotes outline: the outline confnotes reads from a note."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command()
+@click.argument("note", type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["tree", "json", "markdown", "opml"]),
+    default="tree",
+    show_default=True,
+    help="tree: readable outline in source order; json: the model, schema "
+    "confnotes.outline/2 (docs/outline-json.md); markdown: bare heading/list outline; opml: OPML 2.0 "
+    "for outliners.",
+)
+def outline(note: str, fmt: str) -> None:
+    """Print the outline confnotes reads from NOTE (- reads standard input).
+
+    A note is meta and one ordered content: its lede, then sections; each section and item
+    holds its blocks (text, code, images, tables, quotes, speaker notes), its lists (each
+    list as written, with its own numbers) and sub-sections, exactly in the author's order.
+    Pasted notes are read as a person would: bare-line headings (only in notes that show
+    they were pasted), pasted bullets, labels and titles (README, "How notes are read").
+    """
+    from confnotes import export
+    from confnotes.load import load_note
+
+    doc = load_note(note).doc
+    click.echo(export.OUTLINE_FORMATS[fmt](doc, sys.stdout.isatty()), nl=False)

@@ -1,0 +1,136 @@
+"""confnotes render: one note to a document or a deck."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from confnotes.commands import warn
+from confnotes.errors import ErrorKind, NotesError
+from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
+
+
+@click.command()
+@click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(list(FORMATS)),
+    default="html",
+    show_default=True,
+    help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
+    "handout, marp, pptx, outline: a deck built from the outline.",
+)
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT",
+    help="Output file ('-' for standard output). Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html.",
+)
+@click.option("--theme", default=None, help="Built-in theme (see --list-themes). Default: config or 'default'.")
+@click.option("--css", "css", multiple=True, type=click.Path(dir_okay=False), help="Add a stylesheet (repeatable).")
+@click.option(
+    "--templates",
+    "templates",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="A folder whose templates shadow the built-in ones by file name.",
+)
+@click.option(
+    "--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default=None, help="PDF paper size. Default: config or a4."
+)
+@click.option("--notes/--no-notes", "notes", default=None, help="Show speaker notes in documents (hidden by default).")
+@click.option("--untagged", is_flag=True, help="PDF without PDF/UA tagging (tagged, accessible PDF is the default).")
+@click.option("--max-items", type=click.IntRange(min=1), default=None, help="Slides: split slides with more items.")
+@click.option("--max-words", type=click.IntRange(min=1), default=None, help="Slides: split slides with more words.")
+@click.option("--agenda/--no-agenda", "agenda", default=None, help="Slides: include the agenda slide (default on).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this config file instead of searching upward from the note.",
+)
+@click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
+@click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
+@click.option(
+    "--per-page",
+    type=click.IntRange(1, 3),
+    default=None,
+    help="Handout: slides a page, 1, 2 or 3 (default 3), each with its notes and lines.",
+)
+@click.option(
+    "--reference-pptx",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, readable=False),
+    default=None,
+    help="PPTX: use this PowerPoint template's theme and layouts (Title Slide, Section Header, Title and Content, "
+    "Title Only). Default: config reference_pptx.",
+)
+def render(
+    note: str | None,
+    to: str,
+    output: str | None,
+    theme: str | None,
+    css: tuple[str, ...],
+    templates: str | None,
+    paper: str | None,
+    notes: bool | None,
+    untagged: bool,
+    max_items: int | None,
+    max_words: int | None,
+    agenda: bool | None,
+    config_file: str | None,
+    list_themes: bool,
+    trust_templates: bool,
+    per_page: int | None,
+    reference_pptx: str | None,
+) -> None:
+    """Render NOTE to a document (html, pdf) or a slide format.
+
+    Templates come from the built-ins, shadowed file by file by --templates DIR (or
+    config `templates = "…"`); a user template can {% extends "!default/note.html" %}.
+    """
+    from pathlib import Path
+
+    from confnotes.config import find_config, read_config_file
+    from confnotes.load import load_note
+    from confnotes.output import emit
+    from confnotes.render.formats import output_format, output_path, render_note
+    from confnotes.render.options import RenderOverrides, resolve_render_options
+
+    if list_themes:
+        from confnotes.templating import themes
+
+        click.echo("\n".join(themes()))
+        return
+    if note is None:
+        raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
+    config = read_config_file(config_file) if config_file else find_config(note)
+    doc = load_note(note, config).doc
+    overrides = RenderOverrides(
+        theme=theme,
+        css=css,
+        templates=templates,
+        notes=notes,
+        paper=paper,
+        tagged=False if untagged else None,
+        max_items=max_items,
+        max_words=max_words,
+        agenda=agenda,
+        trust_templates=trust_templates,
+        reference_pptx=reference_pptx,
+        per_page=per_page,
+    )
+    options = resolve_render_options(config, doc, overrides)
+    base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
+    if output is None:
+        output = "-" if note == "-" else output_path(note, to)
+    data, warnings = render_note(doc, to, options, base_dir, output)
+    if output == "-" and output_format(to).binary and sys.stdout.isatty():
+        raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
+    warn(warnings, note)
+    written = emit(output, data, note)
+    if written:
+        click.echo(f"wrote {written}", err=True)
