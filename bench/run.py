@@ -643,7 +643,8 @@ def _fit(table: Table, targets: list[tuple[str, str, bool]], repeat: int) -> Non
     from confnotes import fit
 
     def build() -> object:
-        fit.text_em.cache_clear()  # cold: no measurement cached from the run before
+        for cached in (fit.text_em, fit.wrap_count, fit.plain, fit.entry_height):
+            cached.cache_clear()  # cold: no measurement cached from the run before
         return build_deck(doc)
 
     slides = len(build_deck(doc).slides)  # type: ignore[attr-defined]

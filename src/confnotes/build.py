@@ -99,6 +99,13 @@ def note_key(data: bytes, config_bytes: bytes, shared: str) -> str:
 # ---------------------------------------------------------------- one note (runs in a worker process)
 
 
+def _json(value: Any) -> str:
+    """The site's JSON files (manifest, outline.json): keys sorted, so unchanged builds write the same
+    bytes, and compact, so Python's C encoder writes them (an indented dump runs its pure-Python
+    encoder, which took longer than rendering a folder's pages)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str) + "\n"
+
+
 def build_note(task: dict[str, Any]) -> dict[str, Any]:
     """Render one note to every requested format; never raises (failures come back as data)."""
     from confnotes.check import Checker, LintRequest
@@ -349,7 +356,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         "notes": {rel: entries[rel] for rel in sorted(entries)},
         "failed": dict(sorted(report.failed)),
     }
-    _write_if_changed(manifest_path, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    _write_if_changed(manifest_path, _json(manifest))
     if request.shard is None:
         write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
     report.rendered.sort()
@@ -382,7 +389,7 @@ def merge_shards(out_dir: str) -> int:
         "notes": {rel: notes[rel] for rel in sorted(notes)},
         "failed": dict(sorted(failed.items())),
     }
-    _write_if_changed(folder / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    _write_if_changed(folder / MANIFEST, _json(manifest))
     write_index(folder, manifest["notes"], tuple(name for name in formats if name in _format_names()), manifest["failed"])
     for shard in shards:  # merged: the site is now what a plain build writes, one manifest
         shard.unlink()
@@ -431,4 +438,4 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
     )
     _write_if_changed(out_dir / "index.html", html)
     outlines = {"schema": "confnotes.site/2", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
-    _write_if_changed(out_dir / "outline.json", json.dumps(outlines, ensure_ascii=False, indent=1, sort_keys=True, default=str) + "\n")
+    _write_if_changed(out_dir / "outline.json", _json(outlines))

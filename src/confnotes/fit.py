@@ -104,6 +104,7 @@ def text_em(text: str, face: str = "body") -> float:
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=65536)
 def wrap_count(text: str, width: float, size: float, face: str = "body") -> int:
     """Lines ``text`` takes at ``size`` px in a box ``width`` px wide (greedy, as browsers wrap;
     a word wider than the box breaks anywhere, as ``overflow-wrap: anywhere`` lets it)."""
@@ -138,10 +139,14 @@ _IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
 _LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w)|`)")
 _TAG = re.compile(r"<[^>]+>")
+_MARKUP = re.compile(r"[!\[<*_`\\]")
 
 
+@lru_cache(maxsize=16384)
 def plain(text: str) -> str:
     """Inline Markdown as the words it shows (link targets and markers removed)."""
+    if _MARKUP.search(text) is None:  # most text has no markup at all
+        return text
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub("", text)
@@ -259,6 +264,7 @@ def table_part(text: str, body: range) -> SlideText:
 # ------------------------------------------------------------------ measuring
 
 
+@lru_cache(maxsize=16384)
 def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float:
     """Height in px of one entry at ``scale`` (images: their minimum; see ``fit_slide``)."""
     px = sizes(scale)
@@ -369,7 +375,7 @@ def _finish(slide: Slide, scale: float) -> Slide:
     """Record the scale, and the height each image may take (what the rest leaves, shared)."""
     images = sum(images_in(entry) for entry in slide.content)
     if not images:
-        return replace(slide, scale=scale)
+        return slide if slide.scale == scale else replace(slide, scale=scale)
     fixed = head_height(slide, scale) + sum(entry_height(e, scale) for e in slide.content if not is_image(e))
     spare = box_height(slide) - fixed - sum(TEXT[2] * scale for e in slide.content if is_image(e))
     return replace(slide, scale=scale, image_px=int(max(MIN_IMAGE, spare / images)))
