@@ -8,12 +8,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
-from confnotes.model import Document
+
+if TYPE_CHECKING:
+    from confnotes.model import Document
 
 LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores", "docs_url"}
 PROFILES = ("auto", "notes", "talk")

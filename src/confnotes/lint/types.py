@@ -6,9 +6,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from confnotes.model import UNPRINTED, Document, List, Node, walk
+if TYPE_CHECKING:  # the model loads with the first note parsed, not for a run served from the cache
+    from confnotes.model import Document, List, Node
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
@@ -18,8 +19,7 @@ RANK = {name: index for index, name in enumerate(SEVERITIES)}
 DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(NamedTuple):
     """Replace ``text[start:end]`` (offsets into the note's normalised text) with ``replacement``."""
 
     start: int
@@ -27,15 +27,13 @@ class Edit:
     replacement: str
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(NamedTuple):
     title: str
     edits: tuple[Edit, ...]
     safe: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     path: str
     line: int
     col: int
@@ -49,8 +47,7 @@ class Finding:
         return (self.path, self.line, self.col, self.rule)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleMeta:
+class RuleMeta(NamedTuple):
     """A rule's identity and documentation (six parts: what, why, example, instead, fix, options)."""
 
     id: str
@@ -112,13 +109,15 @@ class LintContext:
     @cached_property
     def walked(self) -> list[tuple[Node, tuple[Node, ...]]]:
         """Every node with its ancestors, computed once and shared by the rules."""
+        from confnotes.model import walk
+
         return list(walk(self.doc.nodes))
 
     @cached_property
     def texts(self) -> list[tuple[str, str, int, int]]:
         """``(kind, text, line, col)`` of the lede's blocks and every node's title and body blocks,
         in source order; ``kind`` is ``"title"`` or the block's kind."""
-        from confnotes.model import Block, Node, walk_content
+        from confnotes.model import UNPRINTED, Block, Node, walk_content
 
         out: list[tuple[str, str, int, int]] = []
         for entry in walk_content(self.doc.content):
@@ -149,6 +148,8 @@ class LintContext:
     @cached_property
     def lists(self) -> list[tuple[Node | None, List]]:
         """Every list as the author wrote it, with the node it stands under (None: the lede)."""
+        from confnotes.model import List
+
         out: list[tuple[Node | None, List]] = [(None, entry) for entry in self.doc.content if type(entry) is List]
         for node, _ in self.walked:
             out += [(node, entry) for entry in node.content if type(entry) is List]
@@ -175,8 +176,7 @@ class NoOptions:
     """The options of a rule that has none (one shared class keeps start-up light)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     """What a rule yields; the engine adds the path, rule id, name and configured severity."""
 
     line: int
