@@ -285,3 +285,17 @@ def test_outline_marks_split_and_dense_slides(cli, tmp_path):
     long = tmp_path / "long.md"
     long.write_text("# T\n\n## S\n\n1. P\n   - " + " ".join(["word"] * 80) + "\n")
     assert "! dense" in cli("render", str(long), "--to", "outline", "-o", "-").stdout
+
+
+def test_code_colours_only_in_decks_that_show_code(cli, tmp_path):
+    """Pygments' rules are for decks with code; a deck without code does not make WeasyPrint match them."""
+    plain = tmp_path / "plain.md"
+    plain.write_text("# Talk\n\n## Why\n\n- a point\n- another point\n")
+    coded = tmp_path / "coded.md"
+    coded.write_text("# Talk\n\n## How\n\n```python\nprint('hello')\n```\n")
+    for note, expected in ((plain, False), (coded, True)):
+        out = tmp_path / f"{note.stem}.slides.html"
+        assert cli("render", str(note), "--to", "slides", "-o", str(out)).exit_code == 0
+        html = out.read_text()
+        assert (".highlight .k" in html) is expected, note.name
+        assert ('class="code highlight"' in html) is expected

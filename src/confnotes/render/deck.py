@@ -74,9 +74,14 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "theme_css": style_safe(theme_css(options) + "\n" + user_css(options)),
         "deck_css": static("deck.css"),
         "deck_js": static("deck.js"),
-        "code_css": style_safe(code_css(options.theme)),
+        # Pygments' colours only for a deck that shows code: fewer rules for WeasyPrint to match
+        "code_css": style_safe(code_css(options.theme)) if _has_code(deck) else "",
         "handout_css": static("handout.css"),
     }
+
+
+def _has_code(deck: Deck) -> bool:
+    return any(getattr(entry, "kind", None) == "code" for slide in deck.slides for entry in slide.content)
 
 
 def render_template_deck(
