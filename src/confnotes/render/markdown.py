@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
 from confnotes.model import Block, note_text
@@ -31,6 +32,10 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 _SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?(-->|$)", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
+#: What markdown-it (or linkify) could turn into more than text: markup and escapes, entities, HTML,
+#: line breaks, and anything that may start a link (``x.tld``, ``://``, ``//``, ``@``). Most titles
+#: and items have none, and are escaped directly instead of parsed (the same HTML, byte for byte).
+_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>&~@\n\r\x00]|\.\w|:/|//|^\s|\s$")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 
@@ -162,6 +167,8 @@ class InlineRenderer:
         return direction_of(text)
 
     def inline(self, text: str) -> Markup:
+        if _MAY_BE_MARKUP.search(text) is None:
+            return Markup(escapeHtml(text))
         return Markup(self.md.renderInline(text, self._env()))
 
     def blocks(self, text: str) -> Markup:
@@ -177,6 +184,8 @@ class InlineRenderer:
     def plain(self, text: str, urls: bool = False) -> str:
         """Inline Markdown as plain text (PDF metadata, ``<title>``, PPTX); with ``urls``, link and
         image targets follow their text in angle brackets, as in a plain-text outline."""
+        if _MAY_BE_MARKUP.search(text) is None:
+            return text
         tokens = self.md.parseInline(text, self._env())
         out: list[str] = []
         targets: list[str] = []

@@ -1,0 +1,58 @@
+"""Text without markup is escaped directly instead of parsed: the HTML must be markdown-it's, byte for byte."""
+
+from __future__ import annotations
+
+import glob
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from confnotes.model import Block, Node, walk_content
+from confnotes.parse import parse
+from confnotes.render.markdown import _MAY_BE_MARKUP, InlineRenderer
+from conftest import FIXTURES, NOTES
+
+RENDERER = InlineRenderer()
+
+
+def _parsed(text: str) -> tuple[str, str]:
+    """What markdown-it makes of ``text``: its inline HTML and its plain words."""
+    html = RENDERER.md.renderInline(text, RENDERER._env())  # noqa: SLF001
+    tokens = RENDERER.md.parseInline(text, RENDERER._env())  # noqa: SLF001
+    words = "".join(child.content for token in tokens for child in token.children or [] if child.type in ("text", "code_inline"))
+    return html, words
+
+
+def _texts() -> list[str]:
+    texts: list[str] = []
+    for name in sorted(glob.glob(str(FIXTURES / "**" / "*.md"), recursive=True)) + sorted(glob.glob(str(NOTES / "*.md"))):
+        try:
+            doc = parse(open(name, encoding="utf-8").read(), name)  # noqa: PTH123, SIM115
+        except Exception:  # noqa: BLE001, S112 - hostile fixtures that are meant to be refused
+            continue
+        for entry in walk_content(doc.content):
+            if type(entry) is Node:
+                texts.append(entry.title)
+            elif type(entry) is Block:
+                texts += entry.text.split("\n")
+    return texts
+
+
+def test_titles_items_and_lines_of_every_fixture_render_as_markdown_it_renders_them():
+    texts = _texts()
+    fast = [text for text in texts if _MAY_BE_MARKUP.search(text) is None]
+    assert len(texts) > 1000 and len(fast) > len(texts) // 2  # the fast path is the common case
+    for text in fast:
+        assert (str(RENDERER.inline(text)), RENDERER.plain(text)) == _parsed(text), repr(text)
+
+
+def test_text_that_may_be_a_link_or_markup_is_parsed():
+    for text in ("see example.com", "x@example.org", "http://a.b", "//cdn", "*a*", "a & b", "<b>", "line\nbreak", " lead", "end "):
+        assert _MAY_BE_MARKUP.search(text) is not None, text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Zé1.:;,-+=#%$()'\"|?{}^/é漢\u200bx")), max_size=40))
+def test_any_text_the_fast_path_takes_matches_markdown_it(text):
+    if _MAY_BE_MARKUP.search(text) is None:
+        assert (str(RENDERER.inline(text)), RENDERER.plain(text)) == _parsed(text)
