@@ -138,9 +138,9 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
             result["outputs"][fmt] = name
         sections = doc.sections
         if doc.is_talk:  # the index shows each talk's estimate against its slot
-            from confnotes.render.deck import talk_timing
+            from confnotes.render.deck import deck_for, talk_timing
 
-            timing = talk_timing(doc, options)
+            timing = talk_timing(doc, options, deck_for(doc, options, base_dir))  # the deck as rendered
             slot = timing.slot_minutes
             result["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
         result.update(
