@@ -60,6 +60,29 @@ def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note):
             assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, f"slide {number}: {a} and {b} overlap"
 
 
+def test_shrunk_text_carries_powerpoints_font_scale(cli, tmp_path):
+    """A slide the fit engine shrank is written as PowerPoint writes an autofitted body: runs at their
+    unshrunk size and normAutofit fontScale, which together give the fitted size (46 px title × scale)."""
+    from pptx import Presentation
+    from pptx.oxml.ns import qn
+
+    deck = rendered_deck(STRESS)
+    prs = Presentation(str(_pptx(cli, STRESS, tmp_path)))
+    shrunk = 0
+    for slide, page in zip(deck.slides, prs.slides, strict=True):
+        title = page.shapes.title
+        if title is None or slide.kind in ("title", "divider"):
+            continue
+        fit = title.text_frame._txBody.bodyPr.find(qn("a:normAutofit"))
+        assert fit is not None
+        scale = int(fit.get("fontScale", "100000")) / 100000
+        assert abs(scale - slide.scale) <= 0.005, (slide.title, scale, slide.scale)
+        for run in (run for paragraph in title.text_frame.paragraphs for run in paragraph.runs):
+            assert abs(run.font.size.pt * scale - 46 * slide.scale * 0.75) <= 0.5
+        shrunk += scale < 1
+    assert shrunk >= 3, "the stress note has slides the fit engine shrinks"
+
+
 def test_pictures_tables_and_code_are_real_shapes(cli, tmp_path):
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE

@@ -171,8 +171,12 @@ def _box(shape: Any, left: float, top: float, width: float, height: float) -> No
     shape.width, shape.height = Emu(int(width * EMU)), Emu(int(height * EMU))
 
 
-def _frame(frame: Any, autofit: bool = True) -> None:
-    """No inner margins (the deck's box is the text's box), wrapping, and PowerPoint's shrink-on-overflow."""
+def _frame(frame: Any, autofit: bool = True, scale: float = 1.0) -> None:
+    """No inner margins (the deck's box is the text's box), wrapping, and PowerPoint's shrink-on-overflow.
+
+    ``scale`` is the fit engine's shrink for this text, written as PowerPoint writes an autofitted
+    body: runs at their unshrunk size (``_size``) and ``normAutofit fontScale`` to show them at the
+    fitted one, so the text fits as it opens and PowerPoint refits it from there when it is edited."""
     from pptx.oxml.ns import qn
     from pptx.oxml.xmlchemy import OxmlElement
 
@@ -183,7 +187,20 @@ def _frame(frame: Any, autofit: bool = True) -> None:
         if child.tag in (qn("a:noAutofit"), qn("a:spAutoFit"), qn("a:normAutofit")):
             body.remove(child)
     if autofit:
-        body.append(OxmlElement("a:normAutofit"))
+        fit = OxmlElement("a:normAutofit")
+        if _font_scale(scale) < 100000:
+            fit.set("fontScale", str(_font_scale(scale)))
+        body.append(fit)
+
+
+def _font_scale(scale: float) -> int:
+    """``fontScale`` in thousandths of a percent, as PowerPoint writes it (steps of 0.5 %)."""
+    return min(100000, int(round(scale * 200)) * 500)
+
+
+def _size(px: float, scale: float) -> float:
+    """A run's size in a body written with ``_frame(…, scale)``: the fitted ``px`` before the shrink."""
+    return px * 100000 / _font_scale(scale)
 
 
 def _run(paragraph: Any, text: str, px: float, face: str = FONT, bold: bool = False) -> Any:
@@ -215,11 +232,11 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
             run.font.color.rgb = RGBColor(0x1F, 0x5F, 0xBF)  # type: ignore[no-untyped-call]
             top, height = TOP + kicker, height - kicker
         _box(title, LEFT, top, BOX_W, height)
-        _frame(title.text_frame)
+        _frame(title.text_frame, scale=slide.scale)
         for paragraph in title.text_frame.paragraphs:
             paragraph.alignment = PP_ALIGN.LEFT  # as the deck sets titles, over the left edge of the text
             for run in paragraph.runs:
-                run.font.size = _pt(46 * slide.scale)
+                run.font.size = _pt(_size(46 * slide.scale, slide.scale))
                 run.font.name = FONT
                 run.font.bold = True
     elif title.width == 0 or title.height == 0:
@@ -294,12 +311,13 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         first = False
         paragraph.level = item.level
         size = ITEM[0] * scale if item.level == 0 else max(24, SUB_ITEM * scale)
+        written = _size(size, scale)  # the frame's fontScale brings it to ``size``
         if item.number:
-            _run(paragraph, f"{item.number}. ", size, bold=True)
+            _run(paragraph, f"{item.number}. ", written, bold=True)
         if item.label is not None:
-            _run(paragraph, f"{md.plain(item.label)}:" + (" " if item.text else ""), size, bold=True)
+            _run(paragraph, f"{md.plain(item.label)}:" + (" " if item.text else ""), written, bold=True)
         if item.text or item.label is None:
-            _run(paragraph, md.plain(item.text), size)
+            _run(paragraph, md.plain(item.text), written)
         paragraph.space_after = _pt(ITEM[2] * scale)
         if item.number:  # the number is the marker: no bullet before it
             paragraph._p.get_or_add_pPr().append(OxmlElement("a:buNone"))  # noqa: SLF001
@@ -336,7 +354,7 @@ def _content_slide(
         placeholder = body[0]
         _box(placeholder, *area)
         frame = placeholder.text_frame
-        _frame(frame)
+        _frame(frame, scale=slide.scale)
         _items_into(frame, [entry for entry in slide.content if isinstance(entry, SlideItem)], slide.scale, md, bullets=False)
         _drop_empty(page)
         return
@@ -350,7 +368,7 @@ def _content_slide(
         height = sum(entry_height(entry, slide.scale) for entry in entries) * shrink
         if kind == "items":
             box = page.shapes.add_textbox(Emu(int(left * EMU)), Emu(int(y * EMU)), Emu(int(width * EMU)), Emu(int(height * EMU)))
-            _frame(box.text_frame)
+            _frame(box.text_frame, scale=slide.scale * shrink)
             _items_into(box.text_frame, entries, slide.scale * shrink, md, bullets=True)
         elif run.kind == "code":
             _code(page, run, slide.scale * shrink, (left, y, width, height))
@@ -367,8 +385,8 @@ def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     from pptx.util import Emu
 
     shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in box))
-    _frame(shape.text_frame)
-    size = max(24, TEXT[0] * scale)
+    _frame(shape.text_frame, scale=scale)
+    size = _size(max(24, TEXT[0] * scale), scale)
     text = entry.text
     if entry.kind == "quote":
         text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
