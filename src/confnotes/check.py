@@ -7,12 +7,11 @@ only findings and each note's small project facts are kept.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from confnotes import __version__
 from confnotes.config import Config, config_bytes, find_config, read_config_file
@@ -42,8 +41,7 @@ class LintRun:
     cached: int = 0
 
 
-@dataclass(frozen=True)
-class LintRequest:
+class LintRequest(NamedTuple):
     config_file: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
@@ -172,7 +170,7 @@ class Checker:
             source = read_source(note)
             named = self.request.stdin_filename if note == "-" else None
             if named:  # an editor's unsaved buffer: the config and messages of the file it will be saved as
-                source = dataclasses.replace(source, path=named)
+                source = source._replace(path=named)
             config = self.config_for(named or note)
             settings = self.settings_for(config)
             ctx = self.context(source, config, result.links)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class _Pattern:
+class _Pattern(NamedTuple):
     base: Path
     glob: str
     anchored: bool
@@ -44,8 +43,7 @@ def _parse(base: Path, line: str) -> _Pattern | None:
     return _Pattern(base, line, anchored, dir_only, negated)
 
 
-@dataclass(frozen=True, slots=True)
-class IgnoreRules:
+class IgnoreRules(NamedTuple):
     patterns: tuple[_Pattern, ...]
 
     @classmethod

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.config import Config, find_config
 from confnotes.model import Document
@@ -25,8 +25,7 @@ def read_text(text: str, path: str, config: Config) -> Document:
     return parse(text, path, parse_options(config))
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedNote:
+class LoadedNote(NamedTuple):
     """A note as every command sees it: its source, the config that applies, its outline."""
 
     source: Source

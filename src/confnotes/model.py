@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 SECTION = "section"
 ITEM = "item"
@@ -26,8 +26,7 @@ BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading"
 UNPRINTED = frozenset(("note", "comment"))
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """First and last source line, 1-based and inclusive."""
 
     start: int

@@ -6,8 +6,8 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from confnotes.errors import input_error
 
@@ -22,8 +22,7 @@ _BOMS_UTF16_32 = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """A note's text with ``\\n`` line endings; ``lines`` is 0-indexed, spans are 1-based."""
 
     path: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, lookup
-from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
+from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, option_defaults
 
 if TYPE_CHECKING:
     from confnotes.model import Document
@@ -84,7 +83,7 @@ def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:
 
 
 def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
-    fields = {f.name: f for f in dataclasses.fields(rule.Options)}
+    fields = option_defaults(rule.Options)
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key == "severity":
@@ -92,7 +91,7 @@ def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
         if key not in fields:
             known = ", ".join(["severity", *fields]) or "severity"
             raise config_error(f"unknown option '{key}' for rule {rule.META.id} {rule.META.name} (known: {known})", path)
-        default = fields[key].default
+        default = fields[key]
         if isinstance(default, tuple):
             if not isinstance(value, list):
                 raise config_error(f"option '{key}' of {rule.META.name} must be a list", path)

@@ -9,7 +9,7 @@ from types import ModuleType
 from confnotes import __version__
 from confnotes.escape import terminal_safe, xml_safe
 from confnotes.lint.rules import BY_ID, load, modules
-from confnotes.lint.types import Finding
+from confnotes.lint.types import Finding, option_defaults
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -183,12 +183,9 @@ def junit(findings: list[Finding], paths: list[str]) -> str:
 
 def rule_doc(rule_id: str) -> str:
     """One rule's documentation in six parts, as `confnotes rules ID` prints it."""
-    import dataclasses
-
     rule = load(rule_id)
     meta = rule.META
-    options = dataclasses.fields(rule.Options)
-    option_lines = [f"- `{o.name}` (default `{_show(o.default)}`)" for o in options] or ["None."]
+    option_lines = [f"- `{name}` (default `{_show(default)}`)" for name, default in option_defaults(rule.Options).items()] or ["None."]
     return "\n".join(
         [
             f"## {meta.id} {meta.name}",
@@ -296,7 +293,6 @@ REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] 
 
 def rules_json(modules: list[ModuleType]) -> str:
     """The catalogue as data (``confnotes rules --format json``), for editors and CI dashboards."""
-    import dataclasses
     import json
 
     out = []
@@ -316,7 +312,7 @@ def rules_json(modules: list[ModuleType]) -> str:
                 "bad": meta.bad,
                 "good": meta.good,
                 "fix": meta.fix_note,
-                "options": {field.name: field.default for field in dataclasses.fields(rule.Options)},
+                "options": option_defaults(rule.Options),
             }
         )
     return json.dumps(out, ensure_ascii=False, indent=2)

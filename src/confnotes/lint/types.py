@@ -171,9 +171,13 @@ class LintContext:
         return start, end
 
 
-@dataclass(frozen=True)
-class NoOptions:
+class NoOptions(NamedTuple):
     """The options of a rule that has none (one shared class keeps start-up light)."""
+
+
+def option_defaults(options: type) -> dict[str, Any]:
+    """A rule's options and their defaults (every option has one), from its ``Options`` named tuple."""
+    return dict(options._field_defaults)  # type: ignore[attr-defined]
 
 
 class Report(NamedTuple):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.model import Block
 from confnotes.parse import recover
 
 
-@dataclass(frozen=True, slots=True)
-class ParseOptions:
+class ParseOptions(NamedTuple):
     """How much structure to recover.
 
     ``infer_headings``: ``auto`` (only in notes that show they were pasted), ``always`` or

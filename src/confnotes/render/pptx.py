@@ -3,8 +3,9 @@
 16:9 (13.333 × 7.5 in, ``sldSz`` without the 4:3 type). Titles and bodies sit in explicit,
 non-zero boxes laid out like the HTML deck (1 px of the 1280×720 deck = 9525 EMU), with the fit
 engine's font sizes (DejaVu Sans, as the themes use): a shrunk body has its runs at their unshrunk
-size and ``normAutofit fontScale`` at the engine's scale, as PowerPoint writes autofitted text. Bullets are the layout's body placeholder when a slide is only bullets; otherwise each
-run is a shape of its own, stacked top to bottom: bullets in a text box, code in a monospace box
+size and ``normAutofit fontScale`` at the engine's scale, as PowerPoint writes autofitted text.
+Bullets are the layout's body placeholder when a slide is only bullets; otherwise each run is a
+shape of its own, stacked top to bottom: bullets in a text box, code in a monospace box
 on a tinted fill (long lines wrapped behind a mark, as on the HTML deck), tables as PPTX tables,
 images as pictures scaled into the room the fit engine left (missing or remote images: their alt
 text in a dashed box). Speaker notes go to the notes pane.

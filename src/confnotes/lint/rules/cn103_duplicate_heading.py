@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -19,8 +19,7 @@ META = RuleMeta.of(
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     #: True: only headings under the same parent must differ (markdownlint MD024's siblings_only);
     #: False: no two headings of the note may be the same.
     siblings_only: bool = True

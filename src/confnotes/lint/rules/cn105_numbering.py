@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
@@ -25,8 +25,7 @@ META = RuleMeta.of(
 STYLES = ("one_or_ordered", "ordered", "one")
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     #: as markdownlint's MD029: ``ordered`` (1. 2. 3.), ``one`` (1. 1. 1., numbering left to the
     #: renderer) or ``one_or_ordered`` (either, as the list's first two items show)
     style: str = "one_or_ordered"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -21,8 +21,7 @@ META = RuleMeta.of(
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     max_words: int = 30
 
 

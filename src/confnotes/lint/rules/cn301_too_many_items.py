@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.rules._slides import slide_limits, unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -20,8 +20,7 @@ META = RuleMeta.of(
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     max_items: int | None = None  # default: slides.max_items
 
 

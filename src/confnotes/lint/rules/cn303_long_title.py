@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -19,8 +19,7 @@ META = RuleMeta.of(
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     max_length: int = 70
 
 

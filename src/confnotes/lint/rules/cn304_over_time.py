@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from confnotes.lint.rules._slides import talk_timing
 from confnotes.lint.types import LintContext, Report, RuleMeta
@@ -22,8 +22,7 @@ META = RuleMeta.of(
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     slot_percent: int = 110  # the total may run this far into the slot
     budget_percent: int = 125  # a section may run this far into its budget
 
