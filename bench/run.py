@@ -223,6 +223,11 @@ def main() -> int:
         f"{talk_ratio:.2f}x",
     )
     targets.append(("lint with the talk profile, 1,000 notes <= 1.5x the bare parse", f"{talk_ratio:.2f}x", talk_ratio <= 1.5))
+    WHY["lint with the talk profile"] = (
+        f"The notes profile costs {lint_inproc / bare_1000:.2f}x; the talk profile adds building each note's deck twice, "
+        "unsplit for too-many-items, dense-slide and long-title, and split and fitted for slide-overflow and the "
+        "timing rules, measuring every line of every slide with the fit engine."
+    )
     for count in (200, 500):
         some = work / f"mixed-{count}"
         some.mkdir()
@@ -280,6 +285,11 @@ def main() -> int:
                     f"{cached_some / bare_some:.2f}x",
                     cached_some / bare_some <= 0.2,
                 )
+            )
+            start = timed_cmd([PY, "-c", "import click"], max(repeat, 5))
+            WHY["cached lint of 200"] = (
+                f"A run served from the cache reads and parses no note: it is start-up (Python and click alone take "
+                f"{secs(start)}, {start / bare_some:.2f}x of this floor), one stat a note and the cache file."
             )
     rss = peak_rss_mb([*CLI, "lint", str(mixed), "--no-cache", "-j", "1"])
     table.add("peak RSS, `confnotes lint` 1,000 notes", f"{rss:.0f} MB", "target 120 MB", "")
@@ -348,8 +358,8 @@ def main() -> int:
         f"Python itself starts in {secs(parts['python'])} and the floor's two imports take {secs(parts['floor'] - parts['python'])}; "
         f"importing PyYAML for the note's front matter adds {secs(parts['yaml'] - parts['floor'])} "
         f"(without front matter the ratio is {parts['plain'] / parts['floor']:.2f}x). The rest is confnotes' own modules "
-        "(about 50, most of them frozen dataclasses, which Python 3.11 builds by generating and compiling their methods "
-        "at import) and the first parse's one-time costs (compiling regular expressions, building the parser)."
+        "(about 50; the outline model's frozen dataclasses are built at import by generating and compiling their "
+        "methods) and the first parse's one-time costs (compiling regular expressions, building the parser)."
     )
 
     # 3. HTML build of 100 notes vs bare markdown-it render + Jinja
@@ -422,6 +432,11 @@ def main() -> int:
                 f"{build_j1 / pandoc_one:.2f}x",
                 build_j1 / pandoc_one <= 0.8,
             )
+        )
+        WHY["HTML build of 100 notes in one process"] = (
+            "pandoc writes one page of all the notes; confnotes writes a page per note (theme CSS, contents, "
+            "highlighted code, direction and language per block), lints each note for the index, and writes the "
+            "index, outline.json and the manifest."
         )
     else:
         print("  pandoc not found: pip install pypandoc-binary", flush=True)
