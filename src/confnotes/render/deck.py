@@ -6,6 +6,7 @@ Each deck output is a module of its own (``deck_html``, ``slides_pdf``, ``handou
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -85,14 +86,15 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "theme_css": style_safe(theme_css(options) + "\n" + user_css(options)),
         "deck_css": static("deck.css"),
         "deck_js": static("deck.js"),
-        # Pygments' colours only for a deck that shows code: fewer rules for WeasyPrint to match
-        "code_css": style_safe(code_css(options.theme)) if _has_code(deck) else "",
+        "code_css": _CODE_CSS,  # filled in once the deck is rendered (render_template_deck)
         "handout_css": static("handout.css"),
     }
 
 
-def _has_code(deck: Deck) -> bool:
-    return any(getattr(entry, "kind", None) == "code" for slide in deck.slides for entry in slide.content)
+#: Where Pygments' colour rules go; a deck with no highlighted code (on a slide, in speaker notes or
+#: in a quote) gets none, which leaves WeasyPrint fewer rules to match on every element.
+_CODE_CSS = "/* confnotes: code colours */"
+_HIGHLIGHTED = re.compile(r'class="[^"]*\bhighlight\b')
 
 
 def render_template_deck(
@@ -103,7 +105,8 @@ def render_template_deck(
 
     context = deck_context(doc, options, base_dir)
     text = render_template(template, options.templates, options.trust_templates, **context, **extra)
-    return text, context["md"].warnings
+    colours = style_safe(code_css(options.theme)) if _HIGHLIGHTED.search(text) else ""
+    return text.replace(_CODE_CSS, colours), context["md"].warnings
 
 
 def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any) -> tuple[bytes, list[str]]:
