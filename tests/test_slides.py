@@ -303,4 +303,4 @@ def test_code_colours_only_in_decks_that_show_code(cli, tmp_path):
         assert cli("render", str(note), "--to", "slides", "-o", str(out)).exit_code == 0
         html = out.read_text()
         assert (".highlight .k" in html) is expected, note.name
-        assert ('highlight' in html.split("</style>", 1)[1]) is expected
+        assert ("highlight" in html.split("</style>", 1)[1]) is expected

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import click
 import pytest
 
 from conftest import NOTES
@@ -84,3 +85,29 @@ def test_a_talk_loads_the_talk_rules(tmp_path):
     note.write_text("---\nduration: 20min\n---\n# A talk\n\n## Part\n\n- a point\n")
     names = imported("lint", "--no-cache", str(note))
     assert "confnotes.lint.rules.cn304_over_time" in names and "confnotes.slides" in names
+
+
+def test_every_command_module_is_in_the_group_and_named_after_its_module():
+    """The lazy group lists exactly the modules of confnotes.commands, each defining ``command``."""
+    from pathlib import Path
+
+    import confnotes.commands
+    from confnotes.cli import COMMANDS, main
+
+    modules = sorted(p.stem for p in Path(confnotes.commands.__file__).parent.glob("*.py") if p.stem != "__init__")
+    assert sorted(COMMANDS) == modules
+    for name in COMMANDS:
+        command = main.get_command(click.Context(main), name)
+        assert command is not None and command.name == name
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("lnt", "lint"), ("rule", "rules"), ("buil", "build"), ("renderr", "render")])
+def test_a_mistyped_command_gets_a_suggestion(cli, typed, meant):
+    result = cli(typed)
+    assert result.exit_code == 2
+    assert f"No such command '{typed}'. Did you mean '{meant}'?" in result.output
+
+
+def test_only_the_command_that_runs_is_imported():
+    names = imported("rules", "CN101")
+    assert [name for name in names if name.startswith("confnotes.commands.")] == ["confnotes.commands.rules"]

@@ -99,11 +99,11 @@ def note_key(data: bytes, config_bytes: bytes, shared: str) -> str:
 # ---------------------------------------------------------------- one note (runs in a worker process)
 
 
-def _json(value: Any) -> str:
+def _json(value: Any, default: Any = None) -> str:
     """The site's JSON files (manifest, outline.json): keys sorted, so unchanged builds write the same
     bytes, and compact, so Python's C encoder writes them (an indented dump runs its pure-Python
     encoder, which took longer than rendering a folder's pages)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str) + "\n"
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=default) + "\n"
 
 
 def build_note(task: dict[str, Any]) -> dict[str, Any]:
@@ -438,4 +438,4 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
     )
     _write_if_changed(out_dir / "index.html", html)
     outlines = {"schema": "confnotes.site/2", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
-    _write_if_changed(out_dir / "outline.json", _json(outlines))
+    _write_if_changed(out_dir / "outline.json", _json(outlines, default=str))

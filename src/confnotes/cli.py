@@ -14,19 +14,8 @@ from confnotes import __version__
 from confnotes.commands import EXIT_ERROR, EXIT_OK
 from confnotes.errors import NotesError
 
-#: command name → (module in confnotes.commands, the click command's attribute there)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "build": ("build", "build"),
-    "doctor": ("doctor", "doctor"),
-    "fmt": ("fmt", "fmt"),
-    "lint": ("lint", "lint"),
-    "new": ("new", "new"),
-    "outline": ("outline", "outline"),
-    "render": ("render", "render"),
-    "rules": ("rules", "rules"),
-    "serve": ("serve", "serve"),
-    "time": ("time", "time_command"),
-}
+#: The subcommands: each is ``command`` in ``confnotes.commands.<name>``.
+COMMANDS = ("build", "doctor", "fmt", "lint", "new", "outline", "render", "rules", "serve", "time")
 
 
 class NotesGroup(click.Group):
@@ -34,15 +23,20 @@ class NotesGroup(click.Group):
     ``path:line:col: message`` line and exit 2."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        where = COMMANDS.get(cmd_name)
-        if where is None:
+        if cmd_name not in COMMANDS:
             return None
-        command = getattr(import_module(f"confnotes.commands.{where[0]}"), where[1])
+        command = import_module(f"confnotes.commands.{cmd_name}").command
         assert isinstance(command, click.Command)
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:  # click suggests from the loaded commands: none yet
+            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=list(COMMANDS), ctx=ctx) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

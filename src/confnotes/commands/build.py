@@ -27,7 +27,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     return formats
 
 
-@click.command()
+@click.command("build")
 @click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
 @click.option("-o", "--output", default="site", show_default=True, help="The site folder to write.")
 @click.option(
@@ -45,7 +45,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
-def build(
+def command(
     directory: str,
     output: str,
     to: str | None,

@@ -9,9 +9,9 @@ import click
 from confnotes.commands import EXIT_FINDINGS, EXIT_OK
 
 
-@click.command()
+@click.command("doctor")
 @click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
-def doctor(note: str | None) -> None:
+def command(note: str | None) -> None:
     """Check what this machine has for each output: WeasyPrint, Pango and HarfBuzz for PDFs, fonts for
     the scripts NOTE uses (all scripts without NOTE), and the programs the test suite drives.
 

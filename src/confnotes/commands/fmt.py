@@ -10,12 +10,12 @@ from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, configured_excludes
 from confnotes.errors import NotesError
 
 
-@click.command()
+@click.command("fmt")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that would change.")
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
-def fmt(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
+def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
     """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
 
     In the author's order: '#' title, '##' sections, each list as written (numbers as written,

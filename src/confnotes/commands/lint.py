@@ -10,7 +10,7 @@ import click
 from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_excludes, csv
 
 
-@click.command()
+@click.command("lint")
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--format",
@@ -61,7 +61,7 @@ from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_ex
     help="talk: also give slide advice (dense-slide, too-many-items, long-title); notes: never; "
     "auto (default): for notes with kind: talk, slides: or duration: in their front matter.",
 )
-def lint(
+def command(
     paths: tuple[str, ...],
     fmt: str,
     fix: bool,

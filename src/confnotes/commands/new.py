@@ -9,7 +9,7 @@ import click
 from confnotes.errors import ErrorKind, NotesError
 
 
-@click.command()
+@click.command("new")
 @click.argument("title")
 @click.option("--event", default=None, help="The event, e.g. 'PyCon 2026'.")
 @click.option("--date", default=None, help="The date, e.g. 2026-05-14.")
@@ -23,7 +23,7 @@ from confnotes.errors import ErrorKind, NotesError
     help="Folder for the note (created if missing).",
 )
 @click.option("-o", "--output", default=None, help="The note's file name (default: from the title).")
-def new(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
+def command(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
     """Create a note from a template: front matter and a skeleton. Never overwrites a file."""
     from pathlib import Path
 

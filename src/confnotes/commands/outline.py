@@ -7,7 +7,7 @@ import sys
 import click
 
 
-@click.command()
+@click.command("outline")
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--format",
@@ -19,7 +19,7 @@ import click
     "confnotes.outline/2 (docs/outline-json.md); markdown: bare heading/list outline; opml: OPML 2.0 "
     "for outliners.",
 )
-def outline(note: str, fmt: str) -> None:
+def command(note: str, fmt: str) -> None:
     """Print the outline confnotes reads from NOTE (- reads standard input).
 
     A note is meta and one ordered content: its lede, then sections; each section and item

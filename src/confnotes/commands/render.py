@@ -11,7 +11,7 @@ from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
 
 
-@click.command()
+@click.command("render")
 @click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--to",
@@ -68,7 +68,7 @@ from confnotes.render.formats import FORMATS  # the one table of output formats 
     help="PPTX: use this PowerPoint template's theme and layouts (Title Slide, Section Header, Title and Content, "
     "Title Only). Default: config reference_pptx.",
 )
-def render(
+def command(
     note: str | None,
     to: str,
     output: str | None,

@@ -7,7 +7,7 @@ import click
 from confnotes.errors import ErrorKind, NotesError
 
 
-@click.command()
+@click.command("rules")
 @click.argument("rule", required=False)
 @click.option(
     "--format",
@@ -17,7 +17,7 @@ from confnotes.errors import ErrorKind, NotesError
     show_default=True,
     help="json: every rule (or RULE) with its id, name, severity, profile, default, options and docs.",
 )
-def rules(rule: str | None, fmt: str) -> None:
+def command(rule: str | None, fmt: str) -> None:
     """List the lint rules, or explain one (by id or name): what, why, example, fix, options."""
     from confnotes.lint.report import rule_doc, rules_json
     from confnotes.lint.rules import load, lookup, modules

@@ -7,12 +7,12 @@ import click
 from confnotes.errors import ErrorKind, NotesError
 
 
-@click.command()
+@click.command("serve")
 @click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; only this machine by default.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
-def serve(directory: str, port: int, host: str, trust_templates: bool) -> None:
+def command(directory: str, port: int, host: str, trust_templates: bool) -> None:
     """Live preview of a folder of notes: pages and decks rebuilt on save, open pages reload.
 
     Serves only its own output folder; Ctrl-C stops it.

@@ -38,7 +38,7 @@ from confnotes.errors import ErrorKind, NotesError
     "minutes and replacing a budget comment already there: the rehearsed times with --rehearsal, else the "
     "estimate. Nothing else in the note changes.",
 )
-def time_command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool) -> None:
+def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool) -> None:
     """How long the talk in NOTE runs: per section, per slide, against its slot.
 
     Counts what will be spoken on each slide of the deck (its speaker notes where it has them,

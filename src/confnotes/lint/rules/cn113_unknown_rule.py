@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from confnotes.lint.rules import lookup
 from confnotes.lint.types import DIRECTIVE, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -21,8 +22,6 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    from confnotes.lint.rules import lookup  # the catalogue imports this module
-
     for block in ctx.doc.directives:
         for match in DIRECTIVE.finditer(block.text):
             for name in (part for part in re.split(r"[\s,]+", match.group(2)) if part):
