@@ -179,22 +179,26 @@ def test_build_summary_line_without_tty(cli, tmp_path):
     assert re.fullmatch(r"built 2 note\(s\) into .+: rendered 0, skipped 2 unchanged, removed 0, failed 0 \(\d+\.\d s\)\n", result.stdout)
 
 
-def test_a_talk_is_built_into_a_deck_once_for_every_deck_format(cli, tmp_path, monkeypatch):
-    """slides, marp, outline and the index's estimate share one deck instead of building and fitting it four times."""
-    import confnotes.render.deck as deck_module
+def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format(cli, tmp_path, monkeypatch):
+    """The talk rules, slides, marp, outline, PPTX and the index's estimate share one built and fitted deck."""
+    import confnotes.lint.rules._slides as lint_slides
+    import confnotes.render.deck as render_deck
+    import confnotes.slides as slides
 
-    calls: list[str] = []
-    real = deck_module.build_deck
+    fitted: list[str] = []
+    real = slides.build_deck
 
     def counting(doc, options=None):  # noqa: ANN001, ANN202
-        calls.append(doc.path)
-        return real(doc, options) if options is not None else real(doc)
+        if options is None or options.fit:
+            fitted.append(doc.path)
+        return real(doc) if options is None else real(doc, options)
 
-    monkeypatch.setattr(deck_module, "build_deck", counting)
+    for module in (slides, lint_slides, render_deck):
+        monkeypatch.setattr(module, "build_deck", counting)
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "talk.md").write_text("---\nduration: 20min\n---\n# A talk\n\n## Why\n\n- one\n- two\n\n## How\n\n- three\n")
-    result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "slides,marp,outline", "-j", "1", "-q")
+    result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "slides,marp,outline,pptx", "-j", "1", "-q")
     assert result.exit_code == 0, result.output
-    assert len(calls) == 1, calls
+    assert len(fitted) == 1, fitted
     assert "min" in (tmp_path / "site" / "index.html").read_text()  # the estimate is on the index

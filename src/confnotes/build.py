@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
     from confnotes.output import write_atomic
     from confnotes.render.formats import output_format, render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
+    from confnotes.slides import Decks
     from confnotes.source import read_source
 
     note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
@@ -124,9 +125,12 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         source = read_source(note)
         ctx = checker.context(source, config)
         doc = ctx.doc
+        decks = Decks()  # the note's deck, built once for its lint run, its deck formats and the index
+        ctx.settings["decks"] = decks
         findings = lint_context(ctx, checker.settings_for(config))
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
         options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"], trust_templates=task["trust"]))
+        options = replace(options, decks=decks)
         base_dir = Path(note).resolve().parent
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:

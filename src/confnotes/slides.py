@@ -145,6 +145,22 @@ class Deck:
         return len(self.slides)
 
 
+class Decks:
+    """The decks built for one note, by their options. A build hands one ``Decks`` to the note's lint
+    run and to each deck format it renders, so the deck is built and fitted once, not once a format."""
+
+    def __init__(self) -> None:
+        self._built: dict[DeckOptions, tuple[Document, Deck]] = {}
+
+    def get(self, doc: Document, options: DeckOptions) -> Deck:
+        found = self._built.get(options)
+        if found is not None and found[0] is doc:
+            return found[1]
+        deck = build_deck(doc, options)
+        self._built[options] = (doc, deck)
+        return deck
+
+
 def entry_words(entry: SlideEntry) -> int:
     """Words an audience reads on a slide; code and tables are looked at, not read, so they count
     none (the fit engine measures them)."""

@@ -90,6 +90,7 @@ class LintContext:
     doc: Document
     text: str
     exists: Callable[[str], bool] = field(default=lambda _: True)
+    #: "slides", "fix" and "parse" settings; "decks" (slides.Decks) when a build shares the note's decks
     settings: dict[str, Any] = field(default_factory=dict)
 
     @cached_property

@@ -36,21 +36,11 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     return lines
 
 
-#: The last deck built: a build renders one note to several deck formats (and the index's estimate),
-#: which all get this one deck instead of building and fitting it again.
-_LAST_DECK: list[tuple[Document, DeckOptions, Deck]] = []
-
-
 def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> Deck:
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
     deck_options = DeckOptions.from_mapping(options.slides, str(base_dir) if base_dir is not None else None)
-    for built_doc, built_options, deck in _LAST_DECK:
-        if built_doc is doc and built_options == deck_options:
-            return deck
-    deck = build_deck(doc, deck_options)
-    _LAST_DECK[:] = [(doc, deck_options, deck)]
-    return deck
+    return options.decks.get(doc, deck_options) if options.decks is not None else build_deck(doc, deck_options)
 
 
 def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:

@@ -14,7 +14,7 @@ from typing import Any
 from confnotes.config import Config
 from confnotes.errors import render_error
 from confnotes.model import Document
-from confnotes.slides import slide_settings
+from confnotes.slides import Decks, slide_settings
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class RenderOptions:
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
     output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
+    #: decks already built for this note (a build shares one between its formats and the note's lint run)
+    decks: Decks | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

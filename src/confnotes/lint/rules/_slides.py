@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from confnotes.lint.types import LintContext
-from confnotes.slides import UNLIMITED, Deck, DeckOptions, build_deck, slide_settings
+from confnotes.slides import UNLIMITED, Deck, DeckOptions, Decks, build_deck, slide_settings
 
 if TYPE_CHECKING:
     from confnotes.timing import Timing
@@ -34,7 +34,9 @@ def fitted_deck(ctx: LintContext) -> Deck:
     if "fitted" not in cache:
         settings = slide_settings(slide_limits(ctx), ctx.doc)
         folder = None if ctx.doc.path.startswith("<") else os.path.dirname(os.path.abspath(ctx.doc.path))
-        cache["fitted"] = build_deck(ctx.doc, DeckOptions.from_mapping(settings, folder))
+        options = DeckOptions.from_mapping(settings, folder)
+        decks: Decks | None = ctx.settings.get("decks")  # a build's decks, shared with the formats it renders
+        cache["fitted"] = decks.get(ctx.doc, options) if decks is not None else build_deck(ctx.doc, options)
     deck: Deck = cache["fitted"]
     return deck
 
