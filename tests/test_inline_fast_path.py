@@ -51,8 +51,21 @@ def test_text_that_may_be_a_link_or_markup_is_parsed():
         assert _MAY_BE_MARKUP.search(text) is not None, text
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab Zé1.:;,-+=#%$()'\"|?{}^/é漢\u200bx")), max_size=40))
+def test_the_fast_path_was_written_for_this_parser():
+    """The fast path's pattern lists what this parser can make of text; a plugin or option that makes
+    more of it (typographer: (c), ..., --, quotes) must come with a new look at ``_MAY_BE_MARKUP``."""
+    md = RENDERER.md
+    assert md.options["typographer"] is False
+    assert md.get_active_rules() == {
+        "core": ["normalize", "block", "inline", "linkify", "text_join", "direction", "label_lines"],
+        "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference", "html_block", "heading", "lheading", "paragraph"],
+        "inline": ["text", "linkify", "newline", "escape", "backticks", "emphasis", "link", "image", "autolink", "html_inline", "entity"],
+        "inline2": ["balance_pairs", "emphasis", "fragments_join"],
+    }
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcZé1.:;,-+=#%$()'\"|?{}^/é漢\u200bx\t\u00a0\u3000\x0b\x0c\u2028")), max_size=40))
 def test_any_text_the_fast_path_takes_matches_markdown_it(text):
     if _MAY_BE_MARKUP.search(text) is None:
         assert (str(RENDERER.inline(text)), RENDERER.plain(text)) == _parsed(text)
