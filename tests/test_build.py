@@ -181,19 +181,18 @@ def test_build_summary_line_without_tty(cli, tmp_path):
 
 def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format(cli, tmp_path, monkeypatch):
     """The talk rules, slides, marp, outline, PPTX and the index's estimate share one built and fitted deck."""
-    import confnotes.lint.rules._slides as lint_slides
     import confnotes.render.deck as render_deck
     import confnotes.slides as slides
 
     fitted: list[str] = []
     real = slides.build_deck
 
-    def counting(doc, options=None):  # noqa: ANN001, ANN202
+    def counting(doc, options=None, base=None):  # noqa: ANN001, ANN202
         if options is None or options.fit:
             fitted.append(doc.path)
-        return real(doc) if options is None else real(doc, options)
+        return real(doc, options, base)
 
-    for module in (slides, lint_slides, render_deck):
+    for module in (slides, render_deck):
         monkeypatch.setattr(module, "build_deck", counting)
     notes = tmp_path / "notes"
     notes.mkdir()

@@ -151,12 +151,22 @@ class Decks:
 
     def __init__(self) -> None:
         self._built: dict[DeckOptions, tuple[Document, Deck]] = {}
+        self._bases: dict[bool, tuple[Document, tuple[Slide, ...]]] = {}
+
+    def base(self, doc: Document, notes: bool = True) -> tuple[Slide, ...]:
+        """``base_slides``, made once: lint's unsplit deck and the rendered deck start from the same slides."""
+        found = self._bases.get(notes)
+        if found is not None and found[0] is doc:
+            return found[1]
+        slides = base_slides(doc, notes)
+        self._bases[notes] = (doc, slides)
+        return slides
 
     def get(self, doc: Document, options: DeckOptions) -> Deck:
         found = self._built.get(options)
         if found is not None and found[0] is doc:
             return found[1]
-        deck = build_deck(doc, options)
+        deck = build_deck(doc, options, self.base(doc, options.notes))
         self._built[options] = (doc, deck)
         return deck
 
@@ -301,29 +311,28 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     return out
 
 
-def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callable[[str], str] | None = None) -> Deck:
-    """The deck for ``doc``: pure, built once, shared by every slide renderer."""
-    options = options or DeckOptions()
+def _subtitle(meta: Any) -> str:
+    return " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
+
+
+def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
+    """The deck's slides as the outline gives them: before the agenda, the limits' splits and the fit
+    engine (lint's unsplit deck is these; every deck starts from them)."""
     meta = doc.meta
-    subtitle = " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
     # most notes have no speaker notes: then no slide needs to look for them
-    notes_in: NotesOf = _notes_in if options.notes and _notes_in(doc.content) else _no_notes
+    notes_in: NotesOf = _notes_in if notes and _notes_in(doc.content) else _no_notes
     lede = doc.lede
     opening = 0
     while opening < len(lede) and type(lede[opening]) is Block:
         opening += 1
     slides: list[Slide] = [
-        Slide("title", meta.title, subtitle, content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
+        Slide("title", meta.title, _subtitle(meta), content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
     ]
-    sections = doc.sections
-    agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
-    if agenda and sections:
-        slides.append(Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
     if opening < len(lede):
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
     bare: list[Node] = []  # reading-list entries without an annotation share one slide
-    for section in sections:
+    for section in doc.sections:
         if doc.is_reading_list:
             content = tuple(_slide_entries(section.content))
             if not content:
@@ -334,6 +343,18 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
             continue
         _section_slides(section, slides, notes_in)
     _flush_entries(bare, meta.title, slides)
+    return tuple(slides)
+
+
+def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Slide, ...] | None = None) -> Deck:
+    """The deck for ``doc``: pure, built once, shared by every slide renderer. ``base`` is
+    ``base_slides(doc, options.notes)`` when the caller has it already."""
+    options = options or DeckOptions()
+    meta = doc.meta
+    slides = list(base if base is not None else base_slides(doc, options.notes))
+    agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
+    if agenda and doc.sections:  # right after the title slide
+        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
     expanded: list[Slide] = []
     for slide in slides:
         expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
@@ -343,7 +364,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, plain: Callabl
         if options.image_root is not None:
             expanded = unshown_images(expanded, options.image_root)
         expanded = fit_deck(expanded)
-    return Deck(meta.title, subtitle, meta.lang, tuple(expanded), options)
+    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options)
 
 
 def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:

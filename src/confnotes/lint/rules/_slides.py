@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from confnotes.lint.types import LintContext
-from confnotes.slides import UNLIMITED, Deck, DeckOptions, Decks, build_deck, slide_settings
+from confnotes.slides import UNLIMITED, Deck, DeckOptions, Decks, slide_settings
 
 if TYPE_CHECKING:
     from confnotes.timing import Timing
@@ -15,12 +15,16 @@ if TYPE_CHECKING:
 UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False, fit=False)
 
 
+def _decks(ctx: LintContext) -> Decks:
+    """The note's decks: a build's (shared with the formats it renders), else this run's own."""
+    decks: Decks | None = ctx.settings.get("decks")
+    if decks is None:
+        decks = ctx.settings["decks"] = Decks()
+    return decks
+
+
 def unsplit_deck(ctx: LintContext) -> Deck:
-    cache = ctx.settings.setdefault("_cache", {})
-    if "deck" not in cache:
-        cache["deck"] = build_deck(ctx.doc, UNSPLIT)
-    deck: Deck = cache["deck"]
-    return deck
+    return _decks(ctx).get(ctx.doc, UNSPLIT)
 
 
 def slide_limits(ctx: LintContext) -> dict[str, Any]:
@@ -34,9 +38,7 @@ def fitted_deck(ctx: LintContext) -> Deck:
     if "fitted" not in cache:
         settings = slide_settings(slide_limits(ctx), ctx.doc)
         folder = None if ctx.doc.path.startswith("<") else os.path.dirname(os.path.abspath(ctx.doc.path))
-        options = DeckOptions.from_mapping(settings, folder)
-        decks: Decks | None = ctx.settings.get("decks")  # a build's decks, shared with the formats it renders
-        cache["fitted"] = decks.get(ctx.doc, options) if decks is not None else build_deck(ctx.doc, options)
+        cache["fitted"] = _decks(ctx).get(ctx.doc, DeckOptions.from_mapping(settings, folder))
     deck: Deck = cache["fitted"]
     return deck
 
