@@ -53,6 +53,7 @@ BODY_MIN, CODE_MIN = 24, 16
 MONO_EM = 0.602  # DejaVu Sans Mono's advance
 
 
+@lru_cache(maxsize=64)
 def sizes(scale: float) -> dict[str, float]:
     """Font sizes in px at ``scale`` (the CSS computes the same with ``--fit``)."""
     return {
@@ -101,21 +102,19 @@ def text_em(text: str, face: str = "body") -> float:
     return sum(_char_em(char, table) for char in text) * SAFETY
 
 
-_SPACE = re.compile(r"\s+")
-
-
 @lru_cache(maxsize=65536)
 def wrap_count(text: str, width: float, size: float, face: str = "body") -> int:
     """Lines ``text`` takes at ``size`` px in a box ``width`` px wide (greedy, as browsers wrap;
     a word wider than the box breaks anywhere, as ``overflow-wrap: anywhere`` lets it)."""
-    words = [word for word in _SPACE.split(text.strip()) if word]
+    words = text.split()  # runs of whitespace, as the browser collapses them
     if not words:
         return 1
-    space = text_em(" ", face) * size
+    em = text_em
+    space = em(" ", face) * size
     lines = 1
     used = 0.0
     for word in words:
-        w = text_em(word, face) * size
+        w = em(word, face) * size
         if w > width:  # the word itself wraps: whole lines of it, the rest starts a line
             if used:
                 lines += 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from confnotes.config import SLIDE_KEYS, check_types
@@ -171,6 +172,7 @@ class Decks:
         return deck
 
 
+@lru_cache(maxsize=65536)  # the splitter, lint, timing and the deck all count the same entries
 def entry_words(entry: SlideEntry) -> int:
     """Words an audience reads on a slide; code and tables are looked at, not read, so they count
     none (the fit engine measures them)."""
