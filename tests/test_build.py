@@ -201,3 +201,28 @@ def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format
     assert result.exit_code == 0, result.output
     assert len(fitted) == 1, fitted
     assert "min" in (tmp_path / "site" / "index.html").read_text()  # the estimate is on the index
+
+
+def test_a_note_reached_through_a_symlink_shares_its_deck_too(cli, tmp_path, monkeypatch):
+    """Lint and the renderers agree on the note's folder (symlinks followed), so they share one deck."""
+    import confnotes.render.deck as render_deck
+    import confnotes.slides as slides
+
+    fitted: list[str] = []
+    real = slides.build_deck
+
+    def counting(doc, options=None, base=None):  # noqa: ANN001, ANN202
+        if options is None or options.fit:
+            fitted.append(doc.path)
+        return real(doc, options, base)
+
+    for module in (slides, render_deck):
+        monkeypatch.setattr(module, "build_deck", counting)
+    real_notes = tmp_path / "real-notes"
+    real_notes.mkdir()
+    (real_notes / "talk.md").write_text("---\nduration: 20min\n---\n# A talk\n\n## Why\n\n- one\n- two\n")
+    linked = tmp_path / "linked"
+    linked.symlink_to(real_notes, target_is_directory=True)
+    result = cli("build", str(linked), "-o", str(tmp_path / "site"), "--to", "slides", "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    assert len(fitted) == 1, fitted

@@ -175,3 +175,18 @@ def test_a_reference_template_is_used(cli, tmp_path):
     assert "ACME CONFIDENTIAL" in [s.text_frame.text for s in Presentation(str(out)).slide_master.shapes if s.has_text_frame]
     bad = cli("render", str(note), "--to", "pptx", "--reference-pptx", str(note), "-o", str(out))
     assert bad.exit_code == 2 and "cannot read reference PPTX" in bad.stderr
+
+
+def test_a_title_longer_than_any_slide_still_makes_a_valid_pptx(cli, tmp_path):
+    """The content keeps a strip below even an endless title; no crash, every shape on the slide."""
+    from pptx import Presentation
+
+    note = tmp_path / "long.md"
+    note.write_text("# Long\n\n## " + " ".join(["Extraordinarily"] * 60) + "\n\n- a point\n- another point\n")
+    out = tmp_path / "long.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    prs = Presentation(str(out))
+    for slide in prs.slides:
+        for shape in slide.shapes:
+            left, top, right, bottom = _boxes(shape)
+            assert right > left and bottom > top and top >= 0 and bottom <= prs.slide_height, shape.name

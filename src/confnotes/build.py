@@ -115,7 +115,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
     from confnotes.render.formats import output_format, render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.slides import Decks
-    from confnotes.source import read_source
+    from confnotes.source import note_folder, read_source
 
     note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
     result: dict[str, Any] = {"rel": rel, "key": task["key"], "outputs": {}, "error": None}
@@ -131,7 +131,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
         options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"], trust_templates=task["trust"]))
         options = replace(options, decks=decks)
-        base_dir = Path(note).resolve().parent
+        base_dir = note_folder(note) or Path.cwd()
         stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
         for fmt in task["formats"]:
             name = stem + output_format(fmt).suffix

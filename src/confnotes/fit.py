@@ -18,10 +18,11 @@ side (``SAFETY``), and a browser test measures every slide in Chromium.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from urllib.parse import unquote, urlsplit
 
 from confnotes.parse.blocks import is_image_only
@@ -54,16 +55,18 @@ MONO_EM = 0.602  # DejaVu Sans Mono's advance
 
 
 @lru_cache(maxsize=64)
-def sizes(scale: float) -> dict[str, float]:
-    """Font sizes in px at ``scale`` (the CSS computes the same with ``--fit``)."""
-    return {
-        "title": TITLE[0] * scale,
-        "item": ITEM[0] * scale,
-        "sub": max(BODY_MIN, SUB_ITEM * scale),
-        "text": max(BODY_MIN, TEXT[0] * scale),
-        "code": max(CODE_MIN, CODE[0] * scale),
-        "table": max(CODE_MIN, TABLE[0] * scale),
-    }
+def sizes(scale: float) -> Mapping[str, float]:
+    """Font sizes in px at ``scale`` (the CSS computes the same with ``--fit``); read-only, as it is shared."""
+    return MappingProxyType(
+        {
+            "title": TITLE[0] * scale,
+            "item": ITEM[0] * scale,
+            "sub": max(BODY_MIN, SUB_ITEM * scale),
+            "text": max(BODY_MIN, TEXT[0] * scale),
+            "code": max(CODE_MIN, CODE[0] * scale),
+            "table": max(CODE_MIN, TABLE[0] * scale),
+        }
+    )
 
 
 # ------------------------------------------------------------------ text widths

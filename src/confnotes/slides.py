@@ -11,6 +11,7 @@ them, and text that follows a point stays on that point's slide. Slides with mor
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -37,11 +38,11 @@ class DeckOptions:
     image_root: str | None = None  # the note's folder: images not found there are not measured as images
 
     @classmethod
-    def from_mapping(cls, values: dict[str, Any], image_root: str | None = None) -> DeckOptions:
+    def from_mapping(cls, values: dict[str, Any], image_root: str | os.PathLike[str] | None = None) -> DeckOptions:
         """Deck options from slide settings (``slide_settings``); ``image_root``: the note's folder,
         so images that will not show are measured as the text in their place, as renderers show them."""
         known = {key: values[key] for key in ("max_items", "max_words", "agenda", "notes") if key in values}
-        return cls(**known, image_root=image_root)
+        return cls(**known, image_root=None if image_root is None else os.fspath(image_root))
 
 
 def slide_settings(configured: dict[str, Any], doc: Document) -> dict[str, Any]:
@@ -172,13 +173,17 @@ class Decks:
         return deck
 
 
-@lru_cache(maxsize=65536)  # the splitter, lint, timing and the deck all count the same entries
 def entry_words(entry: SlideEntry) -> int:
     """Words an audience reads on a slide; code and tables are looked at, not read, so they count
     none (the fit engine measures them)."""
     if type(entry) is SlideItem:
-        return count_words(entry.full)
-    return 0 if entry.kind in ("code", "table") else count_words(entry.text)
+        return _words(entry.full)
+    return 0 if entry.kind in ("code", "table") else _words(entry.text)
+
+
+@lru_cache(maxsize=16384)  # the splitter, lint, timing and the deck count the same texts
+def _words(text: str) -> int:
+    return count_words(text)
 
 
 def slide_words(slide: Slide) -> int:

@@ -37,6 +37,14 @@ class Source(NamedTuple):
         return self.text.split("\n")
 
 
+def note_folder(path: str) -> Path | None:
+    """The folder a note's relative images and links resolve against: its real folder (symlinks
+    followed, so every command measures and embeds the same files), None for standard input."""
+    if path == "-" or path.startswith("<"):
+        return None
+    return Path(path).resolve().parent
+
+
 def os_message(exc: OSError) -> str:
     """``No such file or directory`` -> ``no such file or directory``: one style for every message."""
     text = exc.strerror or exc.__class__.__name__

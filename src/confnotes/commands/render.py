@@ -99,6 +99,7 @@ def command(
     from confnotes.output import emit
     from confnotes.render.formats import output_format, output_path, render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
+    from confnotes.source import note_folder
 
     if list_themes:
         from confnotes.templating import themes
@@ -124,7 +125,7 @@ def command(
         per_page=per_page,
     )
     options = resolve_render_options(config, doc, overrides)
-    base_dir = Path(note).resolve().parent if note != "-" else Path.cwd()
+    base_dir = note_folder(note) or Path.cwd()
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
     data, warnings = render_note(doc, to, options, base_dir, output)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import click
@@ -53,12 +52,13 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
     from confnotes.load import load_note
     from confnotes.output import write_atomic
     from confnotes.slides import DeckOptions, build_deck, slide_settings
+    from confnotes.source import note_folder
 
     loaded = load_note(note)
     doc = loaded.doc
     settings = slide_settings(loaded.config.slides, doc)
     rate, seconds = timing.pace(settings, wpm, slide_seconds, loaded.config.path or note)
-    folder = None if note == "-" else os.path.dirname(os.path.abspath(note))
+    folder = note_folder(note)
     plan = timing.plan(doc, build_deck(doc, DeckOptions.from_mapping(settings, folder)), rate, seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
     if write_budgets:

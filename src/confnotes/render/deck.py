@@ -39,7 +39,7 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
 def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> Deck:
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
-    deck_options = DeckOptions.from_mapping(options.slides, str(base_dir) if base_dir is not None else None)
+    deck_options = DeckOptions.from_mapping(options.slides, base_dir)
     return options.decks.get(doc, deck_options) if options.decks is not None else build_deck(doc, deck_options)
 
 

@@ -54,6 +54,7 @@ SLIDE_W, SLIDE_H = 1280 * EMU, 720 * EMU
 LEFT = 88
 TOP = 40
 BOTTOM = 56
+MIN_BODY = 60  # px the content keeps below even a title too long for any slide
 FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"
 LAYOUTS = {"title": "Title Slide", "section": "Section Header", "content": "Title and Content", "title-only": "Title Only"}
 _DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5}
@@ -68,7 +69,7 @@ def _muted() -> Any:
 def _pt(px: float) -> Any:
     from pptx.util import Pt
 
-    return Pt(round(px * 0.75 * 2) / 2)
+    return Pt(round(px * 0.75, 2))  # PPTX sizes are hundredths of a point
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
@@ -195,8 +196,13 @@ def _frame(frame: Any, autofit: bool = True, scale: float = 1.0) -> None:
 
 
 def _font_scale(scale: float) -> int:
-    """``fontScale`` in thousandths of a percent, as PowerPoint writes it (steps of 0.5 %)."""
-    return min(100000, int(round(scale * 200)) * 500)
+    """``fontScale`` in thousandths of a percent, as PowerPoint writes it (steps of 0.5 %, 1 % to 100 %)."""
+    return max(1000, min(100000, int(round(scale * 200)) * 500))
+
+
+def _head(slide: Slide) -> float:
+    """The height the title (and kicker) take: the fit engine's, but never all of the slide."""
+    return min(head_height(slide, slide.scale), 720 - BOTTOM - TOP - MIN_BODY)
 
 
 def _size(px: float, scale: float) -> float:
@@ -224,7 +230,7 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
         return
     title.text_frame.text = xml_safe(text)
     if own_geometry:
-        top, height = float(TOP), head_height(slide, slide.scale) - 12
+        top, height = float(TOP), _head(slide) - 12
         if slide.subtitle and slide.kind not in ("title", "divider"):  # the section above a point's title, as on the deck
             kicker = KICKER[0] * KICKER[1] + KICKER[2]
             box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (LEFT, TOP, BOX_W, kicker - 2)))
@@ -342,15 +348,15 @@ def _content_slide(
     body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
     title = page.shapes.title
     if own_geometry or title is None:
-        top = TOP + head_height(slide, slide.scale)
-        area = (LEFT, top, BOX_W, 720 - BOTTOM - top)
+        top = TOP + _head(slide)
+        area = (LEFT, top, BOX_W, max(MIN_BODY, 720 - BOTTOM - top))
     else:  # a reference template: the content goes where its layout's body (or title's bottom) says
         source = body[0] if body else None
         if source is not None and source.width and source.height:
             area = (source.left / EMU, source.top / EMU, source.width / EMU, source.height / EMU)
         else:
             top = (title.top + title.height) / EMU + 12
-            area = (LEFT, top, BOX_W, 720 - BOTTOM - top)
+            area = (LEFT, top, BOX_W, max(MIN_BODY, 720 - BOTTOM - top))
     if only_items and body:
         placeholder = body[0]
         _box(placeholder, *area)

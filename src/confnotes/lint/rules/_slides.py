@@ -3,11 +3,11 @@ cached on the context)."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from confnotes.lint.types import LintContext
 from confnotes.slides import UNLIMITED, Deck, DeckOptions, Decks, slide_settings
+from confnotes.source import note_folder
 
 if TYPE_CHECKING:
     from confnotes.timing import Timing
@@ -37,7 +37,7 @@ def fitted_deck(ctx: LintContext) -> Deck:
     cache = ctx.settings.setdefault("_cache", {})
     if "fitted" not in cache:
         settings = slide_settings(slide_limits(ctx), ctx.doc)
-        folder = None if ctx.doc.path.startswith("<") else os.path.dirname(os.path.abspath(ctx.doc.path))
+        folder = note_folder(ctx.doc.path)
         cache["fitted"] = _decks(ctx).get(ctx.doc, DeckOptions.from_mapping(settings, folder))
     deck: Deck = cache["fitted"]
     return deck
