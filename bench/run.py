@@ -224,9 +224,9 @@ def main() -> int:
     )
     targets.append(("lint with the talk profile, 1,000 notes <= 1.5x the bare parse", f"{talk_ratio:.2f}x", talk_ratio <= 1.5))
     WHY["lint with the talk profile"] = (
-        f"The notes profile costs {lint_inproc / bare_1000:.2f}x; the talk profile adds building each note's deck twice, "
-        "unsplit for too-many-items, dense-slide and long-title, and split and fitted for slide-overflow and the "
-        "timing rules, measuring every line of every slide with the fit engine."
+        f"The notes profile costs {lint_inproc / bare_1000:.2f}x; the talk profile adds each note's deck: its slides "
+        "built once, then split by the limits and fitted, every line of every slide measured by the fit engine, "
+        "and the timing plan."
     )
     for count in (200, 500):
         some = work / f"mixed-{count}"
