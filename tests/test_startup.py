@@ -111,3 +111,12 @@ def test_a_mistyped_command_gets_a_suggestion(cli, typed, meant):
 def test_only_the_command_that_runs_is_imported():
     names = imported("rules", "CN101")
     assert [name for name in names if name.startswith("confnotes.commands.")] == ["confnotes.commands.rules"]
+
+
+def test_help_command_shows_the_help_of_confnotes_or_of_one_command(cli):
+    assert "Commands:" in cli("help").output
+    result = cli("help", "lint")
+    assert result.exit_code == 0 and "lint [OPTIONS] [PATHS]" in result.output and "--fix" in result.output
+    wrong = cli("help", "lnt")
+    assert wrong.exit_code == 2 and "Did you mean 'lint'?" in wrong.output
+    assert "help" not in cli("--help").output.split("Commands:")[1]  # hidden: --help is the documented way

@@ -26,6 +26,8 @@ class NotesGroup(click.Group):
         return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "help":
+            return help_command
         if cmd_name not in COMMANDS:
             return None
         command = import_module(f"confnotes.commands.{cmd_name}").command
@@ -62,3 +64,20 @@ def main() -> None:
     Exit codes: 0 clean, 1 findings (or files that would be reformatted), 2 usage,
     input or config error. Errors print as one line: path:line:col: message.
     """
+
+
+@click.command("help", hidden=True)
+@click.argument("command", required=False)
+@click.pass_context
+def help_command(ctx: click.Context, command: str | None) -> None:
+    """Show the help of confnotes, or of one COMMAND (as --help does)."""
+    group = ctx.parent
+    assert group is not None
+    if command is None:
+        click.echo(group.get_help())
+        return
+    found = main.get_command(group, command)
+    if found is None:
+        raise click.exceptions.NoSuchCommand(command, possibilities=list(COMMANDS), ctx=group)
+    with click.Context(found, info_name=command, parent=group) as sub:
+        click.echo(found.get_help(sub))
