@@ -210,3 +210,34 @@ def test_the_title_slide_is_centred_and_whole_at_every_size(cli, tmp_path, open_
         assert box["x"] <= title["x"] and title["x"] + title["width"] <= box["x"] + box["width"]
         assert box["y"] <= title["y"] and title["y"] + title["height"] <= box["y"] + box["height"]
     assert errors == []
+
+
+#: (workshop-steps.md is left out: marp-cli's own auto-scaling of code blocks, which runs in the
+#: browser, makes its two-code-block slide taller on some loads and not on others)
+MARP_DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "table-heavy.md"]
+
+
+@pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: p.name)
+def test_marp_slides_fit_as_marp_cli_renders_them(cli, tmp_path, browser, note):
+    """Each Marp slide carries the fit engine's sizes for it (a scoped style), so marp-cli's slides do
+    not overflow either (tables of 12 columns ran 38 % past the slide at Marp's own sizes)."""
+    import subprocess
+
+    marp = require_marp()
+    md = tmp_path / f"{note.stem}.marp.md"  # written elsewhere: its images are linked back to the note's folder
+    assert cli("render", str(note), "--to", "marp", "-o", str(md)).exit_code == 0
+    html = md.with_suffix(".html")
+    proc = subprocess.run([marp, str(md), "-o", str(html), "--allow-local-files"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "WARN" not in proc.stdout + proc.stderr, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(html.as_uri())
+        sizes = page.evaluate(
+            "() => [...document.querySelectorAll('svg > foreignObject > section')]"
+            ".map(s => [s.scrollHeight - s.clientHeight, s.scrollWidth - s.clientWidth])"
+        )
+    finally:
+        page.close()
+    assert sizes and len(sizes) == len(rendered_deck(note).slides)
+    overflowing = [number for number, (down, across) in enumerate(sizes, start=1) if down > 1 or across > 1]
+    assert overflowing == [], f"slides past the edge in marp-cli's HTML: {overflowing}"

@@ -17,7 +17,8 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.fit import BOX_W, IMAGE_REF, local_image
+from confnotes.fit import BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT, local_image
+from confnotes.fit import sizes as fit_sizes
 from confnotes.model import Document
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
@@ -77,4 +78,17 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         text = images(text, slide)
         return text if options.allow_html else neutralise(text)
 
-    return render_template_deck("marp.md", doc, options, base_dir, safe=safe)
+    def sizes(slide: Slide) -> str:
+        """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
+        sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
+        px = fit_sizes(slide.scale)
+        return (
+            f"h2 {{ font-size: {px['title']:.1f}px; }} "
+            f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
+            f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
+            f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
+            f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
+            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}"
+        )
+
+    return render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes)
