@@ -179,8 +179,9 @@ def test_build_summary_line_without_tty(cli, tmp_path):
     assert re.fullmatch(r"built 2 note\(s\) into .+: rendered 0, skipped 2 unchanged, removed 0, failed 0 \(\d+\.\d s\)\n", result.stdout)
 
 
-def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format(cli, tmp_path, monkeypatch):
-    """The talk rules, slides, marp, outline, PPTX and the index's estimate share one built and fitted deck."""
+@pytest.fixture
+def fitted(monkeypatch):
+    """The notes of every fitted deck built (``build_deck`` counted wherever it is called from)."""
     import confnotes.render.deck as render_deck
     import confnotes.slides as slides
 
@@ -194,6 +195,11 @@ def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format
 
     for module in (slides, render_deck):
         monkeypatch.setattr(module, "build_deck", counting)
+    return fitted
+
+
+def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format(cli, tmp_path, fitted):
+    """The talk rules, slides, marp, outline, PPTX and the index's estimate share one built and fitted deck."""
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "talk.md").write_text("---\nduration: 20min\n---\n# A talk\n\n## Why\n\n- one\n- two\n\n## How\n\n- three\n")
@@ -203,21 +209,8 @@ def test_a_talk_is_built_into_a_deck_once_for_its_lint_run_and_every_deck_format
     assert "min" in (tmp_path / "site" / "index.html").read_text()  # the estimate is on the index
 
 
-def test_a_note_reached_through_a_symlink_shares_its_deck_too(cli, tmp_path, monkeypatch):
+def test_a_note_reached_through_a_symlink_shares_its_deck_too(cli, tmp_path, fitted):
     """Lint and the renderers agree on the note's folder (symlinks followed), so they share one deck."""
-    import confnotes.render.deck as render_deck
-    import confnotes.slides as slides
-
-    fitted: list[str] = []
-    real = slides.build_deck
-
-    def counting(doc, options=None, base=None):  # noqa: ANN001, ANN202
-        if options is None or options.fit:
-            fitted.append(doc.path)
-        return real(doc, options, base)
-
-    for module in (slides, render_deck):
-        monkeypatch.setattr(module, "build_deck", counting)
     real_notes = tmp_path / "real-notes"
     real_notes.mkdir()
     (real_notes / "talk.md").write_text("---\nduration: 20min\n---\n# A talk\n\n## Why\n\n- one\n- two\n")
