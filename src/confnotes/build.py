@@ -125,7 +125,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         source = read_source(note)
         ctx = checker.context(source, config)
         doc = ctx.doc
-        decks = Decks()  # the note's deck, built once for its lint run, its deck formats and the index
+        decks = Decks(doc)  # the note's deck, built once for its lint run, its deck formats and the index
         ctx.settings["decks"] = decks
         findings = lint_context(ctx, checker.settings_for(config))
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}

@@ -149,28 +149,20 @@ class Deck:
 
 class Decks:
     """The decks built for one note, by their options. A build hands one ``Decks`` to the note's lint
-    run and to each deck format it renders, so the deck is built and fitted once, not once a format."""
+    run and to each deck format it renders, so the deck is built and fitted once, not once a format;
+    lint's unsplit deck and the rendered deck start from the same ``base_slides``."""
 
-    def __init__(self) -> None:
-        self._built: dict[DeckOptions, tuple[Document, Deck]] = {}
-        self._bases: dict[bool, tuple[Document, tuple[Slide, ...]]] = {}
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._built: dict[DeckOptions, Deck] = {}
+        self._bases: dict[bool, tuple[Slide, ...]] = {}
 
-    def base(self, doc: Document, notes: bool = True) -> tuple[Slide, ...]:
-        """``base_slides``, made once: lint's unsplit deck and the rendered deck start from the same slides."""
-        found = self._bases.get(notes)
-        if found is not None and found[0] is doc:
-            return found[1]
-        slides = base_slides(doc, notes)
-        self._bases[notes] = (doc, slides)
-        return slides
-
-    def get(self, doc: Document, options: DeckOptions) -> Deck:
-        found = self._built.get(options)
-        if found is not None and found[0] is doc:
-            return found[1]
-        deck = build_deck(doc, options, self.base(doc, options.notes))
-        self._built[options] = (doc, deck)
-        return deck
+    def get(self, options: DeckOptions) -> Deck:
+        if options not in self._built:
+            if options.notes not in self._bases:
+                self._bases[options.notes] = base_slides(self.doc, options.notes)
+            self._built[options] = build_deck(self.doc, options, self._bases[options.notes])
+        return self._built[options]
 
 
 def entry_words(entry: SlideEntry) -> int:

@@ -40,7 +40,8 @@ def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
     deck_options = DeckOptions.from_mapping(options.slides, base_dir)
-    return options.decks.get(doc, deck_options) if options.decks is not None else build_deck(doc, deck_options)
+    shared = options.decks
+    return shared.get(deck_options) if shared is not None and shared.doc is doc else build_deck(doc, deck_options)
 
 
 def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:

@@ -1,5 +1,5 @@
-"""The unsplit deck that slide-fitness rules measure, and the talk's timing (each built once per note and
-cached on the context)."""
+"""The unsplit deck that slide-fitness rules measure, the fitted deck and the talk's timing (each built
+once per note: the decks in the note's ``Decks``, the timing cached on the context)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ UNSPLIT = DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False, fi
 def _decks(ctx: LintContext) -> Decks:
     """The note's decks: a build's (shared with the formats it renders), else this run's own."""
     decks: Decks | None = ctx.settings.get("decks")
-    if decks is None:
-        decks = ctx.settings["decks"] = Decks()
+    if decks is None or decks.doc is not ctx.doc:
+        decks = ctx.settings["decks"] = Decks(ctx.doc)
     return decks
 
 
 def unsplit_deck(ctx: LintContext) -> Deck:
-    return _decks(ctx).get(ctx.doc, UNSPLIT)
+    return _decks(ctx).get(UNSPLIT)
 
 
 def slide_limits(ctx: LintContext) -> dict[str, Any]:
@@ -34,13 +34,8 @@ def slide_limits(ctx: LintContext) -> dict[str, Any]:
 
 def fitted_deck(ctx: LintContext) -> Deck:
     """The deck as every deck output renders it (limits, then the fit engine), built once per note."""
-    cache = ctx.settings.setdefault("_cache", {})
-    if "fitted" not in cache:
-        settings = slide_settings(slide_limits(ctx), ctx.doc)
-        folder = note_folder(ctx.doc.path)
-        cache["fitted"] = _decks(ctx).get(ctx.doc, DeckOptions.from_mapping(settings, folder))
-    deck: Deck = cache["fitted"]
-    return deck
+    settings = slide_settings(slide_limits(ctx), ctx.doc)
+    return _decks(ctx).get(DeckOptions.from_mapping(settings, note_folder(ctx.doc.path)))
 
 
 def talk_timing(ctx: LintContext) -> Timing:
