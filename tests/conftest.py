@@ -94,8 +94,10 @@ def open_page(browser):
 
 @pytest.fixture(autouse=True, scope="session")
 def _lint_cache_outside_the_checkout(tmp_path_factory):
-    """Keep the lint cache of in-process runs out of the working tree."""
+    """Keep the lint cache of in-process runs out of the working tree, and compiled templates out of
+    the user's cache folder."""
     import os
 
     os.environ["CONFNOTES_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
+    os.environ["CONFNOTES_TEMPLATE_CACHE"] = str(tmp_path_factory.mktemp("template-cache"))
     yield

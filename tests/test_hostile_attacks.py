@@ -286,6 +286,26 @@ def test_templates_from_a_notes_folder_run_sandboxed(cli, tmp_path):
     assert build.exit_code == 1 and not (tmp_path / "pwned").exists()
 
 
+def test_templates_compiled_trusted_are_never_loaded_into_the_sandbox(cli, tmp_path, monkeypatch):
+    from confnotes import templating
+
+    cache = tmp_path / "compiled"
+    monkeypatch.setenv("CONFNOTES_TEMPLATE_CACHE", str(cache))
+    templating.environment.cache_clear()
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "confnotes.toml").write_text('templates = "tpl"\n')
+    (tmp_path / "tpl" / "note.html").write_text("{{ cycler.__init__.__globals__ | length }}")
+    note = tmp_path / "n.md"
+    note.write_text("# T\n")
+    trusted = cli("render", str(note), "-o", "-", "--trust-templates")
+    assert trusted.exit_code == 0 and trusted.stdout.strip().isdigit()
+    templating.environment.cache_clear()
+    assert "refused in the sandbox" in one_error_line(cli("render", str(note), "-o", "-"))
+    kinds = {path.name.split(".")[1] for path in cache.iterdir()}
+    assert kinds == {"trusted", "sandboxed"}
+    templating.environment.cache_clear()
+
+
 # ------------------------------------------------------------------ data safety
 
 

@@ -16,7 +16,7 @@ from confnotes.load import read_text
 from confnotes.render.formats import render_note
 from confnotes.render.options import RenderOverrides, resolve_render_options
 from conftest import FIXTURES, NOTES
-from helpers import require_program
+from helpers import require, require_program
 
 STRESS = FIXTURES / "slides" / "stress.md"
 EVERY = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md"))]
@@ -138,7 +138,7 @@ def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path):
         assert "timeout_seconds=600" in text
 
 
-def test_language_direction_and_missing_fonts(cli, tmp_path, monkeypatch):
+def test_language_direction_and_missing_fonts(cli, tmp_path):
     from pypdf import PdfReader
 
     from confnotes import fonts
@@ -156,15 +156,33 @@ def test_language_direction_and_missing_fonts(cli, tmp_path, monkeypatch):
         arabic = [x for w, x in starts.items() if re.search("[\u0600-\u06ff]", w)]
         assert starts["An"] < 100, "the English paragraph starts at the left margin"
         assert arabic and min(arabic) > 250, "short Arabic lines sit against the right margin"
-    # a script without a font here: one line naming the package, once per script and note
-    monkeypatch.setattr(fonts, "families", lambda lang: () if lang == "ko" else ("DejaVu Sans",))
-    monkeypatch.setattr(fonts.shutil, "which", lambda name: "/usr/bin/fc-list")
-    korean = tmp_path / "ko.md"
-    korean.write_text("# 회의\n\n## 요약\n\n안녕하세요 여러분, 회의를 시작합니다.\n")
-    result = cli("render", str(korean), "--to", "pdf", "-o", str(tmp_path / "ko.pdf"))
-    lines = [line for line in result.stderr.splitlines() if "no font for Hangul" in line]
-    assert len(lines) == 1 and "apt-get install fonts-noto-cjk" in lines[0]
+    # a script without a font here (WeasyPrint prints its characters as .notdef boxes): one line
+    # naming the package, once per script and note, and no line of WeasyPrint's per character
+    require_program("fc-list", install="apt-get install fontconfig")
+    samples = {"th": "ภาษาไทยสำหรับการประชุม", "hi": "सम्मेलन के नोट्स", "ko": "안녕하세요 여러분, 회의를 시작합니다"}
+    lang = next((lang for lang in samples if not fonts.families(lang)), None)
+    require(lang, "this machine has fonts for Thai, Devanagari and Hangul: the missing-font warning needs a script without one")
+    name, _lang, _chars, package = next(script for script in fonts.SCRIPTS if script[1] == lang)
+    other = tmp_path / "other.md"
+    other.write_text(f"# Notes\n\n## Summary\n\n{samples[lang]}\n\n{samples[lang]} again, with ᱚᱞ ᱪᱤᱠᱤ.\n")
+    result = cli("render", str(other), "--to", "pdf", "-o", str(tmp_path / "other.pdf"))
+    lines = [line for line in result.stderr.splitlines() if f"no font for {name}" in line]
+    assert len(lines) == 1 and f"apt-get install {package}" in lines[0]
     assert sum(1 for line in result.stderr.splitlines() if ".notdef" in line) == 0
+    # a note whose every character has a font says nothing about fonts
+    quiet = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "ar2.pdf"))
+    assert "font" not in quiet.stderr
+
+
+def test_missing_glyph_warnings_name_each_script_once():
+    from confnotes.fonts import missing_glyph_warnings
+
+    lines = missing_glyph_warnings(["안", "녕", "ภ", "ᱚ", "ᱞ"])
+    assert lines[0].startswith("no font for Hangul text") and "apt-get install fonts-noto-cjk" in lines[0]
+    assert lines[1].startswith("no font for Thai text") and "apt-get install fonts-thai-tlwg" in lines[1]
+    assert lines[2].startswith("2 characters have no font and print as empty boxes: ᱚ ᱞ")
+    assert len(lines) == 3
+    assert missing_glyph_warnings([]) == []
 
 
 def test_handout_per_page_and_notes_that_flow(cli, tmp_path):

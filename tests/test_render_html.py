@@ -268,3 +268,64 @@ def test_label_lines_keep_their_lines(cli, tmp_path):
     assert "Speaker: Aldo Culquicondor (Google)<br />\nRoom: Hall 7, Level 1" in html
     assert "Q: Should every company build a platform team?<br />\nA: Only once" in html
     assert "A paragraph wrapped by its author\nacross two lines" in html
+
+
+@pytest.fixture
+def template_cache(tmp_path, monkeypatch):
+    """A fresh folder for compiled templates, and environments that have not compiled anything yet."""
+    from confnotes import templating
+
+    folder = tmp_path / "compiled"
+    monkeypatch.setenv("CONFNOTES_TEMPLATE_CACHE", str(folder))
+    templating.environment.cache_clear()
+    yield folder
+    templating.environment.cache_clear()
+
+
+def test_compiled_templates_are_kept_and_reused(cli, tmp_path, template_cache, monkeypatch):
+    import jinja2
+
+    from confnotes import templating
+
+    deck = tmp_path / "deck.html"
+    first = cli("render", str(NOTES / "scale2025.md"), "--to", "slides", "-o", str(deck))
+    assert first.exit_code == 0 and len(list(template_cache.iterdir())) >= 3  # deck.html, _head.html, _slide.html
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
+        compiled.append(name)
+        return original(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    templating.environment.cache_clear()  # as a new process would start
+    again = tmp_path / "again.html"
+    assert cli("render", str(NOTES / "scale2025.md"), "--to", "slides", "-o", str(again)).exit_code == 0
+    assert compiled == [] and again.read_bytes() == deck.read_bytes()
+    # an edited template is compiled again, not served stale
+    (tmp_path / "tpl").mkdir()
+    note = tmp_path / "t.md"
+    note.write_text("# Hello\n")
+    for word in ("one", "two"):
+        (tmp_path / "tpl" / "note.html").write_text(f"<p>{word} {{{{ meta.title }}}}</p>")
+        templating.environment.cache_clear()
+        out = cli("render", str(note), "--templates", str(tmp_path / "tpl"), "-o", "-").stdout
+        assert out.strip() == f"<p>{word} Hello</p>"
+    assert compiled.count("note.html") == 2
+
+
+@pytest.mark.parametrize("damage", ["garbage", "unwritable"])
+def test_a_damaged_or_unwritable_template_cache_never_fails_a_render(cli, tmp_path, template_cache, monkeypatch, damage):
+    from confnotes import templating
+
+    expected = cli("render", str(NOTES / "scale2025.md"), "--to", "html", "-o", "-").stdout
+    templating.environment.cache_clear()
+    if damage == "garbage":
+        for entry in template_cache.iterdir():
+            entry.write_bytes(b"j2\x00 not a compiled template")
+    else:
+        blocker = tmp_path / "a-file"
+        blocker.write_text("not a folder")
+        monkeypatch.setenv("CONFNOTES_TEMPLATE_CACHE", str(blocker / "compiled"))
+    result = cli("render", str(NOTES / "scale2025.md"), "--to", "html", "-o", "-")
+    assert result.exit_code == 0 and result.stdout == expected and result.stderr == ""

@@ -1,7 +1,8 @@
 """Which scripts a note uses, and whether this machine has a font for each (fontconfig's ``fc-list``).
 
-Shared by ``confnotes doctor`` and the PDF renderers, which warn once per script and note
-when text would print as empty boxes, naming the Debian package that provides a font.
+``confnotes doctor`` asks fontconfig about each script a note uses; the PDF renderers warn once
+per script and note about the characters WeasyPrint found no font for, naming the Debian
+package that provides one.
 """
 
 from __future__ import annotations
@@ -40,13 +41,18 @@ def used_scripts(text: str) -> list[tuple[str, str, str]]:
     return [(name, lang, package) for name, lang, chars, package in SCRIPTS if re.search(f"[{chars}]", text)]
 
 
-def missing_font_warnings(text: str) -> list[str]:
-    """One line per script in ``text`` that has no font here (nothing without fontconfig: then
-    ``confnotes doctor`` says so once, not every render)."""
-    if shutil.which("fc-list") is None:
-        return []
-    return [
-        f"no font for {name} text on this machine: it prints as empty boxes (Debian: apt-get install {package})"
-        for name, lang, package in used_scripts(text)
-        if not families(lang)
-    ]
+def missing_glyph_warnings(chars: list[str]) -> list[str]:
+    """Lines for the characters WeasyPrint printed as empty boxes (it found no font on this machine
+    with them): one per script in ``SCRIPTS``, naming the Debian package with a font for it, and one
+    line for any others. Nothing is looked up: only a missing glyph costs anything."""
+    lines = []
+    named = ""
+    for name, _lang, ranges, package in SCRIPTS:
+        if any(re.fullmatch(f"[{ranges}]", char) for char in chars):
+            lines.append(f"no font for {name} text on this machine: it prints as empty boxes (Debian: apt-get install {package})")
+            named += ranges
+    rest = [char for char in chars if not (named and re.fullmatch(f"[{named}]", char))]
+    if rest:
+        sample = " ".join(rest[:8]) + (" …" if len(rest) > 8 else "")
+        lines.append(f"{len(rest)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)")
+    return lines

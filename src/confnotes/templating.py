@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 import jinja2.exceptions
 
 from confnotes.errors import render_error
@@ -32,6 +34,51 @@ def themes() -> list[str]:
     return sorted(path.stem for path in (builtin_templates() / "themes").glob("*.css"))
 
 
+#: Bump when the environment's settings below change: compiled templates depend on them.
+_COMPILED_FORMAT = 1
+
+
+def template_cache_dir() -> Path | None:
+    """Where compiled templates are kept between runs, or None to compile every time.
+
+    ``CONFNOTES_TEMPLATE_CACHE`` names the folder (empty: no cache); otherwise the user's
+    cache folder (``$XDG_CACHE_HOME/confnotes/templates``, ``~/.cache/...``).
+    """
+    chosen = os.environ.get("CONFNOTES_TEMPLATE_CACHE")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "confnotes" / "templates"
+
+
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Jinja's bytecode cache that never fails a render: a folder that can't be written or a
+    damaged entry only means the template is compiled again."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry is a cache miss
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            os.makedirs(self.directory, mode=0o700, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache(sandboxed: bool) -> jinja2.BytecodeCache | None:
+    """Compiled templates, kept apart by sandboxing: code compiled for a trusted run calls
+    functions directly and must never be loaded into the sandbox."""
+    folder = template_cache_dir()
+    if folder is None:
+        return None
+    kind = "sandboxed" if sandboxed else "trusted"
+    return _CompiledTemplates(str(folder), f"%s.{kind}.{_COMPILED_FORMAT}.jinja")
+
+
 @lru_cache(maxsize=16)
 def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja2.Environment:
     """The environment for ``user_dirs``. Templates are code: a notes folder's own templates (from its
@@ -49,9 +96,11 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
     )
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    kind = jinja2.Environment if trusted or not user_dirs else ImmutableSandboxedEnvironment
+    sandboxed = bool(user_dirs) and not trusted
+    kind = ImmutableSandboxedEnvironment if sandboxed else jinja2.Environment
     env = kind(
         loader=loader,
+        bytecode_cache=_bytecode_cache(sandboxed),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "htm", "xml", "svg"), default=False),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

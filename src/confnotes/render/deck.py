@@ -102,11 +102,11 @@ def render_template_deck(
 
 def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any) -> tuple[bytes, list[str]]:
     """A deck template printed to PDF through WeasyPrint (the slides PDF, the handout)."""
-    from confnotes.render.pdf import font_warnings, html_to_pdf
+    from confnotes.render.pdf import html_to_pdf
 
     html, warnings = render_template_deck(template, doc, options, base_dir, **extra)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings + font_warnings(doc)
+    return pdf, warnings + pdf_warnings
 
 
 def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int]:

@@ -91,10 +91,9 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         logger.propagate = previous
     warnings += [f"refused to fetch {url[:80]}" for url in refused]
     if no_glyph:
-        sample = " ".join(no_glyph[:8]) + (" …" if len(no_glyph) > 8 else "")
-        warnings.append(
-            f"{len(no_glyph)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)"
-        )
+        from confnotes.fonts import missing_glyph_warnings
+
+        warnings += missing_glyph_warnings(no_glyph)
     return pdf, warnings
 
 
@@ -154,21 +153,7 @@ def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, li
 
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings + font_warnings(doc)
-
-
-def font_warnings(doc: Any) -> list[str]:
-    """A line for each script of the note this machine has no font for (once per script and note)."""
-    from confnotes.fonts import missing_font_warnings
-    from confnotes.model import Block, Node, walk_content
-
-    texts = [doc.meta.title, *(doc.meta.speakers or ())]
-    for entry in walk_content(doc.content):
-        if type(entry) is Node:
-            texts.append(entry.title)
-        elif type(entry) is Block:
-            texts.append(entry.text)
-    return missing_font_warnings("\n".join(texts))
+    return pdf, warnings + pdf_warnings
 
 
 render = render_pdf
