@@ -178,3 +178,54 @@ def test_hostile_note_fetches_nothing(cli, tmp_path):
     assert connected == [], "the PDF renderer opened sockets"
     assert opened == [], "the PDF renderer read files outside the note's folder"
     assert "refused to fetch" in stderr
+
+
+_LOADER_PROBE = """
+import ctypes.util, sys
+asked = []
+real = ctypes.util.find_library
+ctypes.util.find_library = lambda name: asked.append(name) or real(name)
+probe = ctypes.util.find_library
+{setup}
+from confnotes.render.pdf import load_weasyprint
+weasyprint = load_weasyprint()
+assert ctypes.util.find_library is probe, "find_library is restored"
+pdf = weasyprint.HTML(string="<p>loaded</p>").write_pdf()
+assert pdf.startswith(b"%PDF")
+print(len(asked), "lookups")
+"""
+
+
+def _probe(setup: str = "") -> str:
+    import subprocess
+
+    code = _LOADER_PROBE.format(setup=setup)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the slow library lookup is Linux's (ldconfig, gcc, ld)")
+def test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld():
+    # a plain import asks ctypes about the Windows and macOS names of every library first
+    plain = _probe(setup="import weasyprint")
+    assert int(plain.split()[0]) >= 7
+    assert _probe() == "0 lookups\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the slow library lookup is Linux's (ldconfig, gcc, ld)")
+def test_weasyprint_is_imported_the_usual_way_where_the_loader_alone_finds_nothing():
+    # the first import fails as it would where only ldconfig, gcc or ld know the libraries: WeasyPrint
+    # prints its install advice and raises; confnotes imports it again, asking ctypes, with clean stdout
+    setup = """
+class FailOnce:
+    failed = False
+    def find_spec(self, name, path=None, target=None):
+        if name == "weasyprint.text.ffi" and not FailOnce.failed:
+            FailOnce.failed = True
+            print("WeasyPrint could not import some external libraries")
+            raise OSError("cannot load library 'libpango-1.0.so.0'")
+        return None
+sys.meta_path.insert(0, FailOnce())
+"""
+    out = _probe(setup=setup)
+    assert "could not import" not in out
+    assert int(out.split()[0]) >= 7

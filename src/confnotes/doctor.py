@@ -30,8 +30,10 @@ class Check:
 
 
 def _weasyprint() -> list[Check]:
+    from confnotes.render.pdf import load_weasyprint
+
     try:
-        import weasyprint
+        weasyprint = load_weasyprint()
         from weasyprint.text.ffi import harfbuzz_subset, pango
     except (ImportError, OSError) as exc:
         return [

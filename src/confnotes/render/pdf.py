@@ -5,13 +5,54 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from confnotes.errors import render_error
 
 
+def load_weasyprint() -> Any:
+    """WeasyPrint, imported the one way every confnotes command imports it.
+
+    WeasyPrint finds Pango and HarfBuzz by trying each library's Windows and macOS names before the
+    Linux one, and cffi asks ``ctypes.util.find_library`` about every name it can't open; on Linux
+    each such question runs ldconfig, gcc and ld (Kozea/WeasyPrint#1125), about 150 ms of every PDF
+    render's start. During the import those questions get no answer, so WeasyPrint goes straight on
+    to the names the system loader opens itself (``libpango-1.0.so.0``). Should that fail, on a
+    system whose libraries only those tools can find, the import is repeated the usual way.
+    """
+    if "weasyprint" in sys.modules or not sys.platform.startswith("linux"):
+        import weasyprint
+
+        return weasyprint
+    import ctypes.util
+    import io
+    from contextlib import redirect_stdout
+
+    find_library = ctypes.util.find_library
+    ctypes.util.find_library = _no_answer
+    try:
+        with redirect_stdout(io.StringIO()):  # WeasyPrint prints its install advice before it raises
+            import weasyprint
+
+        return weasyprint
+    except OSError:
+        for name in [name for name in sys.modules if name == "weasyprint" or name.startswith("weasyprint.")]:
+            del sys.modules[name]
+    finally:
+        ctypes.util.find_library = find_library
+    import weasyprint
+
+    return weasyprint
+
+
+def _no_answer(name: str) -> None:
+    return None
+
+
 def _fetcher_class() -> Any:
+    load_weasyprint()
     from weasyprint import URLFetcher
 
     class FolderFetcher(URLFetcher):
@@ -52,8 +93,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
     """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources).
 
     The document language comes from the page's ``<html lang>``."""
-    import weasyprint
-
+    weasyprint = load_weasyprint()
     warnings: list[str] = []
     refused: list[str] = []
     no_glyph: list[str] = []
@@ -101,6 +141,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
 def _font_config() -> Any:
     """One font configuration a process: fonts are found and loaded once, not for every PDF a
     build writes (confnotes' stylesheets declare no @font-face, so nothing leaks between notes)."""
+    load_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
     return FontConfiguration()
