@@ -212,9 +212,29 @@ def test_the_title_slide_is_centred_and_whole_at_every_size(cli, tmp_path, open_
     assert errors == []
 
 
-#: (workshop-steps.md is left out: marp-cli's own auto-scaling of code blocks, which runs in the
-#: browser, makes its two-code-block slide taller on some loads and not on others)
-MARP_DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "table-heavy.md"]
+#: the seeds, the stress note and real notes with code blocks, tables and images between their points
+MARP_DECKS = [
+    STRESS,
+    *sorted(NOTES.glob("*.md")),
+    *(FIXTURES / "real" / name for name in ("table-heavy.md", "workshop-steps.md", "interleaved-session.md", "ordered-with-code.md")),
+    FIXTURES / "real" / "session-k8s-scheduler.md",
+]
+
+#: Each slide measured as a viewer sees it: made the current slide (marp-cli's deck hides the others
+#: with content-visibility, and Marp sizes code blocks only once they are shown), after two frames.
+_MARP_MEASURE = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const sections = [...document.querySelectorAll('svg > foreignObject > section')];
+  const sizes = [];
+  for (let n = 1; n <= sections.length; n++) {
+    location.hash = '#' + n;
+    await frame();
+    await frame();
+    const section = sections[n - 1];
+    sizes.push([section.scrollHeight - section.clientHeight, section.scrollWidth - section.clientWidth]);
+  }
+  return sizes;
+}"""
 
 
 @pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: p.name)
@@ -232,10 +252,7 @@ def test_marp_slides_fit_as_marp_cli_renders_them(cli, tmp_path, browser, note):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     try:
         page.goto(html.as_uri())
-        sizes = page.evaluate(
-            "() => [...document.querySelectorAll('svg > foreignObject > section')]"
-            ".map(s => [s.scrollHeight - s.clientHeight, s.scrollWidth - s.clientWidth])"
-        )
+        sizes = page.evaluate(_MARP_MEASURE)
     finally:
         page.close()
     assert sizes and len(sizes) == len(rendered_deck(note).slides)
