@@ -219,3 +219,19 @@ def test_a_note_reached_through_a_symlink_shares_its_deck_too(cli, tmp_path, fit
     result = cli("build", str(linked), "-o", str(tmp_path / "site"), "--to", "slides", "-j", "1", "-q")
     assert result.exit_code == 0, result.output
     assert len(fitted) == 1, fitted
+
+
+def test_build_reports_each_notes_render_warnings(cli, tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Talk\n\n## Demo\n\n- the dashboard\n\n![dashboard](shots/missing.png)\n")
+    (notes / "clean.md").write_text("# Clean\n\n## Part\n\n- nothing to warn about\n")
+    result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "html,slides", "-j", "1")
+    assert result.exit_code == 0
+    lines = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert lines and all(line.startswith("talk.md: warning: ") for line in lines)
+    assert any("missing.png" in line for line in lines)
+    assert len(lines) == len(set(lines)), "one line per warning, not one per format"
+    # an unchanged note is not rendered again, so it does not warn again
+    again = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "html,slides", "-j", "1")
+    assert "warning" not in again.stderr

@@ -177,11 +177,13 @@ def test_language_direction_and_missing_fonts(cli, tmp_path):
 def test_missing_glyph_warnings_name_each_script_once():
     from confnotes.fonts import missing_glyph_warnings
 
-    lines = missing_glyph_warnings(["안", "녕", "ภ", "ᱚ", "ᱞ"])
+    lines = missing_glyph_warnings(["안", "녕", "ภ", "🎉", "ᱚ", "ᱞ"])
     assert lines[0].startswith("no font for Hangul text") and "apt-get install fonts-noto-cjk" in lines[0]
     assert lines[1].startswith("no font for Thai text") and "apt-get install fonts-thai-tlwg" in lines[1]
-    assert lines[2].startswith("2 characters have no font and print as empty boxes: ᱚ ᱞ")
-    assert len(lines) == 3
+    assert lines[2].startswith("no font for Emoji text") and "apt-get install fonts-noto-color-emoji" in lines[2]
+    assert lines[3].startswith("2 characters have no font on this machine and print as empty boxes: ᱚ ᱞ")
+    assert "fonts-noto-core" in lines[3] and "doctor" not in lines[3]
+    assert len(lines) == 4
     assert missing_glyph_warnings([]) == []
 
 

@@ -329,3 +329,32 @@ def test_a_damaged_or_unwritable_template_cache_never_fails_a_render(cli, tmp_pa
         monkeypatch.setenv("CONFNOTES_TEMPLATE_CACHE", str(blocker / "compiled"))
     result = cli("render", str(NOTES / "scale2025.md"), "--to", "html", "-o", "-")
     assert result.exit_code == 0 and result.stdout == expected and result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"note.html": "line one\n{{ 1/0 }}\n"}, "note.html:2: template error: ZeroDivisionError: division by zero"),
+        ({"note.html": '{% include "note.html" %}'}, "template note.html: templates include or extend each other without end"),
+        ({"note.html": b"\xff\xfe{{ meta.title }}"}, "template note.html: not UTF-8 text (byte 0xff at offset 0)"),
+        ({"note.html": 'ok {% include "inc.html" %}', "inc.html": b"\xff"}, "template used by note.html: not UTF-8 text"),
+        ({"note.html": 'ok {% include "inc.html" %}', "inc.html": "{% if %}"}, "inc.html:1: template syntax error"),
+    ],
+    ids=["raises", "includes-itself", "not-utf8", "include-not-utf8", "include-syntax"],
+)
+def test_a_broken_user_template_is_one_line_not_a_traceback(cli, tmp_path, files, expected):
+    from confnotes import templating
+
+    templating.environment.cache_clear()
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    for name, content in files.items():
+        path = folder / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n## A\n\n- x\n")
+    result = cli("render", str(note), "-o", "-", "--templates", str(folder))
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0]
+    templating.environment.cache_clear()

@@ -229,3 +229,32 @@ sys.meta_path.insert(0, FailOnce())
     out = _probe(setup=setup)
     assert "could not import" not in out
     assert int(out.split()[0]) >= 7
+
+
+def test_without_pango_a_pdf_render_is_one_clear_error_and_stdout_stays_clean(tmp_path):
+    import subprocess
+
+    note = tmp_path / "n.md"
+    note.write_text("# T\n\n## A\n\n- x\n")
+    code = f"""
+import sys
+class NoPango:
+    def find_spec(self, name, path=None, target=None):
+        if name == "weasyprint.text.ffi":
+            print("WeasyPrint could not import some external libraries")
+            raise OSError("cannot load library 'libpango-1.0.so.0'")
+        return None
+sys.meta_path.insert(0, NoPango())
+from confnotes.cli import main
+sys.argv = ["confnotes", "render", {str(note)!r}, "--to", "pdf", "-o", "-"]
+main()
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "PDF output needs Pango and HarfBuzz" in lines[0] and "libpango-1.0.so.0" in lines[0] and "confnotes doctor" in lines[0]
+    doctor = code.replace('"render", ' + repr(str(note)) + ', "--to", "pdf", "-o", "-"', '"doctor"')
+    proc = subprocess.run([sys.executable, "-c", doctor], capture_output=True, text=True)
+    assert "could not import" not in proc.stdout
+    assert "MISSING  WeasyPrint: cannot load: cannot load library 'libpango-1.0.so.0'" in proc.stdout

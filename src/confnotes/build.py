@@ -48,6 +48,8 @@ class BuildReport:
     skipped: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    #: (note, warning) from rendering it: a refused image, characters with no font, …
+    warnings: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -118,7 +120,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
     from confnotes.source import note_folder, read_source
 
     note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
-    result: dict[str, Any] = {"rel": rel, "key": task["key"], "outputs": {}, "error": None}
+    result: dict[str, Any] = {"rel": rel, "key": task["key"], "outputs": {}, "error": None, "warnings": []}
     try:
         checker = Checker(LintRequest())
         config = checker.config_for(note)
@@ -136,7 +138,8 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         for fmt in task["formats"]:
             name = stem + output_format(fmt).suffix
             target = out_dir / name
-            data, _warnings = render_note(doc, fmt, options, base_dir, target)
+            data, warnings = render_note(doc, fmt, options, base_dir, target)
+            result["warnings"] += [message for message in warnings if message not in result["warnings"]]
             target.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(target, data)
             result["outputs"][fmt] = name
@@ -341,6 +344,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     results += [{"rel": rel, "error": reason} for rel, reason in refused]
     for result in results:
         rel = result["rel"]
+        report.warnings += [(rel, message) for message in result.pop("warnings", ())]
         if result["error"]:
             report.failed.append((rel, result["error"]))
             if rel in old and request.keep_failed:

@@ -30,12 +30,14 @@ class Check:
 
 
 def _weasyprint() -> list[Check]:
+    from confnotes.errors import NotesError
     from confnotes.render.pdf import load_weasyprint
 
     try:
         weasyprint = load_weasyprint()
         from weasyprint.text.ffi import harfbuzz_subset, pango
-    except (ImportError, OSError) as exc:
+    except (ImportError, OSError, NotesError) as failure:
+        exc = failure.__cause__ or failure
         return [
             Check(
                 "WeasyPrint",

@@ -24,6 +24,7 @@ SCRIPTS = (
     ("Hangul", "ko", "\uac00-\ud7af", "fonts-noto-cjk"),
     ("Devanagari", "hi", "\u0900-\u097f", "fonts-noto-core"),
     ("Thai", "th", "\u0e00-\u0e7f", "fonts-thai-tlwg"),
+    ("Emoji", "und-zsye", "\U0001f300-\U0001faff", "fonts-noto-color-emoji"),
 )
 
 
@@ -54,5 +55,8 @@ def missing_glyph_warnings(chars: list[str]) -> list[str]:
     rest = [char for char in chars if not (named and re.fullmatch(f"[{named}]", char))]
     if rest:
         sample = " ".join(rest[:8]) + (" …" if len(rest) > 8 else "")
-        lines.append(f"{len(rest)} characters have no font and print as empty boxes: {sample} ('confnotes doctor NOTE' names the fonts)")
+        lines.append(
+            f"{len(rest)} characters have no font on this machine and print as empty boxes: {sample}"
+            " (Debian's fonts-noto-core and fonts-noto-extra cover most scripts)"
+        )
     return lines

@@ -12,7 +12,7 @@ import jinja2
 import jinja2.bccache
 import jinja2.exceptions
 
-from confnotes.errors import render_error
+from confnotes.errors import NotesError, render_error
 
 
 def builtin_templates() -> Path:
@@ -112,19 +112,25 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
 
 
 def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = False, **context: Any) -> str:
+    """``name`` rendered with ``context``; whatever goes wrong in a template is one line naming it."""
     env = environment(tuple(user_dirs), trusted)
+    searched = ", ".join([*user_dirs, "built-in templates"])
     try:
         template = env.get_template(name)
     except jinja2.TemplateNotFound as exc:
-        searched = ", ".join([*user_dirs, "built-in templates"])
         raise render_error(f"template not found: {exc.name} (searched {searched})") from None
     except jinja2.TemplateSyntaxError as exc:
         raise render_error(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise render_error(f"template {name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     try:
         return template.render(**context)
+    except NotesError:
+        raise
     except jinja2.TemplateNotFound as exc:
-        searched = ", ".join([*user_dirs, "built-in templates"])
         raise render_error(f"template not found: {exc.name} (used by {name}; searched {searched})") from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise render_error(f"{exc.filename or exc.name}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.UndefinedError as exc:
         raise render_error(f"template {name}: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:
@@ -133,6 +139,22 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
         ) from None
     except jinja2.TemplateError as exc:
         raise render_error(f"template {name}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise render_error(f"template used by {name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+    except RecursionError:
+        raise render_error(f"template {name}: templates include or extend each other without end") from None
+    except Exception as exc:  # noqa: BLE001 - a template's own mistake (1/0, a bad call) is one line, not a traceback
+        raise render_error(f"{_template_line(exc, name)}: template error: {type(exc).__name__}: {exc}") from None
+
+
+def _template_line(exc: BaseException, name: str) -> str:
+    """``file:line`` of the template line that raised ``exc`` (Jinja maps its frames to template lines)."""
+    import traceback
+
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if not frame.filename.endswith(".py")]
+    if not frames or frames[-1].filename.startswith("<"):
+        return f"template {name}"
+    return f"{frames[-1].filename}:{frames[-1].lineno}"
 
 
 def read_builtin(name: str, user_dirs: tuple[str, ...] = ()) -> str:

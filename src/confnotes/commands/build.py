@@ -113,6 +113,8 @@ def command(
         for rel in report.removed:
             click.echo(f"removed {rel}")
         click.echo(report.summary(output))
+    for rel, message in report.warnings:
+        click.echo(f"{rel}: warning: {message}", err=True)
     for _rel, reason in report.failed:
         click.echo(f"failed: {reason}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)

@@ -20,29 +20,38 @@ def load_weasyprint() -> Any:
     each such question runs ldconfig, gcc and ld (Kozea/WeasyPrint#1125), about 150 ms of every PDF
     render's start. During the import those questions get no answer, so WeasyPrint goes straight on
     to the names the system loader opens itself (``libpango-1.0.so.0``). Should that fail, on a
-    system whose libraries only those tools can find, the import is repeated the usual way.
+    system whose libraries only those tools can find, the import is repeated the usual way. What
+    WeasyPrint prints when it fails never reaches stdout (a PDF may be going there): the failure is
+    one error naming the library.
     """
-    if "weasyprint" in sys.modules or not sys.platform.startswith("linux"):
-        import weasyprint
+    if "weasyprint" in sys.modules:
+        return sys.modules["weasyprint"]
+    if sys.platform.startswith("linux"):
+        import ctypes.util
 
-        return weasyprint
-    import ctypes.util
+        find_library = ctypes.util.find_library
+        ctypes.util.find_library = _no_answer
+        try:
+            return _import_weasyprint()
+        except OSError:
+            for name in [name for name in sys.modules if name == "weasyprint" or name.startswith("weasyprint.")]:
+                del sys.modules[name]
+        finally:
+            ctypes.util.find_library = find_library
+    try:
+        return _import_weasyprint()
+    except OSError as exc:
+        raise render_error(
+            f"PDF output needs Pango and HarfBuzz, which WeasyPrint cannot load: {exc} ('confnotes doctor' says what to install)"
+        ) from exc
+
+
+def _import_weasyprint() -> Any:
     import io
     from contextlib import redirect_stdout
 
-    find_library = ctypes.util.find_library
-    ctypes.util.find_library = _no_answer
-    try:
-        with redirect_stdout(io.StringIO()):  # WeasyPrint prints its install advice before it raises
-            import weasyprint
-
-        return weasyprint
-    except OSError:
-        for name in [name for name in sys.modules if name == "weasyprint" or name.startswith("weasyprint.")]:
-            del sys.modules[name]
-    finally:
-        ctypes.util.find_library = find_library
-    import weasyprint
+    with redirect_stdout(io.StringIO()):  # WeasyPrint prints its install advice before it raises
+        import weasyprint
 
     return weasyprint
 
