@@ -190,3 +190,62 @@ def test_a_title_longer_than_any_slide_still_makes_a_valid_pptx(cli, tmp_path):
         for shape in slide.shapes:
             left, top, right, bottom = _boxes(shape)
             assert right > left and bottom > top and top >= 0 and bottom <= prs.slide_height, shape.name
+
+
+def test_text_keeps_its_inline_markup_line_breaks_and_links(cli, tmp_path):
+    from pptx import Presentation
+
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Observability at Scale\n\n"
+        "Speaker : Priya Raman\nSlides : https://example.org/otel.pdf\nTrack : Observability\n\n"
+        "## Sampling\n\n"
+        "- **Head sampling**: cheap but *blind* to errors\n"
+        "- drop `user_id` from metrics, see [the docs](https://example.org/docs) or [this](javascript:alert(1))\n\n"
+        "> Keep every error trace.\n\n"
+        "## Cardinality\n\n"
+        "### Labels\n\n- every label set is a new series\n\n"
+        "### Budgets\n\n- one budget a team\n"
+    )
+    out = tmp_path / "talk.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    slides = list(Presentation(str(out)).slides)
+
+    def paragraphs(slide):
+        return [p for shape in slide.shapes if shape.has_text_frame for p in shape.text_frame.paragraphs]
+
+    # the title slide: the author's lines stay lines, and the URL is a link
+    opening = next(p for p in paragraphs(slides[0]) if "Speaker" in "".join(r.text for r in p.runs))
+    assert len(opening._p.xpath("./a:br")) == 2
+    assert [r.hyperlink.address for r in opening.runs if r.hyperlink.address] == ["https://example.org/otel.pdf"]
+    runs = {r.text: r for slide in slides for p in paragraphs(slide) for r in p.runs}
+    assert runs["Head sampling"].font.bold and runs["blind"].font.italic
+    assert runs["user_id"].font.name == "DejaVu Sans Mono" and runs["drop "].font.name == "DejaVu Sans"
+    assert runs["the docs"].hyperlink.address == "https://example.org/docs"
+    assert runs["this"].hyperlink.address is None  # an unsafe link keeps its text, not its target
+    assert str(runs["Keep every error trace."].font.color.rgb) == "4F5B6B"  # a quote is muted, as in the deck
+    # a dark section divider's footer is white, as in the HTML deck
+    divider = next(s for s in slides if s.shapes.title is not None and s.shapes.title.text_frame.text == "Cardinality")
+    footer = [r for p in paragraphs(divider) for r in p.runs if " / " in r.text]
+    assert footer and str(footer[0].font.color.rgb) == "FFFFFF"
+
+
+def test_an_image_that_will_not_show_is_a_visible_frame_and_a_warning(cli, tmp_path):
+    from pptx import Presentation
+    from pptx.enum.dml import MSO_LINE_DASH_STYLE
+
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Architecture\n\n- the scheduler loop\n\n![scheduling cycle](img/missing.png)\n")
+    out = tmp_path / "talk.pptx"
+    result = cli("render", str(note), "--to", "pptx", "-o", str(out))
+    assert result.exit_code == 0
+    assert f"{note}: warning: image 'img/missing.png' not found" in result.stderr.splitlines()
+    frames = [
+        shape
+        for slide in Presentation(str(out)).slides
+        for shape in slide.shapes
+        if shape.has_text_frame and shape.text_frame.text == "[image: scheduling cycle]"
+    ]
+    assert len(frames) == 1
+    line = frames[0].line
+    assert line.dash_style == MSO_LINE_DASH_STYLE.DASH and line.width > 0 and str(line.color.rgb) == "4F5B6B"

@@ -263,6 +263,15 @@ def test_marp_markdown_structure(cli, tmp_path, talk_with_notes):
     assert "## Small batches" in text
 
 
+def test_marp_warns_about_images_that_will_not_show(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Architecture\n\n- the loop\n\n![cycle](img/missing.png)\n\n![web](https://example.org/x.png)\n")
+    result = cli("render", str(note), "--to", "marp", "-o", str(tmp_path / "talk.marp.md"))
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [f"{note}: warning: image 'img/missing.png' not found"]  # marp-cli shows web images itself
+
+
 @pytest.mark.parametrize("name", SEEDS)
 def test_marp_cli_renders_without_warnings(cli, tmp_path, name):
     marp = require_marp()

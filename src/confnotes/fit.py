@@ -21,10 +21,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
-from urllib.parse import unquote, urlsplit
 
+from confnotes.images import local_image
 from confnotes.parse.blocks import is_image_only
 from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over
 
@@ -161,18 +160,6 @@ def is_image(entry: SlideEntry) -> bool:
 
 #: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part.
 IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
-
-
-def local_image(src: str, root: Path | str | None) -> Path | None:
-    """The file an image reference names, if it is a local file inside the note's folder ``root``
-    (the one check the deck, PPTX and Marp make before they use or measure an image)."""
-    if not src or root is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
-        return None
-    base = Path(root).resolve()
-    target = (base / unquote(urlsplit(src).path)).resolve()
-    if (base != target and base not in target.parents) or not target.is_file():
-        return None
-    return target
 
 
 def unshown_images(slides: list[Slide], root: str) -> list[Slide]:

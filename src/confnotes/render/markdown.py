@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
+from confnotes.images import image_warning, local_image
 from confnotes.model import Block, note_text
 from confnotes.parse.recover import split_label
 
@@ -111,7 +111,7 @@ class InlineRenderer:
         if scheme in ("http", "https"):  # nothing is fetched: a placeholder that links to the image
             return f'<a class="remote-image" href="{escape(src)}" title="Image (not embedded): {escape(src)}">{escape(alt or src)}</a>'
         if scheme:
-            self.warnings.append(f"image {src[:60]!r} not embedded: only images next to the note are")
+            self.warnings.append(image_warning(src, self.base_dir) or f"image {src[:60]!r} not embedded")
             return f'<span class="missing-image">{escape(alt)}</span>'
         data_uri = self._embed(src)
         if data_uri == "":  # over the page's budget: linked beside the page instead
@@ -121,17 +121,10 @@ class InlineRenderer:
         return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
 
     def _embed(self, src: str) -> str | None:
-        if self.base_dir is None or not self.embed_images:
-            self.warnings.append(f"image {src!r} not embedded")
-            return None
-        relative = unquote(urlsplit(src).path)
-        base = self.base_dir.resolve()
-        target = (base / relative).resolve()
-        if base != target and base not in target.parents:
-            self.warnings.append(f"image {src!r} is outside the note's folder; not embedded")
-            return None
-        if not target.is_file():
-            self.warnings.append(f"image {src!r} not found")
+        problem = image_warning(src, self.base_dir if self.embed_images else None)
+        target = None if problem else local_image(src, self.base_dir)
+        if target is None:
+            self.warnings.append(problem or f"image {src!r} not embedded")
             return None
         if target.stat().st_size > MAX_IMAGE_BYTES:
             self.warnings.append(f"image {src!r} is larger than 8 MB; not embedded")
@@ -207,6 +200,38 @@ class InlineRenderer:
                     if urls and href and href != "".join(out[-1:]):
                         out.append(" <" + href + ">")
         return "".join(out)
+
+    def styled(self, text: str) -> list[tuple[str, frozenset[str], str | None]]:
+        """Inline Markdown as runs, for formats that style runs themselves (PPTX): each run's text,
+        its styles (``strong``, ``em``, ``code``) and the link it belongs to (safe links only); a line
+        break of the author's is a run of ``"\\n"``, as the HTML shows it. The words are ``plain``'s."""
+        if _MAY_BE_MARKUP.search(text) is None:
+            return [(text, frozenset(), None)]
+        runs: list[tuple[str, frozenset[str], str | None]] = []
+        styles: list[str] = []
+        links: list[str | None] = []
+        for token in self.md.parseInline(text, self._env()):
+            for child in token.children or []:
+                kind = child.type
+                href = links[-1] if links else None
+                if kind in ("text", "image"):
+                    runs.append((child.content, frozenset(styles), href))
+                elif kind == "code_inline":
+                    runs.append((child.content, frozenset([*styles, "code"]), href))
+                elif kind in ("softbreak", "hardbreak"):
+                    runs.append(("\n", frozenset(), None))
+                elif kind in ("strong_open", "em_open"):
+                    styles.append(kind[:-5])
+                elif kind in ("strong_close", "em_close") and kind[:-6] in styles:
+                    styles.reverse()
+                    styles.remove(kind[:-6])
+                    styles.reverse()
+                elif kind == "link_open":
+                    url = str(child.attrGet("href") or "")
+                    links.append(url if url and safe_link(url) else None)
+                elif kind == "link_close" and links:
+                    links.pop()
+        return runs
 
     def slide_code(self, text: str, info: str, scale: float) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines

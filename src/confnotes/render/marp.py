@@ -17,8 +17,9 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.fit import BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT, local_image
+from confnotes.fit import BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT
 from confnotes.fit import sizes as fit_sizes
+from confnotes.images import image_warning, local_image
 from confnotes.model import Document
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
@@ -55,12 +56,15 @@ def _escape_tags(text: str) -> str:
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
     output_dir = Path(options.output_dir) if options.output_dir else base_dir
+    warnings: list[str] = []
 
     def images(text: str, slide: Slide | None) -> str:
         def link(match: re.Match[str]) -> str:
             alt, src, title = match.group(1), match.group(2), match.group(3)
             path = local_image(src, base_dir)
-            if path is None:
+            if path is None:  # a web image marp-cli shows itself; else say why it will not show
+                if not re.match(r"^https?://", src, re.IGNORECASE):
+                    warnings.append(image_warning(src, base_dir) or f"image {src!r} not shown")
                 return match.group(0)
             if output_dir is not None:
                 src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
@@ -91,4 +95,5 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}"
         )
 
-    return render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes)
+    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes)
+    return text, [*dict.fromkeys(warnings), *rendered]

@@ -39,10 +39,10 @@ from confnotes.fit import (
     entry_height,
     head_height,
     is_image,
-    local_image,
     plain,
     table_rows,
 )
+from confnotes.images import image_warning, local_image
 from confnotes.model import Document
 from confnotes.render.deck import contained, deck_for, image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
@@ -104,12 +104,12 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
             _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
         if not reference and slide.kind != "title":
-            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}")
+            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=slide.kind == "divider")
         if slide.notes:
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
     prs.save(buffer)
-    return reproducible_zip(buffer.getvalue()), md.warnings + warnings
+    return reproducible_zip(buffer.getvalue()), [*dict.fromkeys(md.warnings + warnings)]
 
 
 # ------------------------------------------------------------------ the presentation
@@ -210,14 +210,32 @@ def _size(px: float, scale: float) -> float:
     return px * 100000 / _font_scale(scale)
 
 
-def _run(paragraph: Any, text: str, px: float, face: str = FONT, bold: bool = False) -> Any:
+def _run(paragraph: Any, text: str, px: float | None, face: str = FONT, bold: bool = False) -> Any:
+    """A run of ``text`` at ``px`` (None: the size its placeholder gives it)."""
     run = paragraph.add_run()
     run.text = xml_safe(text)
-    run.font.size = _pt(px)
+    if px is not None:
+        run.font.size = _pt(px)
     run.font.name = face
     if bold:
         run.font.bold = True
     return run
+
+
+def _rich(paragraph: Any, text: str, px: float | None, md: InlineRenderer, bold: bool = False, colour: Any = None) -> None:
+    """Inline Markdown as runs, as the HTML deck shows it: bold and italic, code in the monospace
+    face, links that can be clicked, and the author's line breaks."""
+    for piece, styles, href in md.styled(text):
+        if piece == "\n":
+            paragraph.add_line_break()
+            continue
+        run = _run(paragraph, piece, px, face=MONO if "code" in styles else FONT, bold=bold or "strong" in styles)
+        if "em" in styles:
+            run.font.italic = True
+        if colour is not None:
+            run.font.color.rgb = colour
+        if href:
+            run.hyperlink.address = xml_safe(href)
 
 
 def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
@@ -270,8 +288,10 @@ def _dark_divider(page: Any) -> None:
             run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
 
 
-def _footer(page: Any, title: str, number: str) -> None:
-    """The deck's title and the slide number along the bottom, as on the HTML deck."""
+def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
+    """The deck's title and the slide number along the bottom, as on the HTML deck (white on a
+    dark section divider, as there)."""
+    from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
     from pptx.util import Emu
 
@@ -284,7 +304,7 @@ def _footer(page: Any, title: str, number: str) -> None:
         _frame(box.text_frame, autofit=False)
         paragraph = box.text_frame.paragraphs[0]
         paragraph.alignment = align
-        _run(paragraph, text, 18).font.color.rgb = _muted()
+        _run(paragraph, text, 18).font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF) if on_dark else _muted()  # type: ignore[no-untyped-call]
 
 
 def _drop_empty(page: Any) -> None:
@@ -297,15 +317,25 @@ def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> Non
     page = prs.slides.add_slide(layout)
     _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
     body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
-    lines = [part for part in (slide.subtitle, *(text for text, _, _ in slide_lines(slide, md.plain))) if part]
-    if body and lines:
+    # the subtitle, then each opening text as the deck shows it: its line breaks and links kept
+    # (code, a table or raw HTML, rare here, as their plain words)
+    parts: list[tuple[str, bool]] = [(slide.subtitle, False)] if slide.subtitle else []
+    for entry, (line, _level, _label) in zip(slide.content, slide_lines(slide, md.plain), strict=True):
+        rich = isinstance(entry, SlideText) and entry.kind not in ("code", "table", "html") and not is_image(entry)
+        parts.append((entry.text.strip(), True) if rich else (line, False))
+    parts = [(text, rich) for text, rich in parts if text]
+    if body and parts:
         frame = body[0].text_frame
-        frame.text = xml_safe("\n".join(lines))
         _frame(frame)
-        if len(" ".join(lines)) > 120:  # a long opening text: the size the deck's lede has
-            for paragraph in frame.paragraphs:
-                for run in paragraph.runs:
-                    run.font.size = _pt(max(24, 26 * slide.scale))
+        # a long opening text: the size the deck's lede has; else the layout's own size
+        words = " ".join(md.plain(text) if rich else text for text, rich in parts)
+        px = max(24, 26 * slide.scale) if len(words) > 120 else None
+        for index, (text, rich) in enumerate(parts):
+            paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+            if rich:
+                _rich(paragraph, text, px, md)
+            else:
+                _run(paragraph, text, px)
     _drop_empty(page)
 
 
@@ -322,9 +352,10 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         if item.number:
             _run(paragraph, f"{item.number}. ", written, bold=True)
         if item.label is not None:
-            _run(paragraph, f"{md.plain(item.label)}:" + (" " if item.text else ""), written, bold=True)
+            _rich(paragraph, item.label, written, md, bold=True)
+            _run(paragraph, ":" + (" " if item.text else ""), written, bold=True)
         if item.text or item.label is None:
-            _run(paragraph, md.plain(item.text), written)
+            _rich(paragraph, item.text, written, md)
         paragraph.space_after = _pt(ITEM[2] * scale)
         if item.number:  # the number is the marker: no bullet before it
             paragraph._p.get_or_add_pPr().append(OxmlElement("a:buNone"))  # noqa: SLF001
@@ -383,6 +414,8 @@ def _content_slide(
             _table(page, run, slide.scale * shrink, (left, y, width, height), md)
         elif is_image(run):
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
+        elif run.kind == "missing-image":
+            height = _missing_image(page, run, (left, y, width), base_dir, warnings)
         else:
             _text(page, run, slide.scale * shrink, (left, y, width, height), md)
         y += height
@@ -395,12 +428,18 @@ def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(shape.text_frame, scale=scale)
     size = _size(max(24, TEXT[0] * scale), scale)
     text = entry.text
-    if entry.kind == "quote":
+    quote = entry.kind == "quote"
+    if quote:
         text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
-    parts = [" ".join(part.split()) for part in text.split("\n\n") if part.strip()] or [""]
+    parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
     for index, part in enumerate(parts):
         paragraph = shape.text_frame.paragraphs[0] if index == 0 else shape.text_frame.add_paragraph()
-        _run(paragraph, md.plain(part) if entry.kind != "html" else plain(part), size)
+        if entry.kind == "html":
+            _run(paragraph, " ".join(plain(part).split()), size)
+        else:
+            _rich(paragraph, part, size, md, colour=_muted() if quote else None)
+        if quote:  # set in from the left, in the muted colour, as the deck's quotes are
+            paragraph._p.get_or_add_pPr().set("marL", str(int(24 * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
 
 
@@ -470,15 +509,31 @@ def _picture(
     path = local_image(src, base_dir)
     pixels = image_size(path) if path is not None else None
     if path is None or pixels is None:
-        shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 60)))
-        _frame(shape.text_frame)
-        _run(shape.text_frame.paragraphs[0], f"[image: {alt or src}]", 24)
-        shape.line.dash_style = 4  # dashed outline: an image that could not be placed
-        return 60 + TEXT[2]
+        return _missing_image(page, entry, (left, top, width), base_dir, warnings)
     w, h = contained(pixels, (width, height))
     picture = page.shapes.add_picture(str(path), *(Emu(int(v * EMU)) for v in (left + (width - w) / 2, top, w, h)))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
+
+
+def _missing_image(page: Any, entry: SlideText, room: tuple[float, float, float], base_dir: Path | None, warnings: list[str]) -> float:
+    """Images that will not show: a dashed frame with their alt text, as the deck shows them, and
+    a warning for each saying why; returns the height it took (px)."""
+    from pptx.enum.dml import MSO_LINE_DASH_STYLE
+    from pptx.util import Emu
+
+    left, top, width = room
+    found = [(match.group(1), match.group(2)) for match in IMAGE_REF.finditer(entry.text)]
+    for _alt, src in found:
+        warnings.append(image_warning(src, base_dir) or f"image {src!r} could not be read")
+    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 60)))
+    _frame(shape.text_frame)
+    label = " · ".join(alt or src for alt, src in found) or plain(entry.text)
+    _run(shape.text_frame.paragraphs[0], f"[image: {label}]", 24).font.color.rgb = _muted()
+    shape.line.color.rgb = _muted()
+    shape.line.width = _pt(2)
+    shape.line.dash_style = MSO_LINE_DASH_STYLE.DASH
+    return 60 + TEXT[2]
 
 
 def reproducible_zip(data: bytes) -> bytes:

@@ -1,0 +1,41 @@
+"""Images a note refers to: which file an image reference names, and why one cannot be shown.
+
+The one check the deck, the HTML and PDF pages, PPTX and Marp make before they use, measure or
+embed an image, so all of them agree on it and warn about it in the same words.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+
+def local_image(src: str, root: Path | str | None) -> Path | None:
+    """The file an image reference names, if it is a local file inside the note's folder ``root``
+    (the one check the deck, PPTX and Marp make before they use or measure an image)."""
+    if not src or root is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+        return None
+    base = Path(root).resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    if (base != target and base not in target.parents) or not target.is_file():
+        return None
+    return target
+
+
+def image_warning(src: str, root: Path | str | None) -> str | None:
+    """Why the image ``src`` cannot be embedded from the note's folder ``root``, in the words every
+    renderer warns with; None when it can (a local file inside the folder, or a ``data:`` image)."""
+    if src.lower().startswith("data:image/"):
+        return None
+    if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+        return f"image {src[:60]!r} not embedded: only images next to the note are"
+    if root is None:
+        return f"image {src!r} not embedded"
+    base = Path(root).resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    if base != target and base not in target.parents:
+        return f"image {src!r} is outside the note's folder; not embedded"
+    if not target.is_file():
+        return f"image {src!r} not found"
+    return None
