@@ -263,6 +263,27 @@ def test_marp_markdown_structure(cli, tmp_path, talk_with_notes):
     assert "## Small batches" in text
 
 
+def test_marp_numbered_points_are_ordered_lists_with_their_sub_points_nested(cli, tmp_path):
+    from markdown_it import MarkdownIt
+
+    note = tmp_path / "steps.md"
+    note.write_text(
+        "# Workshop\n\n## Steps\n\n1. Install the tools\n2. Write a test\n3. Run it in CI\n\n"
+        "## Notes\n\n- a bullet\n  1. first sub\n  2. second sub\n- another bullet\n  - its sub-bullet\n\n"
+        "## Lazy\n\n1. one\n1. another\n7. seven\n"
+    )
+    text = _render(cli, note, "marp", tmp_path).read_text()
+    assert "1. Install the tools\n2. Write a test\n3. Run it in CI\n" in text
+    assert "- a bullet\n  1. first sub\n  2. second sub\n- another bullet\n  - its sub-bullet\n" in text
+    # numbers Markdown would renumber keep their own, after a bullet: nothing the author wrote is lost
+    assert "- 1\\. one\n- 1\\. another\n- 7\\. seven\n" in text
+    tokens = MarkdownIt("commonmark").parse(text)
+    level = {tokens[i + 2].content: t.level for i, t in enumerate(tokens) if t.type == "list_item_open" and tokens[i + 2].type == "inline"}
+    assert level["first sub"] > level["a bullet"] and level["its sub-bullet"] > level["another bullet"]
+    ordered = [t for t in tokens if t.type == "ordered_list_open"]
+    assert len(ordered) == 2
+
+
 def test_marp_warns_about_images_that_will_not_show(cli, tmp_path):
     note = tmp_path / "talk.md"
     note.write_text("# Talk\n\n## Architecture\n\n- the loop\n\n![cycle](img/missing.png)\n\n![web](https://example.org/x.png)\n")

@@ -23,7 +23,7 @@ from confnotes.images import image_warning, local_image
 from confnotes.model import Document
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
-from confnotes.slides import Slide
+from confnotes.slides import Slide, SlideItem
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
@@ -54,6 +54,26 @@ def _escape_tags(text: str) -> str:
     return re.sub(r"\x00(\d+)\x00", lambda match: kept[int(match.group(1))], text)
 
 
+def _counts_up(run: list[SlideItem]) -> bool:
+    """Whether every numbered item in ``run`` is a number Markdown would give it: one more than the
+    numbered item before it at its level (the first of a list may start anywhere)."""
+    last: dict[int, int | None] = {}
+    for item in run:
+        for deeper in [level for level in last if level > item.level]:
+            del last[deeper]
+        number = item.number or ""
+        if not number:
+            last[item.level] = None
+            continue
+        if not number.isdigit() or len(number) > 9:
+            return False
+        previous = last.get(item.level)
+        if previous is not None and int(number) != previous + 1:
+            return False
+        last[item.level] = int(number)
+    return True
+
+
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
     output_dir = Path(options.output_dir) if options.output_dir else base_dir
     warnings: list[str] = []
@@ -82,6 +102,23 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         text = images(text, slide)
         return text if options.allow_html else neutralise(text)
 
+    def items(run: list[SlideItem]) -> list[tuple[SlideItem, str]]:
+        """Each item with what starts its line: its indent and marker. Numbered items are an ordered
+        list (``3. ``), so Marp shows the number and no bullet, when their numbers count up one by
+        one as Markdown numbers a list; otherwise (``1, 1, 4``) each keeps its own number after a
+        bullet. A sub-item is indented to its parent's text, as Markdown nests it."""
+        ordered = _counts_up(run)
+        out: list[tuple[SlideItem, str]] = []
+        columns: list[int] = []  # where the text of the last item at each level starts
+        for item in run:
+            indent = columns[item.level - 1] if 0 < item.level <= len(columns) else 2 * item.level
+            number = item.number or ""
+            marker = f"{number}. " if ordered and number else "- " + (f"{number}\\. " if number else "")
+            del columns[item.level :]
+            columns.append(indent + len(marker) if ordered and number else indent + 2)
+            out.append((item, " " * indent + marker))
+        return out
+
     def sizes(slide: Slide) -> str:
         """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
         sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
@@ -95,5 +132,5 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}"
         )
 
-    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes)
+    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes, items=items)
     return text, [*dict.fromkeys(warnings), *rendered]
