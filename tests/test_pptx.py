@@ -249,3 +249,15 @@ def test_an_image_that_will_not_show_is_a_visible_frame_and_a_warning(cli, tmp_p
     assert len(frames) == 1
     line = frames[0].line
     assert line.dash_style == MSO_LINE_DASH_STYLE.DASH and line.width > 0 and str(line.color.rgb) == "4F5B6B"
+
+
+def test_a_soft_line_break_is_a_space_as_in_the_html_deck(cli, tmp_path):
+    from pptx import Presentation
+
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Why\n\nA paragraph written\nover two lines.\n\n- a point\n")
+    out = tmp_path / "talk.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    texts = [shape.text_frame for slide in Presentation(str(out)).slides for shape in slide.shapes if shape.has_text_frame]
+    frame = next(f for f in texts if "paragraph written" in f.text)
+    assert "A paragraph written over two lines." in frame.text and not frame.paragraphs[0]._p.xpath("./a:br")

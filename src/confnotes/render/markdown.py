@@ -204,7 +204,8 @@ class InlineRenderer:
     def styled(self, text: str) -> list[tuple[str, frozenset[str], str | None]]:
         """Inline Markdown as runs, for formats that style runs themselves (PPTX): each run's text,
         its styles (``strong``, ``em``, ``code``) and the link it belongs to (safe links only); a line
-        break of the author's is a run of ``"\\n"``, as the HTML shows it. The words are ``plain``'s."""
+        break the HTML shows (a hard break, the lines of ``Speaker: …`` label lines) is a run of
+        ``"\\n"``. The words are ``plain``'s."""
         if _MAY_BE_MARKUP.search(text) is None:
             return [(text, frozenset(), None)]
         runs: list[tuple[str, frozenset[str], str | None]] = []
@@ -218,7 +219,9 @@ class InlineRenderer:
                     runs.append((child.content, frozenset(styles), href))
                 elif kind == "code_inline":
                     runs.append((child.content, frozenset([*styles, "code"]), href))
-                elif kind in ("softbreak", "hardbreak"):
+                elif kind == "softbreak":  # a space, as in the HTML (label lines keep theirs: hardbreaks)
+                    runs.append((" ", frozenset(styles), href))
+                elif kind == "hardbreak":
                     runs.append(("\n", frozenset(), None))
                 elif kind in ("strong_open", "em_open"):
                     styles.append(kind[:-5])
