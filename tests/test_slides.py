@@ -81,6 +81,33 @@ def test_overflow_splits_at_item_boundaries_without_loss():
     assert len(single) == 1 and not single[0].continued
 
 
+def test_a_split_shares_the_points_out_evenly_and_keeps_sub_points_with_their_point():
+    """Live notes of 5 points, one with two sub-points, and a closing line: the old split put the first
+    two points on one slide and crowded six entries onto the next."""
+    from confnotes.parse import parse
+
+    doc = parse(
+        "# Keynote — live notes\n\n- 08:02 — the customer video, as always\n- 08:10 — a new Graviton generation\n"
+        "- 08:25 — S3 Tables: managed Iceberg tables\n  - compaction is automatic\n  - query from Athena on day one\n"
+        "- 08:41 — Aurora DSQL, distributed SQL across regions\n- 09:15 — a long segment on agents I skipped\n",
+        "live.md",
+    )
+    slides = [s for s in build_deck(doc).slides if s.kind == "bullets"]
+    assert [[(i.text.split(" — ")[0], i.level) for i in s.items] for s in slides] == [
+        [("08:02", 0), ("08:10", 0), ("08:25", 0), ("compaction is automatic", 1), ("query from Athena on day one", 1)],
+        [("08:41", 0), ("09:15", 0)],
+    ]
+    # seven points at six a slide: four and three, not six and one
+    seven = parse("# T\n\n## Seven\n\n" + "".join(f"- point {n}\n" for n in range(1, 8)), "seven.md")
+    parts = [len(s.items) for s in build_deck(seven).slides if s.title == "Seven"]
+    assert parts == [4, 3]
+    # a point with more sub-points than a slide holds goes on over the next slide
+    many = parse("# T\n\n## Many\n\n- the point\n" + "".join(f"  - sub-point {n}\n" for n in range(1, 10)), "many.md")
+    slides = [s for s in build_deck(many).slides if s.title == "Many"]
+    assert [len(s.items) for s in slides] == [5, 5] and slides[0].items[0].text == "the point"
+    assert [i.text for s in slides for i in s.items] == ["the point", *(f"sub-point {n}" for n in range(1, 10))]
+
+
 def test_word_limit_splits_too():
     deck = build_deck(_doc("scale2025.md"), DeckOptions(max_words=20))
     for slide in deck.slides:

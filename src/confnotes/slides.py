@@ -269,28 +269,19 @@ def carry_over(page: list[SlideEntry], entry: SlideEntry, lead_in: Callable[[Sli
 
 
 def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
-    """Split an overfull slide into continued slides between entries, never inside one."""
+    """Split an overfull slide into continued slides between entries, never inside one.
+
+    The entries are first grouped as they must stay together (a point with its sub-points; a
+    lead-in text with the item it introduces), then the groups are shared out over as few slides
+    as the limits allow, as evenly as they can be (7 items at 6 a slide: 4 + 3; a point with two
+    sub-points is not left alone on a slide while the rest crowd the next)."""
     items = sum(1 for entry in slide.content if type(entry) is SlideItem)
     if options.max_words >= UNLIMITED and items <= options.max_items:
         return [slide]  # nothing to measure (lint's unsplit deck)
     if items <= options.max_items and slide_words(slide) <= options.max_words:
         return [slide]
-    # as many pages as the limits need, the items shared out evenly (7 items at 6 a slide: 4 + 3)
-    needed = max(-(-items // options.max_items), -(-slide_words(slide) // max(options.max_words, 1)), 1)
-    per_page = min(options.max_items, -(-items // needed)) if items else options.max_items
-    pages: list[list[SlideEntry]] = [[]]
-    words = count = 0
-    for entry in slide.content:
-        size = entry_words(entry)
-        is_item = type(entry) is SlideItem
-        if pages[-1] and ((is_item and count + 1 > per_page) or words + size > options.max_words):
-            carried = carry_over(pages[-1], entry, lambda e: type(e) is SlideText)
-            pages.append(carried)
-            words = sum(entry_words(e) for e in carried)
-            count = 0
-        pages[-1].append(entry)
-        words += size
-        count += is_item
+    groups = [part for group in _groups(slide.content) for part in _within_limits(group, options)]
+    pages = _share_out(groups, options)
     last, before = pages[-1], pages[-2] if len(pages) > 1 else []
     if len(last) == 1 and type(last[0]) is SlideItem and before and type(before[-1]) is SlideItem:
         # never one item alone when its siblings are on the slide before: take one of them if that
@@ -308,6 +299,83 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         page_items = sum(1 for entry in page if type(entry) is SlideItem)
         out.append(replace(part, dense=slide_words(part) > options.max_words or page_items > options.max_items))
     return out
+
+
+def _groups(content: tuple[SlideEntry, ...]) -> list[list[SlideEntry]]:
+    """The entries in the runs a split keeps together: a point and its sub-points; a text right
+    before an item (its lead-in) and that item (as ``carry_over`` keeps them)."""
+    groups: list[list[SlideEntry]] = []
+    for entry in content:
+        if type(entry) is SlideItem and entry.level > 0 and groups:
+            groups[-1].append(entry)
+        elif type(entry) is SlideItem and groups and len(groups[-1]) == 1 and type(groups[-1][0]) is SlideText:
+            groups[-1].append(entry)  # the lead-in's item
+        else:
+            groups.append([entry])
+    return groups
+
+
+def _within_limits(group: list[SlideEntry], options: DeckOptions) -> list[list[SlideEntry]]:
+    """``group`` in parts that each fit the limits, as even as they can be (a point with more
+    sub-points than a slide holds goes on over the next slide), or whole."""
+    items = sum(1 for entry in group if type(entry) is SlideItem)
+    if items <= options.max_items and sum(entry_words(entry) for entry in group) <= options.max_words:
+        return [group]
+    per_part = min(options.max_items, -(-items // max(1, -(-items // max(options.max_items, 1)))))
+    parts: list[list[SlideEntry]] = [[]]
+    words = count = 0
+    for entry in group:
+        size, is_item = entry_words(entry), type(entry) is SlideItem
+        if parts[-1] and ((is_item and count + 1 > per_part) or words + size > options.max_words):
+            parts.append([])
+            words = count = 0
+        parts[-1].append(entry)
+        words += size
+        count += is_item
+    return parts
+
+
+def _share_out(groups: list[list[SlideEntry]], options: DeckOptions) -> list[list[SlideEntry]]:
+    """The groups, in order, on the fewest slides within the limits, shared out so the fullest slide
+    is as empty as it can be (then the evenest; on a tie, the earlier slides fuller)."""
+    count = len(groups)
+    items, words = [0] * (count + 1), [0] * (count + 1)  # running totals, so a slide's load is two subtractions
+    for index, group in enumerate(groups):
+        items[index + 1] = items[index] + sum(1 for e in group if type(e) is SlideItem)
+        words[index + 1] = words[index] + sum(entry_words(e) for e in group)
+    per_item, per_word = 1 / max(options.max_items, 1), 1 / max(options.max_words, 1)
+
+    def load(start: int, stop: int) -> float:
+        return max((items[stop] - items[start]) * per_item, (words[stop] - words[start]) * per_word)
+
+    fewest = max(1, min(count, int(-(-load(0, count) // 1))))  # the totals need at least this many
+    best_cut: list[int] = []
+    for slides in range(fewest, count + 1):
+        # best[m][j]: the cost of the first j groups on m slides; cut[m][j]: where the last slide starts
+        best: list[list[tuple[float, float] | None]] = [[None] * (count + 1) for _ in range(slides + 1)]
+        cut = [[0] * (count + 1) for _ in range(slides + 1)]
+        best[0][0] = (0.0, 0.0)
+        for m in range(1, slides + 1):
+            for j in range(m, count + 1):
+                for i in range(m - 1, j):
+                    before = best[m - 1][i]
+                    if before is None:
+                        continue
+                    page = load(i, j)
+                    cost = (max(before[0], page), before[1] + page * page)
+                    current = best[m][j]
+                    if current is None or cost <= current:
+                        best[m][j], cut[m][j] = cost, i
+        final = best[slides][count]
+        if final is not None and (final[0] <= 1.0 or slides == count):
+            best_cut, stop = [], count
+            for m in range(slides, 0, -1):
+                best_cut.append(cut[m][stop])
+                stop = cut[m][stop]
+            best_cut.reverse()
+            break
+    bounds = [*best_cut, count]
+    return [[entry for group in groups[bounds[k] : bounds[k + 1]] for entry in group] for k in range(len(best_cut))]
 
 
 def _subtitle(meta: Any) -> str:
