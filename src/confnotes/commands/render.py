@@ -91,6 +91,8 @@ def command(
 
     Templates come from the built-ins, shadowed file by file by --templates DIR (or
     config `templates = "…"`); a user template can {% extends "!default/note.html" %}.
+    Compiled templates are kept in the user's cache folder between runs
+    (CONFNOTES_TEMPLATE_CACHE=DIR to move them, empty to turn this off).
     """
     from pathlib import Path
 
