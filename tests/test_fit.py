@@ -15,7 +15,9 @@ from conftest import FIXTURES, NOTES
 from helpers import rendered_deck, require_marp
 
 STRESS = FIXTURES / "slides" / "stress.md"
-NOTES_ALL = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md"))]
+#: real notes with their screenshots (stand-ins of the same sizes): a wide diagram, a graph
+WITH_IMAGES = sorted((FIXTURES / "slides" / "with-images").glob("*.md"))
+NOTES_ALL = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md")), *WITH_IMAGES]
 
 #: every slide shown in turn; a slide overflows when its content is taller or wider than its box
 #: (the slide clips with overflow: hidden, so nothing else would tell), or a code block's lines
@@ -47,6 +49,8 @@ def _deck(cli, note, tmp_path, to="slides"):
     if note.parent != tmp_path:
         for extra in note.parent.glob("*.png"):
             shutil.copy(extra, tmp_path / extra.name)
+        if (note.parent / "img").is_dir():  # screenshots in a folder of their own, as notes keep them
+            shutil.copytree(note.parent / "img", tmp_path / "img", dirs_exist_ok=True)
         copy = tmp_path / note.name
         copy.write_bytes(note.read_bytes())
         note = copy
@@ -97,7 +101,7 @@ def test_stress_note_is_split_where_it_should_be(cli):
     assert len(story) == 2 and min(sizes) * 2 >= max(sizes), sizes
 
 
-@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_title_only_slides_and_no_orphans(note):
     deck = build_deck(load_note(str(note)).doc)
     slides = deck.slides
@@ -180,7 +184,7 @@ def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_
     assert "font-size: 50px" not in re.sub(r"&lt;span[^<]*", "", html.read_text())
 
 
-@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_slide_lint_reports_what_the_deck_does(cli, note):
     """Every slide the deck splits or marks dense is reported, and every report is such a slide: by
     the limits (too-many-items, dense-slide) or by the fit engine (slide-overflow)."""
@@ -218,6 +222,7 @@ MARP_DECKS = [
     *sorted(NOTES.glob("*.md")),
     *(FIXTURES / "real" / name for name in ("table-heavy.md", "workshop-steps.md", "interleaved-session.md", "ordered-with-code.md")),
     FIXTURES / "real" / "session-k8s-scheduler.md",
+    *WITH_IMAGES,
 ]
 
 #: Each slide measured as a viewer sees it: made the current slide (marp-cli's deck hides the others
@@ -237,7 +242,7 @@ _MARP_MEASURE = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_marp_slides_fit_as_marp_cli_renders_them(cli, tmp_path, browser, note):
     """Each Marp slide carries the fit engine's sizes for it (a scoped style), so marp-cli's slides do
     not overflow either (tables of 12 columns ran 38 % past the slide at Marp's own sizes)."""

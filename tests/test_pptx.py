@@ -16,7 +16,13 @@ from conftest import FIXTURES, NOTES
 from helpers import rendered_deck, require_program
 
 STRESS = FIXTURES / "slides" / "stress.md"
-DECKS = [STRESS, *sorted(NOTES.glob("*.md")), FIXTURES / "real" / "session-k8s-scheduler.md", FIXTURES / "real" / "table-heavy.md"]
+DECKS = [
+    STRESS,
+    *sorted(NOTES.glob("*.md")),
+    FIXTURES / "real" / "session-k8s-scheduler.md",
+    FIXTURES / "real" / "table-heavy.md",
+    *sorted((FIXTURES / "slides" / "with-images").glob("*.md")),
+]
 
 
 def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
@@ -24,6 +30,8 @@ def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
     folder.mkdir(exist_ok=True)
     for image in note.parent.glob("*.png"):
         shutil.copy(image, folder / image.name)
+    if (note.parent / "img").is_dir():
+        shutil.copytree(note.parent / "img", folder / "img", dirs_exist_ok=True)
     copy = folder / note.name
     copy.write_bytes(note.read_bytes())
     out = folder / f"{note.stem}.pptx"
@@ -36,7 +44,7 @@ def _boxes(shape) -> tuple[int, int, int, int]:
     return int(shape.left), int(shape.top), int(shape.left + shape.width), int(shape.top + shape.height)
 
 
-@pytest.mark.parametrize("note", DECKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("note", DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note):
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE

@@ -30,8 +30,10 @@ from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over
 # ------------------------------------------------------------------ the layout (deck.css)
 
 SLIDE_W, SLIDE_H = 1280, 720
-BOX_W = SLIDE_W - 2 * 88  # .slide-body padding: 64px 88px 80px
-BOX_H = SLIDE_H - 64 - 80
+#: the content box's padding on a 1280×720 slide (top, sides, bottom): deck.css's .slide-body, Marp's sections
+BOX_PAD = (64, 88, 80)
+BOX_W = SLIDE_W - 2 * BOX_PAD[1]
+BOX_H = SLIDE_H - BOX_PAD[0] - BOX_PAD[2]
 #: the PDF puts a title or divider slide's text 220 px from the top (deck.css, mode-pdf)
 TITLE_BOX_H = SLIDE_H - 220 - 80
 STEPS = (1.0, 0.95, 0.9, 0.85, 0.8)

@@ -17,7 +17,7 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.fit import BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT
+from confnotes.fit import BOX_PAD, BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT
 from confnotes.fit import sizes as fit_sizes
 from confnotes.images import image_warning, local_image
 from confnotes.model import Document
@@ -124,12 +124,16 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
         px = fit_sizes(slide.scale)
         return (
+            # the content box the slide was fitted in (Marp's own is 13 px shorter)
+            f"section {{ padding: {BOX_PAD[0]}px {BOX_PAD[1]}px {BOX_PAD[2]}px; }} "
             f"h2 {{ font-size: {px['title']:.1f}px; }} "
             f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
             f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
             f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
             f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
             f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}"
+            # an image sits on its line's top, as the deck's block images do: no gap under it
+            + (" img { vertical-align: top; }" if slide.image_px else "")
         )
 
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes, items=items)

@@ -166,11 +166,18 @@ def _layouts(prs: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ slides
 
 
-def _box(shape: Any, left: float, top: float, width: float, height: float) -> None:
+def _emu(left: float, top: float, width: float, height: float) -> tuple[Any, Any, Any, Any]:
+    """A box in px as EMU, its edges rounded (not its size), so boxes stacked edge to edge in px
+    meet edge to edge in the file."""
     from pptx.util import Emu
 
-    shape.left, shape.top = Emu(int(left * EMU)), Emu(int(top * EMU))
-    shape.width, shape.height = Emu(int(width * EMU)), Emu(int(height * EMU))
+    x0, y0 = round(left * EMU), round(top * EMU)
+    return Emu(x0), Emu(y0), Emu(round((left + width) * EMU) - x0), Emu(round((top + height) * EMU) - y0)
+
+
+def _box(shape: Any, left: float, top: float, width: float, height: float) -> None:
+
+    shape.left, shape.top, shape.width, shape.height = _emu(left, top, width, height)
 
 
 def _frame(frame: Any, autofit: bool = True, scale: float = 1.0) -> None:
@@ -241,7 +248,6 @@ def _rich(paragraph: Any, text: str, px: float | None, md: InlineRenderer, bold:
 def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
     from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
-    from pptx.util import Emu
 
     title = page.shapes.title
     if title is None:
@@ -251,7 +257,7 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
         top, height = float(TOP), _head(slide) - 12
         if slide.subtitle and slide.kind not in ("title", "divider"):  # the section above a point's title, as on the deck
             kicker = KICKER[0] * KICKER[1] + KICKER[2]
-            box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (LEFT, TOP, BOX_W, kicker - 2)))
+            box = page.shapes.add_textbox(*_emu(LEFT, TOP, BOX_W, kicker - 2))
             _frame(box.text_frame)
             run = _run(box.text_frame.paragraphs[0], plain(slide.subtitle).upper(), KICKER[0])
             run.font.color.rgb = RGBColor(0x1F, 0x5F, 0xBF)  # type: ignore[no-untyped-call]
@@ -293,14 +299,13 @@ def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
     dark section divider, as there)."""
     from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
-    from pptx.util import Emu
 
     top = 720 - BOTTOM + 16
     for text, left, width, align in (
         (title, LEFT, BOX_W * 0.7, PP_ALIGN.LEFT),
         (number, LEFT + BOX_W * 0.75, BOX_W * 0.25, PP_ALIGN.RIGHT),
     ):
-        box = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 24)))
+        box = page.shapes.add_textbox(*_emu(left, top, width, 24))
         _frame(box.text_frame, autofit=False)
         paragraph = box.text_frame.paragraphs[0]
         paragraph.alignment = align
@@ -373,7 +378,6 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
 def _content_slide(
     page: Any, slide: Slide, md: InlineRenderer, base_dir: Path | None, only_items: bool, own_geometry: bool, warnings: list[str]
 ) -> None:
-    from pptx.util import Emu
 
     _set_title(page, md.plain(slide.display_title), slide, own_geometry)
     body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
@@ -405,7 +409,7 @@ def _content_slide(
         entries = list(run) if kind == "items" else [run]
         height = sum(entry_height(entry, slide.scale) for entry in entries) * shrink
         if kind == "items":
-            box = page.shapes.add_textbox(Emu(int(left * EMU)), Emu(int(y * EMU)), Emu(int(width * EMU)), Emu(int(height * EMU)))
+            box = page.shapes.add_textbox(*_emu(left, y, width, height))
             _frame(box.text_frame, scale=slide.scale * shrink)
             _items_into(box.text_frame, entries, slide.scale * shrink, md, bullets=True)
         elif run.kind == "code":
@@ -422,9 +426,8 @@ def _content_slide(
 
 
 def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
-    from pptx.util import Emu
 
-    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in box))
+    shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
     size = _size(max(24, TEXT[0] * scale), scale)
     text = entry.text
@@ -451,7 +454,7 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
 
     size = max(CODE_MIN, CODE[0] * scale)
     left, top, width, height = box
-    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, height - CODE[2] * scale)))
+    shape = page.shapes.add_textbox(*_emu(left, top, width, height - CODE[2] * scale))
     shape.fill.solid()
     shape.fill.fore_color.rgb = RGBColor(0xF4, 0xF4, 0xF6)  # type: ignore[no-untyped-call]
     frame = shape.text_frame
@@ -481,7 +484,7 @@ def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, f
     rows = table_rows(entry.text)
     columns = max(len(row) for row in rows)
     left, top, width, height = box
-    shape = page.shapes.add_table(len(rows), columns, *(Emu(int(v * EMU)) for v in (left, top, width, height - 18 * scale)))
+    shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, height - 18 * scale))
     table = shape.table
     for index in range(columns):
         table.columns[index].width = Emu(int(width / columns * EMU))
@@ -500,7 +503,6 @@ def _picture(
     page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], base_dir: Path | None, warnings: list[str]
 ) -> float:
     """The image scaled into ``room`` (never cropped); returns the height it took (px)."""
-    from pptx.util import Emu
 
     left, top, width, available = room
     height = min(float(slide.image_px or MIN_IMAGE), available)
@@ -511,7 +513,7 @@ def _picture(
     if path is None or pixels is None:
         return _missing_image(page, entry, (left, top, width), base_dir, warnings)
     w, h = contained(pixels, (width, height))
-    picture = page.shapes.add_picture(str(path), *(Emu(int(v * EMU)) for v in (left + (width - w) / 2, top, w, h)))
+    picture = page.shapes.add_picture(str(path), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
 
@@ -520,13 +522,12 @@ def _missing_image(page: Any, entry: SlideText, room: tuple[float, float, float]
     """Images that will not show: a dashed frame with their alt text, as the deck shows them, and
     a warning for each saying why; returns the height it took (px)."""
     from pptx.enum.dml import MSO_LINE_DASH_STYLE
-    from pptx.util import Emu
 
     left, top, width = room
     found = [(match.group(1), match.group(2)) for match in IMAGE_REF.finditer(entry.text)]
     for _alt, src in found:
         warnings.append(image_warning(src, base_dir) or f"image {src!r} could not be read")
-    shape = page.shapes.add_textbox(*(Emu(int(v * EMU)) for v in (left, top, width, 60)))
+    shape = page.shapes.add_textbox(*_emu(left, top, width, 60))
     _frame(shape.text_frame)
     label = " · ".join(alt or src for alt, src in found) or plain(entry.text)
     _run(shape.text_frame.paragraphs[0], f"[image: {label}]", 24).font.color.rgb = _muted()
