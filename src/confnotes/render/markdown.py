@@ -32,10 +32,11 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 _SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?(-->|$)", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
-#: What markdown-it (or linkify) could turn into more than text: markup and escapes, entities, HTML,
-#: line breaks, and anything that may start a link (``x.tld``, ``://``, ``//``, ``@``). Most titles
+#: What markdown-it (or linkify) could turn into more than text: markup and escapes, entities (``&`` before
+#: ``#`` or a letter; a lone ``&`` is escaped alike), HTML, line breaks, and anything that may start a link
+#: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address). Most titles
 #: and items have none, and are escaped directly instead of parsed (the same HTML, byte for byte).
-_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>&~@\n\r\x00]|\.\w|:/|//|^\s|\s$")
+_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 
