@@ -47,7 +47,19 @@ def test_titles_items_and_lines_of_every_fixture_render_as_markdown_it_renders_t
 
 
 def test_text_that_may_be_a_link_or_markup_is_parsed():
-    may_be = ("see example.com", "x@example.org", "http://a.b", "//cdn", "*a*", "a &amp; b", "&#169;", "<b>", "line\nbreak", " lead", "end ")
+    may_be = (
+        "see example.com",
+        "x@example.org",
+        "http://a.b",
+        "//cdn",
+        "*a*",
+        "a &amp; b",
+        "&#169;",
+        "<b>",
+        "line\nbreak",
+        " lead",
+        "end ",
+    )
     for text in may_be:
         assert _MAY_BE_MARKUP.search(text) is not None, text
 

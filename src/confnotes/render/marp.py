@@ -123,6 +123,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
         sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
         px = fit_sizes(slide.scale)
+        # an image sits on its line's top, as the deck's block images do: no gap under it
+        images = " img { vertical-align: top; }" if slide.image_px else ""
         return (
             # the content box the slide was fitted in (Marp's own is 13 px shorter)
             f"section {{ padding: {BOX_PAD[0]}px {BOX_PAD[1]}px {BOX_PAD[2]}px; }} "
@@ -131,9 +133,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
             f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
             f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
-            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}"
-            # an image sits on its line's top, as the deck's block images do: no gap under it
-            + (" img { vertical-align: top; }" if slide.image_px else "")
+            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{images}"
         )
 
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes, items=items)
