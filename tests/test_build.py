@@ -235,3 +235,6 @@ def test_build_reports_each_notes_render_warnings(cli, tmp_path):
     # an unchanged note is not rendered again, so it does not warn again
     again = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "html,slides", "-j", "1")
     assert "warning" not in again.stderr
+    # --quiet prints only failures
+    quiet = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "html,slides", "-j", "1", "--force", "--quiet")
+    assert quiet.exit_code == 0 and "warning" not in quiet.stderr

@@ -269,3 +269,26 @@ def test_a_soft_line_break_is_a_space_as_in_the_html_deck(cli, tmp_path):
     texts = [shape.text_frame for slide in Presentation(str(out)).slides for shape in slide.shapes if shape.has_text_frame]
     frame = next(f for f in texts if "paragraph written" in f.text)
     assert "A paragraph written over two lines." in frame.text and not frame.paragraphs[0]._p.xpath("./a:br")
+
+
+def test_a_data_image_is_a_picture_and_a_broken_one_a_short_warning(cli, tmp_path):
+    import base64
+
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    from helpers import tiny_png
+
+    good = "data:image/png;base64," + base64.b64encode(tiny_png()).decode()
+    bad = "data:image/png;base64," + "A" * 400
+    note = tmp_path / "talk.md"
+    note.write_text(f"# Talk\n\n## Inline\n\n- a point\n\n![red square]({good})\n\n## Broken\n\n- another\n\n![noise]({bad})\n")
+    out = tmp_path / "talk.pptx"
+    result = cli("render", str(note), "--to", "pptx", "-o", str(out))
+    assert result.exit_code == 0
+    pictures = [s for slide in Presentation(str(out)).slides for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
+    assert len(pictures) == 1
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "could not be read" in warnings[0] and len(warnings[0]) < len(str(note)) + 120
+    marp = cli("render", str(note), "--to", "marp", "-o", str(tmp_path / "talk.marp.md"))
+    assert "warning" not in marp.stderr  # marp-cli shows data: images itself

@@ -185,6 +185,8 @@ def test_missing_glyph_warnings_name_each_script_once():
     assert "fonts-noto-core" in lines[3] and "doctor" not in lines[3]
     assert len(lines) == 4
     assert missing_glyph_warnings([]) == []
+    assert missing_glyph_warnings(["ᱚ"])[0].startswith("1 character has no font on this machine and prints as empty boxes: ᱚ")
+    assert missing_glyph_warnings(["🇫"])[0].startswith("no font for Emoji text")  # a flag's letters
 
 
 def test_handout_per_page_and_notes_that_flow(cli, tmp_path):

@@ -358,3 +358,17 @@ def test_a_broken_user_template_is_one_line_not_a_traceback(cli, tmp_path, files
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0]
     templating.environment.cache_clear()
+
+
+def test_a_bug_under_a_built_in_template_is_not_passed_off_as_a_template_error(cli, tmp_path, monkeypatch):
+    """Only a user template's own mistakes become one line: confnotes' bugs stay visible as bugs."""
+    from confnotes.render import marp
+
+    def broken(scale):
+        raise KeyError("title")
+
+    monkeypatch.setattr(marp, "fit_sizes", broken)
+    note = tmp_path / "t.md"
+    note.write_text("# T\n\n## A\n\n- x\n")
+    with pytest.raises(KeyError):
+        cli("render", str(note), "--to", "marp", "-o", "-")

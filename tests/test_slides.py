@@ -106,6 +106,12 @@ def test_a_split_shares_the_points_out_evenly_and_keeps_sub_points_with_their_po
     slides = [s for s in build_deck(many).slides if s.title == "Many"]
     assert [len(s.items) for s in slides] == [5, 5] and slides[0].items[0].text == "the point"
     assert [i.text for s in slides for i in s.items] == ["the point", *(f"sub-point {n}" for n in range(1, 10))]
+    # a paragraph longer than the word limit has a slide to itself; the points after it are still
+    # shared out evenly over the fewest slides (not one slide each)
+    long = " ".join(["word"] * 70)
+    mixed = parse(f"# T\n\n## Long\n\n{long}\n\n" + "".join(f"- point {n}\n" for n in range(1, 9)), "long.md")
+    slides = [s for s in build_deck(mixed).slides if s.title == "Long"]
+    assert [(len(s.items), s.dense) for s in slides] == [(0, True), (4, False), (4, False)]
 
 
 def test_word_limit_splits_too():

@@ -24,8 +24,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from confnotes.images import local_image
-from confnotes.parse.blocks import is_image_only
-from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over
+from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over, is_image, is_lead_in
 
 # ------------------------------------------------------------------ the layout (deck.css)
 
@@ -154,10 +153,6 @@ def plain(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub("", text)
     return _EMPHASIS.sub("", text).replace("\\", "")
-
-
-def is_image(entry: SlideEntry) -> bool:
-    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and is_image_only(entry.text)
 
 
 #: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part.
@@ -466,7 +461,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
                     queue.insert(0, rest)
                 new_page([])
                 continue
-        new_page(carry_over(pages[-1], entry, lambda e: type(e) is SlideText and not is_image(e)))
+        new_page(carry_over(pages[-1], entry, is_lead_in))
         queue.insert(0, entry)
     _no_orphans(pages, later, room)
     return [page for page in pages if page]

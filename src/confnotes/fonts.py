@@ -24,7 +24,7 @@ SCRIPTS = (
     ("Hangul", "ko", "\uac00-\ud7af", "fonts-noto-cjk"),
     ("Devanagari", "hi", "\u0900-\u097f", "fonts-noto-core"),
     ("Thai", "th", "\u0e00-\u0e7f", "fonts-thai-tlwg"),
-    ("Emoji", "und-zsye", "\U0001f300-\U0001faff", "fonts-noto-color-emoji"),
+    ("Emoji", "und-zsye", "\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff", "fonts-noto-color-emoji"),
 )
 
 
@@ -56,7 +56,8 @@ def missing_glyph_warnings(chars: list[str]) -> list[str]:
     if rest:
         sample = " ".join(rest[:8]) + (" …" if len(rest) > 8 else "")
         lines.append(
-            f"{len(rest)} characters have no font on this machine and print as empty boxes: {sample}"
+            (f"{len(rest)} characters have" if len(rest) > 1 else "1 character has")
+            + f" no font on this machine and print{'' if len(rest) > 1 else 's'} as empty boxes: {sample}"
             " (Debian's fonts-noto-core and fonts-noto-extra cover most scripts)"
         )
     return lines

@@ -23,19 +23,38 @@ def local_image(src: str, root: Path | str | None) -> Path | None:
     return target
 
 
+def shown_source(src: str) -> str:
+    """``src`` as a warning quotes it: a ``data:`` URL or a long address cut to 60 characters."""
+    return repr(src if len(src) <= 60 else src[:59] + "…")
+
+
+def data_image(src: str) -> bytes | None:
+    """The bytes of a ``data:image/…;base64,`` URL (None for anything else or bad base64)."""
+    import base64
+    import binascii
+
+    head, _, data = src.partition(",")
+    if not head.lower().startswith("data:image/") or not head.lower().endswith(";base64"):
+        return None
+    try:
+        return base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
 def image_warning(src: str, root: Path | str | None) -> str | None:
     """Why the image ``src`` cannot be embedded from the note's folder ``root``, in the words every
     renderer warns with; None when it can (a local file inside the folder, or a ``data:`` image)."""
     if src.lower().startswith("data:image/"):
         return None
     if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
-        return f"image {src[:60]!r} not embedded: only images next to the note are"
+        return f"image {shown_source(src)} not embedded: only images next to the note are"
     if root is None:
-        return f"image {src!r} not embedded"
+        return f"image {shown_source(src)} not embedded"
     base = Path(root).resolve()
     target = (base / unquote(urlsplit(src).path)).resolve()
     if base != target and base not in target.parents:
-        return f"image {src!r} is outside the note's folder; not embedded"
+        return f"image {shown_source(src)} is outside the note's folder; not embedded"
     if not target.is_file():
-        return f"image {src!r} not found"
+        return f"image {shown_source(src)} not found"
     return None

@@ -20,6 +20,7 @@ from typing import Any
 from confnotes.config import SLIDE_KEYS, check_types
 from confnotes.errors import NotesError
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, count_words, note_text, walk_content
+from confnotes.parse.blocks import is_image_only
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
@@ -255,8 +256,8 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
 def carry_over(page: list[SlideEntry], entry: SlideEntry, lead_in: Callable[[SlideEntry], bool]) -> list[SlideEntry]:
     """When ``entry`` starts a new slide, what moves over with it from the end of ``page`` (which
     loses it): a sub-point's point and what follows that point, else the lead-in (text right
-    before items, as ``lead_in`` says) of an item. Both splitters (the limits here, the fit engine)
-    break slides this way."""
+    before items, as ``lead_in`` says) of an item. The fit engine breaks slides this way; the
+    limits' split keeps the same runs together (``_groups``, with ``is_lead_in``)."""
     if isinstance(entry, SlideItem) and entry.level > 0:
         start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
         if start > 0:
@@ -280,7 +281,7 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         return [slide]  # nothing to measure (lint's unsplit deck)
     if items <= options.max_items and slide_words(slide) <= options.max_words:
         return [slide]
-    groups = [part for group in _groups(slide.content) for part in _within_limits(group, options)]
+    groups = [part for group in _groups(slide.content, is_lead_in) for part in _within_limits(group, options)]
     pages = _share_out(groups, options)
     last, before = pages[-1], pages[-2] if len(pages) > 1 else []
     if len(last) == 1 and type(last[0]) is SlideItem and before and type(before[-1]) is SlideItem:
@@ -301,14 +302,25 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     return out
 
 
-def _groups(content: tuple[SlideEntry, ...]) -> list[list[SlideEntry]]:
-    """The entries in the runs a split keeps together: a point and its sub-points; a text right
-    before an item (its lead-in) and that item (as ``carry_over`` keeps them)."""
+def is_image(entry: SlideEntry) -> bool:
+    """Whether ``entry`` is an image block (a paragraph of nothing but images)."""
+    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and is_image_only(entry.text)
+
+
+def is_lead_in(entry: SlideEntry) -> bool:
+    """Whether ``entry``, right before an item, introduces it (and goes to a new slide with it):
+    text, not an image (a picture stands on its own)."""
+    return type(entry) is SlideText and not is_image(entry)
+
+
+def _groups(content: tuple[SlideEntry, ...], lead_in: Callable[[SlideEntry], bool]) -> list[list[SlideEntry]]:
+    """The entries in the runs a split keeps together: a point and its sub-points; a lead-in right
+    before an item and that item (as ``carry_over`` keeps them)."""
     groups: list[list[SlideEntry]] = []
     for entry in content:
         if type(entry) is SlideItem and entry.level > 0 and groups:
             groups[-1].append(entry)
-        elif type(entry) is SlideItem and groups and len(groups[-1]) == 1 and type(groups[-1][0]) is SlideText:
+        elif type(entry) is SlideItem and groups and len(groups[-1]) == 1 and lead_in(groups[-1][0]):
             groups[-1].append(entry)  # the lead-in's item
         else:
             groups.append([entry])
@@ -337,45 +349,35 @@ def _within_limits(group: list[SlideEntry], options: DeckOptions) -> list[list[S
 
 def _share_out(groups: list[list[SlideEntry]], options: DeckOptions) -> list[list[SlideEntry]]:
     """The groups, in order, on the fewest slides within the limits, shared out so the fullest slide
-    is as empty as it can be (then the evenest; on a tie, the earlier slides fuller)."""
-    count = len(groups)
-    items, words = [0] * (count + 1), [0] * (count + 1)  # running totals, so a slide's load is two subtractions
-    for index, group in enumerate(groups):
-        items[index + 1] = items[index] + sum(1 for e in group if type(e) is SlideItem)
-        words[index + 1] = words[index] + sum(entry_words(e) for e in group)
-    per_item, per_word = 1 / max(options.max_items, 1), 1 / max(options.max_words, 1)
+    is as empty as it can be (the earlier slides the fuller). A group over the limits on its own (a
+    paragraph longer than ``max_words``) has a slide to itself."""
+    weights = [(sum(1 for e in group if type(e) is SlideItem), sum(entry_words(e) for e in group)) for group in groups]
+    most_items, most_words = max(options.max_items, 1), max(options.max_words, 1)
 
-    def load(start: int, stop: int) -> float:
-        return max((items[stop] - items[start]) * per_item, (words[stop] - words[start]) * per_word)
+    def alone(weight: tuple[int, int]) -> bool:
+        return weight[0] > most_items or weight[1] > most_words
 
-    fewest = max(1, min(count, int(-(-load(0, count) // 1))))  # the totals need at least this many
-    best_cut: list[int] = []
-    for slides in range(fewest, count + 1):
-        # best[m][j]: the cost of the first j groups on m slides; cut[m][j]: where the last slide starts
-        best: list[list[tuple[float, float] | None]] = [[None] * (count + 1) for _ in range(slides + 1)]
-        cut = [[0] * (count + 1) for _ in range(slides + 1)]
-        best[0][0] = (0.0, 0.0)
-        for m in range(1, slides + 1):
-            for j in range(m, count + 1):
-                for i in range(m - 1, j):
-                    before = best[m - 1][i]
-                    if before is None:
-                        continue
-                    page = load(i, j)
-                    cost = (max(before[0], page), before[1] + page * page)
-                    current = best[m][j]
-                    if current is None or cost <= current:
-                        best[m][j], cut[m][j] = cost, i
-        final = best[slides][count]
-        if final is not None and (final[0] <= 1.0 or slides == count):
-            best_cut, stop = [], count
-            for m in range(slides, 0, -1):
-                best_cut.append(cut[m][stop])
-                stop = cut[m][stop]
-            best_cut.reverse()
-            break
-    bounds = [*best_cut, count]
-    return [[entry for group in groups[bounds[k] : bounds[k + 1]] for entry in group] for k in range(len(best_cut))]
+    def pack(share: float) -> list[int]:
+        """Where each slide starts when every slide takes groups up to ``share`` of the limits."""
+        items_cap, words_cap = share * most_items + 1e-9, share * most_words + 1e-9
+        starts: list[int] = []
+        items = words = 0
+        for index, weight in enumerate(weights):
+            full = items + weight[0] > items_cap or words + weight[1] > words_cap
+            if not starts or alone(weight) or alone(weights[index - 1]) or full:
+                starts.append(index)
+                items = words = 0
+            items += weight[0]
+            words += weight[1]
+        return starts
+
+    fewest = len(pack(1.0))
+    low, high = 0.0, 1.0  # the smallest share that still needs no more slides: the evenest split
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (low, middle) if len(pack(middle)) <= fewest else (middle, high)
+    bounds = [*pack(high), len(groups)]
+    return [[entry for group in groups[bounds[k] : bounds[k + 1]] for entry in group] for k in range(len(bounds) - 1)]
 
 
 def _subtitle(meta: Any) -> str:

@@ -34,7 +34,8 @@ def themes() -> list[str]:
     return sorted(path.stem for path in (builtin_templates() / "themes").glob("*.css"))
 
 
-#: Bump when the environment's settings below change: compiled templates depend on them.
+#: Bump when the environment's settings below change within a release: compiled templates depend on them
+#: (and on confnotes' and Jinja's versions, which their file names carry too).
 _COMPILED_FORMAT = 1
 
 
@@ -75,8 +76,11 @@ def _bytecode_cache(sandboxed: bool) -> jinja2.BytecodeCache | None:
     folder = template_cache_dir()
     if folder is None:
         return None
+    from confnotes import __version__
+
     kind = "sandboxed" if sandboxed else "trusted"
-    return _CompiledTemplates(str(folder), f"%s.{kind}.{_COMPILED_FORMAT}.jinja")
+    # compiled code depends on the environment's settings (``_COMPILED_FORMAT``), on confnotes and on Jinja
+    return _CompiledTemplates(str(folder), f"%s.{kind}.{_COMPILED_FORMAT}-{__version__}-{jinja2.__version__}.jinja")
 
 
 @lru_cache(maxsize=16)
@@ -143,18 +147,24 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
         raise render_error(f"template used by {name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except RecursionError:
         raise render_error(f"template {name}: templates include or extend each other without end") from None
-    except Exception as exc:  # noqa: BLE001 - a template's own mistake (1/0, a bad call) is one line, not a traceback
-        raise render_error(f"{_template_line(exc, name)}: template error: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:
+        where = _user_template_line(exc, user_dirs)
+        if where is None:  # raised by confnotes or a built-in template: a bug, reported as one
+            raise
+        # a user template's own mistake (1/0, a bad call) is one line, not a traceback
+        raise render_error(f"{where}: template error: {type(exc).__name__}: {exc}") from None
 
 
-def _template_line(exc: BaseException, name: str) -> str:
-    """``file:line`` of the template line that raised ``exc`` (Jinja maps its frames to template lines)."""
+def _user_template_line(exc: BaseException, user_dirs: tuple[str, ...]) -> str | None:
+    """``file:line`` of the last line of a user template (one in ``user_dirs``) that ``exc`` went
+    through (Jinja maps its frames to template lines), or None when it went through none."""
     import traceback
 
-    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if not frame.filename.endswith(".py")]
-    if not frames or frames[-1].filename.startswith("<"):
-        return f"template {name}"
-    return f"{frames[-1].filename}:{frames[-1].lineno}"
+    folders = [os.path.realpath(folder) + os.sep for folder in user_dirs]
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.endswith(".py") and os.path.realpath(frame.filename).startswith(tuple(folders)):
+            return f"{frame.filename}:{frame.lineno}"
+    return None
 
 
 def read_builtin(name: str, user_dirs: tuple[str, ...] = ()) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK, warn
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
@@ -113,8 +113,9 @@ def command(
         for rel in report.removed:
             click.echo(f"removed {rel}")
         click.echo(report.summary(output))
-    for rel, message in report.warnings:
-        click.echo(f"{rel}: warning: {message}", err=True)
+    if not quiet:
+        for rel in dict.fromkeys(rel for rel, _message in report.warnings):
+            warn([message for where, message in report.warnings if where == rel], rel)
     for _rel, reason in report.failed:
         click.echo(f"failed: {reason}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
@@ -116,8 +116,8 @@ def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int
     return max(1, int(size[0] * ratio)), max(1, int(size[1] * ratio))
 
 
-def image_size(path: Path) -> tuple[int, int] | None:
-    """Pixel size of an image file (None if it cannot be read as one)."""
+def image_size(path: Path | BinaryIO) -> tuple[int, int] | None:
+    """Pixel size of an image file or stream (None if it cannot be read as one)."""
     from PIL import Image, UnidentifiedImageError
 
     try:

@@ -82,9 +82,10 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         def link(match: re.Match[str]) -> str:
             alt, src, title = match.group(1), match.group(2), match.group(3)
             path = local_image(src, base_dir)
-            if path is None:  # a web image marp-cli shows itself; else say why it will not show
-                if not re.match(r"^https?://", src, re.IGNORECASE):
-                    warnings.append(image_warning(src, base_dir) or f"image {src!r} not shown")
+            if path is None:  # a web or data: image marp-cli shows itself; else say why it will not show
+                problem = None if re.match(r"^https?://", src, re.IGNORECASE) else image_warning(src, base_dir)
+                if problem:
+                    warnings.append(problem)
                 return match.group(0)
             if output_dir is not None:
                 src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
@@ -124,7 +125,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
         px = fit_sizes(slide.scale)
         # an image sits on its line's top, as the deck's block images do: no gap under it
-        images = " img { vertical-align: top; }" if slide.image_px else ""
+        on_top = " img { vertical-align: top; }" if slide.image_px else ""
         return (
             # the content box the slide was fitted in (Marp's own is 13 px shorter)
             f"section {{ padding: {BOX_PAD[0]}px {BOX_PAD[1]}px {BOX_PAD[2]}px; }} "
@@ -133,7 +134,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
             f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
             f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
-            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{images}"
+            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{on_top}"
         )
 
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes, items=items)

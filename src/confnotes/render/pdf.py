@@ -6,6 +6,7 @@ import functools
 import logging
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,11 @@ def load_weasyprint() -> Any:
     WeasyPrint prints when it fails never reaches stdout (a PDF may be going there): the failure is
     one error naming the library.
     """
+    with _IMPORTING:  # one import at a time: it patches ctypes and stdout for the whole process
+        return _load_weasyprint()
+
+
+def _load_weasyprint() -> Any:
     if "weasyprint" in sys.modules:
         return sys.modules["weasyprint"]
     if sys.platform.startswith("linux"):
@@ -54,6 +60,9 @@ def _import_weasyprint() -> Any:
         import weasyprint
 
     return weasyprint
+
+
+_IMPORTING = threading.Lock()
 
 
 def _no_answer(name: str) -> None:

@@ -18,6 +18,7 @@ placeholder geometry.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +39,15 @@ from confnotes.fit import (
     code_lines,
     entry_height,
     head_height,
-    is_image,
     plain,
     table_rows,
 )
-from confnotes.images import image_warning, local_image
+from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.model import Document
 from confnotes.render.deck import contained, deck_for, image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
-from confnotes.slides import Slide, SlideItem, SlideText
+from confnotes.slides import Slide, SlideItem, SlideText, is_image
 
 EMU = 9525  # per px of the 1280×720 deck
 SLIDE_W, SLIDE_H = 1280 * EMU, 720 * EMU
@@ -509,11 +509,15 @@ def _picture(
     match = IMAGE_REF.search(entry.text)
     alt, src = (match.group(1), match.group(2)) if match else ("", "")
     path = local_image(src, base_dir)
-    pixels = image_size(path) if path is not None else None
-    if path is None or pixels is None:
+    data = data_image(src)
+    source: Any = io.BytesIO(data) if data is not None else path  # a data: image is embedded as well
+    pixels = image_size(source) if source is not None else None
+    if source is None or pixels is None:
         return _missing_image(page, entry, (left, top, width), base_dir, warnings)
     w, h = contained(pixels, (width, height))
-    picture = page.shapes.add_picture(str(path), *_emu(left + (width - w) / 2, top, w, h))
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    picture = page.shapes.add_picture(source if isinstance(source, io.BytesIO) else str(source), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
 
@@ -526,7 +530,7 @@ def _missing_image(page: Any, entry: SlideText, room: tuple[float, float, float]
     left, top, width = room
     found = [(match.group(1), match.group(2)) for match in IMAGE_REF.finditer(entry.text)]
     for _alt, src in found:
-        warnings.append(image_warning(src, base_dir) or f"image {src!r} could not be read")
+        warnings.append(image_warning(src, base_dir) or f"image {shown_source(src)} could not be read")
     shape = page.shapes.add_textbox(*_emu(left, top, width, 60))
     _frame(shape.text_frame)
     label = " · ".join(alt or src for alt, src in found) or plain(entry.text)
