@@ -98,10 +98,12 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
             jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
         ]
     )
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
     sandboxed = bool(user_dirs) and not trusted
-    kind = ImmutableSandboxedEnvironment if sandboxed else jinja2.Environment
+    kind: type[jinja2.Environment] = jinja2.Environment
+    if sandboxed:
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        kind = ImmutableSandboxedEnvironment
     env = kind(
         loader=loader,
         bytecode_cache=_bytecode_cache(sandboxed),
