@@ -619,6 +619,7 @@ def _peers(table: Table, mixed: Path, corpora: dict, work: Path, repeat: int, ta
                 "linkify": lambda: run([PY, "-c", "import linkify_it"]),
                 "first link": lambda: run([PY, "-c", first_link]),
                 "weasyprint": lambda: run([PY, "-c", "import weasyprint"]),
+                "loader": lambda: run([PY, "-c", "from confnotes.render.pdf import load_weasyprint; load_weasyprint()"]),
             },
             7,
         )
@@ -626,6 +627,12 @@ def _peers(table: Table, mixed: Path, corpora: dict, work: Path, repeat: int, ta
         table.add("start Python and import click, markdown-it-py, linkify-it-py and Jinja", secs(imports["deck"]), "", "")
         table.add("linkify-it-py compiling its patterns for the first possible link", secs(compile_links), "", "")
         table.add("start Python and import WeasyPrint", secs(imports["weasyprint"]), "", "")
+        table.add(
+            "start Python and import WeasyPrint as confnotes does (no ldconfig, gcc, ld lookups)",
+            secs(imports["loader"]),
+            f"plain import {secs(imports['weasyprint'])}",
+            f"{imports['loader'] / imports['weasyprint']:.2f}x",
+        )
         WHY["HTML deck of scale2025.md vs marp-cli"] = (
             f"The 0.2x budget is {secs(t * 0.2)}. Starting Python and importing the libraries the deck is made with "
             f"(click, markdown-it-py with linkify-it-py, Jinja) takes {secs(imports['deck'])} of it before confnotes does any "
@@ -636,7 +643,7 @@ def _peers(table: Table, mixed: Path, corpora: dict, work: Path, repeat: int, ta
             "the parse, the fitted deck and the template, compiled templates coming from Jinja's bytecode cache)."
         )
         WHY["slides PDF of scale2025.md vs marp --pdf"] = (
-            f"Starting Python and importing WeasyPrint takes {secs(imports['weasyprint'])} (cffi reads Pango's and "
+            f"Starting Python and importing WeasyPrint takes {secs(imports['loader'])} (cffi reads Pango's and "
             "HarfBuzz's declarations), and WeasyPrint lays out and writes the pages; confnotes' own share (parse, deck, "
             "template) is the HTML deck's time above."
         )
