@@ -24,7 +24,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from confnotes.images import local_image
-from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over, is_image, is_lead_in
+from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over, is_image
 
 # ------------------------------------------------------------------ the layout (deck.css)
 
@@ -461,7 +461,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
                     queue.insert(0, rest)
                 new_page([])
                 continue
-        new_page(carry_over(pages[-1], entry, is_lead_in))
+        new_page(carry_over(pages[-1], entry))
         queue.insert(0, entry)
     _no_orphans(pages, later, room)
     return [page for page in pages if page]

@@ -253,18 +253,18 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
     return out
 
 
-def carry_over(page: list[SlideEntry], entry: SlideEntry, lead_in: Callable[[SlideEntry], bool]) -> list[SlideEntry]:
+def carry_over(page: list[SlideEntry], entry: SlideEntry) -> list[SlideEntry]:
     """When ``entry`` starts a new slide, what moves over with it from the end of ``page`` (which
-    loses it): a sub-point's point and what follows that point, else the lead-in (text right
-    before items, as ``lead_in`` says) of an item. The fit engine breaks slides this way; the
-    limits' split keeps the same runs together (``_groups``, with ``is_lead_in``)."""
+    loses it): a sub-point's point and what follows that point, else the lead-in (``is_lead_in``)
+    of an item. The fit engine breaks slides this way; the limits' split keeps the same runs
+    together (``_groups``)."""
     if isinstance(entry, SlideItem) and entry.level > 0:
         start = max((i for i, e in enumerate(page) if isinstance(e, SlideItem) and e.level == 0), default=-1)
         if start > 0:
             carried = page[start:]
             del page[start:]
             return carried
-    if type(entry) is SlideItem and len(page) > 1 and lead_in(page[-1]):
+    if type(entry) is SlideItem and len(page) > 1 and is_lead_in(page[-1]):
         return [page.pop()]
     return []
 
@@ -281,7 +281,7 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
         return [slide]  # nothing to measure (lint's unsplit deck)
     if items <= options.max_items and slide_words(slide) <= options.max_words:
         return [slide]
-    groups = [part for group in _groups(slide.content, is_lead_in) for part in _within_limits(group, options)]
+    groups = [part for group in _groups(slide.content) for part in _within_limits(group, options)]
     pages = _share_out(groups, options)
     last, before = pages[-1], pages[-2] if len(pages) > 1 else []
     if len(last) == 1 and type(last[0]) is SlideItem and before and type(before[-1]) is SlideItem:
@@ -313,14 +313,14 @@ def is_lead_in(entry: SlideEntry) -> bool:
     return type(entry) is SlideText and not is_image(entry)
 
 
-def _groups(content: tuple[SlideEntry, ...], lead_in: Callable[[SlideEntry], bool]) -> list[list[SlideEntry]]:
+def _groups(content: tuple[SlideEntry, ...]) -> list[list[SlideEntry]]:
     """The entries in the runs a split keeps together: a point and its sub-points; a lead-in right
     before an item and that item (as ``carry_over`` keeps them)."""
     groups: list[list[SlideEntry]] = []
     for entry in content:
         if type(entry) is SlideItem and entry.level > 0 and groups:
             groups[-1].append(entry)
-        elif type(entry) is SlideItem and groups and len(groups[-1]) == 1 and lead_in(groups[-1][0]):
+        elif type(entry) is SlideItem and groups and len(groups[-1]) == 1 and is_lead_in(groups[-1][0]):
             groups[-1].append(entry)  # the lead-in's item
         else:
             groups.append([entry])
