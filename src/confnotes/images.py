@@ -10,17 +10,24 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+#: a URL scheme (``https:``, ``data:``, ``file:``): not a file next to the note
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+
+def _in_folder(src: str, root: Path | str) -> tuple[Path, bool]:
+    """The path ``src`` names below ``root``, and whether it stays inside that folder."""
+    base = Path(root).resolve()
+    target = (base / unquote(urlsplit(src).path)).resolve()
+    return target, base == target or base in target.parents
+
 
 def local_image(src: str, root: Path | str | None) -> Path | None:
     """The file an image reference names, if it is a local file inside the note's folder ``root``
     (the one check the deck, PPTX and Marp make before they use or measure an image)."""
-    if not src or root is None or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+    if not src or root is None or _SCHEME.match(src):
         return None
-    base = Path(root).resolve()
-    target = (base / unquote(urlsplit(src).path)).resolve()
-    if (base != target and base not in target.parents) or not target.is_file():
-        return None
-    return target
+    target, inside = _in_folder(src, root)
+    return target if inside and target.is_file() else None
 
 
 def shown_source(src: str) -> str:
@@ -47,13 +54,12 @@ def image_warning(src: str, root: Path | str | None) -> str | None:
     renderer warns with; None when it can (a local file inside the folder, or a ``data:`` image)."""
     if src.lower().startswith("data:image/"):
         return None
-    if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.IGNORECASE):
+    if _SCHEME.match(src):
         return f"image {shown_source(src)} not embedded: only images next to the note are"
     if root is None:
         return f"image {shown_source(src)} not embedded"
-    base = Path(root).resolve()
-    target = (base / unquote(urlsplit(src).path)).resolve()
-    if base != target and base not in target.parents:
+    target, inside = _in_folder(src, root)
+    if not inside:
         return f"image {shown_source(src)} is outside the note's folder; not embedded"
     if not target.is_file():
         return f"image {shown_source(src)} not found"

@@ -20,7 +20,7 @@ from typing import Any
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
-from confnotes.images import image_warning, local_image
+from confnotes.images import image_warning, local_image, shown_source
 from confnotes.model import Block, note_text
 from confnotes.parse.recover import split_label
 
@@ -112,7 +112,7 @@ class InlineRenderer:
         if scheme in ("http", "https"):  # nothing is fetched: a placeholder that links to the image
             return f'<a class="remote-image" href="{escape(src)}" title="Image (not embedded): {escape(src)}">{escape(alt or src)}</a>'
         if scheme:
-            self.warnings.append(image_warning(src, self.base_dir) or f"image {src[:60]!r} not embedded")
+            self.warnings.append(image_warning(src, self.base_dir) or f"image {shown_source(src)} not embedded")
             return f'<span class="missing-image">{escape(alt)}</span>'
         data_uri = self._embed(src)
         if data_uri == "":  # over the page's budget: linked beside the page instead
@@ -226,10 +226,8 @@ class InlineRenderer:
                     runs.append(("\n", frozenset(), None))
                 elif kind in ("strong_open", "em_open"):
                     styles.append(kind[:-5])
-                elif kind in ("strong_close", "em_close") and kind[:-6] in styles:
-                    styles.reverse()
-                    styles.remove(kind[:-6])
-                    styles.reverse()
+                elif kind in ("strong_close", "em_close") and styles:  # markdown-it nests them: the last opened
+                    styles.pop()
                 elif kind == "link_open":
                     url = str(child.attrGet("href") or "")
                     links.append(url if url and safe_link(url) else None)
