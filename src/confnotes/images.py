@@ -14,20 +14,34 @@ from urllib.parse import unquote, urlsplit
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
 
-def _in_folder(src: str, root: Path | str) -> tuple[Path, bool]:
-    """The path ``src`` names below ``root``, and whether it stays inside that folder."""
+def locate(src: str, root: Path | str | None) -> tuple[Path | None, str | None]:
+    """The file the image reference ``src`` names inside the note's folder ``root``, or why there
+    is none, in the words every renderer warns with (neither for a ``data:`` image)."""
+    if src.lower().startswith("data:image/"):
+        return None, None
+    if _SCHEME.match(src):
+        return None, f"image {shown_source(src)} not embedded: only images next to the note are"
+    if root is None:
+        return None, f"image {shown_source(src)} not embedded"
     base = Path(root).resolve()
     target = (base / unquote(urlsplit(src).path)).resolve()
-    return target, base == target or base in target.parents
+    if base != target and base not in target.parents:
+        return None, f"image {shown_source(src)} is outside the note's folder; not embedded"
+    if not target.is_file():
+        return None, f"image {shown_source(src)} not found"
+    return target, None
 
 
 def local_image(src: str, root: Path | str | None) -> Path | None:
     """The file an image reference names, if it is a local file inside the note's folder ``root``
     (the one check the deck, PPTX and Marp make before they use or measure an image)."""
-    if not src or root is None or _SCHEME.match(src):
-        return None
-    target, inside = _in_folder(src, root)
-    return target if inside and target.is_file() else None
+    return locate(src, root)[0]
+
+
+def image_warning(src: str, root: Path | str | None) -> str | None:
+    """Why the image ``src`` cannot be embedded from the note's folder ``root``; None when it can
+    (a local file inside the folder, or a ``data:`` image)."""
+    return locate(src, root)[1]
 
 
 def shown_source(src: str) -> str:
@@ -47,20 +61,3 @@ def data_image(src: str) -> bytes | None:
         return base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError):
         return None
-
-
-def image_warning(src: str, root: Path | str | None) -> str | None:
-    """Why the image ``src`` cannot be embedded from the note's folder ``root``, in the words every
-    renderer warns with; None when it can (a local file inside the folder, or a ``data:`` image)."""
-    if src.lower().startswith("data:image/"):
-        return None
-    if _SCHEME.match(src):
-        return f"image {shown_source(src)} not embedded: only images next to the note are"
-    if root is None:
-        return f"image {shown_source(src)} not embedded"
-    target, inside = _in_folder(src, root)
-    if not inside:
-        return f"image {shown_source(src)} is outside the note's folder; not embedded"
-    if not target.is_file():
-        return f"image {shown_source(src)} not found"
-    return None

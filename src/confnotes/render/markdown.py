@@ -20,7 +20,7 @@ from typing import Any
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
-from confnotes.images import image_warning, local_image, shown_source
+from confnotes.images import image_warning, locate, shown_source
 from confnotes.model import Block, note_text
 from confnotes.parse.recover import split_label
 
@@ -122,8 +122,7 @@ class InlineRenderer:
         return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
 
     def _embed(self, src: str) -> str | None:
-        problem = image_warning(src, self.base_dir if self.embed_images else None)
-        target = None if problem else local_image(src, self.base_dir)
+        target, problem = locate(src, self.base_dir if self.embed_images else None)
         if target is None:
             self.warnings.append(problem or f"image {src!r} not embedded")
             return None

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from confnotes.fit import BOX_PAD, BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT
 from confnotes.fit import sizes as fit_sizes
-from confnotes.images import image_warning, local_image
+from confnotes.images import locate
 from confnotes.model import Document
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
@@ -81,10 +81,9 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     def images(text: str, slide: Slide | None) -> str:
         def link(match: re.Match[str]) -> str:
             alt, src, title = match.group(1), match.group(2), match.group(3)
-            path = local_image(src, base_dir)
+            path, problem = locate(src, base_dir)
             if path is None:  # a web or data: image marp-cli shows itself; else say why it will not show
-                problem = None if re.match(r"^https?://", src, re.IGNORECASE) else image_warning(src, base_dir)
-                if problem:
+                if problem and not re.match(r"^https?://", src, re.IGNORECASE):
                     warnings.append(problem)
                 return match.group(0)
             if output_dir is not None:
