@@ -128,7 +128,7 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
     except jinja2.TemplateSyntaxError as exc:
         raise render_error(f"{exc.filename or name}:{exc.lineno}: template syntax error: {exc.message}") from None
     except UnicodeDecodeError as exc:
-        raise render_error(f"template {name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+        raise render_error(f"template {name}: {_not_utf8(exc)}") from None
     try:
         return template.render(**context)
     except NotesError:
@@ -146,7 +146,7 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
     except jinja2.TemplateError as exc:
         raise render_error(f"template {name}: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise render_error(f"template used by {name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+        raise render_error(f"template used by {name}: {_not_utf8(exc)}") from None
     except RecursionError:
         raise render_error(f"template {name}: templates include or extend each other without end") from None
     except Exception as exc:
@@ -155,6 +155,10 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
             raise
         # a user template's own mistake (1/0, a bad call) is one line, not a traceback
         raise render_error(f"{where}: template error: {type(exc).__name__}: {exc}") from None
+
+
+def _not_utf8(exc: UnicodeDecodeError) -> str:
+    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
 
 
 def _user_template_line(exc: BaseException, user_dirs: tuple[str, ...]) -> str | None:

@@ -113,9 +113,9 @@ def command(
         for rel in report.removed:
             click.echo(f"removed {rel}")
         click.echo(report.summary(output))
-    if not quiet:
-        for rel in dict.fromkeys(rel for rel, _message in report.warnings):
-            warn([message for where, message in report.warnings if where == rel], rel)
+    if not quiet:  # build_site keeps each note's warnings once
+        for rel, message in report.warnings:
+            warn([message], rel)
     for _rel, reason in report.failed:
         click.echo(f"failed: {reason}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)

@@ -176,7 +176,6 @@ def _emu(left: float, top: float, width: float, height: float) -> tuple[Any, Any
 
 
 def _box(shape: Any, left: float, top: float, width: float, height: float) -> None:
-
     shape.left, shape.top, shape.width, shape.height = _emu(left, top, width, height)
 
 
@@ -378,7 +377,6 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
 def _content_slide(
     page: Any, slide: Slide, md: InlineRenderer, base_dir: Path | None, only_items: bool, own_geometry: bool, warnings: list[str]
 ) -> None:
-
     _set_title(page, md.plain(slide.display_title), slide, own_geometry)
     body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
     title = page.shapes.title
@@ -426,7 +424,6 @@ def _content_slide(
 
 
 def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
-
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
     size = _size(max(24, TEXT[0] * scale), scale)
@@ -503,21 +500,17 @@ def _picture(
     page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], base_dir: Path | None, warnings: list[str]
 ) -> float:
     """The image scaled into ``room`` (never cropped); returns the height it took (px)."""
-
     left, top, width, available = room
     height = min(float(slide.image_px or MIN_IMAGE), available)
     match = IMAGE_REF.search(entry.text)
     alt, src = (match.group(1), match.group(2)) if match else ("", "")
     path = local_image(src, base_dir)
-    data = data_image(src)
-    source: Any = io.BytesIO(data) if data is not None else path  # a data: image is embedded as well
-    pixels = image_size(source) if source is not None else None
-    if source is None or pixels is None:
+    blob = data_image(src) if path is None else path.read_bytes()  # a data: image is embedded as well
+    pixels = image_size(io.BytesIO(blob)) if blob is not None else None
+    if blob is None or pixels is None:
         return _missing_image(page, entry, (left, top, width), base_dir, warnings)
     w, h = contained(pixels, (width, height))
-    if isinstance(source, io.BytesIO):
-        source.seek(0)
-    picture = page.shapes.add_picture(source if isinstance(source, io.BytesIO) else str(source), *_emu(left + (width - w) / 2, top, w, h))
+    picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
 
