@@ -1,0 +1,104 @@
+"""confnotes import: Word, Google Docs, web pages, outliners and pastes to Markdown notes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from confnotes.commands import EXIT_ERROR
+from confnotes.errors import ErrorKind, NotesError
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    default=None,
+    help="Folder for the notes (default: beside each file); '-' prints the note (images are not written then).",
+)
+@click.option("--force", is_flag=True, help="Replace notes and image folders that already exist.")
+@click.option(
+    "--from",
+    "fmt",
+    type=click.Choice(["docx", "html", "opml", "text"]),
+    default=None,
+    help="The input's format, when sniffing its content is not wanted (standard input, an odd file).",
+)
+def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | None) -> None:
+    """Import FILES (.docx, web pages and Google Docs' zipped export, OPML, pasted text) as notes.
+
+    Each becomes NAME.md, with its pictures in NAME.assets/; headings, lists with their levels
+    and numbers, tables, code, links and pictures are kept in the author's order, and what a
+    person reads from the look of a line (a bold line, 'Talk: …', 'Speaker: …') is recovered
+    as it is in pasted notes. Nothing is fetched; what cannot be kept is named in the one line
+    printed per file. '-' reads standard input. Existing files are left alone without --force.
+    """
+    from confnotes.importers import convert, summary
+    from confnotes.source import MAX_BYTES, os_message
+
+    failed = False
+    for name in files:
+        try:
+            data = _read(name, MAX_BYTES, os_message)
+            stem = "stdin" if name == "-" else Path(name).stem
+            result = convert(data, "<stdin>" if name == "-" else name, stem, fmt)
+            if output == "-" or (name == "-" and output is None):
+                sys.stdout.write(result.markdown)
+                sys.stdout.flush()
+                if result.assets:
+                    result.dropped.append(f"{len(result.assets)} image(s) (not written with -o -)")
+                click.echo(summary(result, name, "-"), err=True)
+                continue
+            folder = Path(output) if output is not None else Path(name).parent
+            target = _write(result, folder, stem, force)
+            click.echo(summary(result, name, str(target)), err=True)
+        except NotesError as exc:
+            click.echo(str(exc) if exc.path else f"{name}: {exc}", err=True)
+            failed = True
+    if failed:
+        sys.exit(EXIT_ERROR)
+
+
+def _read(name: str, limit: int, os_message: object) -> bytes:
+    from confnotes.errors import input_error
+
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        try:
+            if Path(name).is_dir():
+                raise input_error("is a directory, expected a document", name)
+            with open(name, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as exc:
+            raise input_error((exc.strerror or str(exc)).lower(), name) from None
+    if len(data) > limit:
+        raise input_error(f"larger than the {limit // (1024 * 1024)} MB limit", name)
+    return data
+
+
+def _write(result: object, folder: Path, stem: str, force: bool) -> Path:
+    """The note and its images, each file written atomically; the note last, so a failure leaves no note."""
+    from confnotes.importers import Result
+    from confnotes.output import write_atomic
+
+    assert isinstance(result, Result)
+    if not folder.is_dir():
+        raise NotesError("no such folder for -o", path=str(folder), kind=ErrorKind.USAGE)
+    target = folder / f"{stem}.md"
+    assets = folder / f"{stem}.assets"
+    if not force:
+        for existing in (target, assets):
+            if existing.exists() and (existing == target or result.assets):
+                raise NotesError(f"{existing.name} exists; pass --force to replace it", path=str(existing), kind=ErrorKind.USAGE)
+    if result.assets:
+        os.makedirs(assets, exist_ok=True)
+        for asset, data in result.assets.items():
+            write_atomic(assets / asset, data)
+    write_atomic(target, result.markdown)
+    return target

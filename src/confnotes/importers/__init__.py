@@ -1,0 +1,194 @@
+"""Importing notes written elsewhere (Word, Google Docs, web pages, outliners, pastes) as Markdown notes.
+
+Each reader turns its format into the neutral block stream of ``blocks``; ``markdown`` writes
+the stream as plain Markdown; the shared parser and its recovery rules read that text, and
+``fmt`` writes the canonical note. Readers never fetch anything and report what they drop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from confnotes.errors import NotesError, input_error
+from confnotes.importers.blocks import Imported
+
+FORMATS = ("docx", "html", "opml", "text")
+_HTML_START = re.compile(
+    rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|div|p|span|h[1-6]|ul|ol|table|b|style)\b", re.I | re.S
+)
+_OPML = re.compile(rb"^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<opml\b", re.I | re.S)
+
+
+def sniff(data: bytes, name: str) -> str:
+    """The format of ``data`` from its content (the name's suffix only breaks a tie)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf")
+    if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
+        return "zip"
+    if _OPML.match(head):
+        return "opml"
+    if _HTML_START.match(head):
+        return "html"
+    lowered = name.lower()
+    if head.lstrip().startswith(b"<") and lowered.endswith((".html", ".htm", ".xhtml")):
+        return "html"
+    if head.lstrip().startswith(b"<") and lowered.endswith(".opml"):
+        return "opml"
+    if head.startswith(b"{\\rtf"):
+        raise input_error("an RTF document: save it as .docx (Word, LibreOffice) and import that", name)
+    if head.startswith(b"%PDF"):
+        raise input_error("a PDF: confnotes imports the document it was made from (.docx, HTML), not the PDF", name)
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise input_error("a Word 97-2003 .doc: save it as .docx and import that", name)
+    return "text"
+
+
+@dataclass
+class Result:
+    """An imported note: its Markdown, its images, and the counts for the summary line."""
+
+    markdown: str
+    assets: dict[str, bytes]
+    format: str
+    sections: int = 0
+    items: int = 0
+    words: int = 0
+    dropped: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
+    """Read ``data`` with the reader its format needs: a block stream, or text for a paste."""
+    kind = fmt or sniff(data, path)
+    if kind == "zip":
+        from confnotes.importers.safety import open_zip
+
+        archive = open_zip(data, path, "archive")
+        names = archive.namelist()
+        if "word/document.xml" in names:
+            kind = "docx"
+        elif any(name.lower().endswith((".html", ".htm")) for name in names):
+            from confnotes.importers.html import read_html_zip
+
+            return read_html_zip(archive, path)
+        elif "mimetype" in names and "content.xml" in names:
+            raise input_error("an OpenDocument file: save it as .docx (File › Save As… › Word) and import that", path)
+        else:
+            raise input_error("a zip archive that holds neither a Word document nor a web page", path)
+    if kind == "docx":
+        from confnotes.importers.docx import read_docx
+
+        return read_docx(data, path)
+    if kind == "html":
+        from confnotes.importers.html import read_html
+
+        return read_html(_decode_markup(data, path), path, None)
+    if kind == "opml":
+        from confnotes.importers.opml import read_opml
+
+        return read_opml(data, path)
+    from confnotes.source import decode
+
+    return decode(data, path).text
+
+
+def _decode_markup(data: bytes, path: str) -> str:
+    """HTML bytes as text: UTF-8 (with or without a BOM), else the charset the page declares."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    declared = re.search(rb"charset\s*=\s*[\"']?([\w-]+)", data[:4096], re.I)
+    for encoding in ((declared.group(1).decode("ascii"),) if declared else ()) + ("windows-1252",):
+        try:
+            return data.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    raise input_error("cannot decode this web page's text", path)
+
+
+def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result:
+    """Import one document: its canonical Markdown note (images linking into ``<stem>.assets/``)."""
+    from confnotes.fmt import format_markdown
+    from confnotes.importers.markdown import to_markdown
+    from confnotes.parse import ParseOptions, parse
+
+    found = read(data, path, fmt)
+    assets_folder = f"{stem}.assets"
+    if isinstance(found, str):
+        text, assets, kind, dropped = found, {}, "text", []
+    else:
+        meta = {"title": found.title} if found.title and not _titled(found) else {}
+        text = to_markdown(found, assets_folder, meta)
+        assets, kind, dropped = found.assets, found.format, found.dropped
+    note_path = f"{stem}.md"
+    options = ParseOptions()
+    doc = parse(text, note_path, options)
+    warnings: list[str] = []
+    try:
+        markdown = format_markdown(doc, options, text)
+    except NotesError:
+        markdown = text
+        warnings.append("kept as read: the canonical form would change its outline")
+    if not markdown.strip():
+        raise input_error("no text to import", path)
+    result = Result(markdown, assets, kind, dropped=_counted(dropped), warnings=warnings)
+    _count(result, parse(markdown, note_path, options))
+    return result
+
+
+def _titled(imported: Imported) -> bool:
+    from confnotes.importers.blocks import Para
+    from confnotes.importers.markdown import heading_offset
+
+    paras = [block for block in imported.blocks if isinstance(block, Para)]
+    if any(block.style == "title" for block in paras):
+        return True
+    headings = [block for block in paras if block.style == "heading"]
+    return bool(headings) and heading_offset(imported.blocks) + min(block.level for block in headings) == 1
+
+
+def _counted(dropped: list[str]) -> list[str]:
+    """The same phrase once, with how often it came."""
+    counts: dict[str, int] = {}
+    for phrase in dropped:
+        counts[phrase] = counts.get(phrase, 0) + 1
+    return [phrase if count == 1 else f"{phrase} ×{count}" for phrase, count in counts.items()]
+
+
+def _count(result: Result, doc: object) -> None:
+    from confnotes.model import Document, Node, walk_content
+
+    assert isinstance(doc, Document)
+    for entry in walk_content(doc.content):
+        if type(entry) is Node:
+            if entry.is_section:
+                result.sections += 1
+            else:
+                result.items += 1
+    body = re.sub(r"\A---\n.*?\n---\n", "", result.markdown, flags=re.S)
+    body = re.sub(r"\]\([^)]*\)", "]", body)
+    result.words = len(re.findall(r"[^\W_]+", body))
+
+
+def summary(result: Result, source: str, target: str) -> str:
+    """The one line an import prints: what came in, what went out, what was dropped."""
+
+    def plural(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
+    parts = [
+        plural(result.sections, "section"),
+        plural(result.items, "item"),
+        plural(len(result.assets), "image"),
+        plural(result.words, "word"),
+    ]
+    line = f"{source} ({result.format}) -> {target}: {', '.join(parts)}"
+    if result.dropped:
+        line += "; dropped " + ", ".join(result.dropped)
+    return line
+
+
+__all__ = ["FORMATS", "Result", "convert", "read", "sniff", "summary"]

@@ -1,0 +1,126 @@
+"""The neutral block stream every import reader produces: what a person sees, not how a format stores it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A stretch of text with one look: bold, italic, monospace, or a link's target."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    code: bool = False
+    link: str | None = None
+    #: the text is Markdown already (an outliner that stores Markdown, such as Dynalist or Logseq)
+    raw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Para:
+    """A paragraph; ``style`` is ``title``, ``subtitle``, ``heading`` (with ``level``) or ``""``."""
+
+    runs: tuple[Run, ...]
+    style: str = ""
+    level: int = 0
+
+    @property
+    def text(self) -> str:
+        return "".join(run.text for run in self.runs)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A list item at ``level`` (0 = top), numbered or not; ``number`` is the number a reader sees."""
+
+    runs: tuple[Run, ...]
+    level: int = 0
+    ordered: bool = False
+    number: int | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(run.text for run in self.runs)
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """Monospace lines: a ``<pre>``, a run of monospace paragraphs."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Rows of cells, each cell's runs; the first row is read as the header."""
+
+    rows: tuple[tuple[tuple[Run, ...], ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A picture extracted into the note's assets folder as ``name``."""
+
+    name: str
+    alt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Text an outliner keeps under an item (``_note``), written under that item."""
+
+    text: str
+    level: int = 0
+
+
+Block = Para | Item | Code | Table | Image | Note
+
+
+@dataclass
+class Imported:
+    """A reader's result: the blocks in reading order, image bytes by asset name, meta the document
+    states (its title property, author…) and what was dropped, each as a phrase for the summary."""
+
+    format: str
+    blocks: list[Block] = field(default_factory=list)
+    assets: dict[str, bytes] = field(default_factory=dict)
+    title: str | None = None
+    dropped: list[str] = field(default_factory=list)
+
+    def drop(self, what: str) -> None:
+        self.dropped.append(what)
+
+    def add_asset(self, data: bytes, suffix: str) -> str:
+        """Keep an image's bytes under the next free name (``image1.png``…); returns the name."""
+        suffix = suffix.lower() if suffix.lower() in IMAGE_SUFFIXES else ".bin"
+        name = f"image{len(self.assets) + 1}{suffix}"
+        self.assets[name] = data
+        return name
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".emf", ".wmf")
+MONOSPACE_FONTS = (
+    "courier",
+    "consolas",
+    "menlo",
+    "monaco",
+    "mono",
+    "source code",
+    "lucida console",
+    "cascadia",
+    "fira code",
+    "inconsolata",
+    "andale",
+    "fixedsys",
+    "monospace",
+)
+
+
+def is_monospace(font: str | None) -> bool:
+    """A font family people write code in (``Courier New``, ``Roboto Mono``, ``Consolas``…)."""
+    if not font:
+        return False
+    first = font.split(",")[0].strip().strip("'\"").casefold()
+    return any(name in first for name in MONOSPACE_FONTS)

@@ -1,0 +1,422 @@
+"""Word documents (.docx, from Word, LibreOffice, Google Docs or Pages) to the block stream.
+
+python-docx opens the package and resolves styles; the body is walked as XML in document
+order so that tables, numbered items, code and pictures stay where the author put them.
+(mammoth maps styles to HTML but discards list levels' numbering and run fonts, which is where
+the outline and the code of conference notes live.)
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from confnotes.errors import input_error
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace
+from confnotes.importers.safety import check_relationships, open_zip
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
+V = "{urn:schemas-microsoft-com:vml}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+_HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
+_LIST_NAME = re.compile(r"^list(?: (?:bullet|number|paragraph|continue))?\s*(\d)$", re.I)
+_CODE_STYLE = re.compile(r"code|preformatted|source text|verbatim|plain text|macro", re.I)
+_HYPERLINK_FIELD = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"', re.I)
+_ORDERED_FORMATS = frozenset(
+    ("decimal", "lowerLetter", "upperLetter", "lowerRoman", "upperRoman", "decimalZero", "ordinal", "cardinalText", "ordinalText")
+)
+
+
+@dataclass
+class _Numbering:
+    """numbering.xml: each list's format and start per level, and the counters as the document goes."""
+
+    formats: dict[str, dict[int, tuple[str, int]]] = field(default_factory=dict)  # abstractNumId -> ilvl -> (numFmt, start)
+    nums: dict[str, tuple[str, dict[int, int]]] = field(default_factory=dict)  # numId -> (abstractNumId, start overrides)
+    counters: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, element: Any) -> _Numbering:
+        numbering = cls()
+        if element is None:
+            return numbering
+        for abstract in element.iter(f"{W}abstractNum"):
+            levels: dict[int, tuple[str, int]] = {}
+            for lvl in abstract.iter(f"{W}lvl"):
+                fmt = lvl.find(f"{W}numFmt")
+                start = lvl.find(f"{W}start")
+                levels[_int(lvl.get(f"{W}ilvl"), 0)] = (
+                    fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
+                    _int(start.get(f"{W}val") if start is not None else None, 1),
+                )
+            numbering.formats[abstract.get(f"{W}abstractNumId", "")] = levels
+        for num in element.iter(f"{W}num"):
+            ref = num.find(f"{W}abstractNumId")
+            overrides: dict[int, int] = {}
+            for override in num.iter(f"{W}lvlOverride"):
+                start = override.find(f"{W}startOverride")
+                if start is not None:
+                    overrides[_int(override.get(f"{W}ilvl"), 0)] = _int(start.get(f"{W}val"), 1)
+            numbering.nums[num.get(f"{W}numId", "")] = (ref.get(f"{W}val", "") if ref is not None else "", overrides)
+        return numbering
+
+    def next(self, num_id: str, ilvl: int) -> tuple[bool, int | None] | None:
+        """``(ordered, number)`` of the next item of list ``num_id`` at ``ilvl``; None: not a list."""
+        if num_id not in self.nums or num_id == "0":
+            return None
+        abstract, overrides = self.nums[num_id]
+        fmt, start = self.formats.get(abstract, {}).get(ilvl, ("bullet", 1))
+        if fmt == "none":
+            return None
+        start = overrides.get(ilvl, start)
+        counters = self.counters.setdefault(num_id, [])
+        while len(counters) <= ilvl:
+            counters.append(0)
+        del counters[ilvl + 1 :]  # a higher item restarts the levels below it
+        counters[ilvl] = counters[ilvl] + 1 if counters[ilvl] else start
+        ordered = fmt in _ORDERED_FORMATS
+        return ordered, counters[ilvl] if ordered else None
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _on(element: Any) -> bool | None:
+    """A toggle property (``<w:b/>``, ``<w:b w:val="0"/>``): True, False, or None when unset."""
+    if element is None:
+        return None
+    return element.get(f"{W}val", "true").lower() not in ("0", "false", "off", "none")
+
+
+@dataclass
+class _StyleInfo:
+    name: str = ""
+    heading: int = 0
+    list_level: int | None = None
+    num: tuple[str, int] | None = None
+    bold: bool | None = None
+    italic: bool | None = None
+    mono: bool = False
+
+
+class _Styles:
+    """Paragraph and character styles by id, their base styles followed (bold, font, outline level, numbering)."""
+
+    def __init__(self, styles_element: Any) -> None:
+        self.raw: dict[str, Any] = {}
+        if styles_element is not None:
+            for style in styles_element.iter(f"{W}style"):
+                self.raw[style.get(f"{W}styleId", "")] = style
+        self.cache: dict[str, _StyleInfo] = {}
+
+    def info(self, style_id: str | None) -> _StyleInfo:
+        if not style_id:
+            style_id = next(
+                (sid for sid, el in self.raw.items() if el.get(f"{W}default") in ("1", "true") and el.get(f"{W}type") == "paragraph"), ""
+            )
+        if style_id in self.cache:
+            return self.cache[style_id]
+        info = _StyleInfo()
+        chain: list[Any] = []
+        current = self.raw.get(style_id)
+        while current is not None and len(chain) < 20 and current not in chain:
+            chain.append(current)
+            based = current.find(f"{W}basedOn")
+            current = self.raw.get(based.get(f"{W}val", "")) if based is not None else None
+        if chain:
+            name_el = chain[0].find(f"{W}name")
+            info.name = name_el.get(f"{W}val", "") if name_el is not None else style_id
+        for style in reversed(chain):  # base first, the style's own settings last
+            ppr = style.find(f"{W}pPr")
+            rpr = style.find(f"{W}rPr")
+            name_el = style.find(f"{W}name")
+            heading = _HEADING_NAME.match(name_el.get(f"{W}val", "") if name_el is not None else "")
+            if heading:
+                info.heading = int(heading.group(1))
+            if ppr is not None:
+                outline = ppr.find(f"{W}outlineLvl")
+                if outline is not None and _int(outline.get(f"{W}val"), 9) < 9:
+                    info.heading = _int(outline.get(f"{W}val"), 0) + 1
+                num = ppr.find(f"{W}numPr")
+                if num is not None:
+                    num_id = num.find(f"{W}numId")
+                    ilvl = num.find(f"{W}ilvl")
+                    if num_id is not None:
+                        info.num = (num_id.get(f"{W}val", ""), _int(ilvl.get(f"{W}val") if ilvl is not None else None, 0))
+            if rpr is not None:
+                info.bold = _on(rpr.find(f"{W}b")) if rpr.find(f"{W}b") is not None else info.bold
+                info.italic = _on(rpr.find(f"{W}i")) if rpr.find(f"{W}i") is not None else info.italic
+                fonts = rpr.find(f"{W}rFonts")
+                if fonts is not None:
+                    info.mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi"))
+        listed = _LIST_NAME.match(info.name)
+        if listed:
+            info.list_level = int(listed.group(1)) - 1
+        if _CODE_STYLE.search(info.name):
+            info.mono = True
+        if info.name.lower() in ("title", "subtitle"):
+            info.heading = 0
+        self.cache[style_id] = info
+        return info
+
+
+class _Reader:
+    def __init__(self, document: Any, imported: Imported) -> None:
+        part = document.part
+        self.part = part
+        self.imported = imported
+        self.styles = _Styles(_element_of(part, "_styles_part"))
+        self.numbering = _Numbering.read(_element_of(part, "numbering_part"))
+        self.counts: dict[str, int] = {}
+        self.images_seen: dict[str, str] = {}
+
+    def count(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    # ---------------------------------------------------------------- body
+
+    def body(self, body: Any) -> Iterator[Block]:
+        for child in body:
+            tag = child.tag
+            if tag == f"{W}p":
+                yield from self.paragraph(child)
+            elif tag == f"{W}tbl":
+                yield self.table(child)
+            elif tag == f"{W}sdt":
+                gallery = child.find(f".//{W}docPartGallery")
+                if gallery is not None and "contents" in gallery.get(f"{W}val", "").lower():
+                    self.count("table of contents")
+                    continue
+                content = child.find(f"{W}sdtContent")
+                if content is not None:
+                    yield from self.body(content)
+            elif tag in (f"{W}customXml", f"{W}ins"):
+                yield from self.body(child)
+
+    def runs(self, element: Any, style: _StyleInfo, link: str | None = None) -> Iterator[Run | Image]:
+        """The runs of a paragraph (or a part of one) in order; pictures as they come."""
+        field_instr: list[str] | None = None
+        field_link: str | None = None
+        for child in element:
+            tag = child.tag
+            if tag == f"{W}r":
+                for fld in child.iter(f"{W}fldChar"):
+                    kind = fld.get(f"{W}fldCharType")
+                    if kind == "begin":
+                        field_instr = []
+                    elif kind == "separate" and field_instr is not None:
+                        match = _HYPERLINK_FIELD.match("".join(field_instr))
+                        field_link = match.group(1) if match else None
+                        field_instr = None
+                    elif kind == "end":
+                        field_instr, field_link = None, None
+                if field_instr is not None:
+                    field_instr += [instr.text or "" for instr in child.iter(f"{W}instrText")]
+                    continue
+                yield from self.run(child, style, link or field_link)
+            elif tag == f"{W}hyperlink":
+                target = None
+                rid = child.get(f"{R}id")
+                if rid and rid in self.part.rels:
+                    rel = self.part.rels[rid]
+                    target = rel.target_ref if rel.is_external else None
+                anchor = child.get(f"{W}anchor")
+                if target and anchor:
+                    target += "#" + anchor
+                yield from self.runs(child, style, target or link)
+            elif tag in (f"{W}ins", f"{W}smartTag", f"{W}customXml", f"{W}fldSimple", f"{W}sdt", f"{W}sdtContent", f"{W}bdo", f"{W}dir"):
+                yield from self.runs(child, style, link)
+            elif tag == f"{W}commentRangeStart":
+                self.count("comment")
+
+    def run(self, run: Any, style: _StyleInfo, link: str | None) -> Iterator[Run | Image]:
+        rpr = run.find(f"{W}rPr")
+        bold, italic, mono = style.bold, style.italic, style.mono
+        if rpr is not None:
+            char_style = rpr.find(f"{W}rStyle")
+            if char_style is not None:
+                info = self.styles.info(char_style.get(f"{W}val"))
+                bold = info.bold if info.bold is not None else bold
+                italic = info.italic if info.italic is not None else italic
+                mono = mono or info.mono
+            b, i = _on(rpr.find(f"{W}b")), _on(rpr.find(f"{W}i"))
+            bold = b if b is not None else bold
+            italic = i if i is not None else italic
+            fonts = rpr.find(f"{W}rFonts")
+            if fonts is not None and (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")):
+                mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi"))
+            if _on(rpr.find(f"{W}vanish")):
+                self.count("hidden text")
+                return
+        text: list[str] = []
+        for child in run:
+            tag = child.tag
+            if tag == f"{W}t":
+                text.append(child.text or "")
+            elif tag in (f"{W}tab", f"{W}ptab"):
+                text.append(" ")
+            elif tag in (f"{W}br", f"{W}cr"):
+                if child.get(f"{W}type") not in ("page", "column"):
+                    text.append("\n")
+            elif tag == f"{W}noBreakHyphen":
+                text.append("-")
+            elif tag in (f"{W}drawing", f"{W}pict", f"{MC}AlternateContent", f"{W}object"):
+                if text:
+                    yield Run("".join(text), bool(bold), bool(italic), mono, link)
+                    text = []
+                image = self.picture(child)
+                if image is not None:
+                    yield image
+            elif tag == f"{W}footnoteReference":
+                self.count("footnote")
+            elif tag == f"{W}endnoteReference":
+                self.count("endnote")
+            elif tag == f"{W}commentReference":
+                pass
+        if text:
+            yield Run("".join(text), bool(bold), bool(italic), mono, link)
+
+    def picture(self, element: Any) -> Image | None:
+        if element.find(f".//{W}txbxContent") is not None:
+            self.count("text box")
+        blip = element.find(f".//{A}blip")
+        rid = blip.get(f"{R}embed") if blip is not None else None
+        if rid is None:
+            data = element.find(f".//{V}imagedata")
+            rid = data.get(f"{R}id") if data is not None else None
+        if rid is None or rid not in self.part.related_parts:
+            if element.tag == f"{W}object":
+                self.count("embedded object")
+            return None
+        doc_pr = element.find(f".//{WP}docPr")
+        alt = ""
+        if doc_pr is not None:
+            alt = doc_pr.get("descr") or doc_pr.get("title") or ""
+        if rid not in self.images_seen:
+            target = self.part.related_parts[rid]
+            suffix = PurePosixPath(str(target.partname)).suffix
+            self.images_seen[rid] = self.imported.add_asset(target.blob, suffix)
+        return Image(self.images_seen[rid], alt)
+
+    def paragraph(self, p: Any) -> Iterator[Block]:
+        ppr = p.find(f"{W}pPr")
+        style_id = None
+        if ppr is not None:
+            pstyle = ppr.find(f"{W}pStyle")
+            style_id = pstyle.get(f"{W}val") if pstyle is not None else None
+        style = self.styles.info(style_id)
+        pieces = list(self.runs(p, style))
+        runs = tuple(piece for piece in pieces if isinstance(piece, Run))
+        images = [piece for piece in pieces if isinstance(piece, Image)]
+        text = "".join(run.text for run in runs)
+        if text.strip():
+            yield self.classify(ppr, style, runs)
+        yield from images
+
+    def classify(self, ppr: Any, style: _StyleInfo, runs: tuple[Run, ...]) -> Block:
+        name = style.name.lower()
+        if name == "title":
+            return Para(runs, "title")
+        if name == "subtitle":
+            return Para(runs, "subtitle")
+        heading = style.heading
+        if ppr is not None:
+            outline = ppr.find(f"{W}outlineLvl")
+            if outline is not None and _int(outline.get(f"{W}val"), 9) < 9:
+                heading = _int(outline.get(f"{W}val"), 0) + 1
+        if heading:
+            return Para(tuple(Run(run.text, link=run.link) for run in runs), "heading", heading)
+        num = style.num
+        if ppr is not None and ppr.find(f"{W}numPr") is not None:
+            num_pr = ppr.find(f"{W}numPr")
+            num_id = num_pr.find(f"{W}numId")
+            ilvl = num_pr.find(f"{W}ilvl")
+            if num_id is not None:
+                num = (num_id.get(f"{W}val", ""), _int(ilvl.get(f"{W}val") if ilvl is not None else None, 0))
+            elif num is not None and ilvl is not None:
+                num = (num[0], _int(ilvl.get(f"{W}val"), 0))
+        if num is not None:
+            found = self.numbering.next(*num)
+            if found is not None:
+                ordered, number = found
+                level = num[1]
+                if level == 0 and style.list_level:
+                    level = style.list_level  # "List Bullet 2" whose numbering sits at level 0
+                return Item(runs, level, ordered, number)
+        text = "".join(run.text for run in runs)
+        if all(run.code for run in runs if run.text.strip()) and text.strip():
+            return Code(text)
+        return Para(runs)
+
+    def table(self, tbl: Any) -> Table:
+        rows: list[tuple[tuple[Run, ...], ...]] = []
+        for tr in tbl.iter(f"{W}tr"):
+            if tr.getparent() is not tbl:
+                continue
+            cells: list[tuple[Run, ...]] = []
+            for tc in tr.iter(f"{W}tc"):
+                if tc.getparent() is not tr:
+                    continue
+                runs: list[Run] = []
+                for p in tc.iter(f"{W}p"):
+                    style = self.styles.info(None)
+                    part = [piece for piece in self.runs(p, style) if isinstance(piece, Run)]
+                    if part and runs:
+                        runs.append(Run(" "))
+                    runs += part
+                cells.append(tuple(Run(run.text.replace("\n", " "), run.bold, run.italic, run.code, run.link) for run in runs))
+            if cells:
+                rows.append(tuple(cells))
+        return Table(tuple(rows))
+
+
+def _element_of(part: Any, name: str) -> Any:
+    try:
+        return getattr(part, name).element
+    except (KeyError, NotImplementedError, AttributeError):
+        return None
+
+
+def _merge_code(blocks: list[Block]) -> list[Block]:
+    """Consecutive monospace paragraphs are one code block, as the author laid them out."""
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Code) and out and isinstance(out[-1], Code):
+            out[-1] = Code(out[-1].text + "\n" + block.text)
+        else:
+            out.append(block)
+    return out
+
+
+def read_docx(data: bytes, path: str) -> Imported:
+    """Read a .docx; raises ``NotesError`` for an archive that is corrupt, a bomb, or points outside itself."""
+    archive = open_zip(data, path, "Word document")
+    names = set(archive.namelist())
+    if "word/document.xml" not in names and "[Content_Types].xml" not in names:
+        raise input_error("not a Word document (no word/document.xml in the archive)", path)
+    check_relationships(archive, path)
+    import docx
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except Exception as exc:  # python-docx and lxml raise their own types for broken packages
+        raise input_error(f"not a readable Word document ({type(exc).__name__}: {exc})", path) from None
+    imported = Imported("docx")
+    title = (document.core_properties.title or "").strip()
+    imported.title = title or None
+    reader = _Reader(document, imported)
+    imported.blocks = _merge_code(list(reader.body(document.element.body)))
+    for what, count in reader.counts.items():
+        imported.drop(f"{count} {what}{'s' if count != 1 and not what.endswith('text') else ''}")
+    return imported

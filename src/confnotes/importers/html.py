@@ -1,0 +1,558 @@
+"""Web pages to the block stream: Google Docs' export (zipped or not), Word's and LibreOffice's HTML,
+and a browser's copied ``text/html``.
+
+Google Docs does not nest its lists: every list level is a sibling ``<ul>`` whose class names the
+level (``lst-kix_…-1``) and whose CSS indents it, and bold, italic and code fonts live in
+generated classes (``.c1{font-weight:700}``). Word marks list paragraphs with ``mso-list: l0
+level2``. So the reader computes each element's look from its tags, its classes' CSS and its
+inline style, and each item's level from the nesting, the class, ``aria-level`` or the indent.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from confnotes.errors import input_error
+from confnotes.importers.blocks import IMAGE_SUFFIXES, Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace
+
+Resolver = Callable[[str], bytes | None]
+_BLOCKS = frozenset(
+    (
+        "p",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "dt",
+        "dd",
+        "figcaption",
+        "address",
+        "center",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "main",
+        "aside",
+        "nav",
+    )
+)
+_SKIP = frozenset(
+    (
+        "style",
+        "title",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "iframe",
+        "object",
+        "embed",
+        "video",
+        "audio",
+        "canvas",
+        "select",
+        "textarea",
+        "button",
+        "head",
+    )
+)
+_VOID = frozenset(("br", "img", "hr", "meta", "link", "input", "col", "area", "base", "wbr", "source", "track", "param"))
+_KIX = re.compile(r"\blst-kix_[\w-]*?-(\d+)\b")
+_MSO_LIST = re.compile(r"mso-list\s*:\s*l\d+\s+level(\d+)", re.I)
+_DECL = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_SIMPLE_CLASS = re.compile(r"^\s*[a-z0-9]*\.([\w-]+)\s*$", re.I)
+_ORDER_GLYPH = re.compile(r"^\s*(\d+|[a-zA-Z]|[ivxlcIVXLC]+)[.)]")
+_MAX_IMAGE = 32 * 1024 * 1024
+
+
+def parse_css(text: str) -> dict[str, dict[str, str]]:
+    """Declarations of simple class selectors (``.c1``, ``p.title``): the only CSS a document export needs."""
+    classes: dict[str, dict[str, str]] = {}
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    for selectors, body in _RULE.findall(text):
+        declarations = {name.lower(): value.strip().lower() for name, value in _DECL.findall(body)}
+        for selector in selectors.split(","):
+            match = _SIMPLE_CLASS.match(selector)
+            if match:
+                classes.setdefault(match.group(1), {}).update(declarations)
+    return classes
+
+
+def _points(value: str) -> float:
+    """A CSS length in points (``36pt``, ``48px``, ``.5in``, ``1em``)."""
+    match = re.match(r"^(-?[\d.]+)\s*(pt|px|in|cm|mm|em|rem)?", value.strip())
+    if not match:
+        return 0.0
+    try:
+        number = float(match.group(1))
+    except ValueError:
+        return 0.0
+    unit = match.group(2) or "px"
+    return number * {"pt": 1, "px": 0.75, "in": 72, "cm": 28.35, "mm": 2.835, "em": 12, "rem": 12}[unit]
+
+
+def unwrap_link(href: str) -> str:
+    """Google Docs sends every link through ``https://www.google.com/url?q=TARGET&sa=…``."""
+    parts = urlsplit(href)
+    if parts.netloc.endswith("google.com") and parts.path == "/url":
+        target = parse_qs(parts.query).get("q")
+        if target:
+            return target[0]
+    return href
+
+
+@dataclass
+class _Look:
+    bold: bool = False
+    italic: bool = False
+    code: bool = False
+    link: str | None = None
+
+
+@dataclass
+class _Open:
+    """A block being read: its kind (``para``, ``heading``, ``title``, ``subtitle``, ``item``, ``pre``, ``cell``)."""
+
+    kind: str
+    level: int = 0
+    ordered: bool = False
+    number: int | None = None
+    runs: list[Run] = field(default_factory=list)
+    images: list[Image] = field(default_factory=list)
+    tag: str = ""
+
+
+@dataclass
+class _ListFrame:
+    ordered: bool
+    counter: int
+    level: int | None  # a level the class says (Google Docs), else None
+    key: str | None = None  # Google Docs' list class: its numbers go on across lists of that class
+
+
+class _Reader(HTMLParser):
+    def __init__(self, path: str, imported: Imported, resolve: Resolver | None) -> None:
+        super().__init__(convert_charrefs=True)
+        self.path = path
+        self.imported = imported
+        self.resolve = resolve
+        self.css: dict[str, dict[str, str]] = {}
+        self.looks: list[tuple[str, _Look]] = [("", _Look())]
+        self.skip: list[str] = []
+        self.mso_skip = False
+        self.mso_glyph: list[str] = []
+        self.block: _Open | None = None
+        self.lists: list[_ListFrame] = []
+        self.kix_counters: dict[str, int] = {}
+        self.table: list[list[tuple[Run, ...]]] | None = None
+        self.table_depth = 0
+        self.style_text: list[str] = []
+        self.title_text: list[str] = []
+        self.in_title = False
+        self.counts: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def count(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def refuse(self, message: str) -> None:
+        line, offset = self.getpos()
+        raise input_error(message, self.path, line, offset + 1)
+
+    def declarations(self, attrs: dict[str, str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for name in attrs.get("class", "").split():
+            found.update(self.css.get(name, {}))
+        found.update({name.lower(): value.strip().lower() for name, value in _DECL.findall(attrs.get("style", ""))})
+        return found
+
+    def emit(self, block: Block) -> None:
+        self.imported.blocks.append(block)
+
+    def close_block(self) -> None:
+        block, self.block = self.block, None
+        if block is None:
+            return
+        runs = tuple(block.runs)
+        text = "".join(run.text for run in runs)
+        if block.kind == "pre":
+            if text.strip():
+                self.emit(Code(text.strip("\n")))
+        elif text.strip():
+            if block.kind == "item":
+                self.emit(Item(runs, block.level, block.ordered, block.number))
+            elif block.kind in ("heading", "title", "subtitle"):
+                self.emit(Para(runs, block.kind, block.level))
+            elif all(run.code for run in runs if run.text.strip()):
+                self.emit(Code(text.strip()))
+            else:
+                self.emit(Para(runs))
+        for image in block.images:
+            self.emit(image)
+
+    def open_block(self, kind: str, tag: str, level: int = 0) -> None:
+        self.close_block()
+        self.block = _Open(kind, level, tag=tag)
+
+    # ------------------------------------------------------------------ tags
+
+    def handle_starttag(self, tag: str, attr_list: list[tuple[str, str | None]]) -> None:
+        attrs = {name.lower(): value or "" for name, value in attr_list}
+        if any(name.startswith("on") for name in attrs):
+            self.count("event attribute")
+        if tag == "script":
+            self.refuse(
+                "the page holds a <script>; confnotes imports documents, not programs: "
+                "export the document itself (File › Download › Web page)"
+            )
+        if self.skip:
+            if tag not in _VOID:
+                self.skip.append(tag)
+            return
+        if tag in _SKIP:
+            if tag == "title":
+                self.in_title = True
+            if tag in ("svg", "iframe", "object", "embed", "video", "audio", "canvas"):
+                self.count(tag)
+            if tag != "head":
+                self.skip.append(tag)
+            return
+        if tag == "img":
+            self.image(attrs)
+            return
+        if tag == "br":
+            if self.block is not None:
+                self.block.runs.append(Run("\n"))
+            return
+        if tag == "hr":
+            self.close_block()
+            return
+        if tag in _VOID:
+            return
+        look = self.look_for(tag, attrs)
+        self.looks.append((tag, look))
+        if self.table is not None:
+            self.in_table(tag)
+            return
+        if tag in ("ul", "ol"):
+            self.close_block()
+            kix = _KIX.search(attrs.get("class", ""))
+            level = int(kix.group(1)) if kix else None
+            start = _int(attrs.get("start"), 1)
+            if kix:
+                key = kix.group(0)
+                if "start" in attrs.get("class", "").split() or key not in self.kix_counters:
+                    self.kix_counters[key] = start - 1
+            self.lists.append(_ListFrame(tag == "ol", start - 1, level, kix.group(0) if kix else None))
+            return
+        if tag == "li":
+            self.list_item(attrs)
+            return
+        if tag == "pre":
+            self.open_block("pre", tag)
+            return
+        if tag == "table":
+            self.close_block()
+            self.table = []
+            self.table_depth = 1
+            return
+        if tag in _BLOCKS:
+            if self.block is not None and self.block.kind == "item" and self.block.tag != tag:
+                return  # <li><p>…</p></li>: the paragraph is the item's text
+            mso = _MSO_LIST.search(attrs.get("style", ""))
+            classes = attrs.get("class", "").split()
+            if mso:
+                self.open_block("item", tag, int(mso.group(1)) - 1)
+                self.mso_glyph = []
+            elif tag[0] == "h" and tag[1:].isdigit():
+                self.open_block("heading", tag, int(tag[1:]))
+            elif "title" in classes:
+                self.open_block("title", tag)
+            elif "subtitle" in classes:
+                self.open_block("subtitle", tag)
+            else:
+                self.open_block("para", tag)
+
+    def in_table(self, tag: str) -> None:
+        assert self.table is not None
+        if tag == "table":
+            self.table_depth += 1
+        elif tag == "tr" and self.table_depth == 1:
+            self.table.append([])
+        elif tag in ("td", "th") and self.table_depth == 1:
+            if not self.table:
+                self.table.append([])
+            self.block = _Open("cell", tag=tag)
+        elif tag in _BLOCKS and self.block is not None and self.block.runs:
+            self.block.runs.append(Run(" "))
+
+    def list_item(self, attrs: dict[str, str]) -> None:
+        self.close_block()
+        frame = self.lists[-1] if self.lists else _ListFrame(False, 0, None)
+        level = frame.level
+        if level is None:
+            aria = attrs.get("aria-level")
+            level = _int(aria, 1) - 1 if aria else max(0, sum(1 for f in self.lists if f.level is None) - 1)
+        number: int | None = None
+        if frame.ordered:
+            if frame.key is not None:
+                self.kix_counters[frame.key] += 1
+                number = self.kix_counters[frame.key]
+            else:
+                frame.counter += 1
+                number = frame.counter
+            if "value" in attrs:
+                number = _int(attrs["value"], number or 1)
+        self.block = _Open("item", level, frame.ordered, number, tag="li")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip:
+            if self.skip[-1] == tag:
+                done = self.skip.pop()
+                if done == "style":
+                    self.css.update(parse_css("".join(self.style_text)))
+                    self.style_text = []
+                if done == "title":
+                    self.in_title = False
+            return
+        if tag in _VOID:
+            return
+        # close the look this tag opened (and any left open inside it)
+        for index in range(len(self.looks) - 1, 0, -1):
+            if self.looks[index][0] == tag:
+                del self.looks[index:]
+                break
+        if self.table is not None:
+            if tag == "table":
+                self.table_depth -= 1
+                if self.table_depth == 0:
+                    self.close_cell()
+                    rows = tuple(tuple(row) for row in self.table if row)
+                    self.table = None
+                    if rows:
+                        self.emit(Table(rows))
+            elif tag in ("td", "th") and self.table_depth == 1:
+                self.close_cell()
+            return
+        if tag in ("ul", "ol"):
+            self.close_block()
+            if self.lists:
+                self.lists.pop()
+            return
+        if self.block is not None and (tag == self.block.tag or (tag == "li" and self.block.kind == "item")):
+            self.close_block()
+
+    def close_cell(self) -> None:
+        block, self.block = self.block, None
+        if block is None or self.table is None:
+            return
+        runs = tuple(Run(run.text.replace("\n", " "), run.bold, run.italic, run.code, run.link) for run in block.runs)
+        self.table[-1].append(runs)
+
+    def look_for(self, tag: str, attrs: dict[str, str]) -> _Look:
+        parent = self.looks[-1][1]
+        look = _Look(parent.bold, parent.italic, parent.code, parent.link)
+        style = self.declarations(attrs)
+        if tag in ("b", "strong"):
+            look.bold = True
+        if tag in ("i", "em", "cite"):
+            look.italic = True
+        if tag in ("code", "tt", "kbd", "samp", "pre"):
+            look.code = True
+        weight = style.get("font-weight")
+        if weight:
+            look.bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
+        if "font-style" in style:
+            look.italic = style["font-style"] in ("italic", "oblique")
+        family = style.get("font-family") or (attrs.get("face") if tag == "font" else None)
+        if family:
+            look.code = is_monospace(family)
+        if tag == "a" and attrs.get("href"):
+            href = unwrap_link(attrs["href"].strip())
+            if href.lower().startswith(("javascript:", "vbscript:", "data:")):
+                self.count("script link")
+            else:
+                look.link = href
+        return look
+
+    def image(self, attrs: dict[str, str]) -> None:
+        src = attrs.get("src", "").strip()
+        alt = attrs.get("alt", "") or attrs.get("title", "")
+        scheme = urlsplit(src).scheme.lower()
+        if src.startswith("//") or scheme in ("http", "https", "ftp"):
+            self.refuse(
+                f"the page shows a remote image ({src[:80]}); confnotes fetches nothing: "
+                "download the page with its images (a zipped web page) and import that"
+            )
+        data: bytes | None = None
+        suffix = ""
+        if scheme == "data":
+            header, _, payload = src.partition(",")
+            mime = header[5:].split(";")[0].lower()
+            suffix = "." + mime.split("/")[-1].replace("jpeg", "jpg").replace("svg+xml", "svg")
+            try:
+                data = base64.b64decode(payload, validate=False) if ";base64" in header.lower() else unquote(payload).encode()
+            except (binascii.Error, ValueError):
+                data = None
+        elif src and not scheme and self.resolve is not None:
+            data = self.resolve(unquote(src.split("#")[0].split("?")[0]))
+            suffix = PurePosixPath(unquote(src.split("?")[0])).suffix
+        if not data:
+            self.count("missing image")
+            return
+        if suffix.lower() not in IMAGE_SUFFIXES:
+            suffix = ".png"
+        image = Image(self.imported.add_asset(data, suffix), alt)
+        if self.block is not None and self.block.kind != "cell":
+            self.block.images.append(image)
+        else:
+            if self.table is None:
+                self.emit(image)
+
+    # ------------------------------------------------------------------ text
+
+    def unknown_decl(self, data: str) -> None:
+        """Word's ``<![if !supportLists]>`` hides the list glyph it also paints; its text is the glyph."""
+        lowered = data.strip().lower()
+        if lowered.startswith("if") and "supportlists" in lowered:
+            self.mso_skip = True
+        elif lowered.startswith("endif") and self.mso_skip:
+            self.mso_skip = False
+            glyph = "".join(self.mso_glyph)
+            if self.block is not None and self.block.kind == "item":
+                number = _ORDER_GLYPH.match(glyph)
+                if number:
+                    self.block.ordered = True
+                    self.block.number = int(number.group(1)) if number.group(1).isdigit() else None
+            self.mso_glyph = []
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            if self.skip[-1] == "style":
+                self.style_text.append(data)
+            elif self.skip[-1] == "title":
+                self.title_text.append(data)
+            return
+        if self.mso_skip:
+            self.mso_glyph.append(data)
+            return
+        look = self.looks[-1][1]
+        if self.block is None:
+            if not data.strip():
+                return
+            if self.table is not None:
+                return
+            self.block = _Open("para", tag="")  # text straight in <body> or a <div>
+        if self.block.kind == "pre":
+            self.block.runs.append(Run(data, code=True))
+            return
+        text = re.sub(r"[ \t\r\n\f]+", " ", data).replace("\xa0", " ")
+        if not text:
+            return
+        last = self.block.runs[-1].text if self.block.runs else "\n"
+        if text.startswith(" ") and (last.endswith((" ", "\n"))):
+            text = text[1:]
+        if text:
+            self.block.runs.append(Run(text, look.bold, look.italic, look.code, look.link))
+
+    def finish(self) -> None:
+        self.close()
+        if self.table is not None:
+            self.close_cell()
+            rows = tuple(tuple(row) for row in self.table if row)
+            self.table = None
+            if rows:
+                self.emit(Table(rows))
+        self.close_block()
+        title = " ".join("".join(self.title_text).split())
+        self.imported.title = title or None
+        for what, count in self.counts.items():
+            self.imported.drop(f"{count} {what}{'s' if count != 1 else ''}")
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
+    """Read a web page; ``resolve`` gives the bytes of an image the page names relatively (or None).
+
+    For a page on disk, images are read only from the page's folder and below it."""
+    if resolve is None and not path.startswith("<"):
+        resolve = _folder_resolver(Path(path).resolve().parent)
+    imported = Imported("html")
+    reader = _Reader(path, imported, resolve)
+    reader.feed(text)
+    reader.finish()
+    imported.blocks = _merge_code(imported.blocks)
+    return imported
+
+
+def _merge_code(blocks: list[Block]) -> list[Block]:
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Code) and out and isinstance(out[-1], Code):
+            out[-1] = Code(out[-1].text + "\n" + block.text)
+        else:
+            out.append(block)
+    return out
+
+
+def _folder_resolver(folder: Path) -> Resolver:
+    def resolve(src: str) -> bytes | None:
+        if src.startswith(("/", "\\")) or ":" in src:
+            return None
+        candidate = (folder / src).resolve()
+        if not candidate.is_relative_to(folder) or not candidate.is_file():
+            return None
+        if candidate.stat().st_size > _MAX_IMAGE:
+            return None
+        return candidate.read_bytes()
+
+    return resolve
+
+
+def read_html_zip(archive: zipfile.ZipFile, path: str) -> Imported:
+    """Google Docs' "Download › Web page (.html, zipped)": one page and its ``images/`` folder."""
+    from confnotes.importers import _decode_markup
+    from confnotes.importers.safety import read_member
+
+    pages = [name for name in archive.namelist() if name.lower().endswith((".html", ".htm")) and not name.startswith("__MACOSX")]
+    if len(pages) != 1:
+        raise input_error(f"the archive holds {len(pages)} web pages; import one page at a time", path)
+    page = pages[0]
+    base = PurePosixPath(page).parent
+    members = set(archive.namelist())
+
+    def resolve(src: str) -> bytes | None:
+        parts: list[str] = []
+        for part in (base / src).parts:
+            if part == "..":
+                if not parts:
+                    return None
+                parts.pop()
+            elif part not in (".", ""):
+                parts.append(part)
+        name = "/".join(parts)
+        return read_member(archive, name, path, "archive") if name in members else None
+
+    text = _decode_markup(read_member(archive, page, path, "archive"), path)
+    return read_html(text, path, resolve)

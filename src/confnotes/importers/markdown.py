@@ -1,0 +1,193 @@
+"""The block stream written as plain Markdown, the text the shared recovery rules then read.
+
+Only what a format states for certain becomes Markdown syntax (heading styles, list levels,
+tables, code); what a person infers from the look of a line (a bold-only line, ``Talk: …``,
+``Speaker: …``, a typed ``•``) is written as that line, so a document and a paste of the same
+shape go through the same recovery rules and give the same outline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Note, Para, Run, Table
+
+_ESCAPE = re.compile(r"([\\`*\[\]<])")
+_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+_LINE_START = re.compile(r"^([ \t]*)([#>]|=+[ \t]*$|-{3,}[ \t]*$|_{3,}[ \t]*$|\*{3,}[ \t]*$)", re.M)
+_SAFE_LINK = re.compile(r"^(?:https?://|mailto:|#)", re.I)
+
+
+def escape(text: str) -> str:
+    """Text that Markdown reads back as the same characters (no emphasis, code, links or HTML)."""
+    text = _ESCAPE.sub(r"\\\1", text)
+    text = _UNDERSCORE.sub(r"\\_", text)
+    text = _ENTITY.sub("&amp;", text)
+    return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def _merge(runs: Iterable[Run]) -> list[Run]:
+    """Neighbouring runs with the same look as one (Word splits a word into several runs)."""
+    out: list[Run] = []
+    for run in runs:
+        if not run.text:
+            continue
+        if out:
+            last = out[-1]
+            if (last.bold, last.italic, last.code, last.link, last.raw) == (run.bold, run.italic, run.code, run.link, run.raw):
+                out[-1] = Run(last.text + run.text, last.bold, last.italic, last.code, last.link, last.raw)
+                continue
+        out.append(run)
+    return out
+
+
+def _code_span(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _wrap(text: str, mark: str) -> str:
+    """``**text**`` with the spaces at its edges moved outside, as CommonMark needs them."""
+    core = text.strip()
+    if not core:
+        return text
+    lead = text[: len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()) :]
+    return f"{lead}{mark}{core}{mark}{trail}"
+
+
+def inline(runs: Sequence[Run], dropped: list[str] | None = None) -> str:
+    """Runs as inline Markdown: bold, italic, code spans and links (only web and mail links)."""
+    parts: list[str] = []
+    for run in _merge(runs):
+        if run.raw:
+            text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), run.text)
+        elif run.code and run.text.strip() and "\n" not in run.text:
+            text = _wrap(run.text, "").replace(run.text.strip(), _code_span(run.text.strip()))
+        else:
+            text = "\n".join(escape(line) for line in run.text.split("\n"))
+            if run.italic:
+                text = _wrap(text, "*")
+            if run.bold:
+                text = _wrap(text, "**")
+        if run.link:
+            if _SAFE_LINK.match(run.link):
+                target = run.link.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+                lead = text[: len(text) - len(text.lstrip())]
+                trail = text[len(text.rstrip()) :]
+                text = f"{lead}[{text.strip()}]({target}){trail}" if text.strip() else text
+            elif dropped is not None:
+                dropped.append(f"link to {run.link.split(':', 1)[0]}: (kept its text)")
+        parts.append(text)
+    text = "".join(parts)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def _cell(runs: Sequence[Run]) -> str:
+    return " ".join(inline(runs).split("\n")).replace("|", "\\|") or " "
+
+
+def _table(table: Table) -> list[str]:
+    width = max(len(row) for row in table.rows)
+    rows = [[_cell(cell) for cell in row] + [" "] * (width - len(row)) for row in table.rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "|".join(["---"] * width) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    return lines
+
+
+def _fence(text: str) -> list[str]:
+    longest = max((len(m) for m in re.findall(r"^[ \t]*(`{3,})", text, re.M)), default=2)
+    fence = "`" * max(3, longest + 1)
+    return [fence, *text.rstrip("\n").split("\n"), fence]
+
+
+def asset_link(folder: str, name: str) -> str:
+    path = f"{folder}/{name}"
+    return f"<{path}>" if any(char in path for char in " ()<>") else path
+
+
+def heading_offset(blocks: Sequence[Block]) -> int:
+    """How many levels headings move down: one under a Title, none when a lone level-1 heading
+    is the title already (or when there are no headings)."""
+    headings = [block for block in blocks if isinstance(block, Para) and block.style == "heading"]
+    if any(isinstance(block, Para) and block.style == "title" for block in blocks):
+        return 1 - min((block.level for block in headings), default=1) + 1
+    if not headings:
+        return 0
+    top = min(block.level for block in headings)
+    if sum(1 for block in headings if block.level == top) == 1 and headings[0].level == top:
+        return 1 - top  # the one top heading opens the note: it is the title (#), the rest follow
+    return 2 - top  # several top headings: sections (##) under a title found elsewhere
+
+
+def front_matter(meta: dict[str, str]) -> list[str]:
+    if not meta:
+        return []
+    return ["---", *(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in meta.items()), "---", ""]
+
+
+def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | None = None) -> str:
+    """The stream as Markdown, in reading order; images link into ``assets_folder``."""
+    out: list[str] = front_matter(meta or {})
+    offset = heading_offset(imported.blocks)
+    indents: list[int] = []  # the text column of each open list level
+    titled = False
+    previous: Block | None = None
+    for block in imported.blocks:
+        if not isinstance(block, (Item, Note)):
+            indents = []
+        if isinstance(block, Item):
+            if not isinstance(previous, (Item, Note)) and out and out[-1] != "":
+                out.append("")
+            level = min(block.level, len(indents))
+            del indents[level:]
+            pad = indents[-1] if indents else 0
+            marker = f"{block.number if block.number is not None else 1}." if block.ordered else "-"
+            text = inline(block.runs, imported.dropped)
+            lines = text.split("\n") if text else [""]
+            out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
+            indents.append(pad + len(marker) + 1)
+            out += [" " * indents[-1] + line for line in lines[1:]]
+            previous = block
+            continue
+        if isinstance(block, Note):
+            pad = indents[min(block.level, len(indents)) - 1] if indents and block.level else 0
+            if out and out[-1] != "":
+                out.append("")
+            out += [(" " * pad + line) if line.strip() else "" for line in block.text.split("\n")]
+            out.append("")
+            previous = block
+            continue
+        if out and out[-1] != "":
+            out.append("")
+        if isinstance(block, Para):
+            text = inline(block.runs, imported.dropped)
+            if not text:
+                continue
+            if block.style == "title" and not titled:
+                out.append("# " + " ".join(text.split()))
+                titled = True
+            elif block.style == "heading":
+                level = max(1, min(6, block.level + offset))
+                out.append("#" * level + " " + " ".join(text.split()))
+            else:
+                # a line break inside a paragraph is a hard break, as the document showed it
+                out.append("\\\n".join(text.split("\n")))
+        elif isinstance(block, Code):
+            out += _fence(block.text)
+        elif isinstance(block, Table):
+            if block.rows:
+                out += _table(block)
+        elif isinstance(block, Image):
+            alt = escape(" ".join(block.alt.split()))
+            out.append(f"![{alt}]({asset_link(assets_folder, block.name)})")
+        out.append("")
+        previous = block
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
