@@ -15,7 +15,7 @@ from confnotes.commands import EXIT_ERROR, EXIT_OK
 from confnotes.errors import NotesError
 
 #: The subcommands: each is ``command`` in ``confnotes.commands.<name>``.
-COMMANDS = ("build", "doctor", "fmt", "lint", "new", "outline", "render", "rules", "serve", "time")
+COMMANDS = ("build", "doctor", "fmt", "import", "lint", "new", "outline", "render", "rules", "serve", "time")
 
 
 class NotesGroup(click.Group):
@@ -30,7 +30,8 @@ class NotesGroup(click.Group):
             return help_command
         if cmd_name not in COMMANDS:
             return None
-        command = import_module(f"confnotes.commands.{cmd_name}").command
+        module = cmd_name + "_" if cmd_name == "import" else cmd_name  # a keyword cannot name a module
+        command = import_module(f"confnotes.commands.{module}").command
         assert isinstance(command, click.Command)
         return command
 
