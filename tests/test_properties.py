@@ -21,7 +21,7 @@ from strategies import EXAMPLES, markdown_note, note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-LINT_SETTINGS = build_settings({}, {})
+LINT_SETTINGS = build_settings({})
 
 
 def _text(raw: str) -> str:
@@ -67,7 +67,7 @@ def check_fmt(text: str) -> None:
 
 def _relint(text: str):
     doc = parse(text, "gen.md")
-    return lint_context(LintContext(doc, text, settings={"fix": True}), LINT_SETTINGS)
+    return lint_context(LintContext(doc, text, fix=True), LINT_SETTINGS)
 
 
 def check_fix_fixpoint(text: str) -> None:

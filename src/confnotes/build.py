@@ -116,7 +116,6 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
     from confnotes.output import write_atomic
     from confnotes.render.formats import output_format, render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.slides import Decks
     from confnotes.source import note_folder, read_source
 
     note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
@@ -127,8 +126,7 @@ def build_note(task: dict[str, Any]) -> dict[str, Any]:
         source = read_source(note)
         ctx = checker.context(source, config)
         doc = ctx.doc
-        decks = Decks(doc)  # the note's deck, built once for its lint run, its deck formats and the index
-        ctx.settings["decks"] = decks
+        decks = ctx.decks  # the note's deck, built once for its lint run, its deck formats and the index
         findings = lint_context(ctx, checker.settings_for(config))
         counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
         options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"], trust_templates=task["trust"]))

@@ -11,7 +11,7 @@ import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes import __version__
 from confnotes.config import Config, config_bytes, find_config, read_config_file
@@ -26,6 +26,9 @@ from confnotes.lint.engine import (
 )
 from confnotes.lint.types import Finding, Fix, LintContext
 from confnotes.source import Source, read_source
+
+if TYPE_CHECKING:
+    from confnotes.slides import Decks
 
 CACHE_DIR = ".confnotes_cache"
 CACHE_FILE = "lint-v1.json"
@@ -95,6 +98,29 @@ def _with_line_endings(source: Source, text: str) -> str:
     return "".join(line + ending for line, ending in zip(new, [*endings, ""], strict=True))
 
 
+def lint_environment(
+    text: str, path: str, config: Config, links: dict[str, bool] | None = None, fix: bool = False, decks: Decks | None = None
+) -> LintContext:
+    """The one way a note's lint context is made (lint, --fix's re-lints, build, the editor): its
+    outline as ``config`` reads it, relative links checked from the note's real folder (symlinks
+    followed, as renderers resolve them; results recorded in ``links`` for the cache), the config's
+    slide settings (the context adds the front matter's) and, from a build, the note's shared decks."""
+    from confnotes.load import parse_options, read_text
+    from confnotes.source import note_folder
+
+    options = parse_options(config)
+    doc = read_text(text, path, config)
+    folder = note_folder(path) or Path.cwd()
+    recorded = links if links is not None else {}
+
+    def exists(rel: str) -> bool:
+        if rel not in recorded:
+            recorded[rel] = (folder / rel).exists()
+        return recorded[rel]
+
+    return LintContext(doc, text, exists, config.slides, options, fix, decks)
+
+
 class Checker:
     """Caches configs and settings per folder so a run over many notes parses each config once."""
 
@@ -118,7 +144,6 @@ class Checker:
             request = self.request
             self._settings[config.path] = build_settings(
                 config.lint,
-                config.slides,
                 config.path,
                 select=request.select,
                 ignore=request.ignore,
@@ -128,26 +153,7 @@ class Checker:
         return self._settings[config.path]
 
     def context(self, source: Source, config: Config, links: dict[str, bool] | None = None, fix: bool | None = None) -> LintContext:
-        from confnotes.load import read_text
-
-        doc = read_text(source.text, source.path, config)
-        folder = Path(os.path.dirname(os.path.abspath(source.path))) if source.path != "<stdin>" else Path.cwd()
-        recorded = links if links is not None else {}
-
-        def exists(rel: str) -> bool:
-            if rel not in recorded:
-                recorded[rel] = (folder / rel).exists()
-            return recorded[rel]
-
-        from confnotes.load import parse_options
-
-        settings = self.settings_for(config)
-        return LintContext(
-            doc,
-            source.text,
-            exists=exists,
-            settings={"slides": settings.slides, "fix": self.request.fix if fix is None else fix, "parse": parse_options(config)},
-        )
+        return lint_environment(source.text, source.path, config, links, self.request.fix if fix is None else fix)
 
     # ------------------------------------------------------------ one note
 
@@ -162,7 +168,6 @@ class Checker:
                 gc.enable()
 
     def _lint_note(self, note: str, digest: str = "") -> NoteResult:
-        from confnotes.load import read_text
         from confnotes.output import write_atomic
 
         result = NoteResult(note, digest)
@@ -181,11 +186,7 @@ class Checker:
         if self.request.fix and any(f.fix for f in findings):
 
             def relint(text: str) -> list[Finding]:
-                doc = read_text(text, ctx.doc.path, config)
-                again = LintContext(
-                    doc, text, exists=ctx.exists, settings={"slides": settings.slides, "fix": True, "parse": ctx.settings["parse"]}
-                )
-                return lint_context(again, settings)
+                return lint_context(lint_environment(text, ctx.doc.path, config, result.links, fix=True), settings)
 
             try:
                 new_text, findings, applied = fix_until_stable(source.text, relint)
@@ -195,12 +196,7 @@ class Checker:
             if new_text != source.text:
                 write_atomic(note, encode_like(source, new_text))
                 result.fixed, result.fixes = True, applied
-                ctx = LintContext(
-                    read_text(new_text, note, config),
-                    new_text,
-                    exists=ctx.exists,
-                    settings={"slides": settings.slides, "fix": False, "parse": ctx.settings["parse"]},
-                )
+                ctx = lint_environment(new_text, ctx.doc.path, config, result.links)
         result.findings = findings
         result.facts = project_facts(ctx, settings)
         return result

@@ -3,65 +3,51 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from confnotes.errors import config_error
+from confnotes.settings import BuildSettings, SlideSettings, check_table, setting
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
-_TOP_KEYS: dict[str, type[Any]] = {
-    "templates": str,
-    "theme": str,
-    "paper": str,
-    "allow_html": bool,
-    "lang": str,
-    "max_heading_length": int,
-    "infer_headings": str,
-    "note_lines": bool,
-    "lint": dict,
-    "slides": dict,
-    "build": dict,
-    "extends": str,
-    "reference_pptx": str,
-}
 #: keys naming files or folders: relative to the config file that sets them
 PATH_KEYS = ("templates", "reference_pptx")
-#: ``[slides]`` (and front matter ``slides:``): the deck's limits, and the talk's pace for ``time``.
-SLIDE_KEYS: dict[str, type[Any]] = {
-    "max_items": int,
-    "max_words": int,
-    "agenda": bool,
-    "notes": bool,
-    "wpm": int,
-    "slide_seconds": int,
-}
-BUILD_KEYS: dict[str, type[Any]] = {"formats": list, "exclude": list}
 
 
 @dataclass(frozen=True)
 class Config:
-    """Settings for one note; ``path`` is the file they came from (``None`` for defaults)."""
+    """Settings for one note; ``path`` is the file they came from (``None`` for defaults). Every
+    field but ``path`` and ``bases`` is a config key: ``confnotes schema`` is generated from them."""
 
-    path: str | None = None
-    bases: tuple[str, ...] = ()  # config files ``extends`` read, nearest first
-    templates: str | None = None
-    theme: str = "default"
-    paper: str = "a4"
-    allow_html: bool = False
-    lang: str | None = None
-    max_heading_length: int = 100
-    infer_headings: str = "auto"
-    note_lines: bool = False
-    lint: dict[str, Any] = field(default_factory=dict)
-    slides: dict[str, Any] = field(default_factory=dict)
-    build: dict[str, Any] = field(default_factory=dict)
-    reference_pptx: str | None = None
+    path: str | None = field(default=None, metadata={"internal": True})
+    bases: tuple[str, ...] = field(default=(), metadata={"internal": True})  # config files ``extends`` read, nearest first
+    templates: str | None = setting(None, "A folder of templates that shadow the built-in ones file by file.")
+    theme: str = setting("default", "Theme of pages and decks: default, dark, print or a theme the templates add.")
+    paper: Literal["a4", "letter"] = setting("a4", "Paper size of PDFs.")
+    allow_html: bool = setting(False, "Render raw HTML in notes instead of escaping it (trusted notes only).")
+    lang: str | None = setting(None, "Language of the notes (BCP 47, e.g. en, de-CH) when front matter does not say.")
+    max_heading_length: int = setting(100, "Longest line read as an inferred heading in pasted notes.", 1, 10_000)
+    infer_headings: Literal["auto", "always", "never"] = setting("auto", "Headings from bare lines in pasted notes.")
+    note_lines: bool = setting(False, "Read 'Note:' lines as speaker notes (reveal.js habit).")
+    lint: dict[str, Any] = field(default_factory=dict, metadata={"table": "lint"})
+    slides: SlideSettings = field(default_factory=SlideSettings, metadata={"table": "slides"})
+    build: BuildSettings = field(default_factory=BuildSettings, metadata={"table": "build"})
+    reference_pptx: str | None = setting(None, "A PowerPoint file whose layouts and theme PPTX output uses.")
+    extends: str | None = setting(None, "Another config file whose settings this one extends, key by key.")
 
     @property
     def root(self) -> Path | None:
         return None if self.path is None else Path(self.path).parent
+
+
+#: the keys of the config's top level (scalars; ``lint``, ``slides`` and ``build`` are tables)
+TOP_KEYS = tuple(item.name for item in fields(Config) if not item.metadata.get("internal"))
+SCALAR_KEYS = tuple(item.name for item in fields(Config) if not item.metadata.get("internal") and "table" not in item.metadata)
+#: ``[slides]`` and front matter ``slides:`` keys (an editor completes them)
+SLIDE_KEYS = tuple(item.name for item in fields(SlideSettings))
+BUILD_KEYS = tuple(item.name for item in fields(BuildSettings))
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -79,16 +65,6 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise config_error(f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})", str(path)) from None
     except OSError as exc:
         raise config_error(exc.strerror or str(exc), str(path)) from None
-
-
-def check_types(table: dict[str, Any], schema: dict[str, type[Any]], where: str, path: str) -> None:
-    for key, value in table.items():
-        if key not in schema:
-            known = ", ".join(sorted(schema))
-            raise config_error(f"unknown key '{where}{key}' (known: {known})", path)
-        expected = schema[key]
-        if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-            raise config_error(f"'{where}{key}' must be {expected.__name__}, not {type(value).__name__}", path)
 
 
 def _with_base(table: dict[str, Any], path: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
@@ -131,21 +107,33 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 
 def config_from_table(table: dict[str, Any], path: str) -> Config:
+    """A config from its TOML table: every key checked against ``Config``'s fields (types, allowed
+    values), tables against their settings classes; paths made absolute from the file's folder."""
+    from confnotes.settings import from_table
+
     table, bases = _with_base(table, path)
-    check_types(table, _TOP_KEYS, "", path)
-    check_types(table.get("slides", {}), SLIDE_KEYS, "slides.", path)
-    check_types(table.get("build", {}), BUILD_KEYS, "build.", path)
-    if table.get("paper", "a4").lower() not in ("a4", "letter"):
-        raise config_error('\'paper\' must be "a4" or "letter"', path)
-    if table.get("infer_headings", "auto") not in ("auto", "always", "never"):
-        raise config_error('\'infer_headings\' must be "auto", "always" or "never"', path)
-    values = dict(table)
+    known = set(TOP_KEYS)
+    for key in table:
+        if key not in known:
+            raise config_error(f"unknown key '{key}' (known: {', '.join(sorted(known))})", path)
+    scalars = {key: value for key, value in table.items() if key in SCALAR_KEYS and key != "extends"}
+    if isinstance(scalars.get("paper"), str):
+        scalars["paper"] = scalars["paper"].lower()
+    values: dict[str, Any] = check_table(Config, scalars, "", path)
     for key in PATH_KEYS:
         if values.get(key) is not None:
             values[key] = str((Path(path).parent / values[key]).resolve())
-    if "paper" in values:
-        values["paper"] = values["paper"].lower()
-    return Config(path=path, bases=bases, **values)
+    for key in ("lint", "slides", "build"):
+        if key in table and not isinstance(table[key], dict):
+            raise config_error(f"'{key}' must be a table", path)
+    return Config(
+        path=path,
+        bases=bases,
+        lint=dict(table.get("lint", {})),
+        slides=SlideSettings().merged(table.get("slides", {}), "slides.", path),
+        build=from_table(BuildSettings, table.get("build", {}), "build.", path),
+        **values,
+    )
 
 
 def config_bytes(config: Config) -> bytes:

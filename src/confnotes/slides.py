@@ -17,10 +17,10 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from confnotes.config import SLIDE_KEYS, check_types
 from confnotes.errors import NotesError
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, count_words, note_text, walk_content
 from confnotes.parse.blocks import is_image_only
+from confnotes.settings import SlideSettings
 
 DEFAULT_MAX_ITEMS = 6
 DEFAULT_MAX_WORDS = 60
@@ -39,23 +39,27 @@ class DeckOptions:
     image_root: str | None = None  # the note's folder: images not found there are not measured as images
 
     @classmethod
-    def from_mapping(cls, values: dict[str, Any], image_root: str | os.PathLike[str] | None = None) -> DeckOptions:
-        """Deck options from slide settings (``slide_settings``); ``image_root``: the note's folder,
-        so images that will not show are measured as the text in their place, as renderers show them."""
-        known = {key: values[key] for key in ("max_items", "max_words", "agenda", "notes") if key in values}
-        return cls(**known, image_root=None if image_root is None else os.fspath(image_root))
+    def from_settings(cls, settings: SlideSettings, image_root: str | os.PathLike[str] | None = None) -> DeckOptions:
+        """Deck options from a note's slide settings (``slide_settings``); ``image_root``: the note's
+        folder, so images that will not show are measured as the text in their place, as renderers show them."""
+        return cls(
+            max_items=settings.max_items,
+            max_words=settings.max_words,
+            agenda=settings.agenda,
+            notes=settings.notes,
+            image_root=None if image_root is None else os.fspath(image_root),
+        )
 
 
-def slide_settings(configured: dict[str, Any], doc: Document) -> dict[str, Any]:
-    """The one merge of ``[slides]`` settings: the config's, then the note's own front matter ``slides:``
-    (checked like the config's). Render, lint and ``time`` all read a note's slide settings here."""
+def slide_settings(configured: SlideSettings, doc: Document) -> SlideSettings:
+    """The one merge of slide settings: the config's, then the note's own front matter ``slides:``
+    (checked like the config's). Render, lint, ``time`` and ``build`` all read a note's slide settings here."""
     value = doc.meta.extra.get("slides")
     if value is None:
-        return dict(configured)
+        return configured
     if not isinstance(value, dict):
         raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
-    check_types(value, SLIDE_KEYS, "slides.", doc.path)
-    return {**configured, **value}
+    return configured.merged(value, "slides.", doc.path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,14 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.model import Block, Document, Node, count_words
+from confnotes.settings import SlideSettings, setting_range
 from confnotes.slides import Deck, Slide, slide_words
 
-DEFAULT_WPM = 130
+DEFAULT_WPM = SlideSettings().wpm
 #: rates confnotes accepts; most speakers talk at 100–200 words a minute (``TYPICAL_WPM``)
-MIN_WPM, MAX_WPM = 50, 400
+MIN_WPM, MAX_WPM = setting_range(SlideSettings, "wpm")
 TYPICAL_WPM = (100, 200)
-DEFAULT_SLIDE_SECONDS = 2
+DEFAULT_SLIDE_SECONDS = SlideSettings().slide_seconds
 #: an ``h:mm`` duration at or above this many hours is refused as a likely ``mm:ss``
 MAX_CLOCK_HOURS = 8
 
@@ -169,27 +170,6 @@ def spoken_words(slide: Slide) -> int:
         return sum(count_words(note) for note in slide.notes)
     title = 0 if slide.continued or slide.kind == "title" and not slide.title else count_words(slide.title)
     return title + slide_words(slide)
-
-
-def pace(
-    settings: dict[str, Any], wpm: int | None = None, slide_seconds: float | None = None, where: str | None = None
-) -> tuple[int, float]:
-    """The speaking rate and per-slide allowance: the command line's, else the note's slide settings
-    (``slide_settings``: config < front matter), else the defaults; checked."""
-    return check_pace(
-        wpm if wpm is not None else settings.get("wpm", DEFAULT_WPM),
-        slide_seconds if slide_seconds is not None else settings.get("slide_seconds", DEFAULT_SLIDE_SECONDS),
-        where,
-    )
-
-
-def check_pace(wpm: Any, slide_seconds: Any, where: str | None = None) -> tuple[int, float]:
-    """The speaking rate and per-slide allowance, checked (config, front matter or command line)."""
-    if isinstance(wpm, bool) or not isinstance(wpm, int) or not MIN_WPM <= wpm <= MAX_WPM:
-        raise input_error(f"speaking rate must be {MIN_WPM}–{MAX_WPM} words a minute, not {wpm!r}", where)
-    if isinstance(slide_seconds, bool) or not isinstance(slide_seconds, (int, float)) or not 0 <= slide_seconds <= 60:
-        raise input_error(f"slide_seconds must be 0–60 seconds, not {slide_seconds!r}", where)
-    return wpm, float(slide_seconds)
 
 
 def front_matter_line(doc: Document, key: str) -> int | None:

@@ -79,12 +79,12 @@ def command(
     request = BuildRequest(
         directory,
         output,
-        _formats(to, build_config.get("formats")),
+        _formats(to, list(build_config.formats)),
         jobs,
         force,
         parse_shard(shard) if shard else None,
         theme,
-        tuple(exclude) + tuple(str(glob) for glob in build_config.get("exclude", ())),
+        tuple(exclude) + build_config.exclude,
         trust_templates=trust_templates,
     )
     if sys.stderr.isatty() and not quiet:

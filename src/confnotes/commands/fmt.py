@@ -28,7 +28,7 @@ def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str,
     from confnotes.reformat import format_notes
     from confnotes.source import discover
 
-    configured = configured_excludes(list(paths), None, lambda config: build_settings(config.lint, config.slides, config.path).exclude)
+    configured = configured_excludes(list(paths), None, lambda config: build_settings(config.lint, config.path).exclude)
     notes = discover(list(paths), tuple(exclude) + configured)
     changed: list[str] = []
     errors: list[NotesError] = []

@@ -8,6 +8,7 @@ import sys
 import click
 
 from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_excludes, csv
+from confnotes.settings import LintTable, choices
 
 
 @click.command("lint")
@@ -26,7 +27,7 @@ from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_ex
 @click.option("--ignore", multiple=True, help="Skip these rules (ids, names or id prefixes; comma-separated).")
 @click.option(
     "--fail-on",
-    type=click.Choice(["error", "warning", "info"]),
+    type=click.Choice(choices(LintTable, "fail_on")),
     default=None,
     help="Exit 1 when a finding is at least this severe. Default: config or warning.",
 )
@@ -56,7 +57,7 @@ from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_ex
 )
 @click.option(
     "--profile",
-    type=click.Choice(["auto", "notes", "talk"]),
+    type=click.Choice(choices(LintTable, "profile")),
     default=None,
     help="talk: also give slide advice (dense-slide, too-many-items, long-title); notes: never; "
     "auto (default): for notes with kind: talk, slides: or duration: in their front matter.",

@@ -7,8 +7,10 @@ import sys
 import click
 
 from confnotes.commands import warn
+from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
+from confnotes.settings import SlideSettings, choices, setting_range
 
 
 @click.command("render")
@@ -38,12 +40,25 @@ from confnotes.render.formats import FORMATS  # the one table of output formats 
     help="A folder whose templates shadow the built-in ones by file name.",
 )
 @click.option(
-    "--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default=None, help="PDF paper size. Default: config or a4."
+    "--paper",
+    type=click.Choice(choices(Config, "paper"), case_sensitive=False),
+    default=None,
+    help="PDF paper size. Default: config or a4.",
 )
 @click.option("--notes/--no-notes", "notes", default=None, help="Show speaker notes in documents (hidden by default).")
 @click.option("--untagged", is_flag=True, help="PDF without PDF/UA tagging (tagged, accessible PDF is the default).")
-@click.option("--max-items", type=click.IntRange(min=1), default=None, help="Slides: split slides with more items.")
-@click.option("--max-words", type=click.IntRange(min=1), default=None, help="Slides: split slides with more words.")
+@click.option(
+    "--max-items",
+    type=click.IntRange(*setting_range(SlideSettings, "max_items")),
+    default=None,
+    help="Slides: split slides with more items.",
+)
+@click.option(
+    "--max-words",
+    type=click.IntRange(*setting_range(SlideSettings, "max_words")),
+    default=None,
+    help="Slides: split slides with more words.",
+)
 @click.option("--agenda/--no-agenda", "agenda", default=None, help="Slides: include the agenda slide (default on).")
 @click.option(
     "--config",

@@ -7,19 +7,20 @@ from typing import Any
 import click
 
 from confnotes.errors import ErrorKind, NotesError
+from confnotes.settings import SlideSettings, setting_range
 
 
 @click.command("time")
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--wpm",
-    type=click.IntRange(50, 400),
+    type=click.IntRange(*setting_range(SlideSettings, "wpm")),
     default=None,
     help="Speaking rate in words a minute; most speakers talk at 100-200 (default: config slides.wpm, else 130).",
 )
 @click.option(
     "--slide-seconds",
-    type=click.FloatRange(0, 60),
+    type=click.FloatRange(*setting_range(SlideSettings, "slide_seconds")),
     default=None,
     help="Time allowed per slide on top of its words (default: config slides.slide_seconds, else 2).",
 )
@@ -56,10 +57,9 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
 
     loaded = load_note(note)
     doc = loaded.doc
-    settings = slide_settings(loaded.config.slides, doc)
-    rate, seconds = timing.pace(settings, wpm, slide_seconds, loaded.config.path or note)
+    settings = slide_settings(loaded.config.slides, doc).overridden(wpm=wpm, slide_seconds=slide_seconds)
     folder = note_folder(note)
-    plan = timing.plan(doc, build_deck(doc, DeckOptions.from_mapping(settings, folder)), rate, seconds)
+    plan = timing.plan(doc, build_deck(doc, DeckOptions.from_settings(settings, folder)), settings.wpm, settings.slide_seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
     if write_budgets:
         if note == "-":

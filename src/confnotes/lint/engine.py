@@ -7,17 +7,19 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, lookup
-from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, option_defaults
+from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
+from confnotes.settings import LintTable, check_value, describe, from_table
 
 if TYPE_CHECKING:
     from confnotes.model import Document
 
-LINT_KEYS = {"select", "ignore", "fail_on", "exclude", "rules", "profile", "per-file-ignores", "docs_url"}
-PROFILES = ("auto", "notes", "talk")
+#: ``[lint]`` keys that hold tables (the scalar keys are ``LintTable``'s fields)
+TABLE_KEYS = ("rules", "per-file-ignores")
+PROFILES: tuple[str, ...] = get_args(get_type_hints(LintTable)["profile"])
 MAX_FIX_PASSES = 10
 
 
@@ -28,7 +30,6 @@ class LintSettings:
     enabled: tuple[str, ...] = tuple(entry.id for entry in CATALOGUE if entry.default)
     severities: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
-    slides: dict[str, Any] = field(default_factory=dict)
     fail_on: str = "warning"
     exclude: tuple[str, ...] = ()
     profile: str = "auto"  # auto (talk notes get the talk rules), notes, talk
@@ -83,33 +84,33 @@ def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:
 
 
 def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
-    fields = option_defaults(rule.Options)
+    """A rule's options from its config table, each checked against the type its ``Options``
+    declares (numbers count something, so they are whole numbers of at least 1; ``Literal``
+    options name their values)."""
+    from typing import get_type_hints
+
+    hints = get_type_hints(rule.Options)
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key == "severity":
             continue
-        if key not in fields:
-            known = ", ".join(["severity", *fields]) or "severity"
+        if key not in hints:
+            known = ", ".join(["severity", *hints]) or "severity"
             raise config_error(f"unknown option '{key}' for rule {rule.META.id} {rule.META.name} (known: {known})", path)
-        default = fields[key]
-        if isinstance(default, tuple):
-            if not isinstance(value, list):
-                raise config_error(f"option '{key}' of {rule.META.name} must be a list", path)
-            value = tuple(value)
-        elif isinstance(default, bool) and not isinstance(value, bool):
-            raise config_error(f"option '{key}' of {rule.META.name} must be true or false", path)
-        elif isinstance(default, int) and not isinstance(default, bool) or (default is None and key.startswith("max")):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise config_error(f"option '{key}' of {rule.META.name} must be a positive integer", path)
-        elif isinstance(default, str) and not isinstance(value, str):
-            raise config_error(f"option '{key}' of {rule.META.name} must be a string", path)
-        values[key] = value
+        fits, checked = check_value(hints[key], value, OPTION_RANGE)
+        if not fits:
+            wanted = describe(hints[key]) + (" of at least 1" if "whole number" in describe(hints[key]) else "")
+            raise config_error(f"option '{key}' of {rule.META.name} must be {wanted}, not {value!r}", path)
+        values[key] = checked
     return rule.Options(**values)
+
+
+#: every numeric rule option counts something: a limit, a percentage, a first number
+OPTION_RANGE = {"minimum": 1, "maximum": None}
 
 
 def build_settings(
     lint: dict[str, Any],
-    slides: dict[str, Any],
     path: str | None = None,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
@@ -117,22 +118,37 @@ def build_settings(
     fail_on: str | None = None,
     profile_override: str | None = None,
 ) -> LintSettings:
-    """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides."""
+    """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides: the
+    scalar keys checked against ``LintTable``, ``rules`` and ``per-file-ignores`` against the catalogue."""
     where = path or "command line"
-    for key in lint:
-        if key not in LINT_KEYS:
-            raise config_error(f"unknown key 'lint.{key}' (known: {', '.join(sorted(LINT_KEYS))})", path)
-    chosen = select if select is not None else lint.get("select")
+    scalars = {key: value for key, value in lint.items() if key not in TABLE_KEYS}
+    table = from_table(LintTable, scalars, "lint.", path)
+    chosen = select if select is not None else table.select
     if chosen is None:
         enabled = {entry.id for entry in CATALOGUE if entry.default}
     else:  # opt-in rules run only when named: a prefix or ALL selects the rules that are on by default
         enabled = {rule_id for rule_id in resolve_rule_ids(chosen, where) if BY_ID[rule_id].default}
         enabled |= {entry.id for key in chosen if (entry := lookup(key.strip())) is not None}
-    dropped = resolve_rule_ids(ignore if ignore is not None else lint.get("ignore", []), where)
+    dropped = resolve_rule_ids(ignore if ignore is not None else table.ignore, where)
     dropped |= resolve_rule_ids(extend_ignore, where)
+    severities, options = _rule_tables(lint.get("rules", {}), path, where)
+    level = fail_on or table.fail_on  # the command line's is a click.Choice of the same values
+    profile = profile_override or table.profile
+    per_file = lint.get("per-file-ignores", {})
+    if not isinstance(per_file, dict) or not all(isinstance(v, list) for v in per_file.values()):
+        raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
+    per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in per_file.items())
+    if table.docs_url is not None and not table.docs_url.startswith(("https://", "http://")):
+        raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
+    ordered = tuple(entry.id for entry in CATALOGUE if entry.id in enabled and entry.id not in dropped)
+    root = os.path.dirname(os.path.abspath(path)) if path else ""
+    return LintSettings(ordered, severities, options, level, table.exclude, profile, per_file_ignores, root, table.docs_url)
+
+
+def _rule_tables(rules: Any, path: str | None, where: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """``[lint.rules.NAME]``: each rule's severity and options, checked."""
     severities: dict[str, str] = {}
     options: dict[str, Any] = {}
-    rules = lint.get("rules", {})
     if not isinstance(rules, dict):
         raise config_error("'lint.rules' must be a table of rule settings", path)
     for key, table in rules.items():
@@ -147,25 +163,7 @@ def build_settings(
                 raise config_error(f"severity of {key} must be one of {', '.join(SEVERITIES)}", path)
             severities[rule.META.id] = table["severity"]
         options[rule.META.id] = _coerce_options(rule, table, where)
-    level = fail_on or lint.get("fail_on", "warning")
-    if level not in SEVERITIES:
-        raise config_error(f"fail_on must be one of {', '.join(SEVERITIES)}", path)
-    exclude = lint.get("exclude", [])
-    if not isinstance(exclude, list):
-        raise config_error("'lint.exclude' must be a list of globs", path)
-    profile = profile_override or lint.get("profile", "auto")
-    if profile not in PROFILES:
-        raise config_error(f"'lint.profile' must be one of {', '.join(PROFILES)}, not {profile!r}", path)
-    per_file = lint.get("per-file-ignores", {})
-    if not isinstance(per_file, dict) or not all(isinstance(v, list) for v in per_file.values()):
-        raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
-    per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in per_file.items())
-    docs_url = lint.get("docs_url")
-    if docs_url is not None and (not isinstance(docs_url, str) or not docs_url.startswith(("https://", "http://"))):
-        raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
-    ordered = tuple(entry.id for entry in CATALOGUE if entry.id in enabled and entry.id not in dropped)
-    root = os.path.dirname(os.path.abspath(path)) if path else ""
-    return LintSettings(ordered, severities, options, dict(slides), level, tuple(exclude), profile, per_file_ignores, root, docs_url)
+    return severities, options
 
 
 # ---------------------------------------------------------------- inline directives

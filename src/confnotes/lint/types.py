@@ -8,8 +8,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from confnotes.settings import SlideSettings
+
 if TYPE_CHECKING:  # the model loads with the first note parsed, not for a run served from the cache
     from confnotes.model import Document, List, Node
+    from confnotes.parse import ParseOptions
+    from confnotes.slides import Decks
+    from confnotes.timing import Timing
 
 SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
@@ -85,13 +90,42 @@ class RuleMeta(NamedTuple):
 
 @dataclass
 class LintContext:
-    """What a rule may look at: the outline, the note's text and a file-existence check."""
+    """What a rule may look at, built once per note: the outline, the note's text, a file-existence
+    check (relative to the note's real folder, as renderers resolve it), the settings that apply
+    and the note's decks and timing, each made at most once and shared by the rules."""
 
     doc: Document
     text: str
     exists: Callable[[str], bool] = field(default=lambda _: True)
-    #: "slides", "fix" and "parse" settings; "decks" (slides.Decks) when a build shares the note's decks
-    settings: dict[str, Any] = field(default_factory=dict)
+    #: the config's slide settings; ``slides`` adds the note's front matter
+    configured_slides: SlideSettings = field(default_factory=SlideSettings)
+    parse: ParseOptions | None = None
+    fix: bool = False  # a --fix run: rules may offer fixes that cost more to compute
+    #: the note's decks: a build's (shared with the formats it renders), else made on first use
+    shared_decks: Decks | None = None
+
+    @cached_property
+    def slides(self) -> SlideSettings:
+        """The note's slide settings as every deck output reads them (config < front matter)."""
+        from confnotes.slides import slide_settings
+
+        return slide_settings(self.configured_slides, self.doc)
+
+    @cached_property
+    def decks(self) -> Decks:
+        from confnotes.slides import Decks
+
+        if self.shared_decks is not None and self.shared_decks.doc is self.doc:
+            return self.shared_decks
+        return Decks(self.doc)
+
+    @cached_property
+    def timing(self) -> Timing:
+        """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace)."""
+        from confnotes.lint.rules._slides import fitted_deck
+        from confnotes.timing import plan
+
+        return plan(self.doc, fitted_deck(self), self.slides.wpm, self.slides.slide_seconds)
 
     @cached_property
     def _starts(self) -> list[int]:

@@ -15,7 +15,7 @@ from confnotes.render.html import style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
-from confnotes.timing import Timing, agenda_label, format_minutes, pace, plan, schedule
+from confnotes.timing import Timing, agenda_label, format_minutes, plan, schedule
 
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
@@ -39,15 +39,15 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
 def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> Deck:
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
-    deck_options = DeckOptions.from_mapping(options.slides, base_dir)
+    deck_options = DeckOptions.from_settings(options.slides, base_dir)
     shared = options.decks
     return shared.get(deck_options) if shared is not None and shared.doc is doc else build_deck(doc, deck_options)
 
 
 def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:
     """The talk's estimate for the deck as rendered (the pace from the note's slide settings)."""
-    wpm, seconds = pace(options.slides, where=doc.path)
-    return plan(doc, deck if deck is not None else deck_for(doc, options), wpm, seconds)
+    slides = options.slides
+    return plan(doc, deck if deck is not None else deck_for(doc, options), slides.wpm, slides.slide_seconds)
 
 
 def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:

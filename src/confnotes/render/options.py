@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from confnotes.config import Config
 from confnotes.errors import render_error
 from confnotes.model import Document
+from confnotes.settings import SlideSettings
 from confnotes.slides import Decks, slide_settings
 
 
@@ -30,7 +30,7 @@ class RenderOptions:
     allow_html: bool = False
     mode: str = "html"
     tagged: bool = True
-    slides: dict[str, Any] = field(default_factory=dict)
+    slides: SlideSettings = field(default_factory=SlideSettings)  # the note's: config < front matter < command line
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
     output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
@@ -59,11 +59,7 @@ class RenderOverrides:
 def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
     """Defaults < config < the note's front matter < the command line."""
     given = overrides or RenderOverrides()
-    slides = slide_settings(config.slides, doc)
-    for key in ("max_items", "max_words", "agenda"):
-        value = getattr(given, key)
-        if value is not None:
-            slides[key] = value
+    slides = slide_settings(config.slides, doc).overridden(max_items=given.max_items, max_words=given.max_words, agenda=given.agenda)
     templates = given.templates or config.templates
     return RenderOptions(
         theme=given.theme or config.theme,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
@@ -22,13 +22,14 @@ META = RuleMeta.of(
 )
 
 
-STYLES = ("one_or_ordered", "ordered", "one")
+Style = Literal["one_or_ordered", "ordered", "one"]
+STYLES: tuple[str, ...] = get_args(Style)
 
 
 class Options(NamedTuple):
     #: as markdownlint's MD029: ``ordered`` (1. 2. 3.), ``one`` (1. 1. 1., numbering left to the
     #: renderer) or ``one_or_ordered`` (either, as the list's first two items show)
-    style: str = "one_or_ordered"
+    style: Style = "one_or_ordered"
     start: int | None = None  # None: each list counts from its own first number
 
 

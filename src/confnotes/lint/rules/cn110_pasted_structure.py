@@ -46,12 +46,12 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         line, col = min((line, col), (doc.meta.title_span.start, 1))
     title = "rewrite as canonical Markdown (confnotes fmt)"
     fix: Fix | None = Fix(title, ())  # formatting is costly: only done when fixes are applied
-    if ctx.settings.get("fix"):
+    if ctx.fix:
         from confnotes.errors import NotesError
         from confnotes.fmt import format_markdown
 
         try:
-            formatted = format_markdown(doc, ctx.settings.get("parse"))
+            formatted = format_markdown(doc, ctx.parse)
         except NotesError:  # fmt refuses notes it cannot round-trip; then there is no fix
             formatted = ctx.text
         fix = Fix(title, (Edit(0, len(ctx.text), formatted),)) if formatted != ctx.text else None

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._slides import slide_limits, unsplit_deck
+from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.slides import DEFAULT_MAX_WORDS, slide_words
+from confnotes.slides import slide_words
 
 META = RuleMeta.of(
     __name__,
@@ -25,7 +25,7 @@ class Options(NamedTuple):
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    limit = options.max_words or slide_limits(ctx).get("max_words", DEFAULT_MAX_WORDS)
+    limit = options.max_words or ctx.slides.max_words
     for slide in unsplit_deck(ctx).slides:
         if slide.kind in ("title", "agenda", "divider") or not slide.line:
             continue

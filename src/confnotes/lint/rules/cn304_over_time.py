@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._slides import talk_timing
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.timing import format_minutes, front_matter_line
 
@@ -28,7 +27,7 @@ class Options(NamedTuple):
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    timing = talk_timing(ctx)
+    timing = ctx.timing
     slot = timing.slot_minutes
     if slot is not None and timing.total_minutes > slot * options.slot_percent / 100:
         line = front_matter_line(ctx.doc, "duration") or 1

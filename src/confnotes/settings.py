@@ -1,0 +1,217 @@
+"""Typed settings: one frozen dataclass per settings table, checked and merged in one place.
+
+Each table's keys, types, ranges and defaults are stated once, as the fields of a dataclass;
+the checker (``check_table``), the merge (``SlideSettings.merged``) and the JSON Schema of the
+configuration (``confnotes schema``) all read them from there, so a key cannot be an int in
+the config, a float on the command line and either in the code that uses it.
+
+Precedence, everywhere: defaults < config file < the note's front matter < command line.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from dataclasses import MISSING, Field, dataclass, field, fields, replace
+from functools import cache
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from confnotes.errors import config_error
+
+T = TypeVar("T")
+
+
+def setting(default: Any, doc: str, minimum: float | None = None, maximum: float | None = None) -> Any:
+    """A settings field: its default, one line of documentation and, for numbers, its range."""
+    return field(default=default, metadata={"doc": doc, "minimum": minimum, "maximum": maximum})
+
+
+@dataclass(frozen=True, slots=True)
+class SlideSettings:
+    """``[slides]`` in the config and ``slides:`` in a note's front matter: the deck's limits and the
+    talk's pace. One object per note, merged once (``slide_settings``) and read by every deck
+    output, ``time``, lint's slide and timing rules and ``build``."""
+
+    max_items: int = setting(6, "Items a slide holds before it is split into '(cont.)' slides.", 1, 1000)
+    max_words: int = setting(60, "Words a slide holds before it is split.", 1, 100_000)
+    agenda: bool | None = setting(None, "An agenda slide of the sections (default: for talk notes, not reading lists).")
+    notes: bool = setting(True, "Speaker notes in decks; false leaves every note out, e.g. to publish the deck.")
+    wpm: int = setting(130, "Speaking rate in words a minute, for timing a talk.", 50, 400)
+    slide_seconds: float = setting(2.0, "Seconds allowed per slide on top of its words (looking, clicking).", 0, 60)
+
+    def merged(self, table: Mapping[str, Any], prefix: str = "slides.", path: str | None = None) -> SlideSettings:
+        """These settings with ``table``'s values (a config table, front matter), each checked."""
+        return replace(self, **check_table(SlideSettings, table, prefix, path)) if table else self
+
+    def overridden(self, **given: Any) -> SlideSettings:
+        """These settings with the command line's values; ``None`` means "not given"."""
+        return self.merged({key: value for key, value in given.items() if value is not None}, "--", "command line")
+
+
+@dataclass(frozen=True, slots=True)
+class BuildSettings:
+    """``[build]``: what ``confnotes build`` makes by default."""
+
+    formats: tuple[str, ...] = setting((), "Formats every note is built in (default: html, pdf, slides, pptx).")
+    exclude: tuple[str, ...] = setting((), "Globs of notes the build skips, relative to the config file's folder.")
+
+
+@dataclass(frozen=True, slots=True)
+class LintTable:
+    """``[lint]``: the scalar settings of lint (``rules`` and ``per-file-ignores`` are tables, checked
+    against the rule catalogue by the lint engine)."""
+
+    select: tuple[str, ...] | None = setting(None, "Rules to run (ids, names, prefixes such as CN3, or ALL).")
+    ignore: tuple[str, ...] = setting((), "Rules never to run.")
+    fail_on: Literal["info", "warning", "error"] = setting("warning", "Lowest severity that fails a run.")
+    exclude: tuple[str, ...] = setting((), "Globs of notes lint and fmt skip, relative to the config file's folder.")
+    profile: Literal["auto", "notes", "talk"] = setting("auto", "Whether slide advice applies: auto (talk notes), notes or talk.")
+    docs_url: str | None = setting(None, "Where the team publishes docs/rules.md; SARIF links each rule there.")
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls)
+
+
+def _fields(cls: type) -> tuple[Field[Any], ...]:
+    return fields(cls)
+
+
+def _kinds(annotation: Any) -> tuple[Any, ...]:
+    """The alternatives of ``X | None`` (or just ``X``)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        return get_args(annotation)
+    return (annotation,)
+
+
+def describe(annotation: Any) -> str:
+    """How a type reads in a message: ``a whole number``, ``true or false``, ``one of "a", "b"``."""
+    words = []
+    for kind in _kinds(annotation):
+        if kind is type(None):
+            continue
+        if get_origin(kind) is Literal:
+            words.append("one of " + ", ".join(str(value) for value in get_args(kind)))
+        elif get_origin(kind) is tuple:
+            words.append("a list of strings")
+        else:
+            words.append({bool: "true or false", int: "a whole number", float: "a number", str: "a string"}[kind])
+    return " or ".join(words)
+
+
+def check_value(annotation: Any, value: Any, meta: Mapping[str, Any]) -> tuple[bool, Any]:
+    """``(True, value as the setting holds it)`` when ``value`` fits the field, else ``(False, None)``.
+    A whole number is a fine ``float``; a TOML or YAML list is a ``tuple``; booleans are never numbers."""
+    for kind in _kinds(annotation):
+        if kind is type(None):
+            if value is None:
+                return True, None
+            continue
+        if get_origin(kind) is Literal:
+            if isinstance(value, str) and value in get_args(kind):
+                return True, value
+            continue
+        if get_origin(kind) is tuple:
+            if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+                return True, tuple(value)
+            continue
+        if isinstance(value, bool) != (kind is bool):
+            continue
+        if kind is float and isinstance(value, int | float) or isinstance(value, kind):
+            number = float(value) if kind is float else value
+            if kind in (int, float) and not _in_range(number, meta):
+                continue
+            return True, number
+    return False, None
+
+
+def _in_range(number: float, meta: Mapping[str, Any]) -> bool:
+    low, high = meta.get("minimum"), meta.get("maximum")
+    return number == number and (low is None or number >= low) and (high is None or number <= high)  # NaN is no number
+
+
+def _range_words(meta: Mapping[str, Any]) -> str:
+    low, high = meta.get("minimum"), meta.get("maximum")
+    if low is None and high is None:
+        return ""
+    return f" from {_num(low)} to {_num(high)}" if high is not None else f" of at least {_num(low)}"
+
+
+def _num(value: Any) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def check_table(cls: type, table: Mapping[str, Any], prefix: str, path: str | None) -> dict[str, Any]:
+    """``table``'s values checked against the fields of ``cls``: an unknown key or a value of the
+    wrong type or out of range is one config error naming ``prefix + key``."""
+    hints = _hints(cls)
+    by_name = {item.name: item for item in _fields(cls)}
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        item = by_name.get(str(key))
+        if item is None:
+            known = ", ".join(sorted(by_name))
+            raise config_error(f"unknown key '{prefix}{key}' (known: {known})", path)
+        fits, checked = check_value(hints[item.name], value, item.metadata)
+        if not fits:
+            wanted = describe(hints[item.name]) + _range_words(item.metadata)
+            raise config_error(f"'{prefix}{key}' must be {wanted}, not {value!r}", path)
+        out[item.name] = checked
+    return out
+
+
+def setting_range(cls: type, name: str) -> tuple[Any, Any]:
+    """The range a numeric setting allows (the checker's, the schema's and the CLI's)."""
+    meta = next(item.metadata for item in _fields(cls) if item.name == name)
+    return meta["minimum"], meta["maximum"]
+
+
+def choices(cls: type, name: str) -> list[str]:
+    """The values a ``Literal`` setting allows (for a ``click.Choice`` of the same values)."""
+    return [str(value) for kind in _kinds(_hints(cls)[name]) if get_origin(kind) is Literal for value in get_args(kind)]
+
+
+def from_table(cls: type[T], table: Mapping[str, Any], prefix: str, path: str | None) -> T:
+    """An instance of the settings class ``cls`` from a config table (defaults for keys not given)."""
+    return cls(**check_table(cls, table, prefix, path))
+
+
+# ---------------------------------------------------------------- the schema
+
+
+def field_schema(annotation: Any, item: Field[Any]) -> dict[str, Any]:
+    """A JSON Schema for one settings field: its type, allowed values, range, default and doc."""
+    options: list[dict[str, Any]] = []
+    for kind in _kinds(annotation):
+        if kind is type(None):
+            options.append({"type": "null"})
+        elif get_origin(kind) is Literal:
+            options.append({"type": "string", "enum": list(get_args(kind))})
+        elif get_origin(kind) is tuple:
+            options.append({"type": "array", "items": {"type": "string"}})
+        else:
+            entry: dict[str, Any] = {"type": {bool: "boolean", int: "integer", float: "number", str: "string"}[kind]}
+            if kind in (int, float):
+                if item.metadata.get("minimum") is not None:
+                    entry["minimum"] = item.metadata["minimum"]
+                if item.metadata.get("maximum") is not None:
+                    entry["maximum"] = item.metadata["maximum"]
+            options.append(entry)
+    schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    if item.metadata.get("doc"):
+        schema["description"] = item.metadata["doc"]
+    if item.default is not MISSING:
+        default = item.default
+        schema["default"] = list(default) if isinstance(default, tuple) else default
+    return schema
+
+
+def table_schema(cls: type, description: str = "") -> dict[str, Any]:
+    """A JSON Schema object for a settings class: every field, no other key."""
+    hints = _hints(cls)
+    properties = {item.name: field_schema(hints[item.name], item) for item in _fields(cls)}
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if description:
+        schema["description"] = description
+    return schema
