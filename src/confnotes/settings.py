@@ -181,12 +181,13 @@ def from_table(cls: type[T], table: Mapping[str, Any], prefix: str, path: str | 
 
 
 def field_schema(annotation: Any, item: Field[Any]) -> dict[str, Any]:
-    """A JSON Schema for one settings field: its type, allowed values, range, default and doc."""
+    """A JSON Schema for one settings field: its type, allowed values, range, default and doc. TOML
+    has no null: an optional setting is one left out, so ``None`` is neither a type nor a default."""
     options: list[dict[str, Any]] = []
     for kind in _kinds(annotation):
         if kind is type(None):
-            options.append({"type": "null"})
-        elif get_origin(kind) is Literal:
+            continue
+        if get_origin(kind) is Literal:
             options.append({"type": "string", "enum": list(get_args(kind))})
         elif get_origin(kind) is tuple:
             options.append({"type": "array", "items": {"type": "string"}})
@@ -201,7 +202,7 @@ def field_schema(annotation: Any, item: Field[Any]) -> dict[str, Any]:
     schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
     if item.metadata.get("doc"):
         schema["description"] = item.metadata["doc"]
-    if item.default is not MISSING:
+    if item.default is not MISSING and item.default is not None:
         default = item.default
         schema["default"] = list(default) if isinstance(default, tuple) else default
     return schema
