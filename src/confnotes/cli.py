@@ -15,7 +15,7 @@ from confnotes.commands import EXIT_ERROR, EXIT_OK
 from confnotes.errors import NotesError
 
 #: The subcommands: each is ``command`` in ``confnotes.commands.<name>``.
-COMMANDS = ("build", "doctor", "fmt", "import", "lint", "new", "outline", "render", "rules", "schema", "serve", "time")
+COMMANDS = ("build", "doctor", "fmt", "import", "lint", "lsp", "new", "outline", "render", "rules", "schema", "serve", "time")
 
 
 class NotesGroup(click.Group):

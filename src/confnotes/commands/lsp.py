@@ -1,0 +1,27 @@
+"""confnotes lsp: the language server, over standard input and output."""
+
+from __future__ import annotations
+
+import click
+
+from confnotes.errors import ErrorKind, NotesError
+
+
+@click.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default and only transport; editors pass it).")
+def command(stdio: bool) -> None:
+    """Run the language server: findings as you type, fixes, fmt, the outline and the talk clock in the editor.
+
+    Editors start it themselves; docs/editors.md shows the setup for Neovim, Helix, Emacs and VS Code.
+    Needs the 'lsp' extra: pip install 'confnotes[lsp]'.
+    """
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError as exc:
+        raise NotesError(
+            f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'confnotes[lsp]'", kind=ErrorKind.USAGE
+        ) from None
+    from confnotes.lsp.server import main
+
+    main()

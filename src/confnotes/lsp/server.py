@@ -1,0 +1,540 @@
+"""The language server: pygls wiring, the latest analysis per open document, debounce and stale-work cancellation.
+
+Every answer comes from ``lsp.analysis`` (the CLI's own functions) through ``lsp.features``; this
+module only decides *when* to run them: a change waits ``debounceMs`` for the next one, one
+analysis runs at a time in a worker thread, a queued analysis of an outdated version is
+dropped, and a finished one whose version is no longer current is never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import traceback
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from confnotes import __version__
+from confnotes.errors import NotesError
+from confnotes.lsp import features
+from confnotes.lsp.analysis import Analysis, analyse, fixed_text, formatted_text
+from confnotes.lsp.options import ServerOptions, read_options
+from confnotes.lsp.positions import UTF16
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+CONFIG_GLOBS = ("**/confnotes.toml", "**/pyproject.toml")
+#: a path for a buffer that is not a file (``untitled:``): read as ``lint -`` reads standard input
+UNSAVED = "<stdin>"
+
+
+class RequestFailed(JsonRpcException):
+    """LSP's ``RequestFailed``: the request was valid, the note is not (the CLI would exit 2)."""
+
+    CODE = -32803
+    MESSAGE = "RequestFailed"
+
+
+@dataclass
+class Run:
+    """One analysis of one version, queued or running in the worker thread."""
+
+    key: tuple[int | None, int]  # (document version, settings generation)
+    future: asyncio.Future[Analysis]
+
+
+class NotesServer(LanguageServer):
+    """A pygls server that keeps, per open note, its latest analysis and at most one run in flight."""
+
+    def __init__(self) -> None:
+        super().__init__("confnotes", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.options = ServerOptions()
+        self.generation = 0  # bumped when settings or a config file change: every analysis is stale
+        self.analyses: dict[str, Analysis] = {}
+        self.keys: dict[str, tuple[int | None, int]] = {}
+        self.runs: dict[str, Run] = {}
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
+        self.workspace_notes: dict[str, tuple[int, int, Any]] = {}
+        self.published: dict[str, int | None] = {}
+
+    # ------------------------------------------------------------ documents
+
+    @property
+    def encoding(self) -> str:
+        encoding = self.server_capabilities.position_encoding if self.protocol.server_capabilities else None
+        return str(encoding) if encoding else UTF16
+
+    def path_of(self, uri: str) -> str:
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return path or UNSAVED
+
+    def workspace_root(self, path: str) -> str | None:
+        roots = [to_fs_path(folder.uri) for folder in self.workspace.folders.values()] or [self.workspace.root_path]
+        found = [root for root in roots if root and (path == root or path.startswith(root.rstrip(os.sep) + os.sep))]
+        return max(found, key=len) if found else None
+
+    async def current(self, uri: str) -> Analysis:
+        """The analysis of the document's current version under the current settings (run if needed)."""
+        document = self.workspace.get_text_document(uri)
+        key = (document.version, self.generation)
+        cached = self.analyses.get(uri)
+        if cached is not None and self.keys.get(uri) == key:
+            return cached
+        run = self.runs.get(uri)
+        if run is None or run.key != key:
+            if run is not None and not run.future.done():
+                run.future.cancel()  # queued behind the worker: never starts; running: its result is dropped
+            path = self.path_of(uri)
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(
+                self.worker, analyse, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
+            )
+            run = self.runs[uri] = Run(key, future)
+        analysis = await asyncio.shield(run.future)
+        if self.runs.get(uri) is run:
+            del self.runs[uri]
+        latest = self.workspace.text_documents.get(uri)
+        if latest is None or (latest.version, self.generation) == key:
+            self.analyses[uri], self.keys[uri] = analysis, key
+        return analysis
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Analyse and publish after ``delay`` seconds unless another change comes first."""
+        timer = self.timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self.timers[uri] = asyncio.get_running_loop().create_task(self._publish_after(uri, delay))
+
+    async def _publish_after(self, uri: str, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            analysis = await self.current(uri)
+        except asyncio.CancelledError:
+            return
+        except Exception as exc:  # a bug: say so once, keep serving
+            self.internal_error("diagnostics", exc)
+            return
+        document = self.workspace.text_documents.get(uri)
+        if document is None or document.version != analysis.version:
+            return  # a newer version is on its way
+        self.publish(uri, analysis)
+
+    def publish(self, uri: str, analysis: Analysis) -> None:
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=uri, version=analysis.version, diagnostics=features.diagnostics(analysis, self.options, self.encoding)
+            )
+        )
+        self.published[uri] = analysis.version
+        if analysis.error is not None and analysis.error.kind == "config":
+            self.show(f"confnotes: {analysis.error}", lsp.MessageType.Error, once=True)
+
+    def refresh_all(self) -> None:
+        """Settings or a config file changed: re-analyse and republish every open note."""
+        self.generation += 1
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+        self.workspace_notes.clear()
+
+    # ------------------------------------------------------------ messages
+
+    _shown: set[str] = set()
+
+    def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning, once: bool = False) -> None:
+        if once:
+            if message in self._shown:
+                return
+            self._shown.add(message)
+        self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+    def internal_error(self, where: str, exc: BaseException) -> None:
+        detail = "".join(traceback.format_exception(exc))
+        logger.error("confnotes lsp: %s failed\n%s", where, detail)
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"confnotes: {where} failed\n{detail}"))
+        self.show(f"confnotes: internal error in {where}: {exc!r} (a bug; the log has the traceback)", lsp.MessageType.Error)
+
+
+server = NotesServer()
+Handler = Callable[[NotesServer, Any], Awaitable[T]]
+
+
+def guarded(method: str) -> Callable[[Handler[T]], Handler[T]]:
+    """A request that raises answers with an error, shows a message and leaves the server serving.
+    A note confnotes cannot read (``NotesError``) is the user's problem, worded as the CLI words it."""
+
+    def decorate(handler: Handler[T]) -> Handler[T]:
+        @wraps(handler)
+        async def run(ls: NotesServer, params: Any) -> T:
+            try:
+                return await handler(ls, params)
+            except NotesError as exc:
+                ls.show(f"confnotes: {exc}")
+                raise RequestFailed(message=str(exc)) from None
+            except (JsonRpcException, asyncio.CancelledError):
+                raise
+            except Exception as exc:
+                ls.internal_error(method, exc)
+                raise JsonRpcInternalError(message=f"confnotes: {method} failed: {exc!r}") from None
+
+        return run
+
+    return decorate
+
+
+# ---------------------------------------------------------------- lifecycle and settings
+
+
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: NotesServer, params: lsp.InitializeParams) -> None:
+    options, warnings = read_options(params.initialization_options)
+    ls.options = options
+    for warning in warnings:
+        logger.warning(warning)
+
+
+@server.feature(lsp.INITIALIZED)
+async def initialized(ls: NotesServer, params: lsp.InitializedParams) -> None:
+    capabilities = ls.client_capabilities
+    watched = capabilities.workspace and capabilities.workspace.did_change_watched_files
+    if watched and watched.dynamic_registration:
+        await _watch_config_files(ls)
+    await pull_settings(ls)
+
+
+async def _watch_config_files(ls: NotesServer) -> None:
+    """Ask the client to say when a confnotes.toml or pyproject.toml changes on disk."""
+    watchers = [lsp.FileSystemWatcher(glob_pattern=glob) for glob in CONFIG_GLOBS]
+    registration = lsp.Registration(
+        id="confnotes-config-files",
+        method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+    )
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+    except Exception as exc:  # a client that advertises the capability but refuses the registration
+        logger.warning("cannot watch config files (%s); they are read again when a note changes or is saved", exc)
+
+
+async def pull_settings(ls: NotesServer) -> None:
+    """Ask the client for the ``confnotes`` section (editors that push nothing answer this)."""
+    workspace = ls.client_capabilities.workspace
+    if not (workspace and workspace.configuration):
+        return
+    try:
+        answer = await ls.workspace_configuration_async(lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="confnotes")]))
+    except Exception as exc:  # a client that advertises configuration but cannot answer it
+        logger.warning("workspace/configuration failed: %s", exc)
+        return
+    if answer and isinstance(answer[0], dict) and answer[0]:
+        apply_settings(ls, answer[0])
+
+
+def apply_settings(ls: NotesServer, raw: Any) -> None:
+    options, warnings = read_options(raw)
+    for warning in warnings:
+        ls.show(f"confnotes: {warning}", once=True)
+    if options != ls.options:
+        ls.options = options
+        ls.refresh_all()
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: NotesServer, params: lsp.DidChangeConfigurationParams) -> None:
+    if isinstance(params.settings, dict) and params.settings:
+        apply_settings(ls, params.settings)
+    else:  # the pull model: the notification only says "ask again"
+        await pull_settings(ls)
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: NotesServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    if any(change.uri.endswith(("confnotes.toml", "pyproject.toml")) for change in params.changes):
+        ls.refresh_all()
+
+
+# ---------------------------------------------------------------- document sync
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: NotesServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    if params.text_document.uri.endswith((".toml",)):
+        return
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: NotesServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, ls.options.debounce_ms / 1000)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: NotesServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri.endswith(("confnotes.toml", "pyproject.toml")):
+        ls.refresh_all()  # a config edited in the editor itself
+    elif uri in ls.workspace.text_documents and ls.published.get(uri) != ls.workspace.text_documents[uri].version:
+        ls.schedule(uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    timer = ls.timers.pop(uri, None)
+    if timer is not None:
+        timer.cancel()
+    ls.analyses.pop(uri, None)
+    ls.keys.pop(uri, None)
+    ls.published.pop(uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# ---------------------------------------------------------------- requests
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@guarded("formatting")
+async def formatting(ls: NotesServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    """fmt's text, all or nothing: a refusal is a message and an error answer, never half a format."""
+    analysis = await ls.current(params.text_document.uri)
+    new_text = await asyncio.get_running_loop().run_in_executor(ls.worker, formatted_text, analysis)
+    return features.whole(analysis, new_text, ls.encoding)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@guarded("documentSymbol")
+async def document_symbol(ls: NotesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    return features.document_symbols(await ls.current(params.text_document.uri), ls.encoding)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@guarded("foldingRange")
+async def folding_range(ls: NotesServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
+    return features.folding_ranges(await ls.current(params.text_document.uri))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@guarded("hover")
+async def hover(ls: NotesServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    if not ls.options.hover:
+        return None
+    return features.hover(await ls.current(params.text_document.uri), params.position, ls.encoding)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
+@guarded("codeLens")
+async def code_lens(ls: NotesServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
+    if not ls.options.code_lens:
+        return []
+    uri = params.text_document.uri
+    analysis = await ls.current(uri)
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, features.code_lenses, analysis, uri)
+
+
+@server.command(features.SHOW_TIMING)
+@guarded("showTiming")
+async def show_timing(ls: NotesServer, arguments: Any) -> None:
+    uri = arguments[0] if isinstance(arguments, list) and arguments else ""
+    analysis = await ls.current(str(uri))
+    ls.show(features.timing_table(analysis), lsp.MessageType.Info)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "-", ":"]))
+@guarded("completion")
+async def completion(ls: NotesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    items = features.completions(document.source, params.position, ls.encoding)
+    return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK)
+@guarded("documentLink")
+async def document_link(ls: NotesServer, params: lsp.DocumentLinkParams) -> list[lsp.DocumentLink]:
+    return features.document_links(await ls.current(params.text_document.uri), ls.encoding)
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL)
+@guarded("workspaceSymbol")
+async def workspace_symbol(ls: NotesServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+    roots = [to_fs_path(folder.uri) for folder in ls.workspace.folders.values()] or [ls.workspace.root_path]
+    return await asyncio.get_running_loop().run_in_executor(
+        ls.worker, _workspace_symbols, ls, [root for root in roots if root], params.query
+    )
+
+
+#: At most this many symbols answer one query (a folder of conference notes holds thousands of sections).
+MAX_WORKSPACE_SYMBOLS = 1000
+
+
+def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[lsp.WorkspaceSymbol]:
+    """Sections of every note below the workspace folders (as ``lint`` walks them), parsed once per file
+    version; open notes from the editor's text."""
+    from confnotes.config import config_for_folder, find_config
+    from confnotes.load import load_note, read_text
+    from confnotes.source import discover
+
+    out: list[lsp.WorkspaceSymbol] = []
+    open_docs = {ls.path_of(uri): uri for uri in ls.workspace.text_documents}
+    for root in roots:
+        try:
+            from confnotes.lint.engine import build_settings
+
+            config = config_for_folder(root)
+            notes = discover([root], tuple(build_settings(config.lint, config.path).exclude))
+        except (NotesError, TypeError):
+            continue
+        for note in notes:
+            path = os.path.abspath(note)
+            if path in open_docs:
+                analysis = ls.analyses.get(open_docs[path])
+                if analysis is not None and analysis.context is not None:
+                    out += features.workspace_symbols(path, analysis.context.doc, query)
+                    continue
+                text = ls.workspace.get_text_document(open_docs[path]).source
+                try:
+                    doc = read_text(text, path, find_config(path))
+                except NotesError:
+                    continue
+                out += features.workspace_symbols(path, doc, query)
+                continue
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            cached = ls.workspace_notes.get(path)
+            if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
+                try:
+                    cached = (stat.st_mtime_ns, stat.st_size, load_note(path).doc)
+                except NotesError:
+                    cached = (stat.st_mtime_ns, stat.st_size, None)
+                ls.workspace_notes[path] = cached
+            if cached[2] is not None:
+                out += features.workspace_symbols(path, cached[2], query)
+            if len(out) >= MAX_WORKSPACE_SYMBOLS:
+                return out[:MAX_WORKSPACE_SYMBOLS]
+    return out[:MAX_WORKSPACE_SYMBOLS]
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.SourceFixAll, features.FIX_ALL, features.FORMAT],
+        resolve_provider=True,
+    ),
+)
+@guarded("codeAction")
+async def code_action(ls: NotesServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """Each finding's fix, "disable CNxxx on this line", "fix all" and "format note" (the last two resolved on demand)."""
+    uri = params.text_document.uri
+    analysis = await ls.current(uri)
+    wanted = params.context.only
+    encoding = ls.encoding
+
+    def allowed(kind: str) -> bool:
+        return not wanted or any(kind == only or kind.startswith(f"{only}.") for only in wanted)
+
+    first, last = params.range.start.line + 1, params.range.end.line + 1
+    here = [finding for finding in analysis.findings if first <= finding.line <= last and features.shown(finding, ls.options)]
+    index_diagnostics = {(d.code, d.range.start.line): d for d in params.context.diagnostics}
+    actions: list[lsp.CodeAction] = []
+    fixes = await _fix_mode_findings(ls, analysis) if any(f.fix is not None for f in here) else []
+    if allowed(lsp.CodeActionKind.QuickFix):
+        for finding in here:
+            related = [d for d in (index_diagnostics.get((finding.rule, finding.line - 1)),) if d is not None]
+            with_edits = next((f for f in fixes if (f.rule, f.line, f.col) == (finding.rule, finding.line, finding.col)), None)
+            if with_edits is not None and with_edits.fix is not None and with_edits.fix.edits:
+                actions.append(
+                    lsp.CodeAction(
+                        title=f"{with_edits.fix.title} ({finding.rule})",
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=related or None,
+                        is_preferred=True,
+                        edit=lsp.WorkspaceEdit(changes={uri: features.text_edits(analysis, with_edits, encoding)}),
+                    )
+                )
+        for finding in here:
+            edit = features.disable_edit(analysis, finding, encoding)
+            if edit is not None:
+                related = [d for d in (index_diagnostics.get((finding.rule, finding.line - 1)),) if d is not None]
+                actions.append(
+                    lsp.CodeAction(
+                        title=f"Disable {finding.rule} ({finding.name}) on this line",
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=related or None,
+                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                    )
+                )
+    resolve = _resolves_edits(ls)
+    if any(f.fix is not None for f in analysis.findings) and (allowed(features.FIX_ALL) or allowed(lsp.CodeActionKind.QuickFix)):
+        action = lsp.CodeAction(
+            title="Fix all confnotes findings in this note", kind=features.FIX_ALL, data={"uri": uri, "action": "fixAll"}
+        )
+        actions.append(action if resolve else await resolve_action(ls, action))
+    if allowed(features.FORMAT) and analysis.context is not None:
+        action = lsp.CodeAction(title="Format note (confnotes fmt)", kind=features.FORMAT, data={"uri": uri, "action": "format"})
+        actions.append(action if resolve else await resolve_action(ls, action))
+    return actions
+
+
+async def _fix_mode_findings(ls: NotesServer, analysis: Analysis) -> list[Any]:
+    """The findings as ``lint --fix`` sees them (a rule may compute its edits only when fixing)."""
+    if all(f.fix is None or f.fix.edits for f in analysis.findings):
+        return list(analysis.findings)
+
+    def relint() -> list[Any]:
+        from confnotes.check import Checker, LintRequest
+        from confnotes.lint.engine import lint_context
+
+        if analysis.source is None:
+            return []
+        checker = Checker(LintRequest(fix=True))
+        config = checker.config_for(analysis.path)
+        return lint_context(checker.context(analysis.source, config, fix=True), checker.settings_for(config))
+
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, relint)
+
+
+def _resolves_edits(ls: NotesServer) -> bool:
+    document = ls.client_capabilities.text_document
+    support = document and document.code_action and document.code_action.resolve_support
+    return bool(support and "edit" in support.properties)
+
+
+@server.feature(lsp.CODE_ACTION_RESOLVE)
+@guarded("codeAction/resolve")
+async def resolve_action(ls: NotesServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    uri = str(data.get("uri", ""))
+    analysis = await ls.current(uri)
+    loop = asyncio.get_running_loop()
+    try:
+        if data.get("action") == "fixAll":
+            new_text = await loop.run_in_executor(ls.worker, fixed_text, analysis)
+        elif data.get("action") == "format":
+            new_text = await loop.run_in_executor(ls.worker, formatted_text, analysis)
+        else:
+            return action
+    except NotesError as exc:
+        action.disabled = lsp.CodeActionDisabled(reason=exc.message)
+        return action
+    action.edit = lsp.WorkspaceEdit(changes={uri: features.whole(analysis, new_text, ls.encoding)})
+    return action
+
+
+def main() -> None:
+    """Serve on standard input and output until the client says exit."""
+    logging.basicConfig(level=logging.WARNING, format="confnotes lsp: %(levelname)s %(message)s")
+    server.start_io()
+
+
+__all__ = ["NotesServer", "from_fs_path", "main", "server"]
