@@ -180,6 +180,9 @@ class _Reader:
         self.numbering = _Numbering.read(_element_of(part, "numbering_part"))
         self.counts: dict[str, int] = {}
         self.images_seen: dict[str, str] = {}
+        #: a document set in a monospace face throughout (a text file opened in a word processor): the
+        #: face is the document's, not a mark of code
+        self.mono_face = False
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -242,7 +245,7 @@ class _Reader:
 
     def run(self, run: Any, style: _StyleInfo, link: str | None) -> Iterator[Run | Image]:
         rpr = run.find(f"{W}rPr")
-        bold, italic, mono = style.bold, style.italic, style.mono
+        bold, italic, mono = style.bold, style.italic, style.mono and not self.mono_face
         if rpr is not None:
             char_style = rpr.find(f"{W}rStyle")
             if char_style is not None:
@@ -255,7 +258,7 @@ class _Reader:
             italic = i if i is not None else italic
             fonts = rpr.find(f"{W}rFonts")
             if fonts is not None and (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")):
-                mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi"))
+                mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")) and not self.mono_face
             if _on(rpr.find(f"{W}vanish")):
                 self.count("hidden text")
                 return
@@ -329,7 +332,7 @@ class _Reader:
         if name == "title":
             return Para(runs, "title")
         if name == "subtitle":
-            return Para(runs, "subtitle")
+            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "subtitle")
         heading = style.heading
         if ppr is not None:
             outline = ppr.find(f"{W}outlineLvl")
@@ -416,7 +419,14 @@ def read_docx(data: bytes, path: str) -> Imported:
     title = (document.core_properties.title or "").strip()
     imported.title = title or None
     reader = _Reader(document, imported)
-    imported.blocks = _merge_code(list(reader.body(document.element.body)))
+    blocks = list(reader.body(document.element.body))
+    texts = [block for block in blocks if isinstance(block, (Para, Code))]
+    if len(texts) >= 3 and all(isinstance(block, Code) for block in texts):
+        imported.assets.clear()
+        reader = _Reader(document, imported)
+        reader.mono_face = True
+        blocks = list(reader.body(document.element.body))
+    imported.blocks = _merge_code(blocks)
     for what, count in reader.counts.items():
         imported.drop(f"{count} {what}{'s' if count != 1 and not what.endswith('text') else ''}")
     return imported

@@ -74,21 +74,22 @@ _KIX = re.compile(r"\blst-kix_[\w-]*?-(\d+)\b")
 _MSO_LIST = re.compile(r"mso-list\s*:\s*l\d+\s+level(\d+)", re.I)
 _DECL = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
-_SIMPLE_CLASS = re.compile(r"^\s*[a-z0-9]*\.([\w-]+)\s*$", re.I)
+_SIMPLE_CLASS = re.compile(r"^\s*([a-z0-9]*)\.([\w-]+)\s*$", re.I)
 _ORDER_GLYPH = re.compile(r"^\s*(\d+|[a-zA-Z]|[ivxlcIVXLC]+)[.)]")
 _MAX_IMAGE = 32 * 1024 * 1024
 
 
-def parse_css(text: str) -> dict[str, dict[str, str]]:
-    """Declarations of simple class selectors (``.c1``, ``p.title``): the only CSS a document export needs."""
-    classes: dict[str, dict[str, str]] = {}
+def parse_css(text: str) -> dict[tuple[str, str], dict[str, str]]:
+    """Declarations of simple class selectors by (tag, class): ``.c1`` is ``("", "c1")``, ``pre.western``
+    is ``("pre", "western")`` (LibreOffice styles ``p``, ``pre`` and ``code`` of one class apart)."""
+    classes: dict[tuple[str, str], dict[str, str]] = {}
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     for selectors, body in _RULE.findall(text):
         declarations = {name.lower(): value.strip().lower() for name, value in _DECL.findall(body)}
         for selector in selectors.split(","):
             match = _SIMPLE_CLASS.match(selector)
             if match:
-                classes.setdefault(match.group(1), {}).update(declarations)
+                classes.setdefault((match.group(1).lower(), match.group(2)), {}).update(declarations)
     return classes
 
 
@@ -150,7 +151,7 @@ class _Reader(HTMLParser):
         self.path = path
         self.imported = imported
         self.resolve = resolve
-        self.css: dict[str, dict[str, str]] = {}
+        self.css: dict[tuple[str, str], dict[str, str]] = {}
         self.looks: list[tuple[str, _Look]] = [("", _Look())]
         self.skip: list[str] = []
         self.mso_skip = False
@@ -174,10 +175,11 @@ class _Reader(HTMLParser):
         line, offset = self.getpos()
         raise input_error(message, self.path, line, offset + 1)
 
-    def declarations(self, attrs: dict[str, str]) -> dict[str, str]:
+    def declarations(self, tag: str, attrs: dict[str, str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for name in attrs.get("class", "").split():
-            found.update(self.css.get(name, {}))
+            found.update(self.css.get(("", name), {}))
+            found.update(self.css.get((tag, name), {}))
         found.update({name.lower(): value.strip().lower() for name, value in _DECL.findall(attrs.get("style", ""))})
         return found
 
@@ -367,7 +369,7 @@ class _Reader(HTMLParser):
     def look_for(self, tag: str, attrs: dict[str, str]) -> _Look:
         parent = self.looks[-1][1]
         look = _Look(parent.bold, parent.italic, parent.code, parent.link)
-        style = self.declarations(attrs)
+        style = self.declarations(tag, attrs)
         if tag in ("b", "strong"):
             look.bold = True
         if tag in ("i", "em", "cite"):

@@ -61,6 +61,14 @@ def _wrap(text: str, mark: str) -> str:
     return f"{lead}{mark}{core}{mark}{trail}"
 
 
+def plain_look(runs: Sequence[Run]) -> tuple[Run, ...]:
+    """A heading's runs without the bold or italic its whole text has (the heading's style, not emphasis)."""
+    texts = [run for run in runs if run.text.strip()]
+    bold = bool(texts) and all(run.bold for run in texts)
+    italic = bool(texts) and all(run.italic for run in texts)
+    return tuple(Run(run.text, run.bold and not bold, run.italic and not italic, run.code, run.link, run.raw) for run in runs)
+
+
 def inline(runs: Sequence[Run], dropped: list[str] | None = None) -> str:
     """Runs as inline Markdown: bold, italic, code spans and links (only web and mail links)."""
     parts: list[str] = []
@@ -125,6 +133,15 @@ def heading_offset(blocks: Sequence[Block]) -> int:
     return 2 - top  # several top headings: sections (##) under a title found elsewhere
 
 
+_TYPED_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[•◦▪▫‣⁃●○■□➢➤–—·§o])\s")
+
+
+def _typed_item(block: Block | None) -> bool:
+    """A paragraph typed as a list item (``1. …``, ``• …``): one paragraph each in a word processor,
+    one list in a paste, so they are written as lines of one list for the recovery rules to read."""
+    return isinstance(block, Para) and not block.style and _TYPED_ITEM.match(block.text) is not None
+
+
 def front_matter(meta: dict[str, str]) -> list[str]:
     if not meta:
         return []
@@ -163,10 +180,10 @@ def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | N
             out.append("")
             previous = block
             continue
-        if out and out[-1] != "":
+        if out and out[-1] != "" and not (_typed_item(block) and _typed_item(previous)):
             out.append("")
         if isinstance(block, Para):
-            text = inline(block.runs, imported.dropped)
+            text = inline(plain_look(block.runs) if block.style else block.runs, imported.dropped)
             if not text:
                 continue
             if block.style == "title" and not titled:

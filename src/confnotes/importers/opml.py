@@ -64,6 +64,15 @@ def text_runs(text: str) -> tuple[Run, ...]:
     return (Run(text, raw=True),)
 
 
+def note_text(note: str) -> str:
+    """An outline's ``_note`` as Markdown: Workflowy's HTML formatting converted, Markdown kept."""
+    if not _INLINE_HTML.search(note):
+        return note
+    from confnotes.importers.markdown import inline
+
+    return "\n\n".join(inline(text_runs(paragraph)) for paragraph in re.split(r"\n\s*\n", note))
+
+
 def _parse(data: bytes, path: str) -> Any:
     from xml.etree.ElementTree import ParseError
 
@@ -103,7 +112,7 @@ def read_opml(data: bytes, path: str) -> Imported:
         # Workflowy and Logseq export a page as one outline holding the rest: that outline is the title
         imported.blocks.append(Para(text_runs(tops[0].get("text", "")), "title"))
         if tops[0].get("_note"):
-            imported.blocks.append(Note(tops[0].get("_note", ""), 0))
+            imported.blocks.append(Note(note_text(tops[0].get("_note", "")), 0))
         tops = _children(tops[0])
     elif title:
         imported.title = title
@@ -124,7 +133,7 @@ def read_opml(data: bytes, path: str) -> Imported:
                 if text.strip():
                     imported.blocks.append(Item(text_runs(text), level))
             if note.strip():
-                imported.blocks.append(Note(note, level + 1))
+                imported.blocks.append(Note(note_text(note), level + 1))
             stack.extend((child, depth + 1) for child in reversed(_children(element)))
     if completed:
         imported.drop(f"{completed} completed mark{'s' if completed != 1 else ''} (the items are kept)")

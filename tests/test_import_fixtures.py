@@ -1,0 +1,96 @@
+"""confnotes import over documents made by real writers: goldens, and the source's words in order."""
+
+from __future__ import annotations
+
+import html
+import re
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from conftest import FIXTURES
+from helpers import assert_same_words, check_golden, html_text, source_words, text_words
+
+IMPORT = FIXTURES / "import"
+SOURCES = sorted(path for path in IMPORT.iterdir() if path.suffix in (".docx", ".html", ".zip", ".opml"))
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z+.-]*://\S+")
+#: a number typed at the start of a paragraph is a list number to a reader (and to confnotes)
+_TYPED_NUMBER = re.compile(r"^[ \t]*\d{1,3}[.)][ \t]", re.M)
+_IMAGE = re.compile(r"!\[(?:[^\]\\]|\\.)*\]\([^)]*\)")
+
+
+def docx_text(data: bytes) -> str:
+    """Every piece of text in word/document.xml in document order (list numbers are not text there)."""
+    xml = zipfile.ZipFile(__import__("io").BytesIO(data)).read("word/document.xml").decode("utf-8")
+    pieces = re.findall(r"<w:t(?:\s[^>]*)?>([^<]*)</w:t>|<w:t/>|(<w:tab/>)|(</w:p>)", xml)
+    return "".join(html.unescape(text) if text else " " if tab else "\n" if end else "" for text, tab, end in pieces)
+
+
+def page_text(markup: str) -> str:
+    return html_text(re.sub(r"<head>.*?</head>", " ", markup, flags=re.S | re.I))
+
+
+def opml_text(data: bytes) -> str:
+    root = ElementTree.fromstring(data)
+    pieces = []
+    for outline in root.iter("outline"):
+        pieces.append(html.unescape(re.sub(r"<[^>]+>", " ", outline.get("text", ""))))
+        pieces.append(html.unescape(re.sub(r"<[^>]+>", " ", outline.get("_note", ""))))
+    return "\n".join(pieces)
+
+
+def visible_text(path: Path) -> str:
+    """The source's visible text in reading order, read without confnotes' readers."""
+    data = path.read_bytes()
+    if path.suffix == ".docx":
+        return docx_text(data)
+    if path.suffix == ".zip":
+        archive = zipfile.ZipFile(path)
+        page = next(name for name in archive.namelist() if name.endswith(".html"))
+        return page_text(archive.read(page).decode("utf-8"))
+    if path.suffix == ".html":
+        return page_text(data.decode("utf-8"))
+    return opml_text(data)
+
+
+def imported(path: Path):
+    from confnotes.importers import convert
+
+    return convert(path.read_bytes(), str(path), path.stem)
+
+
+def test_there_are_enough_fixtures_from_each_writer():
+    names = [path.name for path in SOURCES]
+    assert len(names) >= 30
+    for writer in ("pydocx.docx", "lo.docx", "lo.html", "gdocs.html", "gdocs.zip", "paste.docx"):
+        assert any(name.endswith(writer) for name in names), writer
+    for outliner in ("workflowy", "dynalist", "logseq", "omnioutliner"):
+        assert any(f".{outliner}." in name for name in names), outliner
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
+def test_import_matches_golden(path, update_goldens):
+    result = imported(path)
+    check_golden(IMPORT / f"{path.name}.md", result.markdown, update_goldens)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
+def test_import_keeps_the_sources_words_in_order(path):
+    expected = text_words(_TYPED_NUMBER.sub(" ", _URL.sub(" ", visible_text(path))))
+    actual = source_words(_IMAGE.sub(" ", imported(path).markdown))
+    assert_same_words(expected, actual, f"import of {path.name}")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in SOURCES if path.name.split(".")[0] in ("kubecon", "platform") and path.suffix != ".opml"],
+    ids=lambda path: path.name,
+)
+def test_screenshots_are_extracted(path):
+    result = imported(path)
+    assert len(result.assets) == 1
+    name, data = next(iter(result.assets.items()))
+    assert data.startswith(b"\x89PNG")
+    assert f"]({path.stem}.assets/{name})" in result.markdown
