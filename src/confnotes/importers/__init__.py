@@ -63,7 +63,7 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
     if kind == "zip":
         from confnotes.importers.safety import open_zip
 
-        archive = open_zip(data, path, "archive")
+        archive = open_zip(data, path, "Word document" if path.lower().endswith((".docx", ".docm")) else "zip archive")
         names = archive.namelist()
         if "word/document.xml" in names:
             kind = "docx"

@@ -1,0 +1,162 @@
+"""confnotes import on the command line: where notes go, what it refuses, and that it fetches nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+IMPORT = FIXTURES / "import"
+
+
+def files_in(folder: Path) -> list[str]:
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+
+
+def test_writes_the_note_and_its_images_beside_each_other(cli, tmp_path):
+    result = cli("import", str(IMPORT / "kubecon.pydocx.docx"), "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert files_in(tmp_path) == ["kubecon.pydocx.assets", "kubecon.pydocx.assets/image1.png", "kubecon.pydocx.md"]
+    note = (tmp_path / "kubecon.pydocx.md").read_text(encoding="utf-8")
+    assert "](kubecon.pydocx.assets/image1.png)" in note
+    (line,) = result.stderr.splitlines()
+    assert line.endswith("kubecon.pydocx.md: 2 sections, 15 items, 1 image, 186 words")
+
+
+def test_refuses_to_overwrite_without_force(cli, tmp_path):
+    source = IMPORT / "pycon.gdocs.html"
+    (tmp_path / "pycon.gdocs.md").write_text("mine\n", encoding="utf-8")
+    result = cli("import", str(source), "-o", str(tmp_path))
+    assert result.exit_code == 2
+    assert "pycon.gdocs.md exists; pass --force to replace it" in result.stderr
+    assert (tmp_path / "pycon.gdocs.md").read_text(encoding="utf-8") == "mine\n"
+    assert cli("import", str(source), "-o", str(tmp_path), "--force").exit_code == 0
+    assert (tmp_path / "pycon.gdocs.md").read_text(encoding="utf-8").startswith("# PyCon US 2026: Typing Talks")
+
+
+def test_dash_prints_the_note_and_reads_standard_input(cli):
+    data = (IMPORT / "srecon.workflowy.opml").read_bytes()
+    result = cli("import", "-", "--from", "opml", input=data)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("# SREcon Americas notes\n")
+    pasted = cli("import", "-", "-o", "-", input="Notes\n\n• one\n• two\n")
+    assert pasted.exit_code == 0 and "- one\n- two" in pasted.stdout
+
+
+def test_format_is_sniffed_from_the_content_not_the_name(cli, tmp_path):
+    odd = tmp_path / "notes.txt"
+    odd.write_bytes((IMPORT / "datacouncil.pydocx.docx").read_bytes())
+    result = cli("import", str(odd), "-o", "-")
+    assert result.exit_code == 0
+    assert "(docx)" in result.stderr and result.stdout.startswith("# Data Council: Streaming Track")
+
+
+def _docx_with(extra_rel: str) -> bytes:
+    source = zipfile.ZipFile(IMPORT / "kubecon.pydocx.docx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "word/_rels/document.xml.rels":
+                data = data.replace(b"</Relationships>", extra_rel.encode() + b"</Relationships>")
+            target.writestr(item, data)
+    return out.getvalue()
+
+
+def _bomb() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", b"<" + b" " * (64 * 1024 * 1024) + b"/>")
+    return out.getvalue()
+
+
+BAD = {
+    "truncated.docx": (lambda: (IMPORT / "kubecon.pydocx.docx").read_bytes()[:5000], "not a readable Word document"),
+    "corrupt.docx": (lambda: b"PK\x03\x04" + b"\x00garbage" * 100, "corrupt or truncated archive"),
+    "bomb.docx": (_bomb, "refused as a zip bomb"),
+    "linked.docx": (
+        lambda: _docx_with(
+            '<Relationship Id="rId99" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" '
+            'Target="http://tracker.example/pixel.png" TargetMode="External"/>'
+        ),
+        "links a image outside itself (http://tracker.example/pixel.png)",
+    ),
+    "script.html": (
+        lambda: b"<html><body><p>Notes</p><script>fetch('https://x.example')</script></body></html>",
+        "1:25: the page holds a <script>",
+    ),
+    "remote.html": (
+        lambda: b'<html><body><p>Notes</p>\n<p><img src="https://x.example/a.png"></p></body></html>',
+        "2:4: the page shows a remote image",
+    ),
+    "bomb.opml": (
+        lambda: (
+            b'<?xml version="1.0"?><!DOCTYPE o [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            b'<opml version="2.0"><body><outline text="&b;"/></body></opml>'
+        ),
+        "the OPML declares a document type or entities",
+    ),
+    "broken.opml": (lambda: b'<opml version="2.0"><body><outline text="a"></body></opml>', "not well-formed OPML"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_is_one_line_exit_2_and_nothing_written(cli, tmp_path, name):
+    make, message = BAD[name]
+    source = tmp_path / "in" / name
+    source.parent.mkdir()
+    source.write_bytes(make())
+    out = tmp_path / "out"
+    out.mkdir()
+    result = cli("import", str(source), "-o", str(out))
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(str(source) + ":") and message in line, line
+    assert "Traceback" not in result.stderr
+    assert files_in(out) == []
+
+
+def test_one_bad_file_does_not_stop_the_others(cli, tmp_path):
+    bad = tmp_path / "bad.docx"
+    bad.write_bytes(b"PK\x03\x04broken")
+    result = cli("import", str(bad), str(IMPORT / "velocity.gdocs.html"), "-o", str(tmp_path))
+    assert result.exit_code == 2
+    assert (tmp_path / "velocity.gdocs.md").exists()
+    assert len(result.stderr.splitlines()) == 2
+
+
+def test_dropped_things_are_named_in_the_summary(cli):
+    page = b'<html><body><p onclick="steal()">Talk: Caching</p><p><a href="javascript:alert(1)">click</a></p></body></html>'
+    result = cli("import", "-", "--from", "html", input=page)
+    assert result.exit_code == 0
+    assert "dropped 1 event attribute, 1 script link" in result.stderr
+    assert "javascript" not in result.stdout and "steal" not in result.stdout
+
+
+WELL_FORMED = [
+    path
+    for path in sorted(IMPORT.iterdir())
+    if path.name.split(".")[0] in ("kubecon", "pycon", "platform", "datacouncil") and path.suffix in (".docx", ".html", ".zip")
+]
+
+
+@pytest.mark.parametrize("path", WELL_FORMED, ids=lambda path: path.name)
+def test_a_well_formed_document_imports_without_title_or_paste_findings(cli, tmp_path, path):
+    assert cli("import", str(path), "-o", str(tmp_path)).exit_code == 0
+    result = cli("lint", str(tmp_path / f"{path.stem}.md"), "--format", "json", "--select", "CN101,CN110")
+    findings = json.loads(result.stdout)
+    assert findings == [] or all(not finding.get("findings") for finding in findings), result.stdout
+
+
+def test_lint_does_not_load_the_readers():
+    from conftest import NOTES
+    from test_startup import imported
+
+    modules = imported("lint", str(NOTES / "scale2025.md"))
+    assert not {name for name in modules if name.split(".")[0] in ("docx", "defusedxml", "lxml") or name.startswith("confnotes.importers")}
