@@ -20,7 +20,10 @@ from confnotes.build import BuildRequest, build_site
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
     "<script>(function(){var s=new EventSource('" + EVENTS_PATH + "');"
-    "s.addEventListener('reload',function(){location.reload();});})();</script>"
+    "s.addEventListener('reload',function(e){"
+    # a page may hold the reload (a presenter that is recording): it cancels this event
+    "if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))location.reload();"
+    "});})();</script>"
 )
 SERVE_FORMATS = ("html", "slides")
 
