@@ -121,6 +121,7 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
         text, assets, kind, dropped = found, {}, "text", []
     else:
         meta = {"title": found.title} if found.title and not _titled(found) else {}
+        meta.update(stated_meta(found))
         text = to_markdown(found, assets_folder, meta)
         assets, kind, dropped = found.assets, found.format, found.dropped
     note_path = f"{stem}.md"
@@ -137,6 +138,42 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
     result = Result(markdown, assets, kind, dropped=_counted(dropped), warnings=warnings)
     _count(result, parse(markdown, note_path, options))
     return result
+
+
+_META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)
+_SESSION = re.compile(r"^\s*(?:talk|keynote|session|panel|workshop|lightning talk|track)\b[^:]{0,20}:", re.I)
+_META_KEYS = {
+    "speaker": "speakers",
+    "speakers": "speakers",
+    "presenter": "speakers",
+    "presenters": "speakers",
+    "date": "date",
+    "when": "date",
+}
+
+
+def stated_meta(imported: Imported) -> dict[str, str]:
+    """Date, speakers and event as the document states them before its first section (``Speaker: …``,
+    ``Date: 2026-03-23 · Event: …``); the lines stay in the note, the front matter repeats them for renders."""
+    from confnotes.importers.blocks import Para
+    from confnotes.importers.markdown import heading_offset, typed_item
+
+    offset = heading_offset(imported.blocks)
+    meta: dict[str, str] = {}
+    for block in imported.blocks:
+        if isinstance(block, Para) and block.style == "heading" and block.level + offset <= 1:
+            continue  # the title heading
+        bold_line = isinstance(block, Para) and all(run.bold for run in block.runs if run.text.strip())
+        if not isinstance(block, Para) or block.style == "heading" or bold_line or typed_item(block) or _SESSION.match(block.text):
+            break  # the lede ends where the first section, list, sub-heading or session line begins
+        if block.style:
+            continue
+        for part in re.split(r"\s+[·|•]\s+", block.text.strip()):
+            match = _META_LINE.match(part.strip())
+            if match:
+                key = _META_KEYS.get(match.group(1).lower(), "event")
+                meta.setdefault(key, match.group(2).strip())
+    return meta
 
 
 def _titled(imported: Imported) -> bool:

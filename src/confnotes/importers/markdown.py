@@ -136,16 +136,21 @@ def heading_offset(blocks: Sequence[Block]) -> int:
 _TYPED_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[•◦▪▫‣⁃●○■□➢➤–—·§o])\s")
 
 
-def _typed_item(block: Block | None) -> bool:
+def typed_item(block: Block | None) -> bool:
     """A paragraph typed as a list item (``1. …``, ``• …``): one paragraph each in a word processor,
     one list in a paste, so they are written as lines of one list for the recovery rules to read."""
     return isinstance(block, Para) and not block.style and _TYPED_ITEM.match(block.text) is not None
 
 
 def front_matter(meta: dict[str, str]) -> list[str]:
+    """YAML front matter (JSON strings are YAML); speakers as a list, so "Name, Company" stays one speaker."""
     if not meta:
         return []
-    return ["---", *(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in meta.items()), "---", ""]
+    lines = []
+    for key, value in meta.items():
+        written = json.dumps([value] if key == "speakers" else value, ensure_ascii=False)
+        lines.append(f"{key}: {written}")
+    return ["---", *lines, "---", ""]
 
 
 def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | None = None) -> str:
@@ -180,7 +185,7 @@ def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | N
             out.append("")
             previous = block
             continue
-        if out and out[-1] != "" and not (_typed_item(block) and _typed_item(previous)):
+        if out and out[-1] != "" and not (typed_item(block) and typed_item(previous)):
             out.append("")
         if isinstance(block, Para):
             text = inline(plain_look(block.runs) if block.style else block.runs, imported.dropped)

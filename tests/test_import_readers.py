@@ -1,0 +1,73 @@
+"""The import readers on the shapes each application writes, one behaviour at a time."""
+
+from __future__ import annotations
+
+import io
+
+from confnotes.importers import convert
+
+WORD_HTML = """<html xmlns:o="urn:schemas-microsoft-com:office:office"><head><style>
+p.MsoListParagraphCxSpFirst {mso-style-name:"List Paragraph";}
+</style></head><body lang=EN-US style='tab-interval:.5in'><div class=WordSection1>
+<p class=MsoTitle>DevOpsDays Amsterdam</p>
+<p class=MsoNormal><b>Talk: Incident Reviews<o:p></o:p></b></p>
+<p class=MsoListParagraphCxSpFirst style='text-indent:-.25in;mso-list:l0 level1 lfo1'><![if !supportLists]><span
+style='font-family:Symbol'>·<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; </span></span><![endif]>Blameless
+by default<o:p></o:p></p>
+<p class=MsoListParagraphCxSpMiddle style='margin-left:1.0in;mso-list:l0 level2 lfo1'><![if !supportLists]><span
+style='font-family:"Courier New"'>o<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp; </span></span><![endif]>timeline
+first<o:p></o:p></p>
+<p class=MsoListParagraphCxSpLast style='mso-list:l1 level1 lfo2'><![if !supportLists]><span>1.<span>&nbsp; </span></span><![endif]>Write
+it within a week<o:p></o:p></p>
+</div></body></html>"""
+
+
+def test_word_save_as_web_page_lists_come_from_mso_list_levels():
+    markdown = convert(WORD_HTML.encode("windows-1252"), "talk.htm", "talk").markdown
+    assert "- Blameless by default\n  - timeline first\n" in markdown
+    assert "1. Write it within a week" in markdown
+    assert "·" not in markdown and "\no " not in markdown
+
+
+COPIED_FROM_DOCS = (
+    '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1234"><p dir="ltr"><span style="font-weight:700">'
+    "Q&amp;A</span></p>"
+    '<ul style="margin-top:0"><li dir="ltr" aria-level="1"><p dir="ltr" role="presentation"><span>Ask about budgets</span></p></li>'
+    '<li dir="ltr" aria-level="2"><p dir="ltr" role="presentation">'
+    "<span style=\"font-family:'Roboto Mono'\">slo.yaml</span></p></li></ul></b>"
+)
+
+
+def test_html_copied_from_docs_keeps_levels_and_reads_the_outer_b_as_plain():
+    markdown = convert(COPIED_FROM_DOCS.encode(), "<clipboard>", "clip").markdown
+    assert markdown == "**Q&A**\n\n- Ask about budgets\n  - `slo.yaml`\n"
+
+
+def test_google_docs_numbers_go_on_across_a_paragraph_and_restart_on_start():
+    page = (
+        '<html><body><ol class="c1 lst-kix_a-0 start" start="1"><li>one</li><li>two</li></ol><p>aside</p>'
+        '<ol class="c1 lst-kix_a-0"><li>three</li></ol><ol class="lst-kix_b-0 start" start="1"><li>again</li></ol></body></html>'
+    )
+    markdown = convert(page.encode(), "p.html", "p").markdown
+    assert "1. one\n2. two\n\naside\n\n3. three\n" in markdown
+    assert "1. again" in markdown
+
+
+def test_docx_comments_are_dropped_and_named():
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Notes", 0)
+    paragraph = document.add_paragraph("Caching is hard")
+    document.add_comment(paragraph.runs, text="check the numbers", author="Sam")
+    out = io.BytesIO()
+    document.save(out)
+    result = convert(out.getvalue(), "n.docx", "n")
+    assert "check the numbers" not in result.markdown
+    assert "1 comment" in result.dropped
+
+
+def test_opml_of_one_root_outline_titles_the_note():
+    opml = b'<opml version="2.0"><head/><body><outline text="Day 2"><outline text="Keynote"><outline text="a"/></outline></outline>'
+    opml += b"</body></opml>"
+    assert convert(opml, "d.opml", "d").markdown == "# Day 2\n\n- Keynote\n  - a\n"
