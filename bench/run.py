@@ -690,10 +690,10 @@ def _fit(table: Table, targets: list[tuple[str, str, bool]], repeat: int) -> Non
         )
         parts.append("\n| a | b | c |\n|---|---|---|\n" + "".join(f"| {k} | value {k} | more text {k} |\n" for k in range(6)))
     doc = parse("".join(parts), "talk.md")
-    from confnotes import fit
+    from confnotes.slides import fit, widths
 
     def build() -> object:
-        for cached in (fit.text_em, fit.wrap_count, fit.plain, fit.entry_height):
+        for cached in (widths.text_em, widths.wrap_count, fit.plain, fit.entry_height):
             cached.cache_clear()  # cold: no measurement cached from the run before
         return build_deck(doc)
 

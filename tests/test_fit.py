@@ -92,7 +92,7 @@ def test_stress_note_is_split_where_it_should_be(cli):
     assert all(0.8 <= s.scale <= 1.0 for s in deck.slides)
     assert kinds[0] == "title" and kinds.count("title") == 1
     # no near-empty "(cont.)" slide: the last part of a cut block is not a sliver of it
-    from confnotes.fit import code_lines
+    from confnotes.slides.fit import code_lines
 
     last_code = next(e for e in code[-1].content if getattr(e, "kind", "") == "code")
     assert len(code_lines(last_code)) >= 4

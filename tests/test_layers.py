@@ -27,8 +27,8 @@ LAYERS: dict[str, int] = {
     "confnotes.load": 3,
     "confnotes.slides": 3,
     "confnotes.timing": 3,
-    "confnotes.fit": 3,
-    "confnotes._widths": 0,
+    "confnotes.settings": 1,
+    "confnotes.schema": 5,
     "confnotes.export": 3,
     "confnotes.fmt": 3,
     "confnotes.lint": 4,
@@ -38,6 +38,8 @@ LAYERS: dict[str, int] = {
     "confnotes.reformat": 6,
     "confnotes.build": 7,
     "confnotes.serve": 8,
+    "confnotes.lsp": 8,
+    "confnotes.importers": 6,
     "confnotes.doctor": 8,
     "confnotes.cli": 9,
     "confnotes.commands": 9,
@@ -103,3 +105,64 @@ def test_a_wrong_way_import_is_caught(tmp_path):
     bad.write_text("def f():\n    from confnotes.render.html import render_html\n")
     assert imports(bad) == [(2, "confnotes.render.html")]
     assert layer("confnotes.render.html") > layer("confnotes.model")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the confnotes modules it imports, at the top or inside a function (``from
+    confnotes.parse import recover`` imports the module ``confnotes.parse.recover``)."""
+    known = {module_name(path) for path in SOURCES}
+    graph: dict[str, set[str]] = {}
+    for path in SOURCES:
+        me = module_name(path)
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("confnotes"):
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in known else node.module)
+            elif isinstance(node, ast.Import):
+                targets |= {alias.name for alias in node.names if alias.name.startswith("confnotes")}
+        graph[me] = targets - {me}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every module that can reach itself through imports, with one such path (Tarjan's SCCs)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles_even_through_function_level_imports():
+    """A function-level import hides a cycle from Python but not from a reader: ``fit`` and ``slides``
+    used to import each other. No group of modules may import one another in a circle."""
+    assert cycles(import_graph()) == []
+
+
+def test_a_cycle_is_caught():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -73,7 +73,7 @@ def test_the_import_list_of_lint_does_not_grow(tmp_path):
     assert len(own) <= LINT_OWN_MODULES, f"{len(own)} confnotes modules imported: {own}"
     assert "yaml" not in top, "a note without front matter does not load YAML"
     # rules load from the static catalogue only when they run: no slide advice, so no deck or timing code
-    assert not {"confnotes.slides", "confnotes.timing", "confnotes.fit", "confnotes.render"} & set(names)
+    assert not {"confnotes.slides", "confnotes.timing", "confnotes.render"} & set(names)
     assert not [name for name in names if name.startswith("confnotes.lint.rules.cn3")]
     # only the command that runs is loaded, and a run without a cache hashes and writes nothing
     assert [name for name in names if name.startswith("confnotes.commands.")] == ["confnotes.commands.lint"]

@@ -1,9 +1,9 @@
-"""Write src/confnotes/_widths.py: advance widths of the themes' fonts, for the slide fit engine.
+"""Write src/confnotes/slides/_widths.py: advance widths of the themes' fonts, for the slide fit engine.
 
 Run from the repository root with fontTools (a WeasyPrint dependency) and the DejaVu fonts
 installed (Debian: fonts-dejavu-core, fonts-dejavu-extra):
 
-    python tools/font_widths.py /usr/share/fonts/truetype/dejavu > src/confnotes/_widths.py
+    python tools/font_widths.py /usr/share/fonts/truetype/dejavu > src/confnotes/slides/_widths.py
 
 For each face the table holds, per code point in ``RANGES``, the advance width in thousandths
 of an em; for body text the wider of DejaVu Sans and DejaVu Serif (the serif theme), so one

@@ -13,7 +13,7 @@ from confnotes.settings import SlideSettings
 if TYPE_CHECKING:  # the model loads with the first note parsed, not for a run served from the cache
     from confnotes.model import Document, List, Node
     from confnotes.parse import ParseOptions
-    from confnotes.slides import Decks
+    from confnotes.slides import Deck, Decks
     from confnotes.timing import Timing
 
 SEVERITIES = ("info", "warning", "error")
@@ -120,12 +120,26 @@ class LintContext:
         return Decks(self.doc)
 
     @cached_property
+    def unsplit_deck(self) -> Deck:
+        """The deck before the limits and the fit: what slide-fitness rules measure."""
+        from confnotes.slides import UNLIMITED, DeckOptions
+
+        return self.decks.get(DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False, fit=False))
+
+    @cached_property
+    def fitted_deck(self) -> Deck:
+        """The deck as every deck output renders it (the note's limits, then the fit engine)."""
+        from confnotes.slides import DeckOptions
+        from confnotes.source import note_folder
+
+        return self.decks.get(DeckOptions.from_settings(self.slides, note_folder(self.doc.path)))
+
+    @cached_property
     def timing(self) -> Timing:
         """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace)."""
-        from confnotes.lint.rules._slides import fitted_deck
         from confnotes.timing import plan
 
-        return plan(self.doc, fitted_deck(self), self.slides.wpm, self.slides.slide_seconds)
+        return plan(self.doc, self.fitted_deck, self.slides.wpm, self.slides.slide_seconds)
 
     @cached_property
     def _starts(self) -> list[int]:

@@ -20,7 +20,7 @@ from confnotes.timing import Timing, agenda_label, format_minutes, plan, schedul
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     """What a slide shows, as plain text in its order: ``(text, level, label)`` per item or block."""
-    from confnotes.fit import code_lines, table_rows
+    from confnotes.slides.fit import code_lines, table_rows
 
     lines: list[tuple[str, int, str | None]] = []
     for entry in slide.content:

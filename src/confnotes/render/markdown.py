@@ -237,8 +237,9 @@ class InlineRenderer:
     def slide_code(self, text: str, info: str, scale: float) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
         wrapped where the fit engine measured them, each continuation behind a mark."""
-        from confnotes.fit import CODE, CODE_MIN, code_columns, code_lines
         from confnotes.slides import SlideText
+        from confnotes.slides.fit import code_columns, code_lines
+        from confnotes.slides.geometry import CODE, CODE_MIN
 
         columns = code_columns(max(CODE_MIN, CODE[0] * scale))
         lines = code_lines(SlideText(text, "code", info))
@@ -318,7 +319,7 @@ def wrapped_highlighted(lines: list[str], info: str, columns: int | None) -> Ite
     """Code as it is shown: ``(continued, spans)`` per shown line — highlighted (``highlighted_lines``),
     lines longer than ``columns`` wrapped where the fit engine wraps them (``fit.wrapped_code``);
     ``columns`` None: never wrapped. Every renderer of code (pages, PDFs, decks, PPTX) draws these."""
-    from confnotes.fit import wrapped_code
+    from confnotes.slides.fit import wrapped_code
 
     for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else ""):
         text = "".join(piece for _, piece in spans)

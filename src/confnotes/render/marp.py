@@ -17,13 +17,14 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.fit import BOX_PAD, BOX_W, CELL_PAD, CODE, IMAGE_REF, ITEM, TABLE, TEXT
-from confnotes.fit import sizes as fit_sizes
 from confnotes.images import locate
 from confnotes.model import Document
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem
+from confnotes.slides.fit import IMAGE_REF
+from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, TABLE, TEXT
+from confnotes.slides.geometry import sizes as fit_sizes
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")

@@ -24,34 +24,38 @@ from typing import Any
 
 from confnotes.errors import render_error
 from confnotes.escape import xml_safe
-from confnotes.fit import (
-    BOX_W,
-    CODE,
-    CODE_MIN,
-    CODE_PAD,
-    IMAGE_REF,
-    ITEM,
-    KICKER,
-    MIN_IMAGE,
-    SUB_ITEM,
-    TEXT,
-    code_columns,
-    code_lines,
-    entry_height,
-    head_height,
-    plain,
-    table_rows,
-)
 from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.model import Document
 from confnotes.render.deck import contained, deck_for, image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
+from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, head_height, plain, table_rows
+from confnotes.slides.geometry import (
+    BODY_MIN,
+    BOX_PAD,
+    BOX_W,
+    CELL_PAD,
+    CODE,
+    CODE_MIN,
+    CODE_PAD,
+    DIVIDER_TITLE,
+    FOOTER,
+    ITEM,
+    KICKER,
+    LEDE,
+    MIN_IMAGE,
+    QUOTE_INDENT,
+    SLIDE_H,
+    SLIDE_W,
+    SUB_ITEM,
+    TABLE,
+    TEXT,
+    TITLE,
+)
 
 EMU = 9525  # per px of the 1280×720 deck
-SLIDE_W, SLIDE_H = 1280 * EMU, 720 * EMU
-LEFT = 88
+LEFT = BOX_PAD[1]
 TOP = 40
 BOTTOM = 56
 MIN_BODY = 60  # px the content keeps below even a title too long for any slide
@@ -135,13 +139,13 @@ def _sixteen_nine(prs: Any, scale_layouts: bool) -> None:
     from pptx.util import Emu
 
     old_width, old_height = prs.slide_width, prs.slide_height
-    prs.slide_width, prs.slide_height = Emu(SLIDE_W), Emu(SLIDE_H)
+    prs.slide_width, prs.slide_height = Emu(SLIDE_W * EMU), Emu(SLIDE_H * EMU)
     size = prs.part._element.sldSz  # noqa: SLF001
     if "type" in size.attrib:
         del size.attrib["type"]  # "screen4x3" would contradict the size
-    if not scale_layouts or (old_width, old_height) == (SLIDE_W, SLIDE_H):
+    if not scale_layouts or (old_width, old_height) == (SLIDE_W * EMU, SLIDE_H * EMU):
         return
-    x, y = SLIDE_W / old_width, SLIDE_H / old_height
+    x, y = SLIDE_W * EMU / old_width, SLIDE_H * EMU / old_height
     for master in prs.slide_masters:
         for shape in [*master.placeholders, *(ph for layout in master.slide_layouts for ph in layout.placeholders)]:
             if shape.width and shape.height:
@@ -208,7 +212,7 @@ def _font_scale(scale: float) -> int:
 
 def _head(slide: Slide) -> float:
     """The height the title (and kicker) take: the fit engine's, but never all of the slide."""
-    return min(head_height(slide, slide.scale), 720 - BOTTOM - TOP - MIN_BODY)
+    return min(head_height(slide, slide.scale), SLIDE_H - BOTTOM - TOP - MIN_BODY)
 
 
 def _size(px: float, scale: float) -> float:
@@ -266,7 +270,7 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
         for paragraph in title.text_frame.paragraphs:
             paragraph.alignment = PP_ALIGN.LEFT  # as the deck sets titles, over the left edge of the text
             for run in paragraph.runs:
-                run.font.size = _pt(_size(46 * slide.scale, slide.scale))
+                run.font.size = _pt(_size(TITLE[0] * slide.scale, slide.scale))
                 run.font.name = FONT
                 run.font.bold = True
     elif title.width == 0 or title.height == 0:
@@ -289,7 +293,7 @@ def _dark_divider(page: Any) -> None:
     for paragraph in title.text_frame.paragraphs:
         paragraph.alignment = PP_ALIGN.LEFT
         for run in paragraph.runs:
-            run.font.size, run.font.name, run.font.bold = _pt(60), FONT, True
+            run.font.size, run.font.name, run.font.bold = _pt(DIVIDER_TITLE), FONT, True
             run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
 
 
@@ -299,7 +303,7 @@ def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
     from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
 
-    top = 720 - BOTTOM + 16
+    top = SLIDE_H - BOTTOM + 16
     for text, left, width, align in (
         (title, LEFT, BOX_W * 0.7, PP_ALIGN.LEFT),
         (number, LEFT + BOX_W * 0.75, BOX_W * 0.25, PP_ALIGN.RIGHT),
@@ -308,7 +312,7 @@ def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
         _frame(box.text_frame, autofit=False)
         paragraph = box.text_frame.paragraphs[0]
         paragraph.alignment = align
-        _run(paragraph, text, 18).font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF) if on_dark else _muted()  # type: ignore[no-untyped-call]
+        _run(paragraph, text, FOOTER).font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF) if on_dark else _muted()  # type: ignore[no-untyped-call]
 
 
 def _drop_empty(page: Any) -> None:
@@ -333,7 +337,7 @@ def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> Non
         _frame(frame)
         # a long opening text: the size the deck's lede has; else the layout's own size
         words = " ".join(md.plain(text) if rich else text for text, rich in parts)
-        px = max(24, 26 * slide.scale) if len(words) > 120 else None
+        px = max(BODY_MIN, LEDE * slide.scale) if len(words) > 120 else None
         for index, (text, rich) in enumerate(parts):
             paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
             if rich:
@@ -351,7 +355,7 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         paragraph = frame.paragraphs[0] if first else frame.add_paragraph()
         first = False
         paragraph.level = item.level
-        size = ITEM[0] * scale if item.level == 0 else max(24, SUB_ITEM * scale)
+        size = ITEM[0] * scale if item.level == 0 else max(BODY_MIN, SUB_ITEM * scale)
         written = _size(size, scale)  # the frame's fontScale brings it to ``size``
         if item.number:
             _run(paragraph, f"{item.number}. ", written, bold=True)
@@ -382,14 +386,14 @@ def _content_slide(
     title = page.shapes.title
     if own_geometry or title is None:
         top = TOP + _head(slide)
-        area = (LEFT, top, BOX_W, max(MIN_BODY, 720 - BOTTOM - top))
+        area = (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
     else:  # a reference template: the content goes where its layout's body (or title's bottom) says
         source = body[0] if body else None
         if source is not None and source.width and source.height:
             area = (source.left / EMU, source.top / EMU, source.width / EMU, source.height / EMU)
         else:
             top = (title.top + title.height) / EMU + 12
-            area = (LEFT, top, BOX_W, max(MIN_BODY, 720 - BOTTOM - top))
+            area = (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
     if only_items and body:
         placeholder = body[0]
         _box(placeholder, *area)
@@ -426,7 +430,7 @@ def _content_slide(
 def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
-    size = _size(max(24, TEXT[0] * scale), scale)
+    size = _size(max(BODY_MIN, TEXT[0] * scale), scale)
     text = entry.text
     quote = entry.kind == "quote"
     if quote:
@@ -439,7 +443,7 @@ def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
         else:
             _rich(paragraph, part, size, md, colour=_muted() if quote else None)
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
-            paragraph._p.get_or_add_pPr().set("marL", str(int(24 * EMU)))  # noqa: SLF001
+            paragraph._p.get_or_add_pPr().set("marL", str(int(QUOTE_INDENT * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
 
 
@@ -481,16 +485,16 @@ def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, f
     rows = table_rows(entry.text)
     columns = max(len(row) for row in rows)
     left, top, width, height = box
-    shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, height - 18 * scale))
+    shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, height - TABLE[2] * scale))
     table = shape.table
     for index in range(columns):
         table.columns[index].width = Emu(int(width / columns * EMU))
-    size = max(16, 22 * scale)
+    size = max(CODE_MIN, TABLE[0] * scale)
     for r, row in enumerate(rows):
         for c in range(columns):
             cell = table.cell(r, c)
-            cell.margin_left = cell.margin_right = Emu(10 * EMU)
-            cell.margin_top = cell.margin_bottom = Emu(6 * EMU)
+            cell.margin_left = cell.margin_right = Emu(CELL_PAD[1] * EMU)
+            cell.margin_top = cell.margin_bottom = Emu(CELL_PAD[0] * EMU)
             frame = cell.text_frame
             frame.word_wrap = True
             _run(frame.paragraphs[0], md.plain(row[c]) if c < len(row) else "", size, bold=r == 0)

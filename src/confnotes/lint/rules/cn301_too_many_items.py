@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -25,7 +24,7 @@ class Options(NamedTuple):
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     limit = options.max_items or ctx.slides.max_items
-    for slide in unsplit_deck(ctx).slides:
+    for slide in ctx.unsplit_deck.slides:
         if slide.kind in ("title", "agenda", "divider") or not slide.line:
             continue
         if len(slide.items) > limit:

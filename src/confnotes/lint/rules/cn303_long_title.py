@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._slides import unsplit_deck
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -25,7 +24,7 @@ class Options(NamedTuple):
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     seen: set[int] = set()
-    for slide in unsplit_deck(ctx).slides:
+    for slide in ctx.unsplit_deck.slides:
         if slide.kind in ("title", "agenda") or not slide.line or slide.line in seen:
             continue
         if len(slide.title) > options.max_length:

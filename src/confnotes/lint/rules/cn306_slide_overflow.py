@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from confnotes.lint.rules._slides import fitted_deck
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -24,7 +23,7 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for slide in fitted_deck(ctx).slides:
+    for slide in ctx.fitted_deck.slides:
         if slide.overflow and slide.part == 1:
             yield Report(
                 slide.line or 1,

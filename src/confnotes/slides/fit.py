@@ -18,122 +18,35 @@ side (``SAFETY``), and a browser test measures every slide in Chromium.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
-from types import MappingProxyType
 
 from confnotes.images import local_image
-from confnotes.slides import Slide, SlideEntry, SlideItem, SlideText, carry_over, is_image
-
-# ------------------------------------------------------------------ the layout (deck.css)
-
-SLIDE_W, SLIDE_H = 1280, 720
-#: the content box's padding on a 1280×720 slide (top, sides, bottom): deck.css's .slide-body, Marp's sections
-BOX_PAD = (64, 88, 80)
-BOX_W = SLIDE_W - 2 * BOX_PAD[1]
-BOX_H = SLIDE_H - BOX_PAD[0] - BOX_PAD[2]
-#: the PDF puts a title or divider slide's text 220 px from the top (deck.css, mode-pdf)
-TITLE_BOX_H = SLIDE_H - 220 - 80
-STEPS = (1.0, 0.95, 0.9, 0.85, 0.8)
-FLOOR = STEPS[-1]
-SAFETY = 1.04  # text is measured this much wider than the tables say
-SLACK = 8  # px kept free at the bottom of the box
-MIN_IMAGE = 220  # px: an image is never squeezed below this
-
-TITLE = (46, 1.15, 28)  # font size, line height, margin below
-KICKER = (22, 1.2, 8)
-ITEM = (30, 1.35, 14)
-SUB_ITEM = 26
-TEXT = (28, 1.45, 18)
-CODE = (22, 1.35, 18)
-CODE_PAD = (14, 20)  # vertical, horizontal padding of a code block
-TABLE = (22, 1.3, 18)
-CELL_PAD = (6, 10)
-BODY_MIN, CODE_MIN = 24, 16
-MONO_EM = 0.602  # DejaVu Sans Mono's advance
-
-
-@lru_cache(maxsize=64)
-def sizes(scale: float) -> Mapping[str, float]:
-    """Font sizes in px at ``scale`` (the CSS computes the same with ``--fit``); read-only, as it is shared."""
-    return MappingProxyType(
-        {
-            "title": TITLE[0] * scale,
-            "item": ITEM[0] * scale,
-            "sub": max(BODY_MIN, SUB_ITEM * scale),
-            "text": max(BODY_MIN, TEXT[0] * scale),
-            "code": max(CODE_MIN, CODE[0] * scale),
-            "table": max(CODE_MIN, TABLE[0] * scale),
-        }
-    )
-
-
-# ------------------------------------------------------------------ text widths
-
-
-@lru_cache(maxsize=1)
-def _tables() -> dict[str, dict[int, int]]:
-    from confnotes._widths import RANGES, TABLES
-
-    codes = [code for start, stop in RANGES for code in range(start, stop)]
-    return {face: dict(zip(codes, map(int, table.split()), strict=True)) for face, table in TABLES.items()}
-
-
-def _char_em(char: str, table: dict[int, int]) -> float:
-    code = ord(char)
-    width = table.get(code)
-    if width:
-        return width / 1000
-    if code >= 0x1100 and (
-        0x1100 <= code <= 0x115F
-        or 0x2E80 <= code <= 0xA4CF
-        or 0xAC00 <= code <= 0xD7A3
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFF00 <= code <= 0xFF60
-    ):
-        return 1.0  # East Asian wide
-    if 0x1F000 <= code <= 0x1FAFF:
-        return 1.25  # emoji
-    return 0.72  # anything else: a wide Latin letter's width, to be safe
-
-
-@lru_cache(maxsize=65536)
-def text_em(text: str, face: str = "body") -> float:
-    """Width of ``text`` in em (multiply by the font size for px)."""
-    table = _tables()[face]
-    return sum(_char_em(char, table) for char in text) * SAFETY
-
-
-@lru_cache(maxsize=65536)
-def wrap_count(text: str, width: float, size: float, face: str = "body") -> int:
-    """Lines ``text`` takes at ``size`` px in a box ``width`` px wide (greedy, as browsers wrap;
-    a word wider than the box breaks anywhere, as ``overflow-wrap: anywhere`` lets it)."""
-    words = text.split()  # runs of whitespace, as the browser collapses them
-    if not words:
-        return 1
-    em = text_em
-    space = em(" ", face) * size
-    lines = 1
-    used = 0.0
-    for word in words:
-        w = em(word, face) * size
-        if w > width:  # the word itself wraps: whole lines of it, the rest starts a line
-            if used:
-                lines += 1
-            full, rest = divmod(w, width)
-            lines += int(full) - (1 if rest == 0 else 0)
-            used = rest
-            continue
-        if used == 0:
-            used = w
-        elif used + space + w <= width:
-            used += space + w
-        else:
-            lines += 1
-            used = w
-    return lines
-
+from confnotes.slides.geometry import (
+    BODY_MIN,
+    BOX_H,
+    BOX_W,
+    CELL_PAD,
+    CODE,
+    CODE_PAD,
+    FLOOR,
+    ITEM,
+    KICKER,
+    MIN_IMAGE,
+    MONO_EM,
+    SAFETY,
+    SLACK,
+    STEPS,
+    TABLE,
+    TEXT,
+    TITLE,
+    TITLE_BOX_H,
+    sizes,
+)
+from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, is_image
+from confnotes.slides.split import carry_over
+from confnotes.slides.widths import wrap_count
 
 # ------------------------------------------------------------------ Markdown to measurable text
 

@@ -1,0 +1,257 @@
+"""Outline to Deck: the slides of a note, in source order, before and after the limits and the fit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
+from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText
+from confnotes.slides.options import DeckOptions
+from confnotes.slides.split import split_slide
+
+#: Blocks a slide leaves to the speaker notes or drops (they say nothing on screen).
+_OFF_SLIDE = frozenset(("reference", "break", *UNPRINTED))
+
+
+class Decks:
+    """The decks built for one note, by their options. A build hands one ``Decks`` to the note's lint
+    run and to each deck format it renders, so the deck is built and fitted once, not once a format;
+    lint's unsplit deck and the rendered deck start from the same ``base_slides``."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._built: dict[DeckOptions, Deck] = {}
+        self._bases: dict[bool, tuple[Slide, ...]] = {}
+
+    def get(self, options: DeckOptions) -> Deck:
+        if options not in self._built:
+            if options.notes not in self._bases:
+                self._bases[options.notes] = base_slides(self.doc, options.notes)
+            self._built[options] = build_deck(self.doc, options, self._bases[options.notes])
+        return self._built[options]
+
+
+def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
+    if not blocks:
+        return ()
+    return tuple(text for text in (note_text(block) for block in blocks) if text)
+
+
+def _notes_in(content: tuple[Entry, ...]) -> tuple[str, ...]:
+    """Every speaker note in ``content``, depth-first (a slide's notes, wherever they were written)."""
+    return _notes_text([entry for entry in walk_content(content) if type(entry) is Block and entry.kind == "note"])
+
+
+def _no_notes(content: tuple[Entry, ...]) -> tuple[str, ...]:
+    return ()
+
+
+NotesOf = Callable[[tuple[Entry, ...]], tuple[str, ...]]
+
+
+def _block_line(block: Block) -> str:
+    """A block under an item (quote, code, table, paragraph) as one line of slide text."""
+    lines = [line[1:].lstrip() if block.kind == "quote" and line.startswith(">") else line for line in block.text.split("\n")]
+    return " ".join(" ".join(lines).split())
+
+
+def _fold(node: Node) -> str:
+    """A node's text with everything below it folded in, in order (for levels deeper than two)."""
+    parts = [node.text if node.label is None else node.title]
+    for entry in walk_content(node.content):
+        if type(entry) is Node:
+            parts.append(entry.title)
+        elif type(entry) is Block and entry.kind not in _OFF_SLIDE:
+            parts.append(_block_line(entry))
+    return "; ".join(part for part in parts if part)
+
+
+#: Blocks under an item that keep their own form on a slide (a code sample is not a bullet).
+_SHOWN_AS_IS = frozenset(("code", "table", "image"))
+
+
+def _item_entries(node: Node) -> Iterator[SlideEntry]:
+    """A list item as slide bullets: the item (level 0), then what is under it in order (level 1;
+    code, tables and images as themselves)."""
+    yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, node.number)
+    for entry in node.content:
+        if type(entry) is Block:
+            if entry.kind in _SHOWN_AS_IS:
+                yield SlideText(entry.text, entry.kind, entry.info)
+            elif entry.kind not in _OFF_SLIDE:
+                yield SlideItem(_block_line(entry), None, 1)
+        elif type(entry) is List:
+            for child in entry.items:
+                if child.lists or child.body:
+                    yield SlideItem(_fold(replace(child, label=None)), None, 1, child.number)
+                else:
+                    yield SlideItem(child.text if child.label is not None else child.title, child.label, 1, child.number)
+
+
+def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
+    """Blocks and lists as slide content, in source order (sections are not slide content)."""
+    out: list[SlideEntry] = []
+    for entry in content:
+        if type(entry) is Block:
+            if entry.kind not in _OFF_SLIDE:
+                out.append(SlideText(entry.text, entry.kind, entry.info))
+        elif type(entry) is List:
+            for item in entry.items:
+                out.extend(_item_entries(item))
+    return out
+
+
+def _subtitle(meta: Any) -> str:
+    return " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
+
+
+def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
+    """The deck's slides as the outline gives them: before the agenda, the limits' splits and the fit
+    engine (lint's unsplit deck is these; every deck starts from them)."""
+    meta = doc.meta
+    # most notes have no speaker notes: then no slide needs to look for them
+    notes_in: NotesOf = _notes_in if notes and _notes_in(doc.content) else _no_notes
+    lede = doc.lede
+    opening = 0
+    while opening < len(lede) and type(lede[opening]) is Block:
+        opening += 1
+    slides: list[Slide] = [
+        Slide("title", meta.title, _subtitle(meta), content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
+    ]
+    if opening < len(lede):
+        rest = lede[opening:]
+        slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
+    bare: list[Node] = []  # reading-list entries without an annotation share one slide
+    for section in doc.sections:
+        if doc.is_reading_list:
+            content = tuple(_slide_entries(section.content))
+            if not content:
+                bare.append(section)
+                continue
+            _flush_entries(bare, meta.title, slides)
+            slides.append(Slide("entry", section.title, content=content, notes=notes_in(section.content), line=section.span.start))
+            continue
+        _section_slides(section, slides, notes_in)
+    _flush_entries(bare, meta.title, slides)
+    return tuple(slides)
+
+
+def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Slide, ...] | None = None) -> Deck:
+    """The deck for ``doc``: pure, built once, shared by every slide renderer. ``base`` is
+    ``base_slides(doc, options.notes)`` when the caller has it already."""
+    options = options or DeckOptions()
+    meta = doc.meta
+    slides = list(base if base is not None else base_slides(doc, options.notes))
+    agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
+    if agenda and doc.sections:  # right after the title slide
+        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
+    expanded: list[Slide] = []
+    for slide in slides:
+        expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
+    if options.fit:
+        from confnotes.slides.fit import fit_deck, unshown_images
+
+        if options.image_root is not None:
+            expanded = unshown_images(expanded, options.image_root)
+        expanded = fit_deck(expanded)
+    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options)
+
+
+def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
+    """A section with points: a divider, its opening text, a slide per point (text after a point stays
+    on it), and a slide per bullet list, all in source order."""
+    own = tuple(entry for entry in node.content if type(entry) is not Node)
+    first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
+    line = node.span.start
+    start = len(slides)
+    opening = _slide_entries(own[:first_list])
+    if opening:  # the section's own text opens it (a divider with the same title before it would repeat it)
+        slides.append(Slide("text", node.title, content=tuple(opening), notes=notes_in(own[:first_list]), line=line))
+    else:
+        slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
+    current: Slide | None = None
+    for entry in own[first_list:]:
+        if type(entry) is Block:
+            if current is not None:
+                if entry.kind == "note":
+                    current = replace(current, notes=current.notes + _notes_text([entry]))
+                elif entry.kind not in _OFF_SLIDE:
+                    current = replace(current, content=current.content + (SlideText(entry.text, entry.kind, entry.info),))
+            continue
+        if current is not None:
+            slides.append(current)
+        lst: List = entry  # type: ignore[assignment]
+        if not lst.ordered:
+            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
+            continue
+        point_slides = _points(lst, node.title, notes_in)
+        slides.extend(point_slides[:-1])
+        current = point_slides[-1]
+    if current is not None:
+        slides.append(current)
+    divider = slides[start]
+    if divider.kind == "divider" and len(slides) > start + 1 and slides[start + 1].title == divider.title:
+        # the points were listed on one slide with the section's title: that slide opens the section
+        slides[start + 1] = replace(slides[start + 1], notes=divider.notes + slides[start + 1].notes)
+        del slides[start]
+
+
+def _flush_entries(bare: list[Node], title: str, slides: list[Slide]) -> None:
+    if bare:
+        slides.append(Slide("bullets", title, content=tuple(SlideItem(entry.title) for entry in bare), line=bare[0].span.start))
+        bare.clear()
+
+
+def _points(lst: List, section_title: str, notes_in: NotesOf) -> list[Slide]:
+    """A slide per point; consecutive points with nothing under them share one slide that lists
+    them under the section's title (a slide with only a title says nothing)."""
+    out: list[Slide] = []
+    bare: list[Node] = []
+
+    def flush() -> None:
+        if bare:
+            items = tuple(SlideItem(p.text if p.label is not None else p.title, p.label, 0, p.number) for p in bare)
+            out.append(Slide("bullets", section_title, content=items, notes=notes_in(tuple(bare)), line=bare[0].span.start))
+            bare.clear()
+
+    for point in lst.items:
+        slide = _point_slide(point, section_title, notes_in)
+        if slide.content:
+            flush()
+            out.append(slide)
+        else:
+            bare.append(point)
+    flush()
+    return out
+
+
+def _point_slide(point: Node, section_title: str, notes_in: NotesOf) -> Slide:
+    return Slide(
+        "point",
+        point.title,
+        section_title,
+        content=tuple(_slide_entries(point.content)),
+        notes=notes_in(point.content),
+        line=point.span.start,
+    )
+
+
+def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> None:
+    """Slides for one section and, depth-first, its subsections (no recursion)."""
+    stack = [section]
+    while stack:
+        node = stack.pop()
+        subsections = node.sections
+        if node.points:
+            _point_slides(node, slides, notes_in)
+        else:
+            own = tuple(entry for entry in node.content if type(entry) is not Node)
+            content = tuple(_slide_entries(own))
+            if content or not subsections:
+                kind = "bullets" if node.items else "text"
+                slides.append(Slide(kind, node.title, content=content, notes=notes_in(own), line=node.span.start))
+            else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
+                slides.append(Slide("divider", node.title, notes=notes_in(own), line=node.span.start))
+        stack.extend(reversed(subsections))
