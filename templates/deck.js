@@ -117,7 +117,9 @@
     document.body.setAttribute("data-screen", screen || "slide");
     if (view.screen) {
       view.screen.hidden = !screen;
-      view.screen.textContent = screen ? "Audience sees a " + screen + " screen (" + screen.charAt(0).toUpperCase() + " again to show the slide)" : "";
+      view.screen.textContent = screen ? "Audience: " + screen + " screen" : "";
+      view.screen.title = screen ? "Press " + screen.charAt(0).toUpperCase() + " again, or the button, to show the slide" : "";
+      view.black.textContent = screen ? "Show slide" : "Black";
     }
     if (!remote) { send(); }
   }
@@ -239,7 +241,7 @@
     view.reset = button("Reset", resetClock, "Reset the clock to 0:00; it starts again on the next slide or T (0)");
     view.record = button("Record rehearsal", toggleRecording, "Record the time spent on each slide (R)", "pv-record");
     view.save = button("Save timings", saveTimings, "Download the rehearsal's timings for confnotes time --rehearsal");
-    view.black = button("Black", function () { setScreen(screen === "black" ? "" : "black"); }, "Black screen for the audience (B)");
+    view.black = button("Black", function () { setScreen(screen ? "" : "black"); }, "Black screen for the audience, or back to the slide (B)");
     view.help = button("?", toggleHelp, "Keys (?)");
     [view.position, view.clock, view.screen, el("span", "pv-spacer"), view.pause, view.reset, view.record, view.save, view.black, view.help]
       .forEach(function (n) { bar.appendChild(n); });
