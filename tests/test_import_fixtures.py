@@ -34,7 +34,10 @@ def page_text(markup: str) -> str:
 
 def opml_text(data: bytes) -> str:
     root = ElementTree.fromstring(data)
-    pieces = []
+    pieces = [root.findtext("head/title") or ""]
+    outlines = root.findall("body/outline")
+    if len(outlines) == 1 and pieces[0] == outlines[0].get("text"):
+        pieces = []  # the page's one root outline is its title
     for outline in root.iter("outline"):
         pieces.append(html.unescape(re.sub(r"<[^>]+>", " ", outline.get("text", ""))))
         pieces.append(html.unescape(re.sub(r"<[^>]+>", " ", outline.get("_note", ""))))

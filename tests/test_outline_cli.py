@@ -31,7 +31,7 @@ def test_markdown_outline_is_bare(cli):
     assert lines[0] == "# System & Reliability @scale Conference"
     assert "## Key Challenges in Scaling" in lines
     assert "1. Embrace Failure as Inevitable" in lines
-    assert "  - Benefits:" in lines and "    - Reliability: Atomic task orchestration." in lines
+    assert "   - Benefits:" in lines and "     - Reliability: Atomic task orchestration." in lines  # under "1." as CommonMark nests
     assert not any(line.startswith("Scaling systems demands") for line in lines)
 
 

@@ -179,18 +179,37 @@ def to_tree(doc: Document, color: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+def plain_text(markdown: str) -> str:
+    """Inline Markdown as the words a reader sees: no emphasis or code marks, links as their text."""
+    if not any(mark in markdown for mark in "*_`[]<>\\&!"):
+        return _one_line(markdown)
+    from confnotes.parse.markdown import inline_parser
+
+    pieces: list[str] = []
+    for token in inline_parser().parseInline(markdown):
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                pieces.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                pieces.append(" ")
+            elif child.type == "image":
+                pieces.append(child.content)
+    return _one_line("".join(pieces))
+
+
 def to_outline_markdown(doc: Document) -> str:
-    """The bare heading and list outline, without blocks or notes; each list as written."""
+    """The bare heading and list outline, without blocks or notes; each list as written. Sub-items
+    are indented to their parent's text (three spaces under ``1.``), so CommonMark reads the same tree."""
     out = [f"# {_one_line(doc.meta.title)}", ""]
-    stack: list[tuple[Entry, int]] = [(entry, 0) for entry in reversed(doc.content)]
+    stack: list[tuple[Entry, str]] = [(entry, "") for entry in reversed(doc.content)]
     while stack:
-        entry, depth = stack.pop()
+        entry, indent = stack.pop()
         if type(entry) is Block:
             continue
         if type(entry) is List:
-            if depth == 0 and out and out[-1] != "":
+            if not indent and out and out[-1] != "":
                 out.append("")  # a list of its own, not merged with the one before
-            stack.extend((item, depth) for item in reversed(entry.items))
+            stack.extend((item, indent) for item in reversed(entry.items))
             continue
         node: Node = entry  # type: ignore[assignment]
         if node.is_section:
@@ -198,19 +217,24 @@ def to_outline_markdown(doc: Document) -> str:
                 out.append("")
             out.append("#" * min(6, max(2, node.level)) + " " + _one_line(node.title))
             out.append("")
-            stack.extend((child, 0) for child in reversed(node.content))
+            stack.extend((child, "") for child in reversed(node.content))
             continue
         marker = f"{node.number}{node.delimiter}" if node.number is not None else "-"
-        out.append("  " * depth + f"{marker} {_one_line(node.title)}".rstrip())
-        stack.extend((child, depth + 1) for child in reversed(node.content) if type(child) is not Block)
+        out.append(indent + f"{marker} {_one_line(node.title)}".rstrip())
+        inner = indent + " " * (len(marker) + 1)
+        stack.extend((child, inner) for child in reversed(node.content) if type(child) is not Block)
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
 
 
 def to_opml(doc: Document) -> str:
-    """OPML 2.0: sections and items as nested outlines. A node's text before its first list is its
-    ``_note``; blocks after a list become outlines of their own, where they stand."""
+    """OPML 2.0: sections and items as nested outlines whose ``text`` is the node's own text (no list
+    marker or number, no emphasis marks; a label stays as written). What stands under a node — its
+    text before its first list, and its code, tables and quotes wherever they stand — is its
+    ``_note``; a paragraph after a list becomes an outline of its own, where it stands. Attributes
+    outliners ignore say what each outline was (``_kind``, a section's ``_level``, a point's
+    ``_number``), so ``confnotes import`` gives back the same outline."""
     from xml.sax.saxutils import quoteattr as _quoteattr
 
     def quoteattr(text: str) -> str:
@@ -229,41 +253,70 @@ def to_opml(doc: Document) -> str:
         return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
 
     def visit_content(content: tuple[Entry, ...], depth: int, lead: bool) -> list[str]:
-        """Lines for ``content``; with ``lead``, blocks before the first list are the parent's ``_note``."""
+        """Lines for ``content``; with ``lead``, the blocks the parent keeps in its ``_note`` are skipped."""
         lines: list[str] = []
         for entry in content:
             if type(entry) is Block:
-                if printable(entry) and not lead:
-                    lines.append(f"{'  ' * depth}<outline text={quoteattr(_one_line(entry.text))}/>")
+                if not printable(entry) or (lead and _in_note(entry, True)):
+                    continue
+                if entry.kind == "paragraph":
+                    lines.append(f'{"  " * depth}<outline text={quoteattr(plain_text(entry.text))} _kind="paragraph"/>')
+                elif not lead:
+                    lines.append(f'{"  " * depth}<outline text="" _note={quoteattr(entry.text)} _kind="block"/>')
             elif type(entry) is List:
-                lead = False
+                lead = lead and False
                 for item in entry.items:
                     lines += visit(item, depth)
             else:
-                lead = False
                 lines += visit(entry, depth)  # type: ignore[arg-type]
         return lines
 
     def visit(node: Node, depth: int) -> list[str]:
         pad = "  " * depth
         note: list[str] = []
+        before_lists = True
         for entry in node.content:
             if type(entry) is not Block:
-                break
-            if printable(entry):
+                before_lists = False
+            elif printable(entry) and _in_note(entry, before_lists):
                 note.append(entry.text)
-        text = node.title if node.is_section else _node_head(node)
-        attrs = f"text={quoteattr(_one_line(text))}"
+        attrs = f"text={quoteattr(plain_text(node.title))}"
+        if node.is_section:
+            attrs += f' _kind="section" _level="{node.level}"'
+        elif node.number is not None:
+            attrs += f" _number={quoteattr(f'{node.number}{node.delimiter}')}"
         if note:
             attrs += f" _note={quoteattr(PARAGRAPH_BREAK.join(note))}"
-        inner = visit_content(node.content, depth + 1, True)
+        inner = visit_node_content(node, depth + 1)
         if not inner:
             return [f"{pad}<outline {attrs}/>"]
         return [f"{pad}<outline {attrs}>", *inner, f"{pad}</outline>"]
 
+    def visit_node_content(node: Node, depth: int) -> list[str]:
+        lines: list[str] = []
+        before_lists = True
+        for entry in node.content:
+            if type(entry) is Block:
+                if printable(entry) and not _in_note(entry, before_lists):
+                    lines.append(f'{"  " * depth}<outline text={quoteattr(plain_text(entry.text))} _kind="paragraph"/>')
+            elif type(entry) is List:
+                before_lists = False
+                for item in entry.items:
+                    lines += visit(item, depth)
+            else:
+                before_lists = False
+                lines += visit(entry, depth)  # type: ignore[arg-type]
+        return lines
+
     out += visit_content(doc.content, 2, False)
     out += ["  </body>", "</opml>"]
     return "\n".join(out) + "\n"
+
+
+def _in_note(block: Block, before_lists: bool) -> bool:
+    """Whether a node's block goes into its ``_note``: all text before its first list, and code,
+    tables and quotes anywhere (a paragraph after a list is an outline of its own)."""
+    return before_lists or block.kind != "paragraph"
 
 
 def _xml_text(text: str) -> str:

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import Block, Imported, Item, Note, Para, Run
+from confnotes.importers.blocks import Imported, Item, Note, Para, Run
 
 #: Outlines nested deeper than this are kept, as siblings at this depth.
 MAX_DEPTH = 32
@@ -98,7 +98,8 @@ def _children(element: Any) -> list[Any]:
 
 
 def read_opml(data: bytes, path: str) -> Imported:
-    """Read an outliner's OPML: top-level outlines with children become sections, the rest items."""
+    """Read an outliner's OPML. confnotes' own export says what each outline is (``_kind``,
+    ``_level``, ``_number``); elsewhere top-level outlines that hold others become sections."""
     root = _parse(data, path)
     if root.tag != "opml":
         raise input_error(f"not OPML (the document is <{root.tag}>)", path)
@@ -115,35 +116,61 @@ def read_opml(data: bytes, path: str) -> Imported:
             imported.blocks.append(Note(note_text(tops[0].get("_note", "")), 0))
         tops = _children(tops[0])
     elif title:
-        imported.title = title
-    sections = len(tops) >= 2 and all(_children(top) for top in tops)
+        imported.blocks.append(Para((Run(title),), "title"))
+    kinds = body is not None and any(outline.get("_kind") for outline in body.iter("outline"))
+    parents = [index for index, top in enumerate(tops) if _children(top)]
+    # sections: outlines that hold others, at least two and at least half of the top level (a
+    # childless outline before the first of them is text before the sections)
+    sections = not kinds and len(parents) >= 2 and len(parents) * 2 >= len(tops)
     completed = 0
-    for top in tops:
-        stack: list[tuple[Any, int]] = [(top, 0)]
+    for index, top in enumerate(tops):
+        lede = sections and index < parents[0] and not _children(top)
+        stack: list[tuple[Any, int, bool]] = [(top, 0, True)]
         while stack:
-            element, depth = stack.pop()
+            element, level, top_level = stack.pop()
             text = element.get("text", "")
             note = element.get("_note", "")
+            kind = element.get("_kind") or ("paragraph" if lede else "section" if sections and top_level else "item")
             completed += element.get("_complete", "").lower() == "true" or element.get("_status", "").lower() == "checked"
-            if sections and depth == 0:
-                imported.blocks.append(Para(text_runs(text), "heading", 1))
-                level = -1
-            else:
-                level = min(depth - (1 if sections else 0), MAX_DEPTH - 1)
+            children = _children(element)
+            if kind == "section":
+                depth = _int(element.get("_level"), 2) - 1
+                imported.blocks.append(Para(text_runs(text), "heading", max(1, depth)))
+                inner = 0
+                if note.strip():
+                    imported.blocks.append(Note(note_text(note), 0))
+            elif kind in ("paragraph", "block"):
                 if text.strip():
-                    imported.blocks.append(Item(text_runs(text), level))
-            if note.strip():
-                imported.blocks.append(Note(note_text(note), level + 1))
-            stack.extend((child, depth + 1) for child in reversed(_children(element)))
+                    imported.blocks.append(Note(_escaped(text), level))
+                if note.strip():
+                    imported.blocks.append(Note(note_text(note), level))
+                inner = level
+            else:
+                level = min(level, MAX_DEPTH - 1)
+                number = _int((element.get("_number") or "").rstrip(".)"), 0)
+                if text.strip():
+                    imported.blocks.append(Item(text_runs(text), level, number > 0, number or None))
+                if note.strip():
+                    imported.blocks.append(Note(note_text(note), level + 1))
+                inner = level + 1
+            stack.extend((child, inner, False) for child in reversed(children))
     if completed:
         imported.drop(f"{completed} completed mark{'s' if completed != 1 else ''} (the items are kept)")
-    imported.blocks = _tidy(imported.blocks)
     return imported
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def _escaped(text: str) -> str:
+    from confnotes.importers.markdown import escape
+
+    return escape(text)
 
 
 def _plain(text: str) -> str:
     return " ".join(re.sub(r"<[^>]+>|[*_`]", "", text).split())
-
-
-def _tidy(blocks: list[Block]) -> list[Block]:
-    return blocks
