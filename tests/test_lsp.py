@@ -260,3 +260,25 @@ async def test_show_timing_command_answers(client: LanguageClient, tmp_path: Pat
     uri = open_note(client, note)
     await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="confnotes.showTiming", arguments=[uri]))
     assert any("Connection pooling" in message.message for message in client.messages)
+
+
+async def test_disable_on_this_line_inserts_the_directive(client: LanguageClient, tmp_path: Path):
+    note = tmp_path / "d.md"
+    text = "# T\n\n## Empty\n\n## Full\n\n- a point\n"
+    note.write_text(text, encoding="utf-8")
+    uri = open_note(client, note)
+    (finding,) = await diagnostics(client, uri, 1)
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(doc(uri), finding.range, lsp.CodeActionContext([finding], only=["quickfix"]))
+    )
+    (disable,) = [a for a in actions or [] if a.title.startswith("Disable CN104")]  # type: ignore[union-attr]
+    disable = await _resolved(client, disable)
+    assert disable.edit is not None and disable.edit.changes is not None
+    new_text = apply_edits(text, list(disable.edit.changes[uri]))
+    assert new_text == "# T\n\n<!-- confnotes-disable-next-line CN104 -->\n## Empty\n\n## Full\n\n- a point\n"
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=new_text)]
+        )
+    )
+    assert await diagnostics(client, uri, 2) == []

@@ -145,3 +145,13 @@ def _readable(analysis: Analysis) -> Source:
         raise analysis.error
     assert analysis.source is not None
     return analysis.source
+
+
+def silences(analysis: Analysis, finding: Finding, new_text: str) -> bool:
+    """Whether ``new_text`` (the note with a disable comment above the finding's line) lints as the note
+    did, less that finding: a comment that changed how confnotes reads the note is not offered."""
+    after = analyse(analysis.path, new_text)
+    if after.error is not None:
+        return False
+    want = sorted((f.rule, f.line + (1 if f.line >= finding.line else 0), f.col) for f in analysis.findings if f != finding)
+    return sorted((f.rule, f.line, f.col) for f in after.findings) == want

@@ -24,9 +24,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from confnotes import __version__
-from confnotes.errors import NotesError
+from confnotes.errors import ErrorKind, NotesError
 from confnotes.lsp import features
-from confnotes.lsp.analysis import Analysis, analyse, fixed_text, formatted_text
+from confnotes.lsp.analysis import Analysis, analyse, fixed_text, formatted_text, silences
 from confnotes.lsp.options import ServerOptions, read_options
 from confnotes.lsp.positions import UTF16
 
@@ -66,6 +66,7 @@ class NotesServer(LanguageServer):
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
         self.workspace_notes: dict[str, tuple[int, int, Any]] = {}
         self.published: dict[str, int | None] = {}
+        self.shown: set[str] = set()  # messages shown once (a broken config concerns every note)
 
     # ------------------------------------------------------------ documents
 
@@ -131,31 +132,30 @@ class NotesServer(LanguageServer):
         self.publish(uri, analysis)
 
     def publish(self, uri: str, analysis: Analysis) -> None:
+        if analysis.error is not None and analysis.error.kind == ErrorKind.CONFIG:
+            self.show(f"confnotes: {analysis.error}", lsp.MessageType.Error, once=True)  # every note is affected
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=uri, version=analysis.version, diagnostics=features.diagnostics(analysis, self.options, self.encoding)
             )
         )
         self.published[uri] = analysis.version
-        if analysis.error is not None and analysis.error.kind == "config":
-            self.show(f"confnotes: {analysis.error}", lsp.MessageType.Error, once=True)
 
     def refresh_all(self) -> None:
         """Settings or a config file changed: re-analyse and republish every open note."""
         self.generation += 1
+        self.shown.clear()
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0)
         self.workspace_notes.clear()
 
     # ------------------------------------------------------------ messages
 
-    _shown: set[str] = set()
-
     def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning, once: bool = False) -> None:
         if once:
-            if message in self._shown:
+            if message in self.shown:
                 return
-            self._shown.add(message)
+            self.shown.add(message)
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
 
     def internal_error(self, where: str, exc: BaseException) -> None:
@@ -343,9 +343,8 @@ async def code_lens(ls: NotesServer, params: lsp.CodeLensParams) -> list[lsp.Cod
 
 @server.command(features.SHOW_TIMING)
 @guarded("showTiming")
-async def show_timing(ls: NotesServer, arguments: Any) -> None:
-    uri = arguments[0] if isinstance(arguments, list) and arguments else ""
-    analysis = await ls.current(str(uri))
+async def show_timing(ls: NotesServer, uri: str) -> None:
+    analysis = await ls.current(uri)
     ls.show(features.timing_table(analysis), lsp.MessageType.Info)
 
 
@@ -447,6 +446,7 @@ async def code_action(ls: NotesServer, params: lsp.CodeActionParams) -> list[lsp
     here = [finding for finding in analysis.findings if first <= finding.line <= last and features.shown(finding, ls.options)]
     index_diagnostics = {(d.code, d.range.start.line): d for d in params.context.diagnostics}
     actions: list[lsp.CodeAction] = []
+    disables: list[lsp.CodeAction] = []
     fixes = await _fix_mode_findings(ls, analysis) if any(f.fix is not None for f in here) else []
     if allowed(lsp.CodeActionKind.QuickFix):
         for finding in here:
@@ -463,18 +463,21 @@ async def code_action(ls: NotesServer, params: lsp.CodeActionParams) -> list[lsp
                     )
                 )
         for finding in here:
-            edit = features.disable_edit(analysis, finding, encoding)
-            if edit is not None:
-                related = [d for d in (index_diagnostics.get((finding.rule, finding.line - 1)),) if d is not None]
-                actions.append(
-                    lsp.CodeAction(
-                        title=f"Disable {finding.rule} ({finding.name}) on this line",
-                        kind=lsp.CodeActionKind.QuickFix,
-                        diagnostics=related or None,
-                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                    )
-                )
+            if features.disable_edit(analysis, finding, encoding) is None:
+                continue
+            related = [d for d in (index_diagnostics.get((finding.rule, finding.line - 1)),) if d is not None]
+            action = lsp.CodeAction(
+                title=f"Disable {finding.rule} ({finding.name}) on this line",
+                kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=related or None,
+                data={"uri": uri, "action": "disable", "rule": finding.rule, "line": finding.line, "col": finding.col},
+            )
+            disables.append(action)
     resolve = _resolves_edits(ls)
+    for action in disables:  # checked by a re-lint: resolved on demand when the client can
+        resolved = action if resolve else await resolve_action(ls, action)
+        if resolved.disabled is None:
+            actions.append(resolved)
     if any(f.fix is not None for f in analysis.findings) and (allowed(features.FIX_ALL) or allowed(lsp.CodeActionKind.QuickFix)):
         action = lsp.CodeAction(
             title="Fix all confnotes findings in this note", kind=features.FIX_ALL, data={"uri": uri, "action": "fixAll"}
@@ -522,12 +525,32 @@ async def resolve_action(ls: NotesServer, action: lsp.CodeAction) -> lsp.CodeAct
             new_text = await loop.run_in_executor(ls.worker, fixed_text, analysis)
         elif data.get("action") == "format":
             new_text = await loop.run_in_executor(ls.worker, formatted_text, analysis)
+        elif data.get("action") == "disable":
+            return await _resolve_disable(ls, action, analysis, data)
         else:
             return action
     except NotesError as exc:
         action.disabled = lsp.CodeActionDisabled(reason=exc.message)
         return action
     action.edit = lsp.WorkspaceEdit(changes={uri: features.whole(analysis, new_text, ls.encoding)})
+    return action
+
+
+async def _resolve_disable(ls: NotesServer, action: lsp.CodeAction, analysis: Analysis, data: dict[str, Any]) -> lsp.CodeAction:
+    """The directive's edit, offered only when a re-lint shows it silences that finding and nothing else."""
+    where = (data.get("rule"), data.get("line"), data.get("col"))
+    finding = next((f for f in analysis.findings if (f.rule, f.line, f.col) == where), None)
+    edit = features.disable_edit(analysis, finding, ls.encoding) if finding is not None else None
+    if finding is None or edit is None:
+        action.disabled = lsp.CodeActionDisabled(reason="the finding is gone")
+        return action
+    text = analysis.normalised
+    start = sum(len(line) + 1 for line in text.split("\n")[: finding.line - 1])
+    new_text = text[:start] + edit.new_text.replace("\r\n", "\n").replace("\r", "\n") + text[start:]
+    if not await asyncio.get_running_loop().run_in_executor(ls.worker, silences, analysis, finding, new_text):
+        action.disabled = lsp.CodeActionDisabled(reason="a comment here would change how confnotes reads the note")
+        return action
+    action.edit = lsp.WorkspaceEdit(changes={str(data.get("uri")): [edit]})
     return action
 
 

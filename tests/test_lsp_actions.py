@@ -1,0 +1,40 @@
+"""The editor's "disable CNxxx on this line" action: the finding goes, nothing else changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from confnotes.lsp import features
+from confnotes.lsp.analysis import analyse, silences
+from lsp_helpers import REALISTIC, ROOT, apply_edits, read_client_text
+
+
+def name_of(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", REALISTIC, ids=name_of)
+def test_disable_next_line_silences_only_that_finding(path: Path):
+    """The comment lands where it works for every finding below the first line; a finding on the first
+    line (no-title, a note that opens with pasted text) has no line above it to hold a comment."""
+    text = read_client_text(path)
+    before = analyse(str(path), text)
+    for finding in before.findings:
+        edit = features.disable_edit(before, finding)
+        if edit is None:  # a finding in the front matter: no comment can stand above it
+            front = before.context.doc.meta.front_matter_span if before.context else None
+            assert front is not None and finding.line <= front.end
+            continue
+        if finding.line > 1:
+            assert silences(before, finding, apply_edits(text, [edit])), f"disabling {finding.rule} at line {finding.line}"
+
+
+def test_a_comment_that_would_change_the_note_is_refused():
+    path = ROOT / "tests" / "fixtures" / "notes" / "filename-line.md"
+    text = read_client_text(path)
+    before = analyse(str(path), text)
+    (no_title,) = [f for f in before.findings if f.rule == "CN101"]
+    edit = features.disable_edit(before, no_title)
+    assert edit is not None and not silences(before, no_title, apply_edits(text, [edit]))

@@ -1,0 +1,272 @@
+"""confnotes lsp under stress: bad input, a failing request, 1,000 edits, settings and config changes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from lsp_helpers import (
+    ROOT,
+    apply_edits,
+    as_findings,
+    diagnostics,
+    expected,
+    lint_json,
+    open_note,
+    read_client_text,
+    server,
+    start,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+SEED = ROOT / "notes" / "scale2025.md"
+
+
+@pytest_lsp.fixture(config=server())
+async def client(lsp_client: LanguageClient, tmp_path: Path):
+    await start(lsp_client, root=tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def doc(uri: str) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri=uri)
+
+
+async def still_serving(client: LanguageClient, tmp_path: Path) -> None:
+    """After whatever came before, a fresh note gets its diagnostics and requests get answers."""
+    note = tmp_path / "after.md"
+    note.write_text("# After\n\n## Empty\n\n## Full\n\n- a point\n", encoding="utf-8")
+    uri = open_note(client, note)
+    found = await diagnostics(client, uri, 1)
+    assert any(d.code == "CN104" for d in found)
+    symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc(uri)))
+    assert symbols
+
+
+async def format_fails(client: LanguageClient, uri: str) -> None:
+    with pytest.raises(JsonRpcException):
+        await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc(uri), lsp.FormattingOptions(2, True)))
+    assert client.messages, "a refusal is also shown as a message"
+
+
+# ---------------------------------------------------------------- bad input
+
+
+async def test_invalid_utf8_is_a_diagnostic(client: LanguageClient, tmp_path: Path):
+    """A lone surrogate (what an editor holds for a byte that is not UTF-8) is read as the CLI reads bad bytes."""
+    note = tmp_path / "bad.md"
+    note.write_text("x", encoding="utf-8")
+    uri = open_note(client, note, "# Title\n\nsome text \udcff here\n")
+    found = await diagnostics(client, uri, 1)
+    assert [d.code for d in found] == ["input"]
+    assert "not valid UTF-8 at line 3, column 11" in found[0].message
+    await format_fails(client, uri)
+    assert await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(0, 0))) is None
+    await still_serving(client, tmp_path)
+
+
+async def test_invalid_utf8_on_the_wire_leaves_the_server_up(client: LanguageClient, tmp_path: Path):
+    """Bytes that are not UTF-8 inside a JSON-RPC message: the message is dropped, the server keeps serving."""
+    body = b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x.md",'
+    body += b'"languageId":"markdown","version":1,"text":"\xff\xfe bad"}}}'
+    assert client._server is not None and client._server.stdin is not None
+    client._server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    await client._server.stdin.drain()
+    await still_serving(client, tmp_path)
+
+
+async def test_a_10_mb_note_is_not_checked_as_you_type(client: LanguageClient, tmp_path: Path):
+    note = tmp_path / "huge.md"
+    line = "- a point about scaling systems that goes on for a while, like notes do\n"
+    text = "# Huge\n\n## Part\n\n" + line * (10_000_000 // len(line))
+    note.write_text(text, encoding="utf-8")
+    uri = open_note(client, note, text)
+    found = await diagnostics(client, uri, 1)
+    assert [d.code for d in found] == ["size"] and "MB" in found[0].message
+    await format_fails(client, uri)
+    assert await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc(uri))) == []
+    await still_serving(client, tmp_path)
+
+
+ALIAS_BOMB = """---
+a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
+e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
+f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
+g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]
+---
+
+# Billion laughs
+"""
+
+
+async def test_a_yaml_alias_bomb_is_a_diagnostic(client: LanguageClient, tmp_path: Path):
+    note = tmp_path / "bomb.md"
+    note.write_text(ALIAS_BOMB, encoding="utf-8")
+    uri = open_note(client, note)
+    found = await diagnostics(client, uri, 1)
+    assert [(d.code, d.range.start.line) for d in found] == [("input", 2)]
+    assert "alias" in found[0].message
+    await format_fails(client, uri)
+    await still_serving(client, tmp_path)
+
+
+async def test_a_config_that_does_not_parse_then_is_fixed(client: LanguageClient, tmp_path: Path):
+    """A broken confnotes.toml is a diagnostic and a message; once fixed, it is read without a restart."""
+    config = tmp_path / "confnotes.toml"
+    config.write_text("[lint\nignore = [", encoding="utf-8")
+    note = tmp_path / "n.md"
+    note.write_bytes(SEED.read_bytes())
+    uri = open_note(client, note)
+    found = await diagnostics(client, uri, 1)
+    assert [d.code for d in found] == ["config"] and "invalid TOML" in found[0].message
+    assert any("confnotes.toml" in m.message and m.type == lsp.MessageType.Error for m in client.messages)
+    await format_fails(client, uri)
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    config.write_text('[lint]\nignore = ["stray-filename"]\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams([lsp.FileEvent(uri=config.as_uri(), type=lsp.FileChangeType.Changed)])
+    )
+    found = await diagnostics(client, uri, 1, after=before)
+    assert {d.code for d in found} == {"CN110"}  # CN111 ignored by the new config, no config error
+    assert any(r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in client.registrations)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- a request that raises
+
+FAULTY = (
+    "import confnotes.export as export\n"
+    "def boom(doc):\n"
+    "    raise RuntimeError('boom from a library function')\n"
+    "export.to_dict = boom\n"
+    "from confnotes.lsp.server import main\n"
+    "main()\n"
+)
+
+
+@pytest_lsp.fixture(config=server(sys.executable, "-c", FAULTY))
+async def faulty(lsp_client: LanguageClient, tmp_path: Path):
+    await start(lsp_client, root=tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_request_that_raises_answers_an_error_and_the_server_stays(faulty: LanguageClient, tmp_path: Path):
+    note = tmp_path / "n.md"
+    note.write_bytes(SEED.read_bytes())
+    uri = open_note(faulty, note)
+    await diagnostics(faulty, uri, 1)
+    with pytest.raises(JsonRpcException, match="boom"):
+        await faulty.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc(uri)))
+    assert any("internal error in documentSymbol" in m.message for m in faulty.messages)
+    hover = await faulty.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(2, 0)))
+    assert hover is not None
+    other = tmp_path / "other.md"
+    other.write_text("# T\n\n## Empty\n", encoding="utf-8")
+    found = await diagnostics(faulty, open_note(faulty, other), 1)
+    assert [d.code for d in found] == ["CN104"]
+
+
+# ---------------------------------------------------------------- 1,000 edits
+
+PIECES = ["- ", "1. ", "## ", "\n", "\n\n", "word ", "é", "😀", "**", "[x](y.md)", "<!-- confnotes-disable CN201 -->", "\t", "---\n", "•"]
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def random_edit(rng: random.Random, text: str) -> tuple[lsp.Range, str, str]:
+    """A random edit of ``text`` as an editor sends it (UTF-16 positions) and the text after it."""
+    lines = text.split("\n")
+    line = rng.randrange(len(lines))
+    char = rng.randint(0, len(lines[line]))
+    start = sum(len(part) + 1 for part in lines[:line]) + char
+    end = min(len(text), start + rng.choice([0, 0, 1, 2, 5, 20]))
+    new = rng.choice(PIECES) if rng.random() < 0.7 else ""
+    end_line = text.count("\n", 0, end)
+    end_char = end - (text.rfind("\n", 0, end) + 1)
+    end_text = text.split("\n")[end_line]
+    position_range = lsp.Range(lsp.Position(line, _utf16(lines[line][:char])), lsp.Position(end_line, _utf16(end_text[:end_char])))
+    return position_range, new, text[:start] + new + text[end:]
+
+
+async def test_1000_incremental_edits_end_with_a_fresh_lint(client: LanguageClient, cli, tmp_path: Path):
+    note = tmp_path / "edited.md"
+    text = read_client_text(SEED)
+    note.write_text(text, encoding="utf-8")
+    uri = open_note(client, note, text)
+    await diagnostics(client, uri, 1)
+    rng = random.Random(25)
+    version = 1
+    for _ in range(1000):
+        edit_range, new, after = random_edit(rng, text)
+        version += 1
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                [lsp.TextDocumentContentChangePartial(range=edit_range, text=new)],
+            )
+        )
+        assert apply_edits(text, [lsp.TextEdit(edit_range, new)]) == after
+        text = after
+        if rng.random() < 0.01:
+            await asyncio.sleep(0.2)  # a pause in typing: diagnostics of an intermediate version
+    found = await diagnostics(client, uri, version)
+    note.write_text(text, encoding="utf-8")
+    assert as_findings(text, found) == expected(lint_json(cli, note))
+    symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc(uri)))
+    assert isinstance(symbols, list)
+
+
+# ---------------------------------------------------------------- settings
+
+
+async def test_every_diagnostic_class_can_be_switched_off(client: LanguageClient, tmp_path: Path):
+    note = tmp_path / "s.md"
+    note.write_bytes(SEED.read_bytes())
+    uri = open_note(client, note)
+    found = await diagnostics(client, uri, 1)
+    assert {d.code for d in found} == {"CN110", "CN111"}
+
+    async def with_settings(settings: object) -> set[str]:
+        before = client.counts[uri]  # type: ignore[attr-defined]
+        client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"confnotes": settings}))
+        return {str(d.code) for d in await diagnostics(client, uri, 1, after=before)}
+
+    assert await with_settings({"diagnostics": {"info": False}}) == {"CN111"}
+    assert await with_settings({"ignore": ["stray-filename"]}) == {"CN110"}
+    assert await with_settings({"diagnostics": {"pasted": False}}) == set()
+    assert await with_settings({"diagnostics": {"structure": False}}) == set()
+    assert await with_settings({"diagnostics": False}) == set()
+    assert await with_settings({}) == {"CN110", "CN111"}
+    # the pull model (VS Code): the notification says "ask again", the answer has the settings
+    client.set_configuration({"diagnostics": {"warning": False}}, section="confnotes")
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    assert {str(d.code) for d in await diagnostics(client, uri, 1, after=before)} == {"CN110"}
+
+
+@pytest_lsp.fixture(config=server())
+async def quiet(lsp_client: LanguageClient, tmp_path: Path):
+    await start(lsp_client, options={"confnotes": {"diagnostics": {"read": False, "structure": False}}}, root=tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_settings_from_initialization_options(quiet: LanguageClient, tmp_path: Path):
+    note = tmp_path / "q.md"
+    note.write_text("# T\n\nsome text \udcff\n\n## Empty\n\n- [link](https://example.org)\n", encoding="utf-8", errors="surrogatepass")
+    uri = open_note(quiet, note, "# T\n\n## Empty\n\nbad \udcff\n")
+    assert await diagnostics(quiet, uri, 1) == []
