@@ -532,3 +532,14 @@ def test_help_lists_every_key_and_is_readable(stage, talk, browser, window):
     assert not help_box.is_visible()
     if window == "audience":
         page.context.close()
+
+
+def test_the_stage_styles_print_without_warnings(cli, tmp_path):
+    """The deck's style sheet also prints the slides PDF and the handout: WeasyPrint reads a bare media
+    type only, so a touch-screen query at the top level was a warning on every render."""
+    note = tmp_path / "fridays.md"
+    note.write_text(TALK, encoding="utf-8")
+    for fmt in ("slides-pdf", "handout"):
+        result = cli("render", str(note), "--to", fmt, "-o", str(tmp_path / f"out-{fmt}.pdf"))
+        assert result.exit_code == 0, result.stderr
+        assert "warning" not in result.stderr, result.stderr
