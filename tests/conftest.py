@@ -75,6 +75,8 @@ def open_page(browser):
 
     def open_file(path, viewport=(1280, 800)):
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        context.clock.install(time=1_800_000_000_000)  # paused: no wall-clock time leaks into a test
+        context.clock.pause_at(1_800_000_000_000)
         page = context.new_page()
         errors: list[str] = []
         requests: list[str] = []
