@@ -467,11 +467,11 @@ def main() -> int:
 
     # 5. linear time
     print("growth with input size:", flush=True)
-    targets += _linearity(table, work, bare_md)
+    targets += _linearity(table, work)
 
     # 6. peers
     print("peers:", flush=True)
-    _peers(table, mixed, corpora, work, repeat, targets)
+    _peers(table, mixed, work, repeat, targets)
     _fit(table, targets, repeat)
 
     report = _report(table, targets, size_kb)
@@ -529,7 +529,7 @@ def _pdf(table: Table, repeat: int) -> tuple[str, str, bool]:
     return ("PDF: confnotes' own share <= 10% of WeasyPrint's write_pdf", f"{ours / bare:.1%}", ours / bare <= 0.10)
 
 
-def _linearity(table: Table, work: Path, bare_md) -> list[tuple[str, str, bool]]:  # noqa: ANN001
+def _linearity(table: Table, work: Path) -> list[tuple[str, str, bool]]:
     import random
 
     from corpus import markdown_note, pasted_note
@@ -572,7 +572,7 @@ def _pandoc() -> str | None:
         import pypandoc
 
         return pypandoc.get_pandoc_path()
-    except Exception:  # noqa: BLE001 - optional peer
+    except Exception:  # an optional peer
         return shutil.which("pandoc")
 
 
@@ -583,7 +583,7 @@ def _npm_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
-def _peers(table: Table, mixed: Path, corpora: dict, work: Path, repeat: int, targets: list[tuple[str, str, bool]]) -> None:
+def _peers(table: Table, mixed: Path, work: Path, repeat: int, targets: list[tuple[str, str, bool]]) -> None:
     mdl = _npm_tool("markdownlint-cli2")
     if mdl:
         t = timed_cmd([mdl, str(mixed / "*.md")], repeat)

@@ -207,7 +207,7 @@ def html_text(html: str, alt: bool = False) -> str:
             self.parts: list[str] = []
             self.skip = 0
 
-        def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
+        def handle_starttag(self, tag: str, attrs) -> None:
             if tag in ("script", "style"):
                 self.skip += 1
             elif tag == "img" and alt:
@@ -310,7 +310,7 @@ def assert_not_blank(png_path: Path) -> None:
     assert colours is None or len(colours) > 8, f"{png_path.name} looks blank"
 
 
-def one_error_line(result) -> str:  # noqa: ANN001 - click's Result
+def one_error_line(result) -> str:  # click's Result
     """The single stderr line of a failed run (exit 2), with no traceback."""
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
@@ -318,7 +318,7 @@ def one_error_line(result) -> str:  # noqa: ANN001 - click's Result
     return lines[0]
 
 
-def run_confnotes_unprivileged(*args: str):  # noqa: ANN201 - CompletedProcess
+def run_confnotes_unprivileged(*args: str):  # -> CompletedProcess
     """Run confnotes without the power to bypass file permissions.
 
     Root may read and write anything, so when the suite runs as root the process keeps
@@ -392,7 +392,7 @@ def require_marp() -> str:
     return require(found, "marp-cli is not installed (npm install --prefix .ci @marp-team/marp-cli)")
 
 
-def rendered_deck(note: Path):  # noqa: ANN201 - a Deck
+def rendered_deck(note: Path):  # -> a Deck
     """The deck as ``render`` builds it: images looked up beside the note."""
     from confnotes.load import load_note
     from confnotes.slides import DeckOptions, build_deck

@@ -17,7 +17,7 @@ class _Links(HTMLParser):
         super().__init__()
         self.links: list[str] = []
 
-    def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
+    def handle_starttag(self, tag, attrs) -> None:
         if tag == "a":
             self.links += [value for name, value in attrs if name == "href" and value]
 
@@ -184,16 +184,17 @@ def fitted(monkeypatch):
     """The notes of every fitted deck built (``build_deck`` counted wherever it is called from)."""
     import confnotes.render.deck as render_deck
     import confnotes.slides as slides
+    import confnotes.slides.build as slides_build
 
     fitted: list[str] = []
     real = slides.build_deck
 
-    def counting(doc, options=None, base=None):  # noqa: ANN001, ANN202
+    def counting(doc, options=None, base=None):
         if options is None or options.fit:
             fitted.append(doc.path)
         return real(doc, options, base)
 
-    for module in (slides, render_deck):
+    for module in (slides, slides_build, render_deck):
         monkeypatch.setattr(module, "build_deck", counting)
     return fitted
 

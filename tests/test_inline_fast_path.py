@@ -17,8 +17,8 @@ RENDERER = InlineRenderer()
 
 def _parsed(text: str) -> tuple[str, str]:
     """What markdown-it makes of ``text``: its inline HTML and its plain words."""
-    html = RENDERER.md.renderInline(text, RENDERER._env())  # noqa: SLF001
-    tokens = RENDERER.md.parseInline(text, RENDERER._env())  # noqa: SLF001
+    html = RENDERER.md.renderInline(text, RENDERER._env())
+    tokens = RENDERER.md.parseInline(text, RENDERER._env())
     words = "".join(child.content for token in tokens for child in token.children or [] if child.type in ("text", "code_inline"))
     return html, words
 
@@ -27,8 +27,8 @@ def _texts() -> list[str]:
     texts: list[str] = []
     for name in sorted(glob.glob(str(FIXTURES / "**" / "*.md"), recursive=True)) + sorted(glob.glob(str(NOTES / "*.md"))):
         try:
-            doc = parse(open(name, encoding="utf-8").read(), name)  # noqa: PTH123, SIM115
-        except Exception:  # noqa: BLE001, S112 - hostile fixtures that are meant to be refused
+            doc = parse(open(name, encoding="utf-8").read(), name)  # noqa: SIM115
+        except Exception:  # hostile fixtures that are meant to be refused
             continue
         for entry in walk_content(doc.content):
             if type(entry) is Node:

@@ -125,13 +125,13 @@ def test_relative_image_is_embedded_and_broken_image_warns(cli, tmp_path):
 class _Recorder(BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         _Recorder.hits.append(self.path)
         self.send_response(200)
         self.end_headers()
         self.wfile.write(tiny_png())
 
-    def log_message(self, *args) -> None:  # noqa: ANN002
+    def log_message(self, *args) -> None:
         pass
 
 

@@ -14,14 +14,19 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from confnotes import __version__
 from confnotes.errors import ErrorKind, NotesError
+
+if TYPE_CHECKING:
+    from confnotes.lint.types import Finding
+    from confnotes.model import Document
+    from confnotes.render.options import RenderOptions
 
 MANIFEST = ".confnotes-manifest.json"
 SHARD_MANIFEST = ".confnotes-manifest.shard-{k}-of-{n}.json"
@@ -108,66 +113,101 @@ def _json(value: Any, default: Any = None) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=default) + "\n"
 
 
-def build_note(task: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class NoteTask:
+    """One note to render: what a worker process needs, and nothing it would have to look up."""
+
+    note: str
+    rel: str  # its place in the site (where it is listed, not where a symlink points)
+    out_dir: str
+    formats: tuple[str, ...]
+    key: str  # the manifest key: the note's, its config's and the templates' bytes, the version
+    theme: str | None = None
+    trust: bool = False
+
+
+@dataclass
+class NoteOutcome:
+    """What rendering one note gave: its manifest entry (JSON data, as the manifest stores it), or
+    the error that stopped it, and the warnings its renders raised (each once)."""
+
+    rel: str
+    entry: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def build_note(task: NoteTask) -> NoteOutcome:
     """Render one note to every requested format; never raises (failures come back as data)."""
     from confnotes.check import Checker, LintRequest
-    from confnotes.export import to_dict
     from confnotes.lint.engine import lint_context
-    from confnotes.output import write_atomic
-    from confnotes.render.formats import output_format, render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.source import note_folder, read_source
+    from confnotes.source import read_source
 
-    note, rel, out_dir = task["note"], task["rel"], Path(task["out_dir"])
-    result: dict[str, Any] = {"rel": rel, "key": task["key"], "outputs": {}, "error": None, "warnings": []}
+    outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
         checker = Checker(LintRequest())
-        config = checker.config_for(note)
-        source = read_source(note)
-        ctx = checker.context(source, config)
-        doc = ctx.doc
-        decks = ctx.decks  # the note's deck, built once for its lint run, its deck formats and the index
+        config = checker.config_for(task.note)
+        ctx = checker.context(read_source(task.note), config)
         findings = lint_context(ctx, checker.settings_for(config))
-        counts = {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")}
-        options = resolve_render_options(config, doc, RenderOverrides(theme=task["theme"], trust_templates=task["trust"]))
-        options = replace(options, decks=decks)
-        base_dir = note_folder(note) or Path.cwd()
-        stem = rel[: -len(Path(rel).suffix)] if Path(rel).suffix else rel
-        for fmt in task["formats"]:
-            name = stem + output_format(fmt).suffix
-            target = out_dir / name
-            data, warnings = render_note(doc, fmt, options, base_dir, target)
-            result["warnings"] += [message for message in warnings if message not in result["warnings"]]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data)
-            result["outputs"][fmt] = name
-        sections = doc.sections
-        if doc.is_talk:  # the index shows each talk's estimate against its slot
-            from confnotes.render.deck import deck_for, talk_timing
-
-            timing = talk_timing(doc, options, deck_for(doc, options, base_dir))  # the deck as rendered
-            slot = timing.slot_minutes
-            result["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
-        result.update(
-            {
-                "title": doc.meta.title,
-                "event": doc.meta.event,
-                "date": doc.meta.date,
-                "speakers": list(doc.meta.speakers),
-                "tags": list(doc.meta.tags),
-                "kind": doc.meta.kind,
-                "sections": len(sections),
-                "points": sum(1 for s in sections for c in s.children if c.is_point),
-                "entries": len(sections) if doc.is_reading_list else 0,
-                "lint": counts,
-                "outline": {**to_dict(doc), "path": rel},
-            }
-        )
+        options = resolve_render_options(config, ctx.doc, RenderOverrides(theme=task.theme, trust_templates=task.trust))
+        options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index
+        _render_formats(task, ctx.doc, options, outcome)
+        outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
     except NotesError as exc:
-        result["error"] = str(exc) if exc.path else f"{note}: {exc}"
+        outcome.error = str(exc) if exc.path else f"{task.note}: {exc}"
     except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
-        result["error"] = f"{note}: {type(exc).__name__}: {exc}"
-    return result
+        outcome.error = f"{task.note}: {type(exc).__name__}: {exc}"
+    outcome.entry["error"] = outcome.error
+    return outcome
+
+
+def _render_formats(task: NoteTask, doc: Document, options: RenderOptions, outcome: NoteOutcome) -> None:
+    """Each format written into the site, as ``talk.slides.html`` beside ``talk.html``."""
+    from confnotes.output import write_atomic
+    from confnotes.render.formats import output_format, render_note
+    from confnotes.source import note_folder
+
+    base_dir = note_folder(task.note) or Path.cwd()
+    suffix = Path(task.rel).suffix
+    stem = task.rel[: -len(suffix)] if suffix else task.rel
+    for fmt in task.formats:
+        name = stem + output_format(fmt).suffix
+        target = Path(task.out_dir) / name
+        data, warnings = render_note(doc, fmt, options, base_dir, target)
+        outcome.warnings += [message for message in warnings if message not in outcome.warnings]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, data)
+        outcome.entry["outputs"][fmt] = name
+
+
+def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> dict[str, Any]:
+    """What the index and outline.json show of a note: its meta, counts, lint status and outline,
+    and for a talk its estimate against its slot (the deck as rendered)."""
+    from confnotes.export import to_dict
+    from confnotes.source import note_folder
+
+    sections = doc.sections
+    facts: dict[str, Any] = {
+        "title": doc.meta.title,
+        "event": doc.meta.event,
+        "date": doc.meta.date,
+        "speakers": list(doc.meta.speakers),
+        "tags": list(doc.meta.tags),
+        "kind": doc.meta.kind,
+        "sections": len(sections),
+        "points": sum(1 for s in sections for c in s.children if c.is_point),
+        "entries": len(sections) if doc.is_reading_list else 0,
+        "lint": {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")},
+        "outline": {**to_dict(doc), "path": task.rel},
+    }
+    if doc.is_talk:
+        from confnotes.render.deck import deck_for, talk_timing
+
+        timing = talk_timing(doc, options, deck_for(doc, options, note_folder(task.note) or Path.cwd()))
+        slot = timing.slot_minutes
+        facts["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
+    return facts
 
 
 # ---------------------------------------------------------------- the whole folder
@@ -239,122 +279,153 @@ def _resolved(note: str) -> Path:
         raise NotesError("cannot follow this link (a loop, or it points nowhere)", path=note) from exc
 
 
+@dataclass
+class BuildPlan:
+    """What a build will do, decided before any note is rendered."""
+
+    out_dir: Path
+    manifest_path: Path
+    old: dict[str, Any]  # the previous manifest's entries, by the note's place in the site
+    tasks: list[NoteTask] = field(default_factory=list)
+    kept: dict[str, Any] = field(default_factory=dict)  # unchanged notes: their entries, as they were
+    refused: list[tuple[str, str]] = field(default_factory=list)  # notes that cannot be built, and why
+    removed: list[str] = field(default_factory=list)  # notes gone from the folder (their files go too)
+
+
 def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
     """Build (or update) the site for ``request``; returns what was rendered, skipped, removed and failed."""
-    from confnotes.config import config_bytes, find_config
-    from confnotes.source import discover
-
     started = time.perf_counter()
-    source_dir = Path(request.source_dir)
-    out_dir = Path(request.out_dir)
+    plan = plan_build(request)
+    for rel in plan.removed:
+        _remove_outputs(plan.out_dir, plan.old[rel])
+    outcomes = run_tasks(plan.tasks, request.jobs, progress)
+    outcomes += [NoteOutcome(rel, error=reason) for rel, reason in plan.refused]
+    report = write_manifest(plan, outcomes, request)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _site_folder(out_dir: Path) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise NotesError("is a file; the site needs a folder (choose another -o)", path=str(out_dir), kind=ErrorKind.USAGE)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise NotesError(f"cannot create the site folder: {exc.strerror}", path=str(out_dir), kind=ErrorKind.USAGE) from None
+
+
+def _listed_notes(request: BuildRequest, out_dir: Path) -> list[str]:
+    """The notes of the folder (excludes and the site itself left out), this shard's share of them."""
+    from confnotes.source import discover
+
     out_resolved = out_dir.resolve()
-    notes = [n for n in discover([str(source_dir)], request.exclude) if out_resolved not in Path(os.path.abspath(n)).parents]
+    notes = [n for n in discover([request.source_dir], request.exclude) if out_resolved not in Path(os.path.abspath(n)).parents]
     if request.shard is not None:
         k, n = request.shard
         notes = [note for index, note in enumerate(notes) if index % n == k - 1]
-    manifest_path = out_dir / (MANIFEST if request.shard is None else SHARD_MANIFEST.format(k=request.shard[0], n=request.shard[1]))
-    old = _read_manifest(manifest_path)["notes"]
-    report = BuildReport()
+    return notes
 
-    source_root = source_dir.resolve()
-    # a note's place in the site comes from where it is listed, not where a symlink points
-    rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(source_dir))).as_posix() for note in notes}
-    shared_cache: dict[str | None, str] = {}
-    tasks: list[dict[str, Any]] = []
-    entries: dict[str, Any] = {}
-    refused: list[tuple[str, str]] = []
-    for note in notes:
-        rel = rels[note]
+
+def plan_build(request: BuildRequest) -> BuildPlan:
+    """Which notes to render (new or changed), which to keep, refuse or remove."""
+    out_dir = Path(request.out_dir)
+    _site_folder(out_dir)
+    notes = _listed_notes(request, out_dir)
+    shard = request.shard
+    manifest_path = out_dir / (MANIFEST if shard is None else SHARD_MANIFEST.format(k=shard[0], n=shard[1]))
+    plan = BuildPlan(out_dir, manifest_path, _read_manifest(manifest_path)["notes"])
+    source_root = Path(request.source_dir).resolve()
+    shared_keys: dict[str | None, str] = {}
+    rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(request.source_dir))).as_posix() for note in notes}
+    for note, rel in rels.items():
         try:  # anything wrong with one note (a link out, a loop, its config) fails that note only
-            target = _resolved(note)
-            if source_root not in target.parents:
-                raise NotesError("links to a file outside the notes folder; not built", path=note)
-            config = find_config(note)
-            config_data = config_bytes(config)
-            templates_dir = config.templates
-            if templates_dir not in shared_cache:
-                shared_cache[templates_dir] = json.dumps(
-                    [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
-                )
-            data = target.read_bytes()
+            key = _note_key(note, source_root, request, shared_keys)
         except NotesError as exc:
-            refused.append((rel, str(exc) if exc.path == note else f"{note}: {exc}"))
+            plan.refused.append((rel, str(exc) if exc.path == note else f"{note}: {exc}"))
             continue
         except OSError as exc:
-            refused.append((rel, f"{note}: {exc.strerror or exc}"))
+            plan.refused.append((rel, f"{note}: {exc.strerror or exc}"))
             continue
-        key = note_key(data, config_data, shared_cache[templates_dir])
-        previous = old.get(rel)
-        if (
-            not request.force
-            and previous
-            and previous.get("key") == key
-            and not previous.get("error")
-            and all((out_dir / p).exists() for p in previous.get("outputs", {}).values())
-            and set(previous.get("outputs", {})) == set(request.formats)
-        ):
-            entries[rel] = previous
-            report.skipped.append(rel)
+        previous = plan.old.get(rel)
+        if not request.force and previous and _unchanged(previous, key, out_dir, request.formats):
+            plan.kept[rel] = previous
             continue
-        tasks.append(
-            {
-                "note": note,
-                "rel": rel,
-                "out_dir": str(out_dir),
-                "formats": list(request.formats),
-                "key": key,
-                "theme": request.theme,
-                "trust": request.trust_templates,
-            }
+        plan.tasks.append(NoteTask(note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates))
+    plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
+    return plan
+
+
+def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: dict[str | None, str]) -> str:
+    """The manifest key of a note: its bytes, its config's, and (shared by the notes of one
+    templates folder) the version, formats, theme and templates."""
+    from confnotes.config import config_bytes, find_config
+
+    target = _resolved(note)
+    if source_root not in target.parents:
+        raise NotesError("links to a file outside the notes folder; not built", path=note)
+    config = find_config(note)
+    templates_dir = config.templates
+    if templates_dir not in shared_keys:
+        shared_keys[templates_dir] = json.dumps(
+            [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
         )
+    return note_key(target.read_bytes(), config_bytes(config), shared_keys[templates_dir])
 
-    current = set(rels.values())
-    for rel, entry in old.items():
-        if rel not in current:
-            _remove_outputs(out_dir, entry)
-            report.removed.append(rel)
 
-    jobs = request.jobs or os.cpu_count() or 1
-    done = 0
-    results: list[dict[str, Any]] = []
+def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...]) -> bool:
+    """The note, its config and templates are as built, it built cleanly, and its files are all there."""
+    outputs = previous.get("outputs", {})
+    return (
+        previous.get("key") == key
+        and not previous.get("error")
+        and all((out_dir / p).exists() for p in outputs.values())
+        and set(outputs) == set(formats)
+    )
+
+
+def run_tasks(tasks: list[NoteTask], jobs: int = 0, progress: Callable[[str, int, int], None] | None = None) -> list[NoteOutcome]:
+    """Render the notes, in worker processes when there is more than one to do and more than one core."""
+    workers = jobs or os.cpu_count() or 1
     if progress:
         progress("", 0, len(tasks))  # the total, before any note is rendered
-    if jobs == 1 or len(tasks) <= 1:
-        for task in tasks:
-            results.append(build_note(task))
-            done += 1
-            if progress:
-                progress(task["rel"], done, len(tasks))
+    outcomes: list[NoteOutcome] = []
+    if workers == 1 or len(tasks) <= 1:
+        finished: Iterable[NoteOutcome] = map(build_note, tasks)
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            futures = {pool.submit(build_note, task): task for task in tasks}
-            for future in as_completed(futures):
-                results.append(future.result())
-                done += 1
-                if progress:
-                    progress(futures[future]["rel"], done, len(tasks))
-    results += [{"rel": rel, "error": reason} for rel, reason in refused]
-    for result in results:
-        rel = result["rel"]
-        report.warnings += [(rel, message) for message in result.pop("warnings", ())]
-        if result["error"]:
-            report.failed.append((rel, result["error"]))
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+        finished = _as_they_finish(pool, tasks)
+    for outcome in finished:
+        outcomes.append(outcome)
+        if progress:
+            progress(outcome.rel, len(outcomes), len(tasks))
+    return outcomes
+
+
+def _as_they_finish(pool: ProcessPoolExecutor, tasks: list[NoteTask]) -> Iterator[NoteOutcome]:
+    with pool:
+        for future in as_completed([pool.submit(build_note, task) for task in tasks]):
+            yield future.result()
+
+
+def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildRequest) -> BuildReport:
+    """Record what was built (failed notes' stale files removed), write the manifest and the index."""
+    report = BuildReport(skipped=sorted(plan.kept), removed=sorted(plan.removed))
+    entries = dict(plan.kept)
+    old, out_dir = plan.old, plan.out_dir
+    for outcome in outcomes:
+        rel = outcome.rel
+        report.warnings += [(rel, message) for message in outcome.warnings]
+        if outcome.error:
+            report.failed.append((rel, outcome.error))
             if rel in old and request.keep_failed:
                 entries[rel] = old[rel]
             elif rel in old:  # its old files would be stale and unlisted
                 _remove_outputs(out_dir, old[rel])
             continue
         if rel in old:  # outputs of formats no longer asked for
-            _remove_outputs(out_dir, old[rel], keep=result["outputs"].values())
-        entries[rel] = result
+            _remove_outputs(out_dir, old[rel], keep=outcome.entry["outputs"].values())
+        entries[rel] = outcome.entry
         report.rendered.append(rel)
-
     manifest: dict[str, Any] = {
         "version": __version__,
         "formats": list(request.formats),
@@ -362,13 +433,10 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
         "notes": {rel: entries[rel] for rel in sorted(entries)},
         "failed": dict(sorted(report.failed)),
     }
-    _write_if_changed(manifest_path, _json(manifest))
+    _write_if_changed(plan.manifest_path, _json(manifest))
     if request.shard is None:
         write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
     report.rendered.sort()
-    report.skipped.sort()
-    report.removed.sort()
-    report.seconds = time.perf_counter() - started
     return report
 
 

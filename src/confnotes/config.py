@@ -172,7 +172,7 @@ def _config_file_for_dir(folder: Path) -> Path | None:
 
 
 @lru_cache(maxsize=256)
-def _load_config(path: str, mtime_ns: int, size: int) -> Config:
+def _load_config(path: str, _mtime_ns: int, _size: int) -> Config:
     """Parse one config file; the key includes its mtime and size, so an edited file is re-read."""
     file = Path(path)
     if file.name == "pyproject.toml":

@@ -7,9 +7,12 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from confnotes.errors import input_error
+
+if TYPE_CHECKING:
+    from confnotes.ignore import IgnoreRules
 
 #: Notes larger than this are refused rather than parsed (a conference's notes are KBs).
 MAX_BYTES = 64 * 1024 * 1024
@@ -133,26 +136,7 @@ def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
                 seen.add(raw)
                 found.append(raw)
             continue
-        rules = IgnoreRules.for_root(root, exclude)
-        notes: list[str] = []
-        stack = [root]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except PermissionError:
-                raise input_error("permission denied", str(folder)) from None
-            for entry in entries:
-                if entry.name.startswith("."):
-                    continue
-                child = Path(entry.path)
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if rules.ignored(child, is_dir):
-                    continue
-                if is_dir:
-                    stack.append(child)
-                elif _is_note(child) and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
-                    notes.append(str(child))
+        notes = _walk(root, IgnoreRules.for_root(root, exclude))
         if not notes:
             raise input_error("no notes (*.md) found in this directory", raw)
         for note in sorted(notes):
@@ -160,3 +144,27 @@ def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
                 seen.add(note)
                 found.append(note)
     return found
+
+
+def _walk(root: Path, rules: IgnoreRules) -> list[str]:
+    """The notes below ``root``: hidden and ignored paths skipped, symlinked folders not followed."""
+    notes: list[str] = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except PermissionError:
+            raise input_error("permission denied", str(folder)) from None
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            child = Path(entry.path)
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if rules.ignored(child, is_dir):
+                continue
+            if is_dir:
+                stack.append(child)
+            elif _is_note(child) and (entry.is_symlink() or entry.is_file(follow_symlinks=False)):
+                notes.append(str(child))
+    return notes

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -88,25 +90,8 @@ def command(
         trust_templates=trust_templates,
     )
     if sys.stderr.isatty() and not quiet:
-        bars: list[Any] = []
-
-        def progress(name: str, done: int, total: int) -> None:
-            if done == 0:  # the first call gives the total: only now is there a bar to show
-                if total:
-                    bars.append(
-                        click.progressbar(
-                            length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=lambda item: item
-                        )
-                    )
-                    bars[0].__enter__()
-                return
-            bars[0].update(1, name)
-
-        try:
+        with progress_bar() as progress:
             report = build_site(request, progress)
-        finally:
-            for bar in bars:
-                bar.__exit__(None, None, None)
     else:
         report = build_site(request)
     if not quiet:
@@ -119,3 +104,27 @@ def command(
     for _rel, reason in report.failed:
         click.echo(f"failed: {reason}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar on standard error, shown once ``build_site`` says how many notes it renders."""
+    bars: list[Any] = []
+
+    def progress(name: str, done: int, total: int) -> None:
+        if done == 0:  # the first call gives the total: only now is there a bar to show
+            if total:
+                bars.append(
+                    click.progressbar(
+                        length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=lambda item: item
+                    )
+                )
+                bars[0].__enter__()
+            return
+        bars[0].update(1, name)
+
+    try:
+        yield progress
+    finally:
+        for bar in bars:
+            bar.__exit__(None, None, None)

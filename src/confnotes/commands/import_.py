@@ -64,7 +64,7 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
         sys.exit(EXIT_ERROR)
 
 
-def _read(name: str, limit: int, os_message: object) -> bytes:
+def _read(name: str, limit: int, _os_message: object) -> bytes:
     from confnotes.errors import input_error
 
     if name == "-":

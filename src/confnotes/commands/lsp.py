@@ -8,8 +8,10 @@ from confnotes.errors import ErrorKind, NotesError
 
 
 @click.command("lsp")
-@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default and only transport; editors pass it).")
-def command(stdio: bool) -> None:
+@click.option(
+    "--stdio", "_stdio", is_flag=True, help="Talk over standard input and output (the default and only transport; editors pass it)."
+)
+def command(_stdio: bool) -> None:
     """Run the language server: findings as you type, fixes, fmt, the outline and the talk clock in the editor.
 
     Editors start it themselves; docs/editors.md shows the setup for Neovim, Helix, Emacs and VS Code.

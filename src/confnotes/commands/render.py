@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -84,23 +85,7 @@ from confnotes.settings import SlideSettings, choices, setting_range
     "Title Only). Default: config reference_pptx.",
 )
 def command(
-    note: str | None,
-    to: str,
-    output: str | None,
-    theme: str | None,
-    css: tuple[str, ...],
-    templates: str | None,
-    paper: str | None,
-    notes: bool | None,
-    untagged: bool,
-    max_items: int | None,
-    max_words: int | None,
-    agenda: bool | None,
-    config_file: str | None,
-    list_themes: bool,
-    trust_templates: bool,
-    per_page: int | None,
-    reference_pptx: str | None,
+    note: str | None, to: str, output: str | None, config_file: str | None, list_themes: bool, untagged: bool, **given: Any
 ) -> None:
     """Render NOTE to a document (html, pdf) or a slide format.
 
@@ -127,20 +112,7 @@ def command(
         raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
     config = read_config_file(config_file) if config_file else find_config(note)
     doc = load_note(note, config).doc
-    overrides = RenderOverrides(
-        theme=theme,
-        css=css,
-        templates=templates,
-        notes=notes,
-        paper=paper,
-        tagged=False if untagged else None,
-        max_items=max_items,
-        max_words=max_words,
-        agenda=agenda,
-        trust_templates=trust_templates,
-        reference_pptx=reference_pptx,
-        per_page=per_page,
-    )
+    overrides = RenderOverrides(**given, tagged=False if untagged else None)  # each option is a field of RenderOverrides
     options = resolve_render_options(config, doc, overrides)
     base_dir = note_folder(note) or Path.cwd()
     if output is None:

@@ -283,11 +283,11 @@ _MARKDOWNLINT = [
 #: ``lint --format``: each report's writer, given the findings, the notes linted, whether the output
 #: is a terminal and the rules' documentation URL (``[lint] docs_url``).
 REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] = {
-    "text": lambda findings, notes, terminal, docs: text(findings, colour=terminal),
-    "json": lambda findings, notes, terminal, docs: as_json(findings),
-    "github": lambda findings, notes, terminal, docs: github(findings),
-    "sarif": lambda findings, notes, terminal, docs: sarif(findings, docs),
-    "junit": lambda findings, notes, terminal, docs: junit(findings, notes),
+    "text": lambda findings, _notes, terminal, _docs: text(findings, colour=terminal),
+    "json": lambda findings, _notes, _terminal, _docs: as_json(findings),
+    "github": lambda findings, _notes, _terminal, _docs: github(findings),
+    "sarif": lambda findings, _notes, _terminal, docs: sarif(findings, docs),
+    "junit": lambda findings, notes, _terminal, _docs: junit(findings, notes),
 }
 
 

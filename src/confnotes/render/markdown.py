@@ -246,7 +246,7 @@ class InlineRenderer:
         label = f' data-lang="{escape(info)}"' if info else ""
         return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns) + "</code></pre>")
 
-    def _fence(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is not lost."""
         info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
         html = self._code_html(tokens[idx].content, info)
@@ -254,7 +254,7 @@ class InlineRenderer:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
 
-    def _html(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    def _html(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Raw HTML as written if the config allows it; otherwise its text without its tags (a
         ``<span style=…>?</span>`` prints ``?``), and nothing of comments, scripts and styles."""
         content = tokens[idx].content
@@ -272,7 +272,7 @@ class InlineRenderer:
             token.attrJoin("class", "keep")
         return str(renderer.renderToken(tokens, idx, options, env))
 
-    def _code_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    def _code_block(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         return self._code_html(tokens[idx].content, "")
 
     def _code_html(self, code: str, language: str) -> str:

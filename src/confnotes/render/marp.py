@@ -103,39 +103,41 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         text = images(text, slide)
         return text if options.allow_html else neutralise(text)
 
-    def items(run: list[SlideItem]) -> list[tuple[SlideItem, str]]:
-        """Each item with what starts its line: its indent and marker. Numbered items are an ordered
-        list (``3. ``), so Marp shows the number and no bullet, when their numbers count up one by
-        one as Markdown numbers a list; otherwise (``1, 1, 4``) each keeps its own number after a
-        bullet. A sub-item is indented to its parent's text, as Markdown nests it."""
-        ordered = _counts_up(run)
-        out: list[tuple[SlideItem, str]] = []
-        columns: list[int] = []  # where the text of the last item at each level starts
-        for item in run:
-            indent = columns[item.level - 1] if 0 < item.level <= len(columns) else 2 * item.level
-            number = item.number or ""
-            marker = f"{number}. " if ordered and number else "- " + (f"{number}\\. " if number else "")
-            del columns[item.level :]
-            columns.append(indent + len(marker) if ordered and number else indent + 2)
-            out.append((item, " " * indent + marker))
-        return out
-
-    def sizes(slide: Slide) -> str:
-        """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
-        sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
-        px = fit_sizes(slide.scale)
-        # an image sits on its line's top, as the deck's block images do: no gap under it
-        on_top = " img { vertical-align: top; }" if slide.image_px else ""
-        return (
-            # the content box the slide was fitted in (Marp's own is 13 px shorter)
-            f"section {{ padding: {BOX_PAD[0]}px {BOX_PAD[1]}px {BOX_PAD[2]}px; }} "
-            f"h2 {{ font-size: {px['title']:.1f}px; }} "
-            f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
-            f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
-            f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
-            f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
-            f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{on_top}"
-        )
-
-    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=sizes, items=items)
+    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=slide_style, items=item_lines)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+def item_lines(run: list[SlideItem]) -> list[tuple[SlideItem, str]]:
+    """Each item with what starts its line: its indent and marker. Numbered items are an ordered
+    list (``3. ``), so Marp shows the number and no bullet, when their numbers count up one by
+    one as Markdown numbers a list; otherwise (``1, 1, 4``) each keeps its own number after a
+    bullet. A sub-item is indented to its parent's text, as Markdown nests it."""
+    ordered = _counts_up(run)
+    out: list[tuple[SlideItem, str]] = []
+    columns: list[int] = []  # where the text of the last item at each level starts
+    for item in run:
+        indent = columns[item.level - 1] if 0 < item.level <= len(columns) else 2 * item.level
+        number = item.number or ""
+        marker = f"{number}. " if ordered and number else "- " + (f"{number}\\. " if number else "")
+        del columns[item.level :]
+        columns.append(indent + len(marker) if ordered and number else indent + 2)
+        out.append((item, " " * indent + marker))
+    return out
+
+
+def slide_style(slide: Slide) -> str:
+    """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
+    sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
+    px = fit_sizes(slide.scale)
+    # an image sits on its line's top, as the deck's block images do: no gap under it
+    on_top = " img { vertical-align: top; }" if slide.image_px else ""
+    return (
+        # the content box the slide was fitted in (Marp's own is 13 px shorter)
+        f"section {{ padding: {BOX_PAD[0]}px {BOX_PAD[1]}px {BOX_PAD[2]}px; }} "
+        f"h2 {{ font-size: {px['title']:.1f}px; }} "
+        f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
+        f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
+        f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
+        f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
+        f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{on_top}"
+    )

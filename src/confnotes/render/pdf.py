@@ -65,7 +65,7 @@ def _import_weasyprint() -> Any:
 _IMPORTING = threading.Lock()
 
 
-def _no_answer(name: str) -> None:
+def _no_answer(_name: str) -> None:
     return None
 
 
@@ -142,7 +142,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
             options["pdf_variant"] = "pdf/ua-1"
             options["finisher"] = _tag_finisher(_link_texts(html))
         pdf = document.write_pdf(**options)
-    except Exception as exc:  # WeasyPrint raises many types; the user gets one line
+    except Exception as exc:  # noqa: BLE001 - WeasyPrint raises many types; the user gets one line
         raise render_error(f"PDF rendering failed: {type(exc).__name__}: {exc}") from None
     finally:
         logger.removeHandler(handler)
@@ -188,7 +188,7 @@ def _tag_finisher(link_texts: dict[str, str]) -> Any:
     description from their text (WeasyPrint writes the target, a slug for links inside the page)."""
     import pydyf  # type: ignore[import-untyped]
 
-    def finish(document: Any, pdf: Any) -> None:
+    def finish(_document: Any, pdf: Any) -> None:
         for obj in pdf.objects:
             if not isinstance(obj, pydyf.Dictionary):
                 continue

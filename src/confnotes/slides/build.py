@@ -44,7 +44,7 @@ def _notes_in(content: tuple[Entry, ...]) -> tuple[str, ...]:
     return _notes_text([entry for entry in walk_content(content) if type(entry) is Block and entry.kind == "note"])
 
 
-def _no_notes(content: tuple[Entry, ...]) -> tuple[str, ...]:
+def _no_notes(_content: tuple[Entry, ...]) -> tuple[str, ...]:
     return ()
 
 

@@ -21,6 +21,6 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if ctx.doc.meta.title_origin == "stem":
         yield Report(1, 1, f"no title; the file name '{ctx.doc.meta.title}' is used (add a '# Title' or front matter title)")

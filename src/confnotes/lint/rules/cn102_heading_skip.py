@@ -23,7 +23,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     """Like markdownlint's MD001: each heading against the one before it, in source order; the first
     heading may be at any level, and a skip is reported once, at the heading that makes it."""
     meta = ctx.doc.meta

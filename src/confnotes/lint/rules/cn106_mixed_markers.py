@@ -25,7 +25,7 @@ MARKDOWN_MARKERS = "-*+"
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     lines = ctx.lines
     for _, children in sibling_groups(ctx):
         bullets = [n for n in children if n.is_bullet and n.origin == "list" and n.marker in tuple(MARKDOWN_MARKERS)]

@@ -25,7 +25,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     lines = ctx.lines
     for _, children in sibling_groups(ctx):
         items = [n for n in children if not n.is_section]

@@ -21,7 +21,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for node, _ in items(ctx):
         if len(node.children) == 1 and not node.children[0].is_section:
             child = node.children[0]

@@ -35,7 +35,7 @@ _REPORTED = ("glyph-bullets", "inferred-headings", "inferred-title", "bold-point
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     doc = ctx.doc
     kinds = [name for name in doc.recovered if name in _REPORTED]
     if not kinds:

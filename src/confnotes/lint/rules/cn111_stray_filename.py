@@ -22,7 +22,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     meta = ctx.doc.meta
     span = meta.source_name_span
     if span is None or meta.source_name is None:

@@ -20,7 +20,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     blocks = list(ctx.doc.lede)
     for node, _ in ctx.walked:
         blocks += node.body

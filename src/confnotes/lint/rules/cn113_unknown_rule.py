@@ -21,7 +21,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for block in ctx.doc.directives:
         for match in DIRECTIVE.finditer(block.text):
             for name in (part for part in re.split(r"[\s,]+", match.group(2)) if part):

@@ -21,7 +21,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for node, _ in items(ctx):
         if not node.title.strip() and not node.children and not node.body:
             kind = "point" if node.is_point else "bullet"

@@ -38,7 +38,7 @@ def _scan(text: str, line: int, col: int) -> Iterator[Report]:
             )
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "http" not in ctx.text:
         return
     for kind, text, line, col in ctx.texts:

@@ -32,7 +32,7 @@ def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
             yield match.group(1), line + number, (col if number == 0 else 1) + match.start()
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "](" not in ctx.text:
         return  # no inline link or image anywhere in the note
     for kind, text, line, col in ctx.texts:

@@ -31,7 +31,7 @@ def _literal_markers(text: str) -> str | None:
     return None
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "**" not in ctx.text and "__" not in ctx.text:
         return
     for kind, text, line, col in ctx.texts:

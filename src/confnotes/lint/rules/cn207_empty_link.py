@@ -23,6 +23,6 @@ _EMPTY = re.compile(r"(?<!!)\[([^\]\n]*)\]\(\s*(?:<\s*>)?\s*\)")
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for match, line, col in text_hits(ctx, _EMPTY, "]("):
         yield Report(line, col, f"link '{match.group(1).strip() or '(no text)'}' has no destination")

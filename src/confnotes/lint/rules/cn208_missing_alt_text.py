@@ -24,6 +24,6 @@ _NO_ALT = re.compile(r"!\[\s*\]\(\s*<?([^)\s<>]*)")
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for match, line, col in text_hits(ctx, _NO_ALT, "!["):
         yield Report(line, col, f"image '{match.group(1) or '(no source)'}' has no alt text")

@@ -22,7 +22,7 @@ META = RuleMeta.of(
 Options = NoOptions
 
 
-def check(ctx: LintContext, options: Options) -> Iterator[Report]:
+def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for slide in ctx.fitted_deck.slides:
         if slide.overflow and slide.part == 1:
             yield Report(

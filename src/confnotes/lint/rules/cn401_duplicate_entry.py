@@ -36,7 +36,7 @@ def facts(ctx: LintContext) -> list[Fact]:
     return out
 
 
-def check_project(notes: Iterable[tuple[str, list[Fact]]], options: Options) -> Iterator[tuple[str, Report]]:
+def check_project(notes: Iterable[tuple[str, list[Fact]]], _options: Options) -> Iterator[tuple[str, Report]]:
     first: dict[tuple[str, str], tuple[str, int]] = {}
     for path, note_facts in notes:
         for kind, title, line, col in note_facts:
