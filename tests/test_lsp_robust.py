@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sys
 from pathlib import Path
@@ -270,3 +271,18 @@ async def test_settings_from_initialization_options(quiet: LanguageClient, tmp_p
     note.write_text("# T\n\nsome text \udcff\n\n## Empty\n\n- [link](https://example.org)\n", encoding="utf-8", errors="surrogatepass")
     uri = open_note(quiet, note, "# T\n\n## Empty\n\nbad \udcff\n")
     assert await diagnostics(quiet, uri, 1) == []
+
+
+async def test_a_request_with_unreadable_parameters_gets_an_error_answer(client: LanguageClient, tmp_path: Path):
+    """pygls only logs parameters it cannot read; the server answers them, so the client does not wait for ever."""
+    note = tmp_path / "p.md"
+    note.write_text("# T\n", encoding="utf-8")
+    uri = open_note(client, note)
+    answer: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    client.protocol._request_futures["unreadable-1"] = answer  # the answer to a request sent by hand
+    body = json.dumps({"jsonrpc": "2.0", "id": "unreadable-1", "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}}})
+    assert client._server is not None and client._server.stdin is not None
+    client._server.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body.encode()))
+    with pytest.raises(JsonRpcException, match="Invalid Params"):  # a hover needs a position
+        await asyncio.wait_for(answer, 60)
+    await still_serving(client, tmp_path)

@@ -237,7 +237,7 @@ def folding_ranges(analysis: Analysis) -> list[lsp.FoldingRange]:
     return out
 
 
-def workspace_symbols(path: str, doc: Any, query: str, encoding: str = UTF16) -> list[lsp.WorkspaceSymbol]:
+def workspace_symbols(path: str, doc: Any, query: str) -> list[lsp.WorkspaceSymbol]:
     """The note's title and sections whose title holds ``query`` (case-insensitive, in order)."""
     from confnotes.export import to_dict
 
@@ -532,7 +532,7 @@ def whole(analysis: Analysis, new_text: str, encoding: str = UTF16) -> list[lsp.
     return [lsp.TextEdit(range=_range(Pos(0, 0), end), new_text=new_text)]
 
 
-def disable_edit(analysis: Analysis, finding: Finding, encoding: str = UTF16) -> lsp.TextEdit | None:
+def disable_edit(analysis: Analysis, finding: Finding) -> lsp.TextEdit | None:
     """Insert ``<!-- confnotes-disable-next-line CNxxx -->`` above the finding's line, indented so that it
     stays inside the list item before it (a comment at the margin would split the list in two)."""
     ctx = analysis.context

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from confnotes import __version__
@@ -44,6 +45,19 @@ class RequestFailed(JsonRpcException):
     MESSAGE = "RequestFailed"
 
 
+class NotesProtocol(LanguageServerProtocol):
+    """pygls' protocol, but a request whose parameters cannot be read still gets an answer (an error);
+    pygls only logs it, and a client waiting for that answer waits for ever."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                self._send_response(data["id"], error=exc.to_response_error())
+            raise
+
+
 @dataclass
 class Run:
     """One analysis of one version, queued or running in the worker thread."""
@@ -56,7 +70,7 @@ class NotesServer(LanguageServer):
     """A pygls server that keeps, per open note, its latest analysis and at most one run in flight."""
 
     def __init__(self) -> None:
-        super().__init__("confnotes", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__("confnotes", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental, protocol_cls=NotesProtocol)
         self.options = ServerOptions()
         self.generation = 0  # bumped when settings or a config file change: every analysis is stale
         self.analyses: dict[str, Analysis] = {}
@@ -123,7 +137,7 @@ class NotesServer(LanguageServer):
             analysis = await self.current(uri)
         except asyncio.CancelledError:
             return
-        except Exception as exc:  # a bug: say so once, keep serving
+        except Exception as exc:  # noqa: BLE001 - a bug: say so, keep serving
             self.internal_error("diagnostics", exc)
             return
         document = self.workspace.text_documents.get(uri)
@@ -183,7 +197,7 @@ def guarded(method: str) -> Callable[[Handler[T]], Handler[T]]:
                 raise RequestFailed(message=str(exc)) from None
             except (JsonRpcException, asyncio.CancelledError):
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a bug: an error answer and a message, and serve on
                 ls.internal_error(method, exc)
                 raise JsonRpcInternalError(message=f"confnotes: {method} failed: {exc!r}") from None
 
@@ -204,7 +218,7 @@ def initialize(ls: NotesServer, params: lsp.InitializeParams) -> None:
 
 
 @server.feature(lsp.INITIALIZED)
-async def initialized(ls: NotesServer, params: lsp.InitializedParams) -> None:
+async def initialized(ls: NotesServer, _params: lsp.InitializedParams) -> None:
     capabilities = ls.client_capabilities
     watched = capabilities.workspace and capabilities.workspace.did_change_watched_files
     if watched and watched.dynamic_registration:
@@ -222,7 +236,7 @@ async def _watch_config_files(ls: NotesServer) -> None:
     )
     try:
         await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
-    except Exception as exc:  # a client that advertises the capability but refuses the registration
+    except Exception as exc:  # noqa: BLE001 - a client that advertises the capability but refuses it
         logger.warning("cannot watch config files (%s); they are read again when a note changes or is saved", exc)
 
 
@@ -233,7 +247,7 @@ async def pull_settings(ls: NotesServer) -> None:
         return
     try:
         answer = await ls.workspace_configuration_async(lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="confnotes")]))
-    except Exception as exc:  # a client that advertises configuration but cannot answer it
+    except Exception as exc:  # noqa: BLE001 - a client that advertises configuration but cannot answer
         logger.warning("workspace/configuration failed: %s", exc)
         return
     if answer and isinstance(answer[0], dict) and answer[0]:
@@ -463,7 +477,7 @@ async def code_action(ls: NotesServer, params: lsp.CodeActionParams) -> list[lsp
                     )
                 )
         for finding in here:
-            if features.disable_edit(analysis, finding, encoding) is None:
+            if features.disable_edit(analysis, finding) is None:
                 continue
             related = [d for d in (index_diagnostics.get((finding.rule, finding.line - 1)),) if d is not None]
             action = lsp.CodeAction(
@@ -540,7 +554,7 @@ async def _resolve_disable(ls: NotesServer, action: lsp.CodeAction, analysis: An
     """The directive's edit, offered only when a re-lint shows it silences that finding and nothing else."""
     where = (data.get("rule"), data.get("line"), data.get("col"))
     finding = next((f for f in analysis.findings if (f.rule, f.line, f.col) == where), None)
-    edit = features.disable_edit(analysis, finding, ls.encoding) if finding is not None else None
+    edit = features.disable_edit(analysis, finding) if finding is not None else None
     if finding is None or edit is None:
         action.disabled = lsp.CodeActionDisabled(reason="the finding is gone")
         return action
