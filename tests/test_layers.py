@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "confnotes.timing": 3,
     "confnotes.settings": 1,
     "confnotes.schema": 5,
+    "confnotes.api": 7,
     "confnotes.export": 3,
     "confnotes.fmt": 3,
     "confnotes.lint": 4,
@@ -65,11 +66,21 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node but those under ``if TYPE_CHECKING:``: imports for type checkers never run, so
+    they make no layer or cycle (``confnotes/__init__`` names the public API for them only)."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped |= {id(child) for part in node.body for child in ast.walk(part)}
+    return [node for node in ast.walk(tree) if id(node) not in skipped]
+
+
 def imports(path: Path) -> list[tuple[int, str]]:
     """``(line, module)`` for every confnotes import in ``path``, wherever it stands."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in runtime_nodes(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("confnotes"):
             if node.module == "confnotes":
                 found += [(node.lineno, f"confnotes.{alias.name}") for alias in node.names]
@@ -115,7 +126,7 @@ def import_graph() -> dict[str, set[str]]:
     for path in SOURCES:
         me = module_name(path)
         targets: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("confnotes"):
                 for alias in node.names:
                     full = f"{node.module}.{alias.name}"

@@ -65,7 +65,7 @@ def _import_weasyprint() -> Any:
 _IMPORTING = threading.Lock()
 
 
-def _no_answer(_name: str) -> None:
+def _no_answer(name: str) -> None:  # noqa: ARG001 - the signature of ctypes.util.find_library
     return None
 
 
