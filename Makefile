@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT := build/demo
 
-.PHONY: demo test bench lint docs clean
+.PHONY: demo test check bench lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+# the edit-test loop: no browser, no LibreOffice, nothing marked slow (tests/conftest.py says why each is)
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not browser and not libreoffice and not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
