@@ -249,6 +249,12 @@ def to_opml(doc: Document) -> str:
         "  <body>",
     ]
 
+    def paragraph_attrs(block: Block) -> str:
+        """A paragraph's words as ``text``; its Markdown in ``_markdown`` when that says more (bold, links)."""
+        plain = plain_text(block.text)
+        attrs = f'text={quoteattr(plain)} _kind="paragraph"'
+        return attrs + (f" _markdown={quoteattr(block.text)}" if _one_line(block.text) != plain else "")
+
     def printable(entry: Entry) -> bool:
         return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
 
@@ -260,7 +266,7 @@ def to_opml(doc: Document) -> str:
                 if not printable(entry) or (lead and _in_note(entry, True)):
                     continue
                 if entry.kind == "paragraph":
-                    lines.append(f'{"  " * depth}<outline text={quoteattr(plain_text(entry.text))} _kind="paragraph"/>')
+                    lines.append(f"{'  ' * depth}<outline {paragraph_attrs(entry)}/>")
                 elif not lead:
                     lines.append(f'{"  " * depth}<outline text="" _note={quoteattr(entry.text)} _kind="block"/>')
             elif type(entry) is List:
@@ -298,7 +304,7 @@ def to_opml(doc: Document) -> str:
         for entry in node.content:
             if type(entry) is Block:
                 if printable(entry) and not _in_note(entry, before_lists):
-                    lines.append(f'{"  " * depth}<outline text={quoteattr(plain_text(entry.text))} _kind="paragraph"/>')
+                    lines.append(f"{'  ' * depth}<outline {paragraph_attrs(entry)}/>")
             elif type(entry) is List:
                 before_lists = False
                 for item in entry.items:

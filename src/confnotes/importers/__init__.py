@@ -80,9 +80,9 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
 
         return read_docx(data, path)
     if kind == "html":
-        from confnotes.importers.html import read_html
+        from confnotes.importers.html import decode_markup, read_html
 
-        return read_html(_decode_markup(data, path), path, None)
+        return read_html(decode_markup(data, path), path, None)
     if kind == "opml":
         from confnotes.importers.opml import read_opml
 
@@ -90,23 +90,6 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
     from confnotes.source import decode
 
     return decode(data, path).text
-
-
-def _decode_markup(data: bytes, path: str) -> str:
-    """HTML bytes as text: UTF-8 (with or without a BOM), else the charset the page declares."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    declared = re.search(rb"charset\s*=\s*[\"']?([\w-]+)", data[:4096], re.I)
-    for encoding in ((declared.group(1).decode("ascii"),) if declared else ()) + ("windows-1252",):
-        try:
-            return data.decode(encoding)
-        except (LookupError, UnicodeDecodeError):
-            continue
-    raise input_error("cannot decode this web page's text", path)
 
 
 def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -29,6 +30,9 @@ _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
 _LIST_NAME = re.compile(r"^list(?: (?:bullet|number|paragraph|continue))?\s*(\d)$", re.I)
 _CODE_STYLE = re.compile(r"code|preformatted|source text|verbatim|plain text|macro", re.I)
 _HYPERLINK_FIELD = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"', re.I)
+#: Run children that are text: their text (``w:t`` its own), tabs as spaces, Word's non-breaking hyphen.
+_TEXT = {f"{W}t": "", f"{W}tab": " ", f"{W}ptab": " ", f"{W}noBreakHyphen": "-"}
+_NOTE_REFERENCES = {f"{W}footnoteReference": "footnote", f"{W}endnoteReference": "endnote"}
 _ORDERED_FORMATS = frozenset(
     ("decimal", "lowerLetter", "upperLetter", "lowerRoman", "upperRoman", "decimalZero", "ordinal", "cardinalText", "ordinalText")
 )
@@ -110,6 +114,32 @@ class _StyleInfo:
     mono: bool = False
 
 
+def _apply_style(style: Any, info: _StyleInfo) -> None:
+    """One style's own settings over those of its base styles: heading level, numbering, run look."""
+    ppr = style.find(f"{W}pPr")
+    rpr = style.find(f"{W}rPr")
+    name_el = style.find(f"{W}name")
+    heading = _HEADING_NAME.match(name_el.get(f"{W}val", "") if name_el is not None else "")
+    if heading:
+        info.heading = int(heading.group(1))
+    if ppr is not None:
+        outline = ppr.find(f"{W}outlineLvl")
+        if outline is not None and _int(outline.get(f"{W}val"), 9) < 9:
+            info.heading = _int(outline.get(f"{W}val"), 0) + 1
+        num = ppr.find(f"{W}numPr")
+        num_id = num.find(f"{W}numId") if num is not None else None
+        if num_id is not None:
+            ilvl = num.find(f"{W}ilvl")
+            info.num = (num_id.get(f"{W}val", ""), _int(ilvl.get(f"{W}val") if ilvl is not None else None, 0))
+    if rpr is not None:
+        bold, italic = _on(rpr.find(f"{W}b")), _on(rpr.find(f"{W}i"))
+        info.bold = bold if bold is not None else info.bold
+        info.italic = italic if italic is not None else info.italic
+        fonts = rpr.find(f"{W}rFonts")
+        if fonts is not None:
+            info.mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi"))
+
+
 class _Styles:
     """Paragraph and character styles by id, their base styles followed (bold, font, outline level, numbering)."""
 
@@ -138,28 +168,7 @@ class _Styles:
             name_el = chain[0].find(f"{W}name")
             info.name = name_el.get(f"{W}val", "") if name_el is not None else style_id
         for style in reversed(chain):  # base first, the style's own settings last
-            ppr = style.find(f"{W}pPr")
-            rpr = style.find(f"{W}rPr")
-            name_el = style.find(f"{W}name")
-            heading = _HEADING_NAME.match(name_el.get(f"{W}val", "") if name_el is not None else "")
-            if heading:
-                info.heading = int(heading.group(1))
-            if ppr is not None:
-                outline = ppr.find(f"{W}outlineLvl")
-                if outline is not None and _int(outline.get(f"{W}val"), 9) < 9:
-                    info.heading = _int(outline.get(f"{W}val"), 0) + 1
-                num = ppr.find(f"{W}numPr")
-                if num is not None:
-                    num_id = num.find(f"{W}numId")
-                    ilvl = num.find(f"{W}ilvl")
-                    if num_id is not None:
-                        info.num = (num_id.get(f"{W}val", ""), _int(ilvl.get(f"{W}val") if ilvl is not None else None, 0))
-            if rpr is not None:
-                info.bold = _on(rpr.find(f"{W}b")) if rpr.find(f"{W}b") is not None else info.bold
-                info.italic = _on(rpr.find(f"{W}i")) if rpr.find(f"{W}i") is not None else info.italic
-                fonts = rpr.find(f"{W}rFonts")
-                if fonts is not None:
-                    info.mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi"))
+            _apply_style(style, info)
         listed = _LIST_NAME.match(info.name)
         if listed:
             info.list_level = int(listed.group(1)) - 1
@@ -243,52 +252,53 @@ class _Reader:
             elif tag == f"{W}commentRangeStart":
                 self.count("comment")
 
-    def run(self, run: Any, style: _StyleInfo, link: str | None) -> Iterator[Run | Image]:
-        rpr = run.find(f"{W}rPr")
+    def look(self, rpr: Any, style: _StyleInfo) -> tuple[bool, bool, bool] | None:
+        """A run's bold, italic and monospace: its paragraph style, its character style, its own
+        properties, in that order; None for hidden text."""
         bold, italic, mono = style.bold, style.italic, style.mono and not self.mono_face
-        if rpr is not None:
-            char_style = rpr.find(f"{W}rStyle")
-            if char_style is not None:
-                info = self.styles.info(char_style.get(f"{W}val"))
-                bold = info.bold if info.bold is not None else bold
-                italic = info.italic if info.italic is not None else italic
-                mono = mono or info.mono
-            b, i = _on(rpr.find(f"{W}b")), _on(rpr.find(f"{W}i"))
-            bold = b if b is not None else bold
-            italic = i if i is not None else italic
-            fonts = rpr.find(f"{W}rFonts")
-            if fonts is not None and (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")):
-                mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")) and not self.mono_face
-            if _on(rpr.find(f"{W}vanish")):
-                self.count("hidden text")
-                return
+        if rpr is None:
+            return bool(bold), bool(italic), mono
+        char_style = rpr.find(f"{W}rStyle")
+        if char_style is not None:
+            info = self.styles.info(char_style.get(f"{W}val"))
+            bold = info.bold if info.bold is not None else bold
+            italic = info.italic if info.italic is not None else italic
+            mono = mono or info.mono
+        own_bold, own_italic = _on(rpr.find(f"{W}b")), _on(rpr.find(f"{W}i"))
+        bold = own_bold if own_bold is not None else bold
+        italic = own_italic if own_italic is not None else italic
+        fonts = rpr.find(f"{W}rFonts")
+        if fonts is not None and (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")):
+            mono = is_monospace(fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")) and not self.mono_face
+        if _on(rpr.find(f"{W}vanish")):
+            self.count("hidden text")
+            return None
+        return bool(bold), bool(italic), mono
+
+    def run(self, run: Any, style: _StyleInfo, link: str | None) -> Iterator[Run | Image]:
+        found = self.look(run.find(f"{W}rPr"), style)
+        if found is None:
+            return
+        bold, italic, mono = found
         text: list[str] = []
         for child in run:
             tag = child.tag
-            if tag == f"{W}t":
-                text.append(child.text or "")
-            elif tag in (f"{W}tab", f"{W}ptab"):
-                text.append(" ")
+            if tag in _TEXT:
+                text.append(_TEXT[tag] if tag != f"{W}t" else child.text or "")
             elif tag in (f"{W}br", f"{W}cr"):
                 if child.get(f"{W}type") not in ("page", "column"):
                     text.append("\n")
-            elif tag == f"{W}noBreakHyphen":
-                text.append("-")
             elif tag in (f"{W}drawing", f"{W}pict", f"{MC}AlternateContent", f"{W}object"):
                 if text:
-                    yield Run("".join(text), bool(bold), bool(italic), mono, link)
+                    yield Run("".join(text), bold, italic, mono, link)
                     text = []
                 image = self.picture(child)
                 if image is not None:
                     yield image
-            elif tag == f"{W}footnoteReference":
-                self.count("footnote")
-            elif tag == f"{W}endnoteReference":
-                self.count("endnote")
-            elif tag == f"{W}commentReference":
-                pass
+            elif tag in _NOTE_REFERENCES:
+                self.count(_NOTE_REFERENCES[tag])
         if text:
-            yield Run("".join(text), bool(bold), bool(italic), mono, link)
+            yield Run("".join(text), bold, italic, mono, link)
 
     def picture(self, element: Any) -> Image | None:
         if element.find(f".//{W}txbxContent") is not None:
@@ -410,10 +420,12 @@ def read_docx(data: bytes, path: str) -> Imported:
         raise input_error("not a Word document (no word/document.xml in the archive)", path)
     check_relationships(archive, path)
     import docx
+    from docx.opc.exceptions import OpcError
 
     try:
         document = docx.Document(io.BytesIO(data))
-    except Exception as exc:  # python-docx and lxml raise their own types for broken packages
+    except (OpcError, KeyError, ValueError, TypeError, AttributeError, IndexError, SyntaxError, zipfile.BadZipFile) as exc:
+        # lxml's XMLSyntaxError is a SyntaxError; a missing part is a KeyError
         raise input_error(f"not a readable Word document ({type(exc).__name__}: {exc})", path) from None
     imported = Imported("docx")
     title = (document.core_properties.title or "").strip()

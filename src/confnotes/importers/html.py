@@ -532,9 +532,25 @@ def _folder_resolver(folder: Path) -> Resolver:
     return resolve
 
 
+def decode_markup(data: bytes, path: str) -> str:
+    """HTML bytes as text: UTF-8 (with or without a BOM), else the charset the page declares."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    declared = re.search(rb"charset\s*=\s*[\"']?([\w-]+)", data[:4096], re.I)
+    for encoding in ((declared.group(1).decode("ascii"),) if declared else ()) + ("windows-1252",):
+        try:
+            return data.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    raise input_error("cannot decode this web page's text", path)
+
+
 def read_html_zip(archive: zipfile.ZipFile, path: str) -> Imported:
     """Google Docs' "Download › Web page (.html, zipped)": one page and its ``images/`` folder."""
-    from confnotes.importers import _decode_markup
     from confnotes.importers.safety import read_member
 
     pages = [name for name in archive.namelist() if name.lower().endswith((".html", ".htm")) and not name.startswith("__MACOSX")]
@@ -556,5 +572,5 @@ def read_html_zip(archive: zipfile.ZipFile, path: str) -> Imported:
         name = "/".join(parts)
         return read_member(archive, name, path, "archive") if name in members else None
 
-    text = _decode_markup(read_member(archive, page, path, "archive"), path)
+    text = decode_markup(read_member(archive, page, path, "archive"), path)
     return read_html(text, path, resolve)

@@ -140,7 +140,9 @@ def read_opml(data: bytes, path: str) -> Imported:
                 if note.strip():
                     imported.blocks.append(Note(note_text(note), 0))
             elif kind in ("paragraph", "block"):
-                if text.strip():
+                if element.get("_markdown", "").strip():
+                    imported.blocks.append(Note(element.get("_markdown", ""), level))
+                elif text.strip():
                     imported.blocks.append(Note(_escaped(text), level))
                 if note.strip():
                     imported.blocks.append(Note(note_text(note), level))

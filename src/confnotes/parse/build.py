@@ -32,8 +32,60 @@ from confnotes.source import Source
 __all__ = ["ParseOptions", "parse", "parse_source"]
 
 
+def _breaks_run(lines: list[str], index: int, stop: int) -> bool:
+    """A plain line among pasted bullets that starts a block of its own rather than continuing the
+    bullet above (Docs and Word pastes have no blank lines): a session line, a ``Speaker:`` line, or
+    a title-case heading line right above more bullets."""
+    line = lines[index]
+    if not line.strip() or recover.tab_width(line) > 0:
+        return False
+    if recover.is_session_line(line) or recover.is_known_label_line(line):
+        return True
+    following = next((lines[i] for i in range(index + 1, stop) if lines[i].strip()), None)
+    return (
+        following is not None
+        and recover.is_glyph_line(following)
+        and recover.is_heading_candidate(line)
+        and recover.is_title_case(line)
+        and len(line.split()) >= 2
+    )
+
+
+def _own_line(line: str, first: bool) -> bool:
+    """A plain line of a paste that stands as a paragraph of its own: a session or label line, or
+    the paste's first line when it reads as a heading (its title)."""
+    return recover.is_session_line(line) or recover.is_known_label_line(line) or (first and recover.is_heading_candidate(line))
+
+
+def _plain_tops(state: ParseState, top: Top, a: int, b: int, opening: bool) -> list[Top]:
+    """Plain lines ``[a, b)`` of a paste: session, label and title lines alone, the rest one paragraph."""
+    lines = state.lines
+    out: list[Top] = []
+    group: list[int] = []
+
+    def flush() -> None:
+        if group:
+            text = "\n".join(lines[i].strip() for i in group)
+            out.append(Top("paragraph", top.start, top.stop, group[0], group[-1] + 1, content=text, lead=True))
+            group.clear()
+
+    for index in range(a, b):
+        if not lines[index].strip():
+            continue
+        first = opening and index == a and b - a > 1
+        if _own_line(lines[index], first) or _breaks_run(lines, index, top.b):
+            flush()
+            group.append(index)
+            flush()
+        else:
+            group.append(index)
+    flush()
+    return out
+
+
 def split_glyph_paragraphs(state: ParseState, blocks: list[Top]) -> list[Top]:
-    """A top-level paragraph with pasted bullets becomes its plain lead lines plus a glyph block."""
+    """A top-level paragraph with pasted bullets becomes its plain lines and its runs of bullets,
+    in order; a plain line that continues the bullet above it stays in that bullet."""
     out: list[Top] = []
     lines = state.lines
     for top in blocks:
@@ -52,13 +104,29 @@ def split_glyph_paragraphs(state: ParseState, blocks: list[Top]) -> list[Top]:
             out.append(top)
             continue
         if first_glyph > top.a:
-            lead = "\n".join(lines[i].strip() for i in range(top.a, first_glyph))
-            out.append(Top("paragraph", top.start, top.stop, top.a, first_glyph, content=lead, lead=True))
-        if first_glyph == top.a and out and out[-1].kind == "glyph":
-            out[-1].b = top.b  # blank-separated pasted bullets are one run
-            continue
-        out.append(Top("glyph", top.start, top.stop, first_glyph, top.b, role="glyph"))
+            out += _plain_tops(state, top, top.a, first_glyph, opening=True)
+        run_start = first_glyph
+        index = first_glyph
+        while index < top.b:
+            if recover.is_glyph_line(lines[index]) or not _breaks_run(lines, index, top.b):
+                index += 1
+                continue
+            plain_end = index
+            while plain_end < top.b and not recover.is_glyph_line(lines[plain_end]):
+                plain_end += 1
+            _add_glyph_run(out, top, run_start, index, top.a)
+            out += _plain_tops(state, top, index, plain_end, opening=False)
+            run_start = index = plain_end
+        if run_start < top.b:
+            _add_glyph_run(out, top, run_start, top.b, top.a)
     return out
+
+
+def _add_glyph_run(out: list[Top], top: Top, a: int, b: int, paragraph_start: int) -> None:
+    if a == paragraph_start and out and out[-1].kind == "glyph":
+        out[-1].b = b  # blank-separated pasted bullets are one run
+        return
+    out.append(Top("glyph", top.start, top.stop, a, b, role="glyph"))
 
 
 class Assembler:
@@ -76,6 +144,7 @@ class Assembler:
         self.source_span: Span | None = None
         self.absorbed = False  # this block was taken in by the point above it (pasted bullets, a bold point)
         self.after_absorbed = False  # the previous block was
+        self.talk_points_seen: set[int] = set()  # first lines of points that took the bullets below them
 
     # ------------------------------------------------------------ where entries go
 
@@ -152,6 +221,12 @@ class Assembler:
         if self.after_absorbed and previous is not None and previous.items[-1].origin == "bold":
             self.add_to_last_point(previous, read_list(self.state, self.tokens, top.start, top.stop, 2))
             return
+        if previous is not None and top.kind == "bullet_list" and self.talk_points(position, previous):
+            # "1. Talk title" with bullets below it, unindented (an e-mail, a chat): the talk's own points
+            self.state.recovered.add("numbered-talks")
+            self.talk_points_seen.add(previous.items[-1].span.start)
+            self.add_to_last_point(previous, read_list(self.state, self.tokens, top.start, top.stop, 2))
+            return
         new = read_list(self.state, self.tokens, top.start, top.stop, 1)
         if self.after_absorbed and previous is not None and new.ordered and new.marker == previous.marker:
             # the pasted bullets that split these numbers were taken into the point above: one list again
@@ -165,6 +240,21 @@ class Assembler:
             )
             return
         self.add(new)
+
+    def talk_points(self, position: int, previous: List) -> bool:
+        """Whether bullets right after a numbered list belong to its last point: the numbers go on
+        after them (``1.`` bullets ``2.``), or the point before took its bullets the same way."""
+        last = previous.items[-1]
+        if previous.origin != "list" or any(type(entry) is List for entry in last.content):
+            return False
+        if len(previous.items) >= 2 and previous.items[-2].span.start in self.talk_points_seen:
+            return True
+        following = self.blocks[position + 1] if position + 1 < len(self.blocks) else None
+        if following is None or following.kind != "ordered_list" or not (last.number or "").isdigit():
+            return False
+        token = self.tokens[following.start]
+        start = token.attrGet("start") if hasattr(token, "attrGet") else None
+        return int(start or 1) == int(last.number or 0) + 1 and (token.markup or ".") == (previous.marker or ".")
 
     def on_glyphs(self, position: int, top: Top) -> None:
         previous = self.last_point_list()
@@ -276,6 +366,11 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
         blocks = blocks[1:]
     blocks = split_glyph_paragraphs(state, blocks)
     classify(tokens, blocks, state)
+    email = next((top for top in blocks if top.role == "email"), None)
+    if email is not None and "date" not in fm:
+        date = (recover.email_headers(email.content) or {}).get("date") or (recover.email_headers(email.content) or {}).get("sent")
+        if date:
+            fm = {**fm, "date": date}  # a pasted e-mail's Date: header dates the note
     title_text, title_origin, title_span, title_block = find_title(state, blocks, fm)
     assembler = Assembler(state, tokens, blocks, title_block)
     content = assembler.run()

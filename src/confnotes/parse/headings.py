@@ -96,6 +96,47 @@ def _split_heading_lines(blocks: list[Top], state: ParseState) -> list[Top]:
     return out
 
 
+def _is_session(top: Top, state: ParseState) -> bool:
+    return (
+        top.kind == "paragraph"
+        and not top.role
+        and top.b - top.a == 1
+        and recover.is_session_line(top.content, state.options.max_heading_length)
+    )
+
+
+def _session_heads(blocks: list[Top], position: int, state: ParseState) -> bool:
+    """A session line heads what follows it (``Speaker:`` lines aside): a list, text, code — not
+    another session line, and not nothing."""
+    for top in blocks[position + 1 :]:
+        if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
+            continue
+        if top.kind == "paragraph" and not top.role and top.b - top.a == 1 and recover.is_known_label_line(top.content):
+            continue
+        return top.kind in _BODY_KINDS or (top.kind == "paragraph" and not top.role and not _is_session(top, state))
+    return False
+
+
+def _session_headings(blocks: list[Top], state: ParseState) -> None:
+    """``Talk: …``, ``Keynote: …``, ``Session 2: …`` lines standing between what they head are the
+    note's sections when there are at least two, each heading something; the heading-like line that
+    opens the note before them (text and label lines between aside) is then its title."""
+    sessions = [position for position, top in enumerate(blocks) if _is_session(top, state)]
+    if len(sessions) < 2 or not all(_session_heads(blocks, position, state) for position in sessions):
+        return
+    for position in sessions:
+        blocks[position].role = "heading"
+    state.recovered.add("session-lines")
+    opening = next((top for top in blocks if top.kind not in ("html_block", "reference") and top.role not in ("filename", "email")), None)
+    if (
+        opening is not None
+        and _is_candidate(opening, state)
+        and blocks.index(opening) < sessions[0]
+        and all(top.kind in ("paragraph", "html_block", "reference") for top in blocks[blocks.index(opening) : sessions[0]])
+    ):
+        opening.role = "heading"
+
+
 def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
     """Give every top-level paragraph its role: heading, filename, bold-point, group or text
     (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
@@ -112,12 +153,19 @@ def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         following = _following(blocks, position)
         if not seen_section and top.b - top.a == 1 and recover.is_filename_line(content):
             top.role = "filename"
+        elif (
+            not seen_section
+            and not any(b.kind != "html_block" and b.role != "filename" for b in blocks[:position])
+            and (recover.email_headers(content) is not None)
+        ):
+            top.role = "email"
         elif recover.bold_point(content) is not None and top.b - top.a == 1:
             top.role = "bold-point"
         elif recover.is_bold_line(content) and following is not None and following.kind in ("bullet_list", "ordered_list"):
             top.role = "group"
     if not allowed:
         return
+    _session_headings(blocks, state)
     pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
     if pasted:
         blocks[:] = _split_heading_lines(blocks, state)

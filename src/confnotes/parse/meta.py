@@ -58,7 +58,7 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
 def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
     """``(title, origin, span, the block it came from)`` — the first rule that applies wins:
     front matter › the one ``#`` heading › an opening heading alone at the top heading level ›
-    a bare line opening a pasted note (not heading a list as the sections do) › the lede's
+    the subject of a pasted e-mail › a bare line opening a pasted note (not heading a list as the sections do) › the lede's
     emphasised phrase ›
     the file's stem."""
     lines = state.lines
@@ -73,15 +73,25 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
     if len(level_one) == 1:
         top = level_one[0]
         return top.content, "heading", span_of(lines, top.a, top.b), top
-    content = [top for top in blocks if top.role not in ("filename", "skip") and top.kind not in ("html_block", "reference")]
+    content = [top for top in blocks if top.role not in ("filename", "skip", "email") and top.kind not in ("html_block", "reference")]
     if not level_one and content and content[0].kind == "heading":
         opening = content[0]
         if sum(1 for top in headings if top.level <= opening.level) == 1:
             return opening.content, "heading", span_of(lines, opening.a, opening.b), opening
+    email = next((top for top in blocks if top.role == "email"), None)
+    if email is not None:
+        headers = recover.email_headers(email.content) or {}
+        state.recovered.add("email-headers")
+        return headers["subject"], "lede", span_of(lines, email.a, email.b), None
     if content and content[0].role == "heading" and _opens_as_title(content):
         top = content[0]
         state.recovered.add("inferred-title")
         return top.content, "inferred", span_of(lines, top.a, top.b), top
+    if len(content) > 1 and content[0].kind == "paragraph" and not content[0].role and content[0].b - content[0].a == 1:
+        top = content[0]
+        if recover.is_note_title(top.content) and not recover.is_label_line(top.content):
+            state.recovered.add("inferred-title")  # the first line of a paste names the notes
+            return top.content.strip(), "inferred", span_of(lines, top.a, top.b), top
     for top in blocks:
         if top.kind == "heading" or top.role == "heading":
             break

@@ -90,6 +90,25 @@ LABEL_WORDS = frozenset(
         "language",
     )
 )
+#: Words that open a line naming a session of a conference (``Talk: Incident Command at Scale``).
+SESSION_WORDS = (
+    "talk",
+    "keynote",
+    "session",
+    "panel",
+    "workshop",
+    "tutorial",
+    "lightning talk",
+    "fireside chat",
+    "opening keynote",
+    "closing keynote",
+)
+_SESSION = re.compile(
+    r"^(?:\*\*|__)?(?:" + "|".join(SESSION_WORDS) + r")(?:[ \t]+#?\d{1,2}[a-z]?)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$",
+    re.IGNORECASE,
+)
+#: Header lines of an e-mail pasted as notes.
+_EMAIL_HEADER = re.compile(r"^(subject|from|to|cc|date|sent)[ \t]*:[ \t]*(\S.*)$", re.IGNORECASE)
 MAX_HEADING_WORDS = 14
 DEFAULT_MAX_HEADING = 100
 
@@ -242,3 +261,53 @@ def lede_title(text: str) -> str | None:
         return None
     phrase = next(group for group in match.groups() if group is not None).strip()
     return phrase or None
+
+
+def is_session_line(text: str, max_length: int = DEFAULT_MAX_HEADING) -> bool:
+    """``Talk: Incident Command at Scale``, ``Keynote: …``, ``Session 2: Edge Caching``: a session's
+    name on a line of its own, read as a heading (not ``Talk: great energy, but the demo failed.``)."""
+    stripped = text.strip()
+    if "\n" in stripped or len(stripped) > max_length:
+        return False
+    match = _SESSION.match(stripped)
+    if match is None:
+        return False
+    rest = match.group(1).strip().strip("*_").strip()
+    if not rest or rest[-1] in _HEADING_END or rest.startswith(_QUOTE_START) or _LONE_LINK.match(rest):
+        return False
+    return len(rest.split()) <= MAX_HEADING_WORDS and re.search(r"[^\W\d_]{3}", rest) is not None
+
+
+def is_known_label_line(text: str) -> bool:
+    """``Speaker: Priya Raman``, ``Slides: …``: a line that labels what follows, never a bullet's wrapped text."""
+    stripped = text.strip()
+    label = split_label(stripped)
+    return "\n" not in stripped and label is not None and label.strip("*_ ").casefold() in LABEL_WORDS
+
+
+def email_headers(text: str) -> dict[str, str] | None:
+    """The headers of an e-mail pasted at the top of a note (``Subject:``, ``From:``, ``Date:``…),
+    by lower-cased name; None unless every line is a header and a subject or sender is among them."""
+    lines = [line.strip() for line in text.strip().split("\n")]
+    if len(lines) < 2:
+        return None
+    headers: dict[str, str] = {}
+    for line in lines:
+        match = _EMAIL_HEADER.match(line)
+        if match is None:
+            return None
+        headers.setdefault(match.group(1).lower(), match.group(2).strip())
+    return headers if "subject" in headers and ("from" in headers or "date" in headers or "sent" in headers) else None
+
+
+_NOTE_TITLE = re.compile(
+    r"\b(?:19|20)\d\d\b|\b(?:notes|recap|summary|takeaways|conference|summit|meetup|unconference|trip report|track|day \d{1,2}|day$)\b",
+    re.IGNORECASE,
+)
+
+
+def is_note_title(text: str) -> bool:
+    """A first line that names the notes (``KubeCon EU 2026``, ``Hallway notes from Monday``): a short
+    heading-like line with a year or a word such as *notes*, *recap* or *summit*."""
+    stripped = text.strip()
+    return is_heading_candidate(stripped) and len(stripped.split()) <= 10 and _NOTE_TITLE.search(stripped) is not None
