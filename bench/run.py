@@ -474,6 +474,12 @@ def main() -> int:
     _peers(table, mixed, work, repeat, targets)
     _fit(table, targets, repeat)
 
+    # 7. the language server, driven as an editor drives it (bench/lsp_server.py)
+    print("language server:", flush=True)
+    import lsp_server
+
+    lsp_server.report(table, targets)
+
     report = _report(table, targets, size_kb)
     print()
     print(report)

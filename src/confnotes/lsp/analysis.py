@@ -81,7 +81,20 @@ def _excluded(path: str, settings: LintSettings, workspace: str | None) -> bool:
 
 def analyse(path: str, text: str, version: int | None = None, workspace: str | None = None, max_bytes: int = 0) -> Analysis:
     """Read ``text`` as the note at ``path`` and lint it as ``confnotes lint PATH`` would; errors are kept,
-    never raised (a note or config confnotes cannot read is the diagnostic)."""
+    never raised (a note or config confnotes cannot read is the diagnostic). The cyclic GC pauses
+    meanwhile, as in ``Checker.lint_note`` (outlines and findings hold no cycles)."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyse(path, text, version, workspace, max_bytes)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _analyse(path: str, text: str, version: int | None, workspace: str | None, max_bytes: int) -> Analysis:
     from confnotes.check import Checker, LintRequest
     from confnotes.lint.engine import lint_context
     from confnotes.source import decode

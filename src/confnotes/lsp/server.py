@@ -81,6 +81,7 @@ class NotesServer(LanguageServer):
         self.workspace_notes: dict[str, tuple[int, int, Any]] = {}
         self.published: dict[str, int | None] = {}
         self.shown: set[str] = set()  # messages shown once (a broken config concerns every note)
+        self.pending_warnings: list[str] = []
 
     # ------------------------------------------------------------ documents
 
@@ -213,12 +214,13 @@ def guarded(method: str) -> Callable[[Handler[T]], Handler[T]]:
 def initialize(ls: NotesServer, params: lsp.InitializeParams) -> None:
     options, warnings = read_options(params.initialization_options)
     ls.options = options
-    for warning in warnings:
-        logger.warning(warning)
+    ls.pending_warnings = warnings  # shown once the client is initialized
 
 
 @server.feature(lsp.INITIALIZED)
 async def initialized(ls: NotesServer, _params: lsp.InitializedParams) -> None:
+    for warning in ls.pending_warnings:
+        ls.show(f"confnotes: {warning}", once=True)
     capabilities = ls.client_capabilities
     watched = capabilities.workspace and capabilities.workspace.did_change_watched_files
     if watched and watched.dynamic_registration:

@@ -1,0 +1,175 @@
+"""confnotes lsp as an editor meets it: initialize time, change-to-diagnostics latency, memory over edits.
+
+Run alone (``python bench/lsp_server.py``) or from ``bench/run.py``. The server runs as editors start it
+(``python -m confnotes lsp`` over pipes) and is driven by pygls' own client; a 2,000-line talk note
+(front matter ``duration:``, so lint's talk rules and the talk clock run too) is edited as a
+person types: one word at a time, waiting for the diagnostics of each version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import BaseLanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import markdown_note
+
+SERVER = [sys.executable, "-m", "confnotes", "lsp"]
+DEBOUNCE_MS = 150
+#: the issue's targets
+LATENCY_MS, RSS_MB, RSS_DRIFT, INITIALIZE_S = 50, 80, 0.10, 0.3
+
+
+def talk_note(lines: int = 2000, seed: int = 25) -> str:
+    """A long talk's notes: front matter with a slot, then sections of numbered points and bullets."""
+    rng = random.Random(seed)
+    body = markdown_note(rng, 1, target=lines * 90)
+    kept = body.split("\n")[:lines]
+    kept[0:1] = ["---", "duration: 45min"]  # the corpus note's front matter, with a slot
+    return "\n".join(kept) + "\n"
+
+
+class Client(BaseLanguageClient):
+    """Records when each version's diagnostics arrive."""
+
+    def __init__(self) -> None:
+        super().__init__("confnotes-bench", "1")
+        self.arrived: dict[int, float] = {}
+        self.waiters: dict[int, asyncio.Future[float]] = {}
+
+        @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def publish(params: lsp.PublishDiagnosticsParams) -> None:
+            now = time.perf_counter()
+            if params.version is not None:
+                self.arrived[params.version] = now
+                waiter = self.waiters.pop(params.version, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(now)
+
+    async def published(self, version: int) -> float:
+        if version in self.arrived:
+            return self.arrived[version]
+        future = self.waiters[version] = asyncio.get_running_loop().create_future()
+        return await asyncio.wait_for(future, 120)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _session(note: Path, text: str, edits: int, batch: int) -> dict[str, object]:
+    client = Client()
+    spawned = time.perf_counter()
+    await client.start_io(*SERVER)
+    asked = time.perf_counter()
+    await client.initialize_async(
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(),
+            initialization_options={"confnotes": {"debounceMs": DEBOUNCE_MS}},
+            root_uri=note.parent.as_uri(),
+        )
+    )
+    answered = time.perf_counter()
+    client.initialized(lsp.InitializedParams())
+    uri = note.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "markdown", 1, text)))
+    await client.published(1)
+    assert client._server is not None
+    pid = client._server.pid
+    rng = random.Random(7)
+    lines = text.split("\n")
+    latencies: list[float] = []
+    memory: list[float] = [rss_mb(pid)]
+    version = 1
+    for round_ in range(edits // batch):
+        sent = 0.0
+        for _ in range(batch):
+            line = rng.randrange(4, len(lines) - 1)
+            version += 1
+            word = rng.choice(["latency ", "shard ", "quorum ", "x", "\n"])
+            change = lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)), text=word)
+            client.text_document_did_change(
+                lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(version=version, uri=uri), [change])
+            )
+            if word == "\n":
+                lines.insert(line, "")
+            sent = time.perf_counter()
+        arrived = await client.published(version)
+        latencies.append((arrived - sent) * 1000 - DEBOUNCE_MS)
+        if (round_ + 1) * batch % 100 == 0:
+            memory.append(rss_mb(pid))
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return {"spawn_to_initialize": answered - spawned, "initialize": answered - asked, "latencies": latencies, "memory": memory}
+
+
+def measure(lines: int = 2000, latency_edits: int = 200, memory_edits: int = 1000) -> dict[str, float]:
+    folder = Path(tempfile.mkdtemp(prefix="confnotes-lsp-bench-"))
+    note = folder / "talk.md"
+    text = talk_note(lines)
+    note.write_text(text, encoding="utf-8")
+    typing = asyncio.run(_session(note, text, latency_edits, 1))  # one edit, then its diagnostics
+    # ten quick edits, then diagnostics; 100 edits first warm the server up (rule modules, the worker thread)
+    bursts = asyncio.run(_session(note, text, memory_edits + 100, 10))
+    starts = [asyncio.run(_session(note, text, 0, 1)) for _ in range(3)]
+    latencies = sorted(typing["latencies"])  # type: ignore[arg-type]
+    opened, *memory = bursts["memory"]  # type: ignore[misc]
+    return {
+        "lines": float(text.count("\n")),
+        "p50_ms": statistics.median(latencies),
+        "p95_ms": latencies[int(len(latencies) * 0.95) - 1],
+        "max_ms": latencies[-1],
+        "rss_open_mb": opened,
+        "rss_start_mb": memory[0],
+        "rss_end_mb": memory[-1],
+        "rss_max_mb": max(memory),
+        "rss_drift": (max(memory) - min(memory)) / min(memory),
+        "initialize_s": statistics.median(s["initialize"] for s in starts),  # type: ignore[misc]
+        "spawn_to_initialize_s": statistics.median(s["spawn_to_initialize"] for s in starts),  # type: ignore[misc]
+    }
+
+
+def report(table: object, targets: list[tuple[str, str, bool]]) -> dict[str, float]:
+    """Rows for bench/run.py's table and its targets."""
+    m = measure()
+    add = table.add  # type: ignore[attr-defined]
+    lines = int(m["lines"])
+    add(f"lsp: last change to diagnostics, {lines}-line talk, beyond the {DEBOUNCE_MS} ms debounce (p95 of 200)", f"{m['p95_ms']:.0f} ms")
+    add(
+        "lsp: resident memory: note open / after 100 edits / after 1,100 / max",
+        f"{m['rss_open_mb']:.0f} / {m['rss_start_mb']:.0f} / {m['rss_end_mb']:.0f} / {m['rss_max_mb']:.0f} MB",
+    )
+    add("lsp: initialize answered (from the request / from process start)", f"{m['initialize_s']:.3f} / {m['spawn_to_initialize_s']:.3f} s")
+    targets.append((f"lsp diagnostics p95 <= {LATENCY_MS} ms beyond the debounce", f"{m['p95_ms']:.0f} ms", m["p95_ms"] <= LATENCY_MS))
+    targets.append(
+        (
+            f"lsp memory <= {RSS_MB} MB and within 10% over 1,000 edits",
+            f"{m['rss_max_mb']:.0f} MB, {m['rss_drift']:.0%}",
+            m["rss_max_mb"] <= RSS_MB and m["rss_drift"] <= RSS_DRIFT,
+        )
+    )
+    targets.append(
+        (
+            f"lsp initialize <= {INITIALIZE_S} s (from process start)",
+            f"{m['spawn_to_initialize_s']:.3f} s",
+            m["spawn_to_initialize_s"] <= INITIALIZE_S,
+        )
+    )
+    return m
+
+
+if __name__ == "__main__":
+    for key, value in measure().items():
+        print(f"{key}: {value:.3f}")
