@@ -117,6 +117,21 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
+def _blocks_line(blocks: list[Block], depth: int, color: bool) -> str:
+    """A run of blocks between lists, in one line: ``· 2 paragraphs, code (sh)  :7``."""
+    import click
+
+    counts: dict[str, int] = {}
+    for block in blocks:
+        what = "speaker note" if block.kind == "note" else block.kind
+        if block.kind == "code" and block.info:
+            what += f" ({block.info.split()[0]})"
+        counts[what] = counts.get(what, 0) + 1
+    parts = [what if count == 1 else f"{count} {what}s" for what, count in counts.items()]
+    line = "  " * depth + f"· {', '.join(parts)}  :{blocks[0].span.start}"
+    return click.style(line, dim=True) if color else line
+
+
 def to_tree(doc: Document, color: bool = False) -> str:
     """An indented outline for a terminal, in source order: sections, items and blocks (``·`` lines)."""
     import click
@@ -134,18 +149,6 @@ def to_tree(doc: Document, color: bool = False) -> str:
         if value:
             out.append(f"  {label}: {terminal_safe(value)}")
 
-    def blocks_line(blocks: list[Block], depth: int) -> str:
-        """A run of blocks between lists, in one line: ``· 2 paragraphs, code (sh)  :7``."""
-        counts: dict[str, int] = {}
-        for block in blocks:
-            what = "speaker note" if block.kind == "note" else block.kind
-            if block.kind == "code" and block.info:
-                what += f" ({block.info.split()[0]})"
-            counts[what] = counts.get(what, 0) + 1
-        parts = [what if count == 1 else f"{count} {what}s" for what, count in counts.items()]
-        line = "  " * depth + f"· {', '.join(parts)}  :{blocks[0].span.start}"
-        return click.style(line, dim=True) if color else line
-
     # (entry, depth) pairs, depth-first in source order, without recursion
     stack: list[tuple[Entry, int]] = [(entry, 1) for entry in reversed(doc.content)]
     run: list[Block] = []
@@ -156,7 +159,7 @@ def to_tree(doc: Document, color: bool = False) -> str:
                 run.append(entry)
             if not stack or type(stack[-1][0]) is not Block or stack[-1][1] != depth:
                 if run:
-                    out.append(blocks_line(run, depth))
+                    out.append(_blocks_line(run, depth, color))
                 run = []
             continue
         if type(entry) is List:
@@ -228,18 +231,85 @@ def to_outline_markdown(doc: Document) -> str:
     return "\n".join(out) + "\n"
 
 
+def _quoteattr(text: str) -> str:
+    from xml.sax.saxutils import quoteattr
+
+    return quoteattr(xml_safe(text))
+
+
+def _printable(entry: Entry) -> bool:
+    return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
+
+
+def _paragraph_outline(block: Block, depth: int) -> str:
+    """A paragraph's words as ``text``; its Markdown in ``_markdown`` when that says more (bold, links)."""
+    plain = plain_text(block.text)
+    attrs = f'text={_quoteattr(plain)} _kind="paragraph"'
+    if _one_line(block.text) != plain:
+        attrs += f" _markdown={_quoteattr(block.text)}"
+    return f"{'  ' * depth}<outline {attrs}/>"
+
+
+def _opml_lede(content: tuple[Entry, ...], depth: int) -> list[str]:
+    """The document's own content: its blocks as outlines where they stand, then its sections."""
+    lines: list[str] = []
+    for entry in content:
+        if type(entry) is Block:
+            if not _printable(entry):
+                continue
+            if entry.kind == "paragraph":
+                lines.append(_paragraph_outline(entry, depth))
+            else:
+                lines.append(f'{"  " * depth}<outline text="" _note={_quoteattr(entry.text)} _kind="block"/>')
+        elif type(entry) is List:
+            for item in entry.items:
+                lines += _opml_node(item, depth)
+        else:
+            lines += _opml_node(entry, depth)  # type: ignore[arg-type]
+    return lines
+
+
+def _opml_node(node: Node, depth: int) -> list[str]:
+    """One section or item: its ``_note`` (text before its first list; code, tables and quotes
+    anywhere), then its lists' items, sub-sections and later paragraphs as child outlines."""
+    note: list[str] = []
+    inner: list[str] = []
+    before_lists = True
+    for entry in node.content:
+        if type(entry) is Block:
+            if not _printable(entry):
+                continue
+            if _in_note(entry, before_lists):
+                note.append(entry.text)
+            else:
+                inner.append(_paragraph_outline(entry, depth + 1))
+        elif type(entry) is List:
+            before_lists = False
+            for item in entry.items:
+                inner += _opml_node(item, depth + 1)
+        else:
+            before_lists = False
+            inner += _opml_node(entry, depth + 1)  # type: ignore[arg-type]
+    attrs = f"text={_quoteattr(plain_text(node.title))}"
+    if node.is_section:
+        attrs += f' _kind="section" _level="{node.level}"'
+    elif node.number is not None:
+        attrs += f" _number={_quoteattr(f'{node.number}{node.delimiter}')}"
+    if note:
+        attrs += f" _note={_quoteattr(PARAGRAPH_BREAK.join(note))}"
+    pad = "  " * depth
+    if not inner:
+        return [f"{pad}<outline {attrs}/>"]
+    return [f"{pad}<outline {attrs}>", *inner, f"{pad}</outline>"]
+
+
 def to_opml(doc: Document) -> str:
     """OPML 2.0: sections and items as nested outlines whose ``text`` is the node's own text (no list
     marker or number, no emphasis marks; a label stays as written). What stands under a node — its
     text before its first list, and its code, tables and quotes wherever they stand — is its
     ``_note``; a paragraph after a list becomes an outline of its own, where it stands. Attributes
     outliners ignore say what each outline was (``_kind``, a section's ``_level``, a point's
-    ``_number``), so ``confnotes import`` gives back the same outline."""
-    from xml.sax.saxutils import quoteattr as _quoteattr
-
-    def quoteattr(text: str) -> str:
-        return _quoteattr(xml_safe(text))
-
+    ``_number``, a paragraph's ``_markdown``), so ``confnotes import`` gives back the same outline."""
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<opml version="2.0">',
@@ -247,75 +317,10 @@ def to_opml(doc: Document) -> str:
         f"    <title>{_xml_text(doc.meta.title)}</title>",
         "  </head>",
         "  <body>",
+        *_opml_lede(doc.content, 2),
+        "  </body>",
+        "</opml>",
     ]
-
-    def paragraph_attrs(block: Block) -> str:
-        """A paragraph's words as ``text``; its Markdown in ``_markdown`` when that says more (bold, links)."""
-        plain = plain_text(block.text)
-        attrs = f'text={quoteattr(plain)} _kind="paragraph"'
-        return attrs + (f" _markdown={quoteattr(block.text)}" if _one_line(block.text) != plain else "")
-
-    def printable(entry: Entry) -> bool:
-        return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
-
-    def visit_content(content: tuple[Entry, ...], depth: int, lead: bool) -> list[str]:
-        """Lines for ``content``; with ``lead``, the blocks the parent keeps in its ``_note`` are skipped."""
-        lines: list[str] = []
-        for entry in content:
-            if type(entry) is Block:
-                if not printable(entry) or (lead and _in_note(entry, True)):
-                    continue
-                if entry.kind == "paragraph":
-                    lines.append(f"{'  ' * depth}<outline {paragraph_attrs(entry)}/>")
-                elif not lead:
-                    lines.append(f'{"  " * depth}<outline text="" _note={quoteattr(entry.text)} _kind="block"/>')
-            elif type(entry) is List:
-                lead = lead and False
-                for item in entry.items:
-                    lines += visit(item, depth)
-            else:
-                lines += visit(entry, depth)  # type: ignore[arg-type]
-        return lines
-
-    def visit(node: Node, depth: int) -> list[str]:
-        pad = "  " * depth
-        note: list[str] = []
-        before_lists = True
-        for entry in node.content:
-            if type(entry) is not Block:
-                before_lists = False
-            elif printable(entry) and _in_note(entry, before_lists):
-                note.append(entry.text)
-        attrs = f"text={quoteattr(plain_text(node.title))}"
-        if node.is_section:
-            attrs += f' _kind="section" _level="{node.level}"'
-        elif node.number is not None:
-            attrs += f" _number={quoteattr(f'{node.number}{node.delimiter}')}"
-        if note:
-            attrs += f" _note={quoteattr(PARAGRAPH_BREAK.join(note))}"
-        inner = visit_node_content(node, depth + 1)
-        if not inner:
-            return [f"{pad}<outline {attrs}/>"]
-        return [f"{pad}<outline {attrs}>", *inner, f"{pad}</outline>"]
-
-    def visit_node_content(node: Node, depth: int) -> list[str]:
-        lines: list[str] = []
-        before_lists = True
-        for entry in node.content:
-            if type(entry) is Block:
-                if printable(entry) and not _in_note(entry, before_lists):
-                    lines.append(f"{'  ' * depth}<outline {paragraph_attrs(entry)}/>")
-            elif type(entry) is List:
-                before_lists = False
-                for item in entry.items:
-                    lines += visit(item, depth)
-            else:
-                before_lists = False
-                lines += visit(entry, depth)  # type: ignore[arg-type]
-        return lines
-
-    out += visit_content(doc.content, 2, False)
-    out += ["  </body>", "</opml>"]
     return "\n".join(out) + "\n"
 
 
@@ -332,7 +337,7 @@ def _xml_text(text: str) -> str:
 #: ``outline --format``: each format's writer, given the document and whether the output is a terminal.
 OUTLINE_FORMATS: dict[str, Callable[[Document, bool], str]] = {
     "tree": lambda doc, terminal: to_tree(doc, color=terminal),
-    "json": lambda doc, terminal: to_json(doc) + "\n",
-    "markdown": lambda doc, terminal: to_outline_markdown(doc),
-    "opml": lambda doc, terminal: to_opml(doc),
+    "json": lambda doc, _terminal: to_json(doc) + "\n",
+    "markdown": lambda doc, _terminal: to_outline_markdown(doc),
+    "opml": lambda doc, _terminal: to_opml(doc),
 }

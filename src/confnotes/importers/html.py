@@ -222,73 +222,72 @@ class _Reader(HTMLParser):
                 "the page holds a <script>; confnotes imports documents, not programs: "
                 "export the document itself (File › Download › Web page)"
             )
+        if self.skip or tag in _SKIP:
+            self.start_skipped(tag)
+        elif tag in _VOID:
+            self.start_void(tag, attrs)
+        else:
+            self.looks.append((tag, self.look_for(tag, attrs)))
+            if self.table is not None:
+                self.in_table(tag)
+            elif tag in ("ul", "ol"):
+                self.start_list(tag, attrs)
+            elif tag == "li":
+                self.list_item(attrs)
+            elif tag == "pre":
+                self.open_block("pre", tag)
+            elif tag == "table":
+                self.close_block()
+                self.table = []
+                self.table_depth = 1
+            elif tag in _BLOCKS:
+                self.start_block(tag, attrs)
+
+    def start_skipped(self, tag: str) -> None:
+        """Inside ``<head>``, ``<style>``, ``<svg>``…: nothing is text; ``<style>`` and ``<title>`` are kept apart."""
         if self.skip:
             if tag not in _VOID:
                 self.skip.append(tag)
             return
-        if tag in _SKIP:
-            if tag == "title":
-                self.in_title = True
-            if tag in ("svg", "iframe", "object", "embed", "video", "audio", "canvas"):
-                self.count(tag)
-            if tag != "head":
-                self.skip.append(tag)
-            return
+        if tag == "title":
+            self.in_title = True
+        if tag in ("svg", "iframe", "object", "embed", "video", "audio", "canvas"):
+            self.count(tag)
+        if tag != "head":
+            self.skip.append(tag)
+
+    def start_void(self, tag: str, attrs: dict[str, str]) -> None:
         if tag == "img":
             self.image(attrs)
-            return
-        if tag == "br":
-            if self.block is not None:
-                self.block.runs.append(Run("\n"))
-            return
-        if tag == "hr":
+        elif tag == "br" and self.block is not None:
+            self.block.runs.append(Run("\n"))
+        elif tag == "hr":
             self.close_block()
-            return
-        if tag in _VOID:
-            return
-        look = self.look_for(tag, attrs)
-        self.looks.append((tag, look))
-        if self.table is not None:
-            self.in_table(tag)
-            return
-        if tag in ("ul", "ol"):
-            self.close_block()
-            kix = _KIX.search(attrs.get("class", ""))
-            level = int(kix.group(1)) if kix else None
-            start = _int(attrs.get("start"), 1)
-            if kix:
-                key = kix.group(0)
-                if "start" in attrs.get("class", "").split() or key not in self.kix_counters:
-                    self.kix_counters[key] = start - 1
-            self.lists.append(_ListFrame(tag == "ol", start - 1, level, kix.group(0) if kix else None))
-            return
-        if tag == "li":
-            self.list_item(attrs)
-            return
-        if tag == "pre":
-            self.open_block("pre", tag)
-            return
-        if tag == "table":
-            self.close_block()
-            self.table = []
-            self.table_depth = 1
-            return
-        if tag in _BLOCKS:
-            if self.block is not None and self.block.kind == "item" and self.block.tag != tag:
-                return  # <li><p>…</p></li>: the paragraph is the item's text
-            mso = _MSO_LIST.search(attrs.get("style", ""))
-            classes = attrs.get("class", "").split()
-            if mso:
-                self.open_block("item", tag, int(mso.group(1)) - 1)
-                self.mso_glyph = []
-            elif tag[0] == "h" and tag[1:].isdigit():
-                self.open_block("heading", tag, int(tag[1:]))
-            elif "title" in classes:
-                self.open_block("title", tag)
-            elif "subtitle" in classes:
-                self.open_block("subtitle", tag)
-            else:
-                self.open_block("para", tag)
+
+    def start_list(self, tag: str, attrs: dict[str, str]) -> None:
+        self.close_block()
+        kix = _KIX.search(attrs.get("class", ""))
+        start = _int(attrs.get("start"), 1)
+        if kix and ("start" in attrs.get("class", "").split() or kix.group(0) not in self.kix_counters):
+            self.kix_counters[kix.group(0)] = start - 1
+        self.lists.append(_ListFrame(tag == "ol", start - 1, int(kix.group(1)) if kix else None, kix.group(0) if kix else None))
+
+    def start_block(self, tag: str, attrs: dict[str, str]) -> None:
+        if self.block is not None and self.block.kind == "item" and self.block.tag != tag:
+            return  # <li><p>…</p></li>: the paragraph is the item's text
+        mso = _MSO_LIST.search(attrs.get("style", ""))
+        classes = attrs.get("class", "").split()
+        if mso:
+            self.open_block("item", tag, int(mso.group(1)) - 1)
+            self.mso_glyph = []
+        elif tag[0] == "h" and tag[1:].isdigit():
+            self.open_block("heading", tag, int(tag[1:]))
+        elif "title" in classes:
+            self.open_block("title", tag)
+        elif "subtitle" in classes:
+            self.open_block("subtitle", tag)
+        else:
+            self.open_block("para", tag)
 
     def in_table(self, tag: str) -> None:
         assert self.table is not None
@@ -324,13 +323,7 @@ class _Reader(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self.skip:
-            if self.skip[-1] == tag:
-                done = self.skip.pop()
-                if done == "style":
-                    self.css.update(parse_css("".join(self.style_text)))
-                    self.style_text = []
-                if done == "title":
-                    self.in_title = False
+            self.end_skipped(tag)
             return
         if tag in _VOID:
             return
@@ -340,24 +333,35 @@ class _Reader(HTMLParser):
                 del self.looks[index:]
                 break
         if self.table is not None:
-            if tag == "table":
-                self.table_depth -= 1
-                if self.table_depth == 0:
-                    self.close_cell()
-                    rows = tuple(tuple(row) for row in self.table if row)
-                    self.table = None
-                    if rows:
-                        self.emit(Table(rows))
-            elif tag in ("td", "th") and self.table_depth == 1:
-                self.close_cell()
-            return
-        if tag in ("ul", "ol"):
+            self.end_in_table(tag)
+        elif tag in ("ul", "ol"):
             self.close_block()
             if self.lists:
                 self.lists.pop()
-            return
-        if self.block is not None and (tag == self.block.tag or (tag == "li" and self.block.kind == "item")):
+        elif self.block is not None and (tag == self.block.tag or (tag == "li" and self.block.kind == "item")):
             self.close_block()
+
+    def end_skipped(self, tag: str) -> None:
+        if self.skip[-1] != tag:
+            return
+        done = self.skip.pop()
+        if done == "style":
+            self.css.update(parse_css("".join(self.style_text)))
+            self.style_text = []
+        if done == "title":
+            self.in_title = False
+
+    def end_in_table(self, tag: str) -> None:
+        if tag == "table":
+            self.table_depth -= 1
+            if self.table_depth == 0:
+                self.close_cell()
+                rows = tuple(tuple(row) for row in self.table or () if row)
+                self.table = None
+                if rows:
+                    self.emit(Table(rows))
+        elif tag in ("td", "th") and self.table_depth == 1:
+            self.close_cell()
 
     def close_cell(self) -> None:
         block, self.block = self.block, None

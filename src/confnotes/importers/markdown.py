@@ -153,62 +153,83 @@ def front_matter(meta: dict[str, str]) -> list[str]:
     return ["---", *lines, "---", ""]
 
 
+class _Writer:
+    """Markdown lines for the stream, with the text column of each open list level."""
+
+    def __init__(self, imported: Imported, assets_folder: str, out: list[str]) -> None:
+        self.imported = imported
+        self.assets_folder = assets_folder
+        self.out = out
+        self.offset = heading_offset(imported.blocks)
+        self.indents: list[int] = []
+        self.titled = False
+
+    def blank(self) -> None:
+        if self.out and self.out[-1] != "":
+            self.out.append("")
+
+    def item(self, block: Item, previous: Block | None) -> None:
+        if not isinstance(previous, (Item, Note)):
+            self.blank()
+        indents = self.indents
+        del indents[min(block.level, len(indents)) :]
+        pad = indents[-1] if indents else 0
+        marker = f"{block.number if block.number is not None else 1}." if block.ordered else "-"
+        text = inline(block.runs, self.imported.dropped)
+        lines = text.split("\n") if text else [""]
+        self.out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
+        indents.append(pad + len(marker) + 1)
+        self.out.extend(" " * indents[-1] + line for line in lines[1:])
+
+    def note(self, block: Note) -> None:
+        indents = self.indents
+        pad = indents[min(block.level, len(indents)) - 1] if indents and block.level else 0
+        self.blank()
+        self.out.extend((" " * pad + line) if line.strip() else "" for line in block.text.split("\n"))
+        self.out.append("")
+
+    def para(self, block: Para) -> None:
+        text = inline(plain_look(block.runs) if block.style else block.runs, self.imported.dropped)
+        if not text:
+            return
+        if block.style == "title" and not self.titled:
+            self.out.append("# " + " ".join(text.split()))
+            self.titled = True
+        elif block.style == "heading":
+            level = max(1, min(6, block.level + self.offset))
+            self.out.append("#" * level + " " + " ".join(text.split()))
+        else:
+            # a line break inside a paragraph is a hard break, as the document showed it
+            self.out.append("\\\n".join(text.split("\n")))
+
+    def block(self, block: Block, previous: Block | None) -> None:
+        self.indents = []
+        if not (typed_item(block) and typed_item(previous)):
+            self.blank()
+        if isinstance(block, Para):
+            self.para(block)
+        elif isinstance(block, Code):
+            self.out.extend(_fence(block.text))
+        elif isinstance(block, Table) and block.rows:
+            self.out.extend(_table(block))
+        elif isinstance(block, Image):
+            alt = escape(" ".join(block.alt.split()))
+            self.out.append(f"![{alt}]({asset_link(self.assets_folder, block.name)})")
+        self.out.append("")
+
+
 def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | None = None) -> str:
     """The stream as Markdown, in reading order; images link into ``assets_folder``."""
     out: list[str] = front_matter(meta or {})
-    offset = heading_offset(imported.blocks)
-    indents: list[int] = []  # the text column of each open list level
-    titled = False
+    writer = _Writer(imported, assets_folder, out)
     previous: Block | None = None
     for block in imported.blocks:
-        if not isinstance(block, (Item, Note)):
-            indents = []
         if isinstance(block, Item):
-            if not isinstance(previous, (Item, Note)) and out and out[-1] != "":
-                out.append("")
-            level = min(block.level, len(indents))
-            del indents[level:]
-            pad = indents[-1] if indents else 0
-            marker = f"{block.number if block.number is not None else 1}." if block.ordered else "-"
-            text = inline(block.runs, imported.dropped)
-            lines = text.split("\n") if text else [""]
-            out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
-            indents.append(pad + len(marker) + 1)
-            out += [" " * indents[-1] + line for line in lines[1:]]
-            previous = block
-            continue
-        if isinstance(block, Note):
-            pad = indents[min(block.level, len(indents)) - 1] if indents and block.level else 0
-            if out and out[-1] != "":
-                out.append("")
-            out += [(" " * pad + line) if line.strip() else "" for line in block.text.split("\n")]
-            out.append("")
-            previous = block
-            continue
-        if out and out[-1] != "" and not (typed_item(block) and typed_item(previous)):
-            out.append("")
-        if isinstance(block, Para):
-            text = inline(plain_look(block.runs) if block.style else block.runs, imported.dropped)
-            if not text:
-                continue
-            if block.style == "title" and not titled:
-                out.append("# " + " ".join(text.split()))
-                titled = True
-            elif block.style == "heading":
-                level = max(1, min(6, block.level + offset))
-                out.append("#" * level + " " + " ".join(text.split()))
-            else:
-                # a line break inside a paragraph is a hard break, as the document showed it
-                out.append("\\\n".join(text.split("\n")))
-        elif isinstance(block, Code):
-            out += _fence(block.text)
-        elif isinstance(block, Table):
-            if block.rows:
-                out += _table(block)
-        elif isinstance(block, Image):
-            alt = escape(" ".join(block.alt.split()))
-            out.append(f"![{alt}]({asset_link(assets_folder, block.name)})")
-        out.append("")
+            writer.item(block, previous)
+        elif isinstance(block, Note):
+            writer.note(block)
+        else:
+            writer.block(block, previous)
         previous = block
     while out and out[-1] == "":
         out.pop()

@@ -128,37 +128,39 @@ def read_opml(data: bytes, path: str) -> Imported:
         stack: list[tuple[Any, int, bool]] = [(top, 0, True)]
         while stack:
             element, level, top_level = stack.pop()
-            text = element.get("text", "")
-            note = element.get("_note", "")
             kind = element.get("_kind") or ("paragraph" if lede else "section" if sections and top_level else "item")
             completed += element.get("_complete", "").lower() == "true" or element.get("_status", "").lower() == "checked"
-            children = _children(element)
-            if kind == "section":
-                depth = _int(element.get("_level"), 2) - 1
-                imported.blocks.append(Para(text_runs(text), "heading", max(1, depth)))
-                inner = 0
-                if note.strip():
-                    imported.blocks.append(Note(note_text(note), 0))
-            elif kind in ("paragraph", "block"):
-                if element.get("_markdown", "").strip():
-                    imported.blocks.append(Note(element.get("_markdown", ""), level))
-                elif text.strip():
-                    imported.blocks.append(Note(_escaped(text), level))
-                if note.strip():
-                    imported.blocks.append(Note(note_text(note), level))
-                inner = level
-            else:
-                level = min(level, MAX_DEPTH - 1)
-                number = _int((element.get("_number") or "").rstrip(".)"), 0)
-                if text.strip():
-                    imported.blocks.append(Item(text_runs(text), level, number > 0, number or None))
-                if note.strip():
-                    imported.blocks.append(Note(note_text(note), level + 1))
-                inner = level + 1
-            stack.extend((child, inner, False) for child in reversed(children))
+            inner = _emit(imported, element, kind, level)
+            stack.extend((child, inner, False) for child in reversed(_children(element)))
     if completed:
         imported.drop(f"{completed} completed mark{'s' if completed != 1 else ''} (the items are kept)")
     return imported
+
+
+def _emit(imported: Imported, element: Any, kind: str, level: int) -> int:
+    """The blocks of one outline as ``kind`` (section, paragraph, block or item); returns the list
+    level its children's items take."""
+    text = element.get("text", "")
+    note = element.get("_note", "")
+    if kind == "section":
+        imported.blocks.append(Para(text_runs(text), "heading", max(1, _int(element.get("_level"), 2) - 1)))
+        if note.strip():
+            imported.blocks.append(Note(note_text(note), 0))
+        return 0
+    if kind in ("paragraph", "block"):
+        markdown = element.get("_markdown", "")
+        if markdown.strip() or text.strip():
+            imported.blocks.append(Note(markdown if markdown.strip() else _escaped(text), level))
+        if note.strip():
+            imported.blocks.append(Note(note_text(note), level))
+        return level
+    level = min(level, MAX_DEPTH - 1)
+    number = _int((element.get("_number") or "").rstrip(".)"), 0)
+    if text.strip():
+        imported.blocks.append(Item(text_runs(text), level, number > 0, number or None))
+    if note.strip():
+        imported.blocks.append(Note(note_text(note), level + 1))
+    return level + 1
 
 
 def _int(value: str | None, default: int) -> int:

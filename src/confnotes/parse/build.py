@@ -195,7 +195,7 @@ class Assembler:
         self.close_sections(0)
         return self.root
 
-    def on_heading(self, position: int, top: Top) -> None:
+    def on_heading(self, _position: int, top: Top) -> None:
         inferred = top.kind == "paragraph"
         level = 2 if inferred else top.level
         origin = "inferred" if inferred else ("setext" if top.markup in ("=", "-") else "atx")
@@ -256,7 +256,7 @@ class Assembler:
         start = token.attrGet("start") if hasattr(token, "attrGet") else None
         return int(start or 1) == int(last.number or 0) + 1 and (token.markup or ".") == (previous.marker or ".")
 
-    def on_glyphs(self, position: int, top: Top) -> None:
+    def on_glyphs(self, _position: int, top: Top) -> None:
         previous = self.last_point_list()
         if previous is not None:
             # pasted bullets right after a numbered point are its own, one level below it
@@ -300,7 +300,7 @@ class Assembler:
             block = replace(block, info="group")
         self.add(block)
 
-    def on_bold_point(self, position: int, top: Top) -> None:
+    def on_bold_point(self, _position: int, top: Top) -> None:
         """``**1. Why Rust?**`` becomes point 1, with the list right below it as its own."""
         number, delimiter, title = recover.bold_point(top.content)  # type: ignore[misc]
         self.state.recovered.add("bold-points")
@@ -313,11 +313,11 @@ class Assembler:
             self.add(List((point,), span, True, number, delimiter, True, "bold"))
         self.absorbed = True  # the list below joins the point
 
-    def on_reference(self, position: int, top: Top) -> None:
+    def on_reference(self, _position: int, top: Top) -> None:
         lines = self.state.lines
         self.add(Block("reference", verbatim(lines, top.a, top.b), span_of(lines, top.a, top.b)))
 
-    def on_block(self, position: int, top: Top) -> None:
+    def on_block(self, _position: int, top: Top) -> None:
         block = make_block(self.state.lines, self.tokens, top.start, top.kind, self.state.options.note_lines)
         if block.kind == "directive":
             self.state.directives.append(block)

@@ -137,7 +137,7 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
         opening.role = "heading"
 
 
-def classify(tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
+def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
     """Give every top-level paragraph its role: heading, filename, bold-point, group or text
     (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
     explicit = [top for top in blocks if top.kind == "heading"]
