@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,16 @@ def test_a_comment_that_would_change_the_note_is_refused():
     (no_title,) = [f for f in before.findings if f.rule == "CN101"]
     edit = features.disable_edit(before, no_title)
     assert edit is not None and not silences(before, no_title, apply_edits(text, [edit]))
+
+
+def test_lint_does_not_load_the_language_server():
+    """pygls and lsprotocol load only for `confnotes lsp` (lint, outline and fmt start light)."""
+    import subprocess
+
+    probe = (
+        "import sys\nfrom confnotes.cli import main\nsys.argv = ['confnotes', 'lint', sys.argv[1]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, str(ROOT / "notes" / "scale2025.md")], capture_output=True, text=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -286,3 +286,16 @@ async def test_a_request_with_unreadable_parameters_gets_an_error_answer(client:
     with pytest.raises(JsonRpcException, match="Invalid Params"):  # a hover needs a position
         await asyncio.wait_for(answer, 60)
     await still_serving(client, tmp_path)
+
+
+async def test_excluded_notes_get_no_findings_but_still_format(client: LanguageClient, tmp_path: Path):
+    """What `confnotes lint` skips when it walks the project, the editor does not check either."""
+    (tmp_path / "confnotes.toml").write_text('[lint]\nexclude = ["drafts"]\n', encoding="utf-8")
+    (tmp_path / "drafts").mkdir()
+    draft = tmp_path / "drafts" / "draft.md"
+    draft.write_text("# T\n\n## Empty\n\n* a\n", encoding="utf-8")
+    uri = open_note(client, draft)
+    assert await diagnostics(client, uri, 1) == []
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc(uri), lsp.FormattingOptions(2, True)))
+    assert apply_edits(draft.read_text(encoding="utf-8"), list(edits or [])) == "# T\n\n## Empty\n\n- a\n"
+    await still_serving(client, tmp_path)

@@ -237,32 +237,38 @@ def folding_ranges(analysis: Analysis) -> list[lsp.FoldingRange]:
     return out
 
 
-def workspace_symbols(path: str, doc: Any, query: str) -> list[lsp.WorkspaceSymbol]:
-    """The note's title and sections whose title holds ``query`` (case-insensitive, in order)."""
+def section_index(doc: Any) -> list[tuple[str, int, str]]:
+    """``(title, 0-based line, note title)`` of every section of a note, from its outline JSON: what
+    workspace symbols search, small enough to keep for every note of a folder."""
     from confnotes.export import to_dict
 
     data = to_dict(doc)
-    uri = Path(path).as_uri()
-    wanted = query.lower()
-    out: list[lsp.WorkspaceSymbol] = []
+    container = _one_line(data["meta"]["title"])
+    out: list[tuple[str, int, str]] = []
     stack = list(reversed(data["content"]))
     while stack:
         entry = stack.pop()
         if entry["kind"] != "section":
             continue
-        title = _one_line(entry["title"])
-        if _matches(title, wanted):
-            line = entry["span"][0] - 1
-            out.append(
-                lsp.WorkspaceSymbol(
-                    name=title,
-                    kind=lsp.SymbolKind.Namespace,
-                    location=lsp.Location(uri=uri, range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0))),
-                    container_name=_one_line(data["meta"]["title"]),
-                )
-            )
+        out.append((_one_line(entry["title"]), entry["span"][0] - 1, container))
         stack += reversed([child for child in entry["content"] if child["kind"] == "section"])
     return out
+
+
+def workspace_symbols(path: str, sections: list[tuple[str, int, str]], query: str) -> list[lsp.WorkspaceSymbol]:
+    """The sections whose title holds the query's characters in order (case-insensitive)."""
+    uri = Path(path).as_uri()
+    wanted = query.lower()
+    return [
+        lsp.WorkspaceSymbol(
+            name=title,
+            kind=lsp.SymbolKind.Namespace,
+            location=lsp.Location(uri=uri, range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0))),
+            container_name=container,
+        )
+        for title, line, container in sections
+        if _matches(title, wanted)
+    ]
 
 
 def _matches(title: str, query: str) -> bool:

@@ -78,7 +78,7 @@ class NotesServer(LanguageServer):
         self.runs: dict[str, Run] = {}
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
-        self.workspace_notes: dict[str, tuple[int, int, Any]] = {}
+        self.workspace_notes: dict[str, tuple[int, int, list[tuple[str, int, str]]]] = {}
         self.published: dict[str, int | None] = {}
         self.shown: set[str] = set()  # messages shown once (a broken config concerns every note)
         self.pending_warnings: list[str] = []
@@ -392,35 +392,27 @@ MAX_WORKSPACE_SYMBOLS = 1000
 
 
 def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[lsp.WorkspaceSymbol]:
-    """Sections of every note below the workspace folders (as ``lint`` walks them), parsed once per file
-    version; open notes from the editor's text."""
-    from confnotes.config import config_for_folder, find_config
-    from confnotes.load import load_note, read_text
+    """Sections of every note below the workspace folders (as ``lint`` walks them): open notes from the
+    editor's latest analysis, the others read once per file version (only their sections are kept)."""
+    from confnotes.config import config_for_folder
+    from confnotes.lint.engine import build_settings
+    from confnotes.load import load_note
     from confnotes.source import discover
 
     out: list[lsp.WorkspaceSymbol] = []
     open_docs = {ls.path_of(uri): uri for uri in ls.workspace.text_documents}
     for root in roots:
         try:
-            from confnotes.lint.engine import build_settings
-
             config = config_for_folder(root)
             notes = discover([root], tuple(build_settings(config.lint, config.path).exclude))
-        except (NotesError, TypeError):
+        except NotesError:
             continue
         for note in notes:
             path = os.path.abspath(note)
-            if path in open_docs:
-                analysis = ls.analyses.get(open_docs[path])
-                if analysis is not None and analysis.context is not None:
-                    out += features.workspace_symbols(path, analysis.context.doc, query)
-                    continue
-                text = ls.workspace.get_text_document(open_docs[path]).source
-                try:
-                    doc = read_text(text, path, find_config(path))
-                except NotesError:
-                    continue
-                out += features.workspace_symbols(path, doc, query)
+            analysis = ls.analyses.get(open_docs.get(path, ""))
+            if analysis is not None:
+                if analysis.context is not None:
+                    out += features.workspace_symbols(path, features.section_index(analysis.context.doc), query)
                 continue
             try:
                 stat = os.stat(path)
@@ -429,12 +421,11 @@ def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[ls
             cached = ls.workspace_notes.get(path)
             if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
                 try:
-                    cached = (stat.st_mtime_ns, stat.st_size, load_note(path).doc)
+                    sections = features.section_index(load_note(path).doc)
                 except NotesError:
-                    cached = (stat.st_mtime_ns, stat.st_size, None)
-                ls.workspace_notes[path] = cached
-            if cached[2] is not None:
-                out += features.workspace_symbols(path, cached[2], query)
+                    sections = []
+                cached = ls.workspace_notes[path] = (stat.st_mtime_ns, stat.st_size, sections)
+            out += features.workspace_symbols(path, cached[2], query)
             if len(out) >= MAX_WORKSPACE_SYMBOLS:
                 return out[:MAX_WORKSPACE_SYMBOLS]
     return out[:MAX_WORKSPACE_SYMBOLS]
