@@ -469,6 +469,10 @@ def main() -> int:
     print("growth with input size:", flush=True)
     targets += _linearity(table, work)
 
+    # 6. confnotes import of a 100-page Word document
+    print("import of a 100-page .docx:", flush=True)
+    targets += _import_docx(table, work, repeat)
+
     # 6. peers
     print("peers:", flush=True)
     _peers(table, mixed, work, repeat, targets)
@@ -707,6 +711,83 @@ def _fit(table: Table, targets: list[tuple[str, str, bool]], repeat: int) -> Non
     t = median_time(build, max(repeat, 5))
     table.add(f"build and fit a {slides}-slide deck", secs(t), "", "")
     targets.append((f"fitting a {slides}-slide deck (<= 1 s)", secs(t), t <= 1.0))
+
+
+def _hundred_page_docx() -> bytes:
+    """Conference notes over about 100 pages (LibreOffice counts 103): 68 talks, each with a heading,
+    a speaker line, nested bullets, a bold sub-heading, a paragraph, code, a table; a screenshot
+    every tenth talk. Words vary (a fixed seed), so the file compresses as real notes do."""
+    import io
+    import random
+
+    import docx
+    from docx.shared import Inches
+    from PIL import Image
+
+    rng = random.Random(2026)
+    vocabulary = (ROOT / "notes" / "scale2025.md").read_text(encoding="utf-8").split() * 3
+    vocabulary += [f"{word}{n}" for n, word in enumerate(("service", "cluster", "latency", "budget", "rollout", "queue"))]
+
+    def words(count: int) -> str:
+        return " ".join(rng.choice(vocabulary).strip("*#•") or "x" for _ in range(count))
+
+    picture = io.BytesIO()
+    Image.new("RGB", (640, 360), (30, 60, 110)).save(picture, "PNG")
+    document = docx.Document()
+    document.add_heading("A conference, one hundred pages of notes", 0)
+    for talk in range(68):
+        document.add_heading(f"Talk {talk}: {words(5)}", 1)
+        document.add_paragraph(f"Speaker: {words(2)}, {words(1)}")
+        for _ in range(8):
+            document.add_paragraph(words(14), style="List Bullet")
+            for _ in range(2):
+                document.add_paragraph(words(9), style="List Bullet 2")
+        document.add_paragraph().add_run("Q&A").bold = True
+        document.add_paragraph(words(30))
+        for line in range(4):
+            document.add_paragraph().add_run(f"kubectl get pods -n team-{talk} -l app={words(1)}-{line}").font.name = "Courier New"
+        table = document.add_table(rows=4, cols=3)
+        for row in range(4):
+            for col in range(3):
+                table.cell(row, col).text = words(2)
+        if talk % 10 == 0:
+            picture.seek(0)
+            document.add_picture(picture, width=Inches(4))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, bool]]:
+    """``confnotes import`` of a 100-page .docx: the command's wall time (start-up included), and the
+    import's peak Python memory (tracemalloc, in-process) against the file's size."""
+    import tracemalloc
+
+    from confnotes.importers import convert
+
+    data = _hundred_page_docx()
+    source = work / "hundred-pages.docx"
+    source.write_bytes(data)
+    out = work / "imported"
+    out.mkdir(exist_ok=True)
+    t = median_time(lambda: run([*CLI, "import", str(source), "-o", str(out), "--force"]), max(repeat, 3))
+    table.add("`confnotes import` of a 100-page .docx", secs(t), f"{len(data) // 1024} KB file", "")
+    convert(data, source.name, "hundred-pages")  # imports warmed: measure the import, not Python's modules
+    tracemalloc.start()
+    result = convert(data, source.name, "hundred-pages")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    ratio = peak / len(data)
+    table.add(
+        "peak memory of that import (Python heap)",
+        f"{peak / 1e6:.1f} MB",
+        f"{len(result.markdown) // 1024} KB of Markdown",
+        f"{ratio:.0f}x the file",
+    )
+    return [
+        ("a 100-page .docx imports in <= 2 s (command, start-up included)", secs(t), t <= 2.0),
+        ("import memory < 20x the .docx file's size", f"{ratio:.0f}x", ratio < 20),
+    ]
 
 
 def _machine() -> str:

@@ -119,7 +119,7 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
     if not markdown.strip():
         raise input_error("no text to import", path)
     result = Result(markdown, assets, kind, dropped=_counted(dropped), warnings=warnings)
-    _count(result, parse(markdown, note_path, options))
+    _count(result, doc)  # fmt's output reads back as this very outline
     return result
 
 
