@@ -39,12 +39,11 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
     printed per file. '-' reads standard input. Existing files are left alone without --force.
     """
     from confnotes.importers import convert, summary
-    from confnotes.source import MAX_BYTES, os_message
 
     failed = False
     for name in files:
         try:
-            data = _read(name, MAX_BYTES, os_message)
+            data = _read(name)
             stem = "stdin" if name == "-" else Path(name).stem
             result = convert(data, "<stdin>" if name == "-" else name, stem, fmt)
             if output == "-" or (name == "-" and output is None):
@@ -64,8 +63,11 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
         sys.exit(EXIT_ERROR)
 
 
-def _read(name: str, limit: int, _os_message: object) -> bytes:
+def _read(name: str) -> bytes:
+    """The bytes of one document (``-``: standard input), within the size limit notes have."""
     from confnotes.errors import input_error
+    from confnotes.source import MAX_BYTES as limit
+    from confnotes.source import os_message
 
     if name == "-":
         data = sys.stdin.buffer.read(limit + 1)
@@ -76,7 +78,7 @@ def _read(name: str, limit: int, _os_message: object) -> bytes:
             with open(name, "rb") as handle:
                 data = handle.read(limit + 1)
         except OSError as exc:
-            raise input_error((exc.strerror or str(exc)).lower(), name) from None
+            raise input_error(os_message(exc), name) from None
     if len(data) > limit:
         raise input_error(f"larger than the {limit // (1024 * 1024)} MB limit", name)
     return data
