@@ -87,6 +87,8 @@ def _parse(data: bytes, path: str) -> Any:
             "entities can expand a small file into gigabytes or fetch files. Export the outline again",
             path,
         ) from None
+    except LookupError as exc:  # <?xml encoding="…"?> names an encoding Python does not know
+        raise input_error(f"not readable OPML: {exc}", path) from None
     except ParseError as exc:
         line, col = getattr(exc, "position", (None, None))
         message = str(exc).split(":")[0]

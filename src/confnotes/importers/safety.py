@@ -6,14 +6,17 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 
-from confnotes.errors import NotesError, input_error
+from confnotes.errors import input_error
 
 #: An import reads at most this much uncompressed data, in all of an archive's members together.
 MAX_UNPACKED = 256 * 1024 * 1024
 MAX_MEMBERS = 10_000
 #: Deflate reaches about 1:1000 on a run of one byte; documents stay far below this ratio.
 MAX_RATIO = 200
+#: What zipfile raises for a damaged member: bad headers, bad deflate data, an unknown method or version.
+_DAMAGED = (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError, OSError, ValueError)
 _EXTERNAL = re.compile(rb"<Relationship\b[^>]*TargetMode\s*=\s*[\"']External[\"'][^>]*>", re.I)
 _TYPE = re.compile(rb"Type\s*=\s*[\"']([^\"']*)[\"']")
 _TARGET = re.compile(rb"Target\s*=\s*[\"']([^\"']*)[\"']")
@@ -27,7 +30,7 @@ def open_zip(data: bytes, path: str, what: str) -> zipfile.ZipFile:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError) as exc:
+    except (*_DAMAGED, zipfile.LargeZipFile) as exc:
         raise input_error(f"not a readable {what} (corrupt or truncated archive: {exc})", path) from None
     if len(members) > MAX_MEMBERS:
         raise input_error(f"{what} holds {len(members)} files, more than a document has (limit {MAX_MEMBERS})", path)
@@ -41,6 +44,12 @@ def open_zip(data: bytes, path: str, what: str) -> zipfile.ZipFile:
             raise input_error(f"{what} is encrypted; save an unprotected copy", path)
     if total > MAX_UNPACKED:
         raise input_error(f"{what} unpacks to {total // (1024 * 1024)} MB, more than the {MAX_UNPACKED // (1024 * 1024)} MB limit", path)
+    try:
+        bad = archive.testzip()  # every member inflates and matches its checksum (sizes are checked above)
+    except _DAMAGED as exc:
+        raise input_error(f"not a readable {what} (corrupt or truncated archive: {exc})", path) from None
+    if bad is not None:
+        raise input_error(f"not a readable {what} ('{bad}' is damaged)", path)
     return archive
 
 
@@ -49,7 +58,7 @@ def read_member(archive: zipfile.ZipFile, name: str, path: str, what: str) -> by
     try:
         with archive.open(name) as handle:
             data = handle.read(MAX_UNPACKED + 1)
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError, ValueError) as exc:
+    except (*_DAMAGED, KeyError) as exc:
         raise input_error(f"not a readable {what} ('{name}': {exc})", path) from None
     return data
 
@@ -73,6 +82,3 @@ def check_relationships(archive: zipfile.ZipFile, path: str) -> None:
                 "confnotes fetches nothing: embed it in the document (or remove it) and save again",
                 path,
             )
-
-
-__all__ = ["NotesError", "check_relationships", "open_zip", "read_member"]
