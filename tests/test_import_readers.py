@@ -24,6 +24,7 @@ it within a week<o:p></o:p></p>
 
 def test_word_save_as_web_page_lists_come_from_mso_list_levels():
     markdown = convert(WORD_HTML.encode("windows-1252"), "talk.htm", "talk").markdown
+    assert markdown.startswith("# DevOpsDays Amsterdam\n")
     assert "- Blameless by default\n  - timeline first\n" in markdown
     assert "1. Write it within a week" in markdown
     assert "·" not in markdown and "\no " not in markdown
@@ -71,3 +72,13 @@ def test_opml_of_one_root_outline_titles_the_note():
     opml = b'<opml version="2.0"><head/><body><outline text="Day 2"><outline text="Keynote"><outline text="a"/></outline></outline>'
     opml += b"</body></opml>"
     assert convert(opml, "d.opml", "d").markdown == "# Day 2\n\n- Keynote\n  - a\n"
+
+
+def test_indented_glyph_paragraphs_are_items_by_their_margin():
+    page = (
+        "<html><head><style>.c1{margin-left:36pt}.c2{margin-left:72pt}</style></head><body>"
+        '<p class="c1">● Roles before tools</p><p class="c2">○ incident commander</p><p class="c1">● Declare early</p>'
+        "</body></html>"
+    )
+    markdown = convert(page.encode(), "p.html", "p").markdown
+    assert markdown == "- Roles before tools\n  - incident commander\n- Declare early\n"

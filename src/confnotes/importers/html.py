@@ -135,6 +135,7 @@ class _Open:
     runs: list[Run] = field(default_factory=list)
     images: list[Image] = field(default_factory=list)
     tag: str = ""
+    indent: float = 0.0  # a paragraph's left margin in points
 
 
 @dataclass
@@ -203,7 +204,7 @@ class _Reader(HTMLParser):
             elif all(run.code for run in runs if run.text.strip()):
                 self.emit(Code(text.strip()))
             else:
-                self.emit(Para(runs))
+                self.emit(_indented_item(runs, block.indent) or Para(runs))
         for image in block.images:
             self.emit(image)
 
@@ -282,12 +283,15 @@ class _Reader(HTMLParser):
             self.mso_glyph = []
         elif tag[0] == "h" and tag[1:].isdigit():
             self.open_block("heading", tag, int(tag[1:]))
-        elif "title" in classes:
+        elif "title" in classes or "MsoTitle" in classes:
             self.open_block("title", tag)
-        elif "subtitle" in classes:
+        elif "subtitle" in classes or "MsoSubtitle" in classes:
             self.open_block("subtitle", tag)
         else:
             self.open_block("para", tag)
+            margin = self.declarations(tag, attrs).get("margin-left")
+            if margin and self.block is not None:
+                self.block.indent = _points(margin)
 
     def in_table(self, tag: str) -> None:
         assert self.table is not None
@@ -489,6 +493,22 @@ class _Reader(HTMLParser):
         self.imported.title = title or None
         for what, count in self.counts.items():
             self.imported.drop(f"{count} {what}{'s' if count != 1 else ''}")
+
+
+_GLYPH_START = re.compile(r"^\s*([•◦▪▫‣⁃●○■□➢➤–—·§]|o(?=\s))\s+")
+
+
+def _indented_item(runs: tuple[Run, ...], indent: float) -> Item | None:
+    """A paragraph that starts with a bullet glyph and is indented (a list pasted into a page, or
+    exported without list markup) is an item one level deeper for every 36 points of margin."""
+    if indent <= 0 or not runs:
+        return None
+    match = _GLYPH_START.match(runs[0].text)
+    if match is None:
+        return None
+    first = runs[0]
+    rest = Run(first.text[match.end() :], first.bold, first.italic, first.code, first.link)
+    return Item((rest, *runs[1:]), max(0, round(indent / 36) - 1))
 
 
 def _int(value: str | None, default: int) -> int:
