@@ -85,3 +85,30 @@ def test_heading_marks_fixture_precision_stays_full_and_recall_reaches_95_percen
         expected_total += len(expected)
     assert wrong == 0
     assert found / expected_total >= 0.95, f"recall {found}/{expected_total}"
+
+
+@pytest.mark.parametrize(
+    "line", ["build_deck(doc)", "parse_options", "client.retry(3)", "x = compute()", "--- lunch break", "$ make bench"]
+)
+def test_code_and_rule_lines_are_never_headings(line):
+    from confnotes.parse import recover
+
+    assert not recover.is_heading_candidate(line)
+    text = f"Velocity 2026\n\n• caching at the edge\n\n{line}\n\n• keys include the device class\n• stale while revalidate\n"
+    doc = parse(text, "paste.md")
+    assert [section.title for section in doc.sections] == []
+
+
+@pytest.mark.parametrize(
+    ("title", "label"),
+    [
+        ("name(arg: value) returns early", None),
+        ('"Quote: this" was the slide', None),
+        ("Ana's take: ship it", "Ana's take"),
+        ("Speaker (remote): Ana", "Speaker (remote)"),
+    ],
+)
+def test_a_colon_inside_a_call_or_quote_is_no_label(title, label):
+    from confnotes.parse import recover
+
+    assert recover.split_label(title) == label

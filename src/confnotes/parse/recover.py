@@ -27,6 +27,8 @@ _HEADING_END = ".,;:!?…"
 _QUOTE_START = ('"', "“", "”", "‘", "'", "«", "„", ">")
 _LONE_LINK = re.compile(r"^(?:\[[^\]]*\]\([^)]*\)|<[^>\s]+>|\S+://\S+|\S+@\S+\.\w+)$")
 _CLOCK_END = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?$")
+#: Code a line reads as: a call, an assignment, a snake_case or dotted identifier, braces or semicolons.
+_CODE_LIKE = re.compile(r"\w\(.*\)|(?<![<>!=])=(?!=)|\b[a-z0-9]+_[a-z0-9_]+\b|\b\w+\.\w+\(|[{};]|^\$ ")
 _LINK_TITLE = re.compile(r"^\[((?:[^\]\\]|\\.)+)\]\([^)\s]+(?:\s+\"[^\"]*\")?\)$")
 _BOLD_POINT = re.compile(r"^(\*\*|__)(\d{1,9})([.)])[ \t]+(\S.*?)\1$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1$")
@@ -205,6 +207,8 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, quest
         return False
     if _CLOCK_END.search(stripped):
         return False  # "Priya Raman  10:42 AM": a chat message's header, not a heading
+    if _CODE_LIKE.search(stripped) or stripped.startswith(("--", "==", "__", "**")) and not is_bold_line(stripped):
+        return False  # build_deck(doc), parse_options, x = 1, --- lunch break: code and rules, not headings
     return any(char.isalpha() for char in stripped)
 
 
@@ -246,6 +250,8 @@ def split_label(title: str) -> str | None:
     if match is None:
         return None
     label = match.group(1).rstrip()
+    if label.count("(") != label.count(")") or any(quote in label for quote in '"“”') or label[0] in "'‘":
+        return None  # the colon stands inside a call or a quotation: name(arg: …), "Quote: …"
     if not label or len(label.split()) > 6 or "://" in title[: match.end() + 2]:
         return None
     return label
