@@ -112,3 +112,13 @@ def test_a_colon_inside_a_call_or_quote_is_no_label(title, label):
     from confnotes.parse import recover
 
     assert recover.split_label(title) == label
+
+
+def test_the_first_of_several_level_one_headings_heading_nothing_is_the_title():
+    text = "# KubeCon 2026\n# Day 1\n\n- keynote\n\n# Day 2\n\n- panels\n"
+    doc = parse(text, "kubecon.md")
+    assert doc.meta.title == "KubeCon 2026" and doc.meta.title_origin == "heading"
+    assert [section.title for section in doc.sections] == ["Day 1", "Day 2"]
+    assert format_markdown(doc) == text.replace("# KubeCon 2026\n", "# KubeCon 2026\n\n")
+    two_sections = parse("# Day 1\n\n- keynote\n\n# Day 2\n\n- panels\n", "days.md")
+    assert two_sections.meta.title_origin == "stem"  # a "#" that heads text is a section, as before

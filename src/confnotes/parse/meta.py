@@ -74,6 +74,10 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
         top = level_one[0]
         return top.content, "heading", span_of(lines, top.a, top.b), top
     content = [top for top in blocks if top.role not in ("filename", "skip", "email") and top.kind not in ("html_block", "reference")]
+    if len(level_one) > 1 and content and content[0] is level_one[0] and len(content) > 1 and content[1].kind == "heading":
+        # the first of several "#" headings, heading nothing but the next one: the note's title
+        top = content[0]
+        return top.content, "heading", span_of(lines, top.a, top.b), top
     if not level_one and content and content[0].kind == "heading":
         opening = content[0]
         if sum(1 for top in headings if top.level <= opening.level) == 1:
