@@ -57,10 +57,10 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
 
 def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
     """``(title, origin, span, the block it came from)`` — the first rule that applies wins:
-    front matter › the one ``#`` heading › an opening heading alone at the top heading level ›
-    the subject of a pasted e-mail › a bare line opening a pasted note (not heading a list as the sections do) › the lede's
-    emphasised phrase ›
-    the file's stem."""
+    front matter › the one ``#`` heading › the first of several ``#`` headings when it heads only
+    the next › an opening heading alone at the top heading level › the subject of a pasted e-mail ›
+    a bare line opening a pasted note (not heading a list as the sections do) › a first line that
+    names the notes (a year, "notes", "recap"…) › the lede's emphasised phrase › the file's stem."""
     lines = state.lines
     headings = [top for top in blocks if top.kind == "heading"]
     level_one = [top for top in headings if top.level == 1]
