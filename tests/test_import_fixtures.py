@@ -97,3 +97,23 @@ def test_screenshots_are_extracted(path):
     name, data = next(iter(result.assets.items()))
     assert data.startswith(b"\x89PNG")
     assert f"]({path.stem}.assets/{name})" in result.markdown
+
+
+def test_the_text_fixtures_are_what_the_generator_writes():
+    """tools/make_import_fixtures.py still writes the committed Google Docs pages and OPML files
+    (the binary ones carry timestamps, and LibreOffice's change with its version)."""
+    import base64
+    import sys
+
+    sys.path.insert(0, str(FIXTURES.parent.parent / "tools"))
+    import make_import_fixtures as tool
+    from import_notes import NOTES, screenshot_png
+
+    def data_uri(alt: str) -> str:
+        return "data:image/png;base64," + base64.b64encode(screenshot_png(alt)).decode()
+
+    for name, note in NOTES.items():
+        assert (IMPORT / f"{name}.gdocs.html").read_text(encoding="utf-8") == tool.gdocs_html(note, tool.TITLES[name], data_uri)
+    for shape, names in tool.OUTLINERS.items():
+        for name in names:
+            assert (IMPORT / f"{name}.{shape}.opml").read_text(encoding="utf-8") == tool.opml(NOTES[name], shape)
