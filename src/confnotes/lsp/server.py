@@ -19,7 +19,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
@@ -116,7 +116,14 @@ class NotesServer(LanguageServer):
                 self.worker, analyse, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
             )
             run = self.runs[uri] = Run(key, future)
-        analysis = await asyncio.shield(run.future)
+        try:
+            analysis = await asyncio.shield(run.future)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if run.future.cancelled() and task is not None and not task.cancelling():
+                # a newer version replaced this run: LSP's answer for "ask again"
+                raise JsonRpcContentModified(message="the note changed while confnotes read it") from None
+            raise
         if self.runs.get(uri) is run:
             del self.runs[uri]
         latest = self.workspace.text_documents.get(uri)
@@ -136,8 +143,8 @@ class NotesServer(LanguageServer):
             if delay:
                 await asyncio.sleep(delay)
             analysis = await self.current(uri)
-        except asyncio.CancelledError:
-            return
+        except (asyncio.CancelledError, JsonRpcContentModified):
+            return  # a newer change has its own timer
         except Exception as exc:  # noqa: BLE001 - a bug: say so, keep serving
             self.internal_error("diagnostics", exc)
             return
