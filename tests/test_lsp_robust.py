@@ -299,3 +299,37 @@ async def test_excluded_notes_get_no_findings_but_still_format(client: LanguageC
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc(uri), lsp.FormattingOptions(2, True)))
     assert apply_edits(draft.read_text(encoding="utf-8"), list(edits or [])) == "# T\n\n## Empty\n\n- a\n"
     await still_serving(client, tmp_path)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+async def test_columns_in_the_position_encoding_the_client_chose(encoding: str, tmp_path: Path):
+    """pygls takes the client's preferred position encoding; columns after an emoji count in it."""
+    from lsp_helpers import make_client
+
+    client = make_client()
+    await client.start_io(sys.executable, "-m", "confnotes", "lsp")
+    try:
+        params = lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(general=lsp.GeneralClientCapabilities(position_encodings=[encoding]))
+        )
+        result = await client.initialize_session(params)
+        assert result.capabilities.position_encoding == encoding
+        note = tmp_path / "enc.md"
+        text = "# T\n\n## S\n\n- 😀 é **open bold\n- [](x.md) 😀 [x]()\n"
+        note.write_text(text, encoding="utf-8")
+        uri = open_note(client, note)
+        found = {str(d.code): d.range.start.character for d in await diagnostics(client, uri, 1)}
+        prefix = "- [](x.md) 😀 "
+        width = {"utf-8": len(prefix.encode()), "utf-16": len(prefix.encode("utf-16-le")) // 2, "utf-32": len(prefix)}[encoding]
+        assert found == {"CN206": 0, "CN205": 0, "CN207": width}
+        # an edit after the emoji, in the same units, lands where it should
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(5, width), lsp.Position(5, width + 7)), text="")],
+            )
+        )
+        assert {str(d.code) for d in await diagnostics(client, uri, 2)} == {"CN206", "CN205"}
+        await client.shutdown_session()
+    finally:
+        await client.stop()
