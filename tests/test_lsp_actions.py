@@ -52,3 +52,12 @@ def test_lint_does_not_load_the_language_server():
     )
     out = subprocess.run([sys.executable, "-c", probe, str(ROOT / "notes" / "scale2025.md")], capture_output=True, text=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_lsp_without_pygls_says_what_to_install():
+    import subprocess
+
+    probe = "import sys\nsys.modules['pygls'] = None\nfrom confnotes.cli import main\nsys.argv = ['confnotes', 'lsp']\nmain()\n"
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "pip install 'confnotes[lsp]'" in proc.stderr and "Traceback" not in proc.stderr
