@@ -31,7 +31,7 @@ test: $(STAMP)
 
 # the edit-test loop: no browser, no LibreOffice, nothing marked slow (tests/conftest.py says why each is)
 check: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not browser and not libreoffice and not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m "not browser and not libreoffice and not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

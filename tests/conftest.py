@@ -42,9 +42,11 @@ def _chromium_path() -> str | None:
     return os.environ.get("CONFNOTES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright. Under CI=true a missing browser is a failure."""
+    """Debian's headless Chromium driven by Playwright. Under CI=true a missing browser is a failure.
+    One a module: Playwright's sync API keeps an event loop running while it is open, and the
+    language server's asyncio tests cannot start their own beside it."""
     from helpers import require
 
     path = require(_chromium_path(), "Debian's chromium is not installed (apt-get install chromium)")
@@ -103,3 +105,55 @@ def _lint_cache_outside_the_checkout(tmp_path_factory):
     os.environ["CONFNOTES_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
     os.environ["CONFNOTES_TEMPLATE_CACHE"] = str(tmp_path_factory.mktemp("template-cache"))
     yield
+
+
+#: The slowest tests (``pytest --durations=60`` on a 2-core machine; a file name stands for all its
+#: tests), marked ``slow`` so that ``make check`` leaves them out, each with why it takes its time.
+SLOW: dict[str, str] = {
+    "test_fit.py::test_no_slide_overflows_in_chromium": "every deck of the realistic notes measured in Chromium, slide by slide",
+    "test_print.py::test_pdfs_pass_the_pdf_ua_checker": "a tagged PDF per realistic note, each read by the PDF/UA checker",
+    "test_print.py::test_pages_fill_before_they_break": "long notes printed through WeasyPrint, every page's fill read back",
+    "test_print.py::test_every_theme_prints_visibly": "every theme x every printed format through WeasyPrint",
+    "test_print.py::test_a_wide_table_stays_inside_the_margins": "PDFs rendered and rasterised to check the margins",
+    "test_print.py::test_paper_letter_for_pdf_and_handout": "PDF and handout on both paper sizes",
+    "test_print.py::test_handout_per_page_and_notes_that_flow": "a handout per page count, each a WeasyPrint render",
+    "test_build.py::test_incremental_build_of_200_notes": "200 notes built, rebuilt, edited, removed and forced",
+    "test_build.py::test_build_notes_folder_links_every_note_and_format": "a site in every format, PDFs included",
+    "test_decisions.py::test_sharded_build_is_byte_identical_to_a_plain_build": "three shards and a plain build, compared byte for byte",
+    "test_demo.py::test_make_demo": "make demo as a user runs it, in a fresh process per format",
+    "test_wheel.py::test_wheel_renders_from_its_own_templates": "builds a wheel and installs it in a fresh environment",
+    "test_hostile.py::test_hundred_thousand_headings": "a hostile note of 100,000 headings through every command",
+    "test_hostile.py::test_twenty_megabyte_note": "a 20 MB note through every command",
+    "test_fit.py::test_slides_pdf_has_a_page_per_slide": "slides PDFs of the realistic notes through WeasyPrint",
+    "test_fit.py::test_marp_slides_fit_as_marp_cli_renders_them": "marp-cli renders each deck in Chromium",
+    "test_slides.py::test_marp_cli_renders_without_warnings": "marp-cli, a Node program, per deck",
+    "test_properties.py::test_page_and_deck_keep_words_in_order": "Hypothesis: hundreds of generated notes rendered as page and deck",
+    "test_properties.py::test_render_html_never_raises": "Hypothesis: hundreds of generated notes rendered",
+    "test_properties.py::test_lint_fix_reaches_a_fixpoint": "Hypothesis: lint --fix to a fixpoint on generated notes",
+    "test_properties.py::test_fmt_is_idempotent_and_preserves_the_outline": "Hypothesis: fmt twice on generated notes",
+    "test_properties.py::test_model_and_fmt_keep_words_in_order": "Hypothesis: word order through model and fmt",
+    "test_properties.py::test_parse_never_crashes_and_is_lossless": "Hypothesis: generated notes parsed and compared",
+    "test_render_pdf.py::test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld": "WeasyPrint imported in fresh processes",
+    "test_inline_fast_path.py::test_any_text_the_fast_path_takes_matches_markdown_it": "Hypothesis against markdown-it",
+    "test_fuzz_inputs.py::test_request_paths_get_an_answer_never_a_traceback": "Hypothesis: request paths against a live preview server",
+    "test_fuzz_inputs.py::test_lint_caches_of_any_shape_are_a_miss_or_a_hit": "Hypothesis: cache files of every JSON shape",
+    "test_lsp_robust.py": "each test starts its own language server (about a second to initialize) to break it",
+    "test_lsp_neovim.py": "starts Neovim headless and the language server",
+    "test_render_pdf.py::test_every_word_is_in_the_pdf": "a PDF per realistic note through WeasyPrint, read back",
+    "test_startup.py::test_render_pdf_does_import_weasyprint": "a fresh process that imports WeasyPrint",
+    "test_hostile_attacks.py::test_yaml_alias_bomb_is_one_error_line_bounded_and_small": "every command in a fresh process",
+}
+
+#: Fixtures that start a real program: a test using one is marked for it.
+PROGRAM_FIXTURES = {"browser": "browser", "open_page": "browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark tests that start Chromium (by the fixtures they use) and the slow ones listed in ``SLOW``."""
+    for item in items:
+        for fixture, marker in PROGRAM_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(marker)
+        name = item.nodeid.split("::", 1)[-1].split("[", 1)[0]
+        if item.path.name in SLOW or f"{item.path.name}::{name}" in SLOW:
+            item.add_marker("slow")

@@ -116,6 +116,7 @@ def test_pictures_tables_and_code_are_real_shapes(cli, tmp_path):
 
 
 @pytest.mark.parametrize("note", [STRESS, NOTES / "scale2025.md"], ids=lambda p: p.name)
+@pytest.mark.libreoffice
 def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note):
     import re
 

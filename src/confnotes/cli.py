@@ -22,10 +22,10 @@ class NotesGroup(click.Group):
     """Loads subcommands on demand, and turns every ``NotesError`` into one
     ``path:line:col: message`` line and exit 2."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, _ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, _ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name == "help":
             return help_command
         if cmd_name not in COMMANDS:

@@ -70,7 +70,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     stopping: threading.Event
     failures: dict[str, str]
 
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:  # noqa: ARG002 - http.server's signature
         """Error pages keep the reload hook, so a page that appears once a note builds again reloads."""
         body = (
             f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>'
@@ -85,7 +85,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:  # the stdlib signature
         pass
 
     allowed_hosts: frozenset[str]
@@ -95,7 +95,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         with contextlib.suppress(BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             super().handle()
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+    def do_GET(self) -> None:  # the stdlib name
         try:
             self._answer()
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
@@ -103,7 +103,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         except (OSError, ValueError, UnicodeError):  # a path the file system cannot hold (NUL, too long, …)
             self.send_error(HTTPStatus.NOT_FOUND)
 
-    def do_HEAD(self) -> None:  # noqa: N802 - stdlib name
+    def do_HEAD(self) -> None:  # the stdlib name
         self.do_GET()
 
     def _answer(self) -> None:
@@ -251,7 +251,7 @@ class PreviewServer:
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)
 
-        def terminate(signum: int, frame: Any) -> None:
+        def terminate(_signum: int, _frame: Any) -> None:
             raise KeyboardInterrupt  # SIGTERM stops like Ctrl-C: the temporary folder is removed
 
         previous = signal.signal(signal.SIGTERM, terminate) if threading.current_thread() is threading.main_thread() else None

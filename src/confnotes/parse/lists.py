@@ -31,8 +31,6 @@ def read_list(state: ParseState, tokens: list[Any], start: int, stop: int, base_
     content_cols: list[int] = [0]
     result: List | None = None
     index = start
-    lines = state.lines
-    note_lines = state.options.note_lines
     while index < stop:
         token = tokens[index]
         kind = token.type
@@ -43,28 +41,9 @@ def read_list(state: ParseState, tokens: list[Any], start: int, stop: int, base_
             index += 3
             continue
         if kind == "list_item_open":
-            a = token.map[0]
-            line = lines[a]
-            match = _MARKER.match(line, content_cols[-1]) or _MARKER.match(line)
-            marker_col = match.start(2) if match else 0
-            content_col = match.end() if match else 0
-            current = lists[-1]
-            builder = NodeBuilder(
-                ITEM,
-                "",
-                a + 1,
-                a + 1,
-                "list",
-                base_level + len(items),
-                col=marker_col + 1,
-                number=token.info if current.ordered else None,
-                delimiter=current.marker if current.ordered else None,
-                marker=None if current.ordered else current.marker,
-                indent=recover.tab_width(line[:marker_col]) if marker_col else 0,
-                content_col=content_col,
-            )
+            builder = _open_item(state, token, lists[-1], content_cols[-1], base_level + len(items))
             items.append(builder)
-            content_cols.append(content_col)
+            content_cols.append(builder.content_col)
         elif kind == "list_item_close":
             done = items.pop()
             content_cols.pop()
@@ -85,27 +64,54 @@ def read_list(state: ParseState, tokens: list[Any], start: int, stop: int, base_
             else:
                 result = done_list
         elif token.nesting == 1 or token.nesting == 0:
-            close = after_close(tokens, index)
-            block_kind = kind.removesuffix("_open")
-            item = items[-1]
-            if block_kind == "code_block" and state.all_glyphs(*token.map):
-                glyph_run(state, item).feed(token.map[0], token.map[1])
-                item.has_block = True
-                index = close
-                continue
-            first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
-            block = make_block(lines, tokens, index, block_kind, note_lines, item.content_col, first_col)
-            item.end_glyphs()
-            if block.kind == "directive":
-                state.directives.append(block)
-            else:
-                item.add(block)
-            item.has_block = True
-            index = close
+            index = _item_block(state, tokens, index, items[-1])
             continue
         index += 1
     assert result is not None
     return result
+
+
+def _open_item(state: ParseState, token: Any, current: ListBuilder, parent_col: int, level: int) -> NodeBuilder:
+    """The item a ``list_item_open`` starts: its marker's column, number or bullet, and indent."""
+    a = token.map[0]
+    line = state.lines[a]
+    match = _MARKER.match(line, parent_col) or _MARKER.match(line)
+    marker_col = match.start(2) if match else 0
+    return NodeBuilder(
+        ITEM,
+        "",
+        a + 1,
+        a + 1,
+        "list",
+        level,
+        col=marker_col + 1,
+        number=token.info if current.ordered else None,
+        delimiter=current.marker if current.ordered else None,
+        marker=None if current.ordered else current.marker,
+        indent=recover.tab_width(line[:marker_col]) if marker_col else 0,
+        content_col=match.end() if match else 0,
+    )
+
+
+def _item_block(state: ParseState, tokens: list[Any], index: int, item: NodeBuilder) -> int:
+    """A block inside a list item (code, quote, table, …; pasted bullets feed the item's glyph run);
+    returns the index after it."""
+    token = tokens[index]
+    close = after_close(tokens, index)
+    block_kind = token.type.removesuffix("_open")
+    if block_kind == "code_block" and state.all_glyphs(*token.map):
+        glyph_run(state, item).feed(token.map[0], token.map[1])
+        item.has_block = True
+        return close
+    first_col = item.content_col if token.map and token.map[0] + 1 == item.start else 0
+    block = make_block(state.lines, tokens, index, block_kind, state.options.note_lines, item.content_col, first_col)
+    item.end_glyphs()
+    if block.kind == "directive":
+        state.directives.append(block)
+    else:
+        item.add(block)
+    item.has_block = True
+    return close
 
 
 def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeBuilder) -> None:

@@ -32,8 +32,8 @@ def inline_parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
 
 
-def render_parser(allow_html: bool = False) -> MarkdownIt:
-    """A parser for rendering inline Markdown to HTML (raw HTML escaped unless allowed).
+def render_parser() -> MarkdownIt:
+    """A parser for rendering inline Markdown to HTML (the renderer escapes raw HTML unless allowed).
 
     Links are validated by the renderer (``render.markdown``), which keeps the text of a
     dropped link, so markdown-it's own validation is relaxed here.

@@ -66,7 +66,7 @@ class InlineRenderer:
     def __post_init__(self) -> None:
         from confnotes.parse.markdown import render_parser
 
-        self.md = render_parser(self.allow_html)
+        self.md = render_parser()
         for name, method in (
             ("link_open", self._link_open),
             ("link_close", self._link_close),
