@@ -20,6 +20,20 @@ SEVERITIES = ("info", "warning", "error")
 RANK = {name: index for index, name in enumerate(SEVERITIES)}
 
 
+#: An inline link or image and its target: ``[text](target "title")``, ``![alt](<target>)``.
+LINK_TARGET = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s<>]+)>?(?:\s+[\"'(][^)]*)?\)")
+
+
+class LocalLink(NamedTuple):
+    """A relative link or image target: the path it names (percent-decoded), the target as
+    written, and where the link starts (1-based line and column)."""
+
+    path: str
+    target: str
+    line: int
+    col: int
+
+
 #: An inline lint directive: <!-- confnotes-disable CN201 -->, -enable, -disable-next-line.
 DIRECTIVE = re.compile(r"<!--\s*confnotes-(disable-next-line|disable|enable)\b([^>]*?)-->", re.DOTALL)
 
@@ -202,6 +216,29 @@ class LintContext:
         out: list[tuple[Node | None, List]] = [(None, entry) for entry in self.doc.content if type(entry) is List]
         for node, _ in self.walked:
             out += [(node, entry) for entry in node.content if type(entry) is List]
+        return out
+
+    @cached_property
+    def local_links(self) -> list[LocalLink]:
+        """Every relative link or image target in the note's text (code left out), as the note's
+        folder resolves it: what broken-link checks and an editor links to. Web links, anchors
+        and empty targets are not local."""
+        from urllib.parse import unquote, urlsplit
+
+        out: list[LocalLink] = []
+        if "](" not in self.text:
+            return out  # no inline link or image anywhere in the note
+        for kind, text, line, col in self.texts:
+            if kind == "code" or "](" not in text:
+                continue
+            for number, part in enumerate(text.split("\n")):
+                for match in LINK_TARGET.finditer(part):
+                    target = match.group(1)
+                    parts = urlsplit(target)
+                    if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:
+                        continue
+                    at_col = (col if number == 0 else 1) + match.start()
+                    out.append(LocalLink(unquote(parts.path), target, line + number, at_col))
         return out
 
     def offset(self, line: int, col: int = 1) -> int:

@@ -394,7 +394,7 @@ def _front_matter_end(lines: list[str]) -> int | None:
 
 
 def _front_matter_keys() -> list[tuple[str, str]]:
-    from confnotes.parse.meta import _KNOWN_META
+    from confnotes.parse.meta import KNOWN_META
 
     docs = {
         "title": "The note's title (else its # heading, …, its file name)",
@@ -404,7 +404,7 @@ def _front_matter_keys() -> list[tuple[str, str]]:
         "slides": "This note's slide settings (over [slides] in the config)",
         "lang": "The note's language (hyphenation, quotes)",
     }
-    keys = sorted({*_KNOWN_META, "duration", "budgets", "slides"})
+    keys = sorted({*KNOWN_META, "duration", "budgets", "slides"})
     return [(key, docs.get(key, "front matter")) for key in keys]
 
 
@@ -480,38 +480,29 @@ def _rule_items() -> list[lsp.CompletionItem]:
 
 def document_links(analysis: Analysis, encoding: str = UTF16) -> list[lsp.DocumentLink]:
     """Relative links and images that name a file beside the note (as broken-link resolves them)."""
-    from urllib.parse import unquote, urlsplit
-
-    from confnotes.lint.rules.cn205_broken_link import _targets
     from confnotes.source import note_folder
 
     ctx = analysis.context
     folder = note_folder(analysis.path)
-    if ctx is None or folder is None or "](" not in ctx.text:
+    if ctx is None or folder is None:
         return []
     index = _index(analysis, encoding)
     out: list[lsp.DocumentLink] = []
-    for kind, text, line, col in ctx.texts:
-        if kind == "code":
+    for link in ctx.local_links:
+        at_line, target = link.line, link.target
+        file = folder / link.path
+        if not file.exists() or at_line > len(index.lines):
             continue
-        for target, at_line, _ in _targets(text, line, col):
-            parts = urlsplit(target)
-            if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:
-                continue
-            file = folder / unquote(parts.path)
-            if not file.exists() or at_line > len(index.lines):
-                continue
-            source_line = index.lines[at_line - 1]
-            start = source_line.find(target)
-            if start < 0:
-                continue
-            out.append(
-                lsp.DocumentLink(
-                    range=_range(index.at(at_line, start + 1), index.at(at_line, start + 1 + len(target))),
-                    target=file.resolve().as_uri(),
-                    tooltip=str(parts.path),
-                )
+        start = index.lines[at_line - 1].find(target)
+        if start < 0:
+            continue
+        out.append(
+            lsp.DocumentLink(
+                range=_range(index.at(at_line, start + 1), index.at(at_line, start + 1 + len(target))),
+                target=file.resolve().as_uri(),
+                tooltip=link.path,
             )
+        )
     return out
 
 

@@ -13,7 +13,8 @@ from confnotes.parse.blocks import Top
 from confnotes.parse.lines import span_of
 from confnotes.parse.state import ParseState
 
-_KNOWN_META = {"title", "event", "date", "speakers", "speaker", "author", "authors", "tags", "lang", "source_name", "kind"}
+#: front matter keys the model reads into Meta (an editor completes them; the rest stay in Meta.extra)
+KNOWN_META = {"title", "event", "date", "speakers", "speaker", "author", "authors", "tags", "lang", "source_name", "kind"}
 _KEY_LINE = re.compile(r"^[A-Za-z_][\w -]*:(?:\s|$)", re.MULTILINE)
 
 
@@ -159,7 +160,7 @@ def build_meta(
     default_lang: str = "en",
 ) -> Meta:
     kind = _text_of(fm, "kind") or infer_kind(content)
-    extra = {key: value for key, value in fm.items() if key not in _KNOWN_META}
+    extra = {key: value for key, value in fm.items() if key not in KNOWN_META}
     return Meta(
         title=title[0],
         title_origin=title[1],

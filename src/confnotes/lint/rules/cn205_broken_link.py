@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from urllib.parse import unquote, urlsplit
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
@@ -18,30 +16,10 @@ META = RuleMeta.of(
     good="![architecture](diagram.png)\n",
 )
 
-_TARGET = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s<>]+)>?(?:\s+[\"'(][^)]*)?\)")
-
-
 Options = NoOptions
 
 
-def _targets(text: str, line: int, col: int) -> Iterator[tuple[str, int, int]]:
-    if "](" not in text:
-        return
-    for number, part in enumerate(text.split("\n")):
-        for match in _TARGET.finditer(part):
-            yield match.group(1), line + number, (col if number == 0 else 1) + match.start()
-
-
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
-    if "](" not in ctx.text:
-        return  # no inline link or image anywhere in the note
-    for kind, text, line, col in ctx.texts:
-        if kind == "code":
-            continue
-        for target, at_line, at_col in _targets(text, line, col):
-            parts = urlsplit(target)
-            if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:
-                continue
-            path = unquote(parts.path)
-            if not ctx.exists(path):
-                yield Report(at_line, at_col, f"'{path}' does not exist (relative to the note's folder)")
+    for link in ctx.local_links:
+        if not ctx.exists(link.path):
+            yield Report(link.line, link.col, f"'{link.path}' does not exist (relative to the note's folder)")
