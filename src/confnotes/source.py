@@ -85,29 +85,36 @@ def decode(data: bytes, path: str) -> Source:
 def read_source(path: str | os.PathLike[str]) -> Source:
     """Read one note from disk (``-`` is standard input)."""
     name = os.fspath(path)
+    return decode(read_bytes(name), "<stdin>" if name == "-" else name)
+
+
+def read_bytes(name: str, expected: str = "note") -> bytes:
+    """The bytes of a file confnotes reads (``-``: standard input): a regular file, within
+    ``MAX_BYTES``; anything else is one ``NotesError`` line. ``expected`` names what it should be."""
+    limit = MAX_BYTES // (1024 * 1024)
     if name == "-":
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            raise input_error(f"standard input is larger than the {MAX_BYTES // (1024 * 1024)} MB limit", "<stdin>")
-        return decode(data, "<stdin>")
+            raise input_error(f"standard input is larger than the {limit} MB limit", "<stdin>")
+        return data
     try:
         st = os.stat(name)
     except OSError as exc:
         raise input_error(os_message(exc), name) from None
     if stat.S_ISDIR(st.st_mode):
-        raise input_error("is a directory, expected a note", name)
+        raise input_error(f"is a directory, expected a {expected}", name)
     if not stat.S_ISREG(st.st_mode):
         raise input_error("not a regular file", name)
     if st.st_size > MAX_BYTES:
-        raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
+        raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
     try:
         with open(name, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise input_error(os_message(exc), name) from None
     if len(data) > MAX_BYTES:
-        raise input_error(f"file is larger than the {MAX_BYTES // (1024 * 1024)} MB limit", name)
-    return decode(data, name)
+        raise input_error(f"file is larger than the {limit} MB limit", name)
+    return data
 
 
 def _is_note(path: Path) -> bool:

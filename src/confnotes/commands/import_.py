@@ -65,23 +65,9 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
 
 def _read(name: str) -> bytes:
     """The bytes of one document (``-``: standard input), within the size limit notes have."""
-    from confnotes.errors import input_error
-    from confnotes.source import MAX_BYTES as limit
-    from confnotes.source import os_message
+    from confnotes.source import read_bytes
 
-    if name == "-":
-        data = sys.stdin.buffer.read(limit + 1)
-    else:
-        try:
-            if Path(name).is_dir():
-                raise input_error("is a directory, expected a document", name)
-            with open(name, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as exc:
-            raise input_error(os_message(exc), name) from None
-    if len(data) > limit:
-        raise input_error(f"larger than the {limit // (1024 * 1024)} MB limit", name)
-    return data
+    return read_bytes(name, "document")
 
 
 def _write(result: object, folder: Path, stem: str, force: bool) -> Path:

@@ -124,3 +124,14 @@ def is_monospace(font: str | None) -> bool:
         return False
     first = font.split(",")[0].strip().strip("'\"").casefold()
     return any(name in first for name in MONOSPACE_FONTS)
+
+
+def merge_code(blocks: list[Block]) -> list[Block]:
+    """Consecutive monospace paragraphs are one code block, as the author laid them out."""
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Code) and out and isinstance(out[-1], Code):
+            out[-1] = Code(out[-1].text + "\n" + block.text)
+        else:
+            out.append(block)
+    return out

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
 from confnotes.importers.safety import check_relationships, open_zip
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -401,17 +401,6 @@ def _element_of(part: Any, name: str) -> Any:
         return None
 
 
-def _merge_code(blocks: list[Block]) -> list[Block]:
-    """Consecutive monospace paragraphs are one code block, as the author laid them out."""
-    out: list[Block] = []
-    for block in blocks:
-        if isinstance(block, Code) and out and isinstance(out[-1], Code):
-            out[-1] = Code(out[-1].text + "\n" + block.text)
-        else:
-            out.append(block)
-    return out
-
-
 def read_docx(data: bytes, path: str) -> Imported:
     """Read a .docx; raises ``NotesError`` for an archive that is corrupt, a bomb, or points outside itself."""
     archive = open_zip(data, path, "Word document")
@@ -438,7 +427,7 @@ def read_docx(data: bytes, path: str) -> Imported:
         reader = _Reader(document, imported)
         reader.mono_face = True
         blocks = list(reader.body(document.element.body))
-    imported.blocks = _merge_code(blocks)
+    imported.blocks = merge_code(blocks)
     for what, count in reader.counts.items():
         imported.drop(f"{count} {what}{'s' if count != 1 and not what.endswith('text') else ''}")
     return imported

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import IMAGE_SUFFIXES, Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace
+from confnotes.importers.blocks import IMAGE_SUFFIXES, Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
 
 Resolver = Callable[[str], bytes | None]
 _BLOCKS = frozenset(
@@ -528,18 +528,8 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
     reader = _Reader(path, imported, resolve)
     reader.feed(text)
     reader.finish()
-    imported.blocks = _merge_code(imported.blocks)
+    imported.blocks = merge_code(imported.blocks)
     return imported
-
-
-def _merge_code(blocks: list[Block]) -> list[Block]:
-    out: list[Block] = []
-    for block in blocks:
-        if isinstance(block, Code) and out and isinstance(out[-1], Code):
-            out[-1] = Code(out[-1].text + "\n" + block.text)
-        else:
-            out.append(block)
-    return out
 
 
 def _folder_resolver(folder: Path) -> Resolver:
