@@ -175,8 +175,8 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     for entry in own[first_list:]:
         if type(entry) is Block:
             if current is not None:
-                if entry.kind == "note":
-                    current = replace(current, notes=current.notes + _notes_text([entry]))
+                if entry.kind == "note":  # a note after a point or list: that slide's, unless notes are off
+                    current = replace(current, notes=current.notes + notes_in((entry,)))
                 elif entry.kind not in _OFF_SLIDE:
                     current = replace(current, content=current.content + (SlideText(entry.text, entry.kind, entry.info),))
             continue
