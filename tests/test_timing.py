@@ -93,8 +93,10 @@ def test_pace_from_config_and_front_matter(cli, tmp_path):
         ("1h", 60),
         ("1h30m", 90),
         ("1h 30min", 90),
-        ("00:20", 20),
-        ("1:05", 65),
+        ("20:00", 20),
+        ("0:20:00", 20),
+        ("1:05", 1 + 5 / 60),
+        ("4:30", 4.5),
         ("0:04:30", 4.5),
         ("90s", 1.5),
         ("7.5", 7.5),
@@ -135,7 +137,7 @@ def test_bad_budget_values_are_exit_2_with_the_line(cli, tmp_path, head, body, w
 def test_budgets_from_comments_and_front_matter(cli, tmp_path):
     note = tmp_path / "talk.md"
     note.write_text(
-        "---\ntitle: Talk\nduration: 00:20\nbudgets:\n  Intro: 2min\n---\n\n# Talk\n\n"
+        "---\ntitle: Talk\nduration: 20:00\nbudgets:\n  Intro: 2min\n---\n\n# Talk\n\n"
         "## Intro\n\n- hello\n\n## Middle\n<!-- time: 1h -->\n\n- the meat\n\n## End\n\n<!-- time: 90s -->\n\n- bye\n"
     )
     plan = _json(cli, str(note))
@@ -263,9 +265,10 @@ def test_what_new_users_tripped_on(cli, tmp_path):
     """20:00 is not twenty hours; a budget under a notes comment counts; budgets over the slot and
     a clicked-through rehearsal are called out."""
     note = tmp_path / "talk.md"
-    note.write_text('---\nduration: "20:00"\n---\n# Talk\n\n## Part\n\n- point\n')
+    note.write_text('---\nduration: "00:20"\n---\n# Talk\n\n## Part\n\n- point\n')
     bad = cli("time", str(note))
-    assert bad.exit_code == 2 and "reads as 20 hours" in bad.stderr and "write 20min" in bad.stderr
+    assert bad.exit_code == 2 and "is 20 seconds (minutes:seconds)" in bad.stderr and "write 20:00 or 20min" in bad.stderr
+    assert bad.stderr.startswith(f"{note}:2:1: ")
     note.write_text(
         "---\nduration: 10min\n---\n# Talk\n\n## Intro\n<!-- notes: wave -->\n<!-- time: 6min -->\n\n- point\n\n"
         "## Outro\n<!-- time: 6min -->\n\n- bye\n"
@@ -278,3 +281,23 @@ def test_what_new_users_tripped_on(cli, tmp_path):
     timings.write_text(json.dumps({"format": "confnotes.rehearsal/1", "slides": [{"slide": 3, "seconds": 1}, {"slide": 4, "seconds": 1}]}))
     out = cli("time", "--rehearsal", str(timings), str(note)).stdout
     assert "a partial rehearsal" in out and "try --wpm" not in out
+
+
+@pytest.mark.parametrize("written", ["20:00", '"20:00"', "0:20:00", "'0:20:00'", "20min", "1200s", "20"])
+def test_durations_read_as_written_quoted_or_not(cli, tmp_path, written):
+    """YAML reads an unquoted 20:00 (and 0:20:00) as the base-60 integer 1200: a 20-hour slot over
+    which nothing could ever run. confnotes reads the value as written in the front matter."""
+    note = tmp_path / "talk.md"
+    budgets = "budgets:\n  Intro: 4:30\n  'Demo': 12:00\n"
+    note.write_text(f"---\nduration: {written}  # the slot\n{budgets}---\n# Talk\n\n## Intro\n\n- hi\n\n## Demo\n\n- go\n")
+    plan = _json(cli, str(note))
+    assert plan["slot_minutes"] == 20
+    assert [s["budget_minutes"] for s in plan["sections"]] == [4.5, 12]
+
+
+def test_a_long_talk_over_an_unquoted_slot_is_over_time(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    words = " ".join(["word"] * 400)
+    note.write_text(f"---\nduration: 1:00\n---\n# Talk\n\n## Part\n\n- {words}\n")
+    found = json.loads(cli("lint", "--no-cache", "--format", "json", str(note)).stdout)
+    assert any(f["name"] == "over-time" for f in found)

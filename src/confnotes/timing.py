@@ -35,7 +35,7 @@ MAX_CLOCK_HOURS = 8
 _UNITS = {"h": 60.0, "hr": 60.0, "hrs": 60.0, "hour": 60.0, "hours": 60.0, "m": 1.0, "min": 1.0, "mins": 1.0}
 _UNITS |= {"minute": 1.0, "minutes": 1.0, "s": 1 / 60, "sec": 1 / 60, "secs": 1 / 60, "second": 1 / 60, "seconds": 1 / 60}
 _PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)")
-_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)(?::([0-5]\d))?")
+_CLOCK = re.compile(r"(\d{1,3}):([0-5]\d)(?::([0-5]\d))?")
 #: A section's budget: ``<!-- time: 5min -->``.
 BUDGET_COMMENT = re.compile(r"^<!--\s*time\s*:\s*(.*?)\s*-->\s*$", re.IGNORECASE)
 
@@ -46,7 +46,8 @@ class DurationError(ValueError):
 
 def parse_duration(value: Any) -> float:
     """Minutes from ``20min``, ``20 min``, ``20m``, ``90s``, ``1h``, ``1h30m``, ``1h 30min``,
-    ``00:20`` (hours:minutes, ``h:mm:ss`` too) or a bare number of minutes (``20``, ``7.5``)."""
+    ``20:00`` (minutes:seconds, as a talk's clock reads), ``0:20:00`` (hours:minutes:seconds) or a
+    bare number of minutes (``20``, ``7.5``)."""
     if isinstance(value, bool) or value is None:
         raise DurationError(f"not a duration: {value!r}")
     if isinstance(value, (int, float)):
@@ -55,18 +56,20 @@ def parse_duration(value: Any) -> float:
         text = str(value).strip().lower()
         clock = _CLOCK.fullmatch(text)
         if clock:
-            hours, mins, secs = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
-            if hours >= MAX_CLOCK_HOURS:  # "20:00" meant as twenty minutes reads as twenty hours
-                hint = f"for {hours} minutes write {hours}min or 00:{hours:02d}"
-                raise DurationError(f"duration {str(value)!r} reads as {hours} hours (hours:minutes); {hint}")
-            minutes = hours * 60 + mins + secs / 60
+            first, second, third = int(clock.group(1)), int(clock.group(2)), clock.group(3)
+            if third is None:  # m:ss, as the presenter's clock and `confnotes time` print it
+                minutes = first + second / 60
+            else:
+                if first >= MAX_CLOCK_HOURS:
+                    raise DurationError(f"duration {str(value)!r} reads as {first} hours (hours:minutes:seconds)")
+                minutes = first * 60 + second + int(third) / 60
         elif re.fullmatch(r"\d+(?:\.\d+)?", text):
             minutes = float(text)
         else:
             parts = list(_PART.finditer(text))
             rest = _PART.sub("", text).strip()
             if not parts or rest or any(part.group(2) not in _UNITS for part in parts):
-                raise DurationError(f"cannot read duration {str(value)!r} (use e.g. 20min, 20m, 1h, 1h30m or 00:20)")
+                raise DurationError(f"cannot read duration {str(value)!r} (use e.g. 20min, 20m, 1h, 1h30m or 20:00)")
             minutes = sum(float(part.group(1)) * _UNITS[part.group(2)] for part in parts)
     if not math.isfinite(minutes) or minutes <= 0 or minutes > 24 * 60:
         raise DurationError(f"duration {str(value)!r} must be more than 0 and at most 24 hours")
@@ -184,15 +187,46 @@ def front_matter_line(doc: Document, key: str) -> int | None:
     return span.start
 
 
+def as_written(doc: Document, value: Any, key: str, parent: str | None = None) -> Any:
+    """A front matter duration as the author wrote it. YAML reads an unquoted ``20:00`` as the
+    base-60 integer 1200 (and ``0:20:00`` too), so a number is looked up in the source text: the
+    line of ``key`` (under ``parent``, for ``budgets:``) gives back ``20:00``."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or doc.meta.front_matter is None:
+        return value
+    lines = doc.meta.front_matter.split("\n")
+    if parent is not None:
+        start = next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(parent)}\s*:", line)), None)
+        if start is None:
+            return value
+        block = []
+        for line in lines[start + 1 :]:
+            if line.strip() and not line[:1].isspace():
+                break
+            block.append(line)
+        lines = [line.strip() for line in block]
+    pattern = re.compile(rf"""^["']?{re.escape(str(key))}["']?\s*:\s*(\d+(?::\d+){{1,2}})\s*(?:#.*)?$""")
+    for line in lines:
+        match = pattern.match(line)
+        if match:
+            return match.group(1)
+    return value
+
+
 def slot_minutes(doc: Document) -> float | None:
-    """The talk's slot from front matter ``duration:`` (None without one)."""
+    """The talk's slot from front matter ``duration:`` (None without one), read as written."""
     value = doc.meta.extra.get("duration")
     if value is None:
         return None
+    line = front_matter_line(doc, "duration")
     try:
-        return parse_duration(value)
+        minutes = parse_duration(as_written(doc, value, "duration"))
     except DurationError as exc:
-        raise input_error(f"front matter 'duration': {exc}", doc.path, front_matter_line(doc, "duration"), 1) from None
+        raise input_error(f"front matter 'duration': {exc}", doc.path, line, 1) from None
+    if minutes < 1:  # "00:20" meant as twenty minutes (hours:minutes) reads as twenty seconds
+        shown, seconds = str(as_written(doc, value, "duration")), round(minutes * 60)
+        hint = f"for {seconds} minutes write {seconds}:00 or {seconds}min"
+        raise input_error(f"front matter 'duration': {shown!r} is {seconds} seconds (minutes:seconds); {hint}", doc.path, line, 1)
+    return minutes
 
 
 def budget_comment(section: Node) -> Block | None:
@@ -221,7 +255,7 @@ def budgets(doc: Document) -> dict[int, float]:
             if index is None:
                 raise input_error(f"front matter 'budgets': no section titled {str(title)!r}", doc.path, line, 1)
             try:
-                out[index] = parse_duration(value)
+                out[index] = parse_duration(as_written(doc, value, title, "budgets"))
             except DurationError as exc:
                 raise input_error(f"front matter 'budgets' for {str(title)!r}: {exc}", doc.path, line, 1) from None
     for index, section in enumerate(sections):

@@ -43,7 +43,7 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
 
     Counts what will be spoken on each slide of the deck (its speaker notes where it has them,
     else its title and text; code counts no words) at the speaking rate, plus an allowance per
-    slide. The slot is front matter 'duration: 20min' (also 20m, 1h, 1h30m, 00:20); a section's
+    slide. The slot is front matter 'duration: 20min' (also 20m, 1h, 1h30m, 20:00); a section's
     budget is '<!-- time: 5min -->' right under its heading, or front matter 'budgets:'. Exit 2 on
     a value confnotes cannot read.
     """

@@ -399,7 +399,7 @@ def _front_matter_keys() -> list[tuple[str, str]]:
     docs = {
         "title": "The note's title (else its # heading, …, its file name)",
         "kind": "notes, talk or reading-list; talk gets slide advice and the talk clock",
-        "duration": "The talk's slot: 20min, 45m, 1h, 1h30m or 00:20",
+        "duration": "The talk's slot: 20min, 45m, 1h, 1h30m or 20:00",
         "budgets": "Minutes per section: a mapping of section titles to durations",
         "slides": "This note's slide settings (over [slides] in the config)",
         "lang": "The note's language (hyphenation, quotes)",
