@@ -77,3 +77,23 @@ def test_the_scan_finds_what_it_looks_for():
     assert wall_clock_assertions(through_a_name) == [6]
     assert wall_clock_assertions(recorded) == []
     assert long_functions(TESTS / "fixtures") == []
+
+
+def test_every_rule_module_is_a_rule():
+    """Each rule module satisfies the ``NoteRule`` or ``ProjectRule`` protocol the engine types
+    them by: metadata, an options type whose fields have annotations, and the functions it calls."""
+    import inspect
+    from typing import get_type_hints
+
+    from confnotes.lint.rules import CATALOGUE, load
+    from confnotes.lint.types import RuleMeta
+
+    for entry in CATALOGUE:
+        rule = load(entry.id)
+        assert isinstance(rule.META, RuleMeta) and rule.META.id == entry.id, entry.id
+        assert set(get_type_hints(rule.Options)) == set(rule.Options._field_defaults), entry.id
+        functions = ("facts", "check_project") if entry.project else ("check",)
+        for name in functions:
+            assert callable(getattr(rule, name, None)), f"{entry.id} has no {name}"
+        if not entry.project:
+            assert len(inspect.signature(rule.check).parameters) == 2, entry.id

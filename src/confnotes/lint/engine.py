@@ -6,12 +6,11 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from confnotes.errors import config_error
-from confnotes.lint.rules import BY_ID, CATALOGUE, load, lookup
-from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report
+from confnotes.lint.rules import BY_ID, CATALOGUE, load, load_note_rule, load_project_rule, lookup
+from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, Rule
 from confnotes.settings import LintTable, check_value, describe, from_table
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ class LintSettings:
     def severity(self, rule_id: str) -> str:
         return str(self.severities.get(rule_id, BY_ID[rule_id].severity))
 
-    def options_for(self, rule: ModuleType) -> Any:
+    def options_for(self, rule: Rule) -> Any:
         options = self.options.get(rule.META.id)
         if options is None:  # defaults, made once per run rather than once per note
             options = self.options[rule.META.id] = rule.Options()
@@ -83,7 +82,7 @@ def resolve_rule_ids(keys: Iterable[str], where: str) -> set[str]:
     return ids
 
 
-def _coerce_options(rule: ModuleType, table: dict[str, Any], path: str) -> Any:
+def _coerce_options(rule: Rule, table: dict[str, Any], path: str) -> Any:
     """A rule's options from its config table, each checked against the type its ``Options``
     declares (numbers count something, so they are whole numbers of at least 1; ``Literal``
     options name their values)."""
@@ -230,7 +229,7 @@ def _next_content_lines(text: str, directive_ends: Iterable[int]) -> dict[int, i
 # ---------------------------------------------------------------- running rules
 
 
-def _finding(ctx: LintContext, rule: ModuleType, settings: LintSettings, report: Report) -> Finding:
+def _finding(ctx: LintContext, rule: Rule, settings: LintSettings, report: Report) -> Finding:
     meta = rule.META
     return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, settings.severity(meta.id), report.message, report.fix)
 
@@ -253,7 +252,7 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
         entry = BY_ID[rule_id]
         if entry.project or (entry.profile == "talk" and not talk) or rule_id in skipped:
             continue  # a rule that does not run here is not even imported
-        rule = load(rule_id)
+        rule = load_note_rule(rule_id)
         for report in rule.check(ctx, settings.options_for(rule)):
             findings.append(_finding(ctx, rule, settings, report))
     findings = filter_suppressed(ctx, findings)
@@ -267,7 +266,7 @@ def project_facts(ctx: LintContext, settings: LintSettings) -> dict[str, list[An
     for entry in CATALOGUE:
         if not entry.project or entry.id not in settings.enabled:
             continue
-        rule = load(entry.id)
+        rule = load_project_rule(entry.id)
         kept = []
         for fact in rule.facts(ctx):
             probe = Finding(ctx.doc.path, fact[2], fact[3], rule.META.id, rule.META.name, "info", "")
@@ -283,7 +282,7 @@ def lint_project(notes: list[tuple[str, dict[str, list[Any]], LintSettings]]) ->
     for entry in CATALOGUE:
         if not entry.project:
             continue
-        rule = load(entry.id)
+        rule = load_project_rule(entry.id)
         members = [(path, facts[rule.META.id]) for path, facts, _ in notes if rule.META.id in facts]
         settings_of = {path: settings for path, _, settings in notes}
         if len(members) < 2:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from types import ModuleType
 
 from confnotes import __version__
 from confnotes.escape import terminal_safe, xml_safe
 from confnotes.lint.rules import BY_ID, load, modules
-from confnotes.lint.types import Finding, option_defaults
+from confnotes.lint.types import Finding, Rule, option_defaults
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -291,7 +290,7 @@ REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] 
 }
 
 
-def rules_json(modules: list[ModuleType]) -> str:
+def rules_json(modules: list[Rule]) -> str:
     """The catalogue as data (``confnotes rules --format json``), for editors and CI dashboards."""
     import json
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from confnotes.settings import SlideSettings
 
@@ -273,3 +273,25 @@ class Report(NamedTuple):
     col: int
     message: str
     fix: Fix | None = None
+
+
+class Rule(Protocol):
+    """What every rule module provides: its metadata (identity and six-part docs) and its options
+    (a named tuple whose annotations type the config's ``[lint.rules.NAME]`` table)."""
+
+    META: RuleMeta
+    Options: type
+
+
+class NoteRule(Rule, Protocol):
+    """A rule that reads one note at a time."""
+
+    def check(self, ctx: LintContext, options: Any, /) -> Iterable[Report]: ...
+
+
+class ProjectRule(Rule, Protocol):
+    """A rule that reads all the notes of a run: each note's facts, then the findings across them."""
+
+    def facts(self, ctx: LintContext, /) -> list[Any]: ...
+
+    def check_project(self, notes: Iterable[tuple[str, list[Any]]], options: Any, /) -> Iterable[tuple[str, Report]]: ...

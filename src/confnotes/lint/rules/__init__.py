@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from types import ModuleType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from confnotes.lint.types import NoteRule, ProjectRule, Rule
 
 
 class Entry(NamedTuple):
@@ -72,11 +74,22 @@ def lookup(key: str) -> Entry | None:
 
 
 @cache
-def load(rule_id: str) -> ModuleType:
-    """The module of a rule (imported on first use)."""
+def load(rule_id: str) -> Any:
+    """The module of a rule (imported on first use): a ``NoteRule``, or a ``ProjectRule`` for
+    the rules the catalogue marks ``project`` (``load_note_rule`` and ``load_project_rule`` say which)."""
     return import_module(f"{__name__}.{BY_ID[rule_id].module}")
 
 
-def modules() -> tuple[ModuleType, ...]:
+def load_note_rule(rule_id: str) -> NoteRule:
+    rule: NoteRule = load(rule_id)
+    return rule
+
+
+def load_project_rule(rule_id: str) -> ProjectRule:
+    rule: ProjectRule = load(rule_id)
+    return rule
+
+
+def modules() -> tuple[Rule, ...]:
     """Every rule's module, in catalogue order (for listings, docs and SARIF)."""
     return tuple(load(entry.id) for entry in CATALOGUE)
