@@ -340,8 +340,10 @@ def schedule(timing: Timing) -> dict[str, Any]:
 
 
 def agenda_label(minutes: float) -> str:
-    """Minutes as an agenda shows them: ``4 min``, ``<1 min``."""
-    return "<1 min" if minutes < 0.75 else f"{round(minutes)} min"
+    """Minutes as an agenda shows them, to the half minute budgets are written in, halves rounded
+    up (not to even, as Python's ``round`` does): ``4 min``, ``4.5 min``, ``<1 min``."""
+    halves = math.floor(minutes * 2 + 0.5)
+    return "<1 min" if minutes < 0.75 else f"{halves / 2:g} min"
 
 
 # ---------------------------------------------------------------- reports

@@ -50,6 +50,12 @@ def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None)
     return plan(doc, deck if deck is not None else deck_for(doc, options), slides.wpm, slides.slide_seconds)
 
 
+def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
+    """The minutes a talk's agenda shows per part (its budget, else its estimate), the same in
+    every deck output; None for notes that are not a talk."""
+    return [agenda_label(section.planned_minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
+
+
 def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a deck template receives: the deck, the model, the options and render helpers."""
     from confnotes.templating import read_builtin
@@ -61,8 +67,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
 
     deck = deck_for(doc, options, base_dir)
     timing = talk_timing(doc, options, deck)
-    # a talk's agenda and handout show minutes per part (the agenda lists the note's parts)
-    agenda = [agenda_label(section.planned_minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
+    agenda = agenda_minutes(doc, timing)
     return {
         "doc": doc,
         "meta": doc.meta,

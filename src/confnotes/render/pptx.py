@@ -26,7 +26,7 @@ from confnotes.errors import render_error
 from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.model import Document
-from confnotes.render.deck import contained, deck_for, image_size, slide_lines
+from confnotes.render.deck import agenda_minutes, contained, deck_for, image_size, slide_lines, talk_timing
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
@@ -94,6 +94,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     core.keywords = xml_safe(", ".join(doc.meta.tags))
     core.language = xml_safe(doc.meta.lang)
     warnings: list[str] = []
+    minutes = agenda_minutes(doc, talk_timing(doc, options, deck))
     for slide in deck.slides:
         if slide.kind == "title":
             _title_slide(prs, layouts["title"], slide, md)
@@ -107,6 +108,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
             page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
             _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
+            if slide.kind == "agenda" and minutes:
+                _agenda_minutes(page, minutes)
         if not reference and slide.kind != "title":
             _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=slide.kind == "divider")
         if slide.notes:
@@ -345,6 +348,18 @@ def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> Non
             else:
                 _run(paragraph, text, px)
     _drop_empty(page)
+
+
+def _agenda_minutes(page: Any, minutes: list[str]) -> None:
+    """Each agenda item's minutes after it, muted, as the HTML deck shows them."""
+    frames = [shape.text_frame for shape in page.shapes if shape.has_text_frame and shape != page.shapes.title]
+    paragraphs = [paragraph for frame in frames for paragraph in frame.paragraphs if paragraph.runs]
+    for paragraph, label in zip(paragraphs, minutes, strict=False):
+        last = paragraph.runs[-1]
+        run = paragraph.add_run()
+        run.text = f"  {label}"
+        run.font.size, run.font.name = last.font.size, last.font.name
+        run.font.color.rgb = _muted()
 
 
 def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRenderer, bullets: bool) -> None:

@@ -1,0 +1,143 @@
+"""One talk plan for every deck output: the HTML deck, slides PDF, handout, PPTX, Marp and the
+slide outline agree on the slides, their titles, the agenda's minutes and which slides carry notes."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+
+import pytest
+
+TALK = """---
+title: Shipping on Fridays
+duration: 10min
+budgets:
+  Why we stopped: 4:30
+---
+Notes from the platform track.
+
+## Why we stopped
+
+1. Deploys broke weekends
+   - pager load doubled
+2. Nobody owned rollbacks
+
+::: notes
+Tell the story of the March outage.
+:::
+
+## What we kept
+<!-- time: 3.5min -->
+
+- Small changes
+- Feature flags
+- Canaries
+- Dashboards
+- Runbooks
+- Pairing
+- Blameless reviews
+- On-call handover
+
+## Questions
+
+```python
+def rollback(release):
+    return deploy(release.previous, note="rolled back on a Friday, on purpose")
+```
+"""
+
+#: 4.5 and 3.5 minutes: Python's round() made both "4 min" (to even), so the agenda disagreed with the budgets
+AGENDA = ["4.5 min", "3.5 min"]
+
+
+def _render(cli, tmp_path, fmt: str) -> bytes:
+    note = tmp_path / "talk.md"
+    if not note.exists():
+        note.write_text(TALK, encoding="utf-8")
+    out = tmp_path / f"out.{fmt}"
+    result = cli("render", str(note), "--to", fmt, "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out.read_bytes()
+
+
+def html_deck(data: bytes) -> list[tuple[str, bool]]:
+    page = data.decode()
+    slides = re.split(r'<section class="slide ', page)[1:]
+    out = []
+    for part in slides:
+        title = re.search(r'class="slide-title"[^>]*>(.*?)</h[12]>', part, re.S)
+        text = re.sub(r"<[^>]+>", "", title.group(1)) if title else ""
+        out.append((html.unescape(" ".join(text.split())), 'class="notes"' in part))
+    return out
+
+
+def pptx_deck(data: bytes) -> list[tuple[str, bool]]:
+    from pptx import Presentation
+
+    prs = Presentation(io.BytesIO(data))
+    return [
+        (
+            slide.shapes.title.text if slide.shapes.title is not None else "",
+            slide.has_notes_slide and bool(slide.notes_slide.notes_text_frame.text.strip()),
+        )
+        for slide in prs.slides
+    ]
+
+
+def marp_deck(data: bytes) -> list[tuple[str, bool]]:
+    text = data.decode()
+    body = text.split("\n---\n", 1)[1]  # after the front matter
+    sections = re.split(r"\n\n---\n", body)
+    out = []
+    for section in sections:
+        title = re.search(r"^#{1,2} (.+)$", section, re.M)
+        out.append((title.group(1).strip() if title else "", bool(re.search(r"<!--\n", section))))
+    return out
+
+
+def outline_deck(data: bytes) -> list[tuple[str, bool]]:
+    text = data.decode()
+    parts = re.split(r"(?m)^\s*\d+\. \[\d+:\d\d\] \[\w+\] ", text)[1:]
+    return [(re.sub(r"\s+\(\d+ words\).*", "", part.split("\n", 1)[0]).strip(), "notes:" in part) for part in parts]
+
+
+def test_every_deck_output_agrees_on_slides_titles_notes_and_agenda(cli, tmp_path):
+    decks = {
+        "slides": html_deck(_render(cli, tmp_path, "slides")),
+        "pptx": pptx_deck(_render(cli, tmp_path, "pptx")),
+        "marp": marp_deck(_render(cli, tmp_path, "marp")),
+        "outline": outline_deck(_render(cli, tmp_path, "outline")),
+    }
+    reference = decks["slides"]
+    assert len(reference) >= 8 and any(title.endswith("(cont.)") for title, _ in reference)
+    for fmt, deck in decks.items():
+        assert [title for title, _ in deck] == [title for title, _ in reference], fmt
+        assert [notes for _, notes in deck] == [notes for _, notes in reference], fmt
+    from pypdf import PdfReader
+
+    assert len(PdfReader(io.BytesIO(_render(cli, tmp_path, "slides-pdf"))).pages) == len(reference)
+
+
+@pytest.mark.parametrize("fmt", ["slides", "marp", "outline", "pptx", "handout"])
+def test_the_agenda_shows_the_plans_minutes_in_every_output(cli, tmp_path, fmt):
+    data = _render(cli, tmp_path, fmt)
+    if fmt == "pptx":
+        from pptx import Presentation
+
+        agenda = Presentation(io.BytesIO(data)).slides[1]
+        text = "\n".join(shape.text_frame.text for shape in agenda.shapes if shape.has_text_frame)
+    elif fmt == "handout":
+        from pypdf import PdfReader
+
+        text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    else:
+        text = data.decode()
+    found = re.findall(r"\d+(?:\.5)? min", text)
+    assert found[: len(AGENDA)] == AGENDA or all(label in text for label in AGENDA), (fmt, found)
+
+
+def test_agenda_minutes_round_halves_up_one_way():
+    from confnotes.timing import agenda_label
+
+    assert [agenda_label(m) for m in (4.5, 3.5, 4.24, 4.25, 0.5, 1.0)] == ["4.5 min", "3.5 min", "4 min", "4.5 min", "<1 min", "1 min"]
