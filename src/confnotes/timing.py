@@ -23,6 +23,7 @@ from confnotes.errors import input_error
 from confnotes.model import Block, Document, Node, count_words
 from confnotes.settings import SlideSettings, setting_range
 from confnotes.slides import Deck, Slide, slide_words
+from confnotes.slides.fit import plain
 
 DEFAULT_WPM = SlideSettings().wpm
 #: rates confnotes accepts; most speakers talk at 100–200 words a minute (``TYPICAL_WPM``)
@@ -90,6 +91,8 @@ class SlideTime:
     words: int
     minutes: float
     start_minutes: float  # where the slide starts in the plan
+    #: (section title, slide title without "(cont.)", occurrence): what a rehearsal matches slides by
+    identity: tuple[str, str, int] = ("", "", 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +112,13 @@ class SectionTime:
 
     @property
     def status(self) -> str:
-        """``over`` above 125% of its budget, ``ok`` otherwise, ``-`` without a budget."""
+        """``ok`` within its budget, ``over, within tolerance`` up to 125% of it (where lint's
+        over-time starts), ``over`` beyond; ``-`` without a budget. Above its budget is never ok."""
         if self.budget_minutes is None:
             return "-"
-        return "over" if self.minutes > 1.25 * self.budget_minutes else "ok"
+        if self.minutes <= self.budget_minutes:
+            return "ok"
+        return "over, within tolerance" if self.minutes <= 1.25 * self.budget_minutes else "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,10 +294,13 @@ def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float
     counts = [[0, 0, 0.0] for _ in rows]  # slides, words, minutes
     slide_times: list[SlideTime] = []
     elapsed = 0.0
+    seen: dict[tuple[str, str], int] = {}
     for number, (slide, index) in enumerate(zip(deck.slides, _section_of_slides(doc, deck), strict=True), start=1):
         words = spoken_words(slide)
         minutes = words / wpm + slide_seconds / 60
-        slide_times.append(SlideTime(number, slide.display_title, index, words, minutes, elapsed))
+        key = (rows[index][0], " ".join(plain(slide.title).split()))
+        seen[key] = seen.get(key, 0) + 1
+        slide_times.append(SlideTime(number, slide.display_title, index, words, minutes, elapsed, (*key, seen[key])))
         elapsed += minutes
         row = counts[index]
         row[0] += 1
@@ -349,6 +358,16 @@ def agenda_label(minutes: float) -> str:
 # ---------------------------------------------------------------- reports
 
 
+def slot_verdict(share: float) -> str:
+    """The estimate against the slot, plainly: it fits only at or under 100%; up to 110% (where
+    lint's over-time starts) it is over, within tolerance."""
+    if share > 1.10:
+        return "over the slot"
+    if share > 1.0:
+        return "over the slot, within tolerance"
+    return "well under the slot" if share < 0.60 else "fits the slot"
+
+
 def table(timing: Timing) -> str:
     """``confnotes time``'s text output: a row per part, then the total against the slot."""
     width = max([len("Section"), *(len(section.title) for section in timing.sections)])
@@ -370,9 +389,13 @@ def table(timing: Timing) -> str:
         lines.append(f"About {format_minutes(timing.total_minutes)} {pace}. No slot given: add 'duration: 20min' to the front matter.")
     else:
         share = timing.total_minutes / timing.slot_minutes
-        verdict = "over the slot" if share > 1.10 else "well under the slot" if share < 0.60 else "fits the slot"
         total, slot = format_minutes(timing.total_minutes), format_minutes(timing.slot_minutes)
-        lines.append(f"About {total} of a {slot} slot ({share:.0%}): {verdict}, {pace}.")
+        lines.append(f"About {total} of a {slot} slot ({share:.0%}): {slot_verdict(share)}, {pace}.")
+        budgeted = [section.budget_minutes for section in timing.sections if section.budget_minutes is not None]
+        if budgeted:
+            every = "" if len(budgeted) == len(timing.sections) else f" ({len(budgeted)} of {len(timing.sections)} sections)"
+            budget_share = sum(budgeted) / timing.slot_minutes
+            lines.append(f"Budgets{every} add up to {format_minutes(sum(budgeted))} of the {slot} slot ({budget_share:.0%}).")
     return "\n".join(lines) + "\n"
 
 
@@ -383,11 +406,25 @@ REHEARSAL_FORMAT = "confnotes.rehearsal/1"
 
 
 @dataclass(frozen=True, slots=True)
+class RehearsedSlide:
+    """One slide's time in a rehearsal, with the identity the presenter saved (when it did)."""
+
+    number: int
+    seconds: float
+    identity: tuple[str, str, int] | None = None  # (section, title, occurrence)
+
+
+@dataclass(frozen=True, slots=True)
 class Rehearsal:
     """Seconds spent on each slide in a rehearsal (index 0 is slide 1), from the presenter view."""
 
     seconds: tuple[float, ...]
     title: str = ""
+    slides: tuple[RehearsedSlide, ...] = ()
+
+
+#: rehearsal entries read at most: a presenter saves one a slide, and decks stay far below this
+MAX_REHEARSAL_SLIDES = 10_000
 
 
 def read_rehearsal(path: str) -> Rehearsal:
@@ -399,45 +436,92 @@ def read_rehearsal(path: str) -> Rehearsal:
             data = json.load(handle)
     except OSError as exc:
         raise input_error(f"cannot read rehearsal timings: {exc.strerror}", path) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         line = getattr(exc, "lineno", None)
         raise input_error(f"not a confnotes timings file: {exc.args[0] if exc.args else exc}", path, line) from None
     slides = data.get("slides") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("format") != REHEARSAL_FORMAT or not isinstance(slides, list):
         raise input_error(f'not a confnotes timings file (expected "format": "{REHEARSAL_FORMAT}")', path)
+    entries = [_rehearsed_slide(entry, path) for entry in slides]
     seconds: dict[int, float] = {}
-    for entry in slides:
-        number, spent = (entry.get("slide"), entry.get("seconds")) if isinstance(entry, dict) else (None, None)
-        if (
-            isinstance(number, bool)
-            or not isinstance(number, int)
-            or number < 1
-            or isinstance(spent, bool)
-            or not isinstance(spent, (int, float))
-            or spent < 0
-        ):
-            raise input_error("every timing needs a slide number (1, 2, …) and its seconds", path)
-        seconds[number] = seconds.get(number, 0.0) + float(spent)
+    for entry in entries:
+        seconds[entry.number] = seconds.get(entry.number, 0.0) + entry.seconds
     count = max(seconds, default=0)
-    return Rehearsal(tuple(seconds.get(number, 0.0) for number in range(1, count + 1)), str(data.get("title", "")))
+    return Rehearsal(tuple(seconds.get(number, 0.0) for number in range(1, count + 1)), str(data.get("title", "")), tuple(entries))
+
+
+def _rehearsed_slide(entry: Any, path: str) -> RehearsedSlide:
+    number, spent = (entry.get("slide"), entry.get("seconds")) if isinstance(entry, dict) else (None, None)
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, int)
+        or not 1 <= number <= MAX_REHEARSAL_SLIDES
+        or isinstance(spent, bool)
+        or not isinstance(spent, int | float)
+        or not 0 <= spent < 24 * 3600  # NaN and infinity fail too
+    ):
+        raise input_error(f"every timing needs a slide number (1 to {MAX_REHEARSAL_SLIDES}) and its seconds (0 to a day)", path)
+    assert isinstance(entry, dict)
+    section, title, occurrence = entry.get("section"), entry.get("title"), entry.get("occurrence")
+    known = isinstance(section, str) and isinstance(title, str) and isinstance(occurrence, int) and not isinstance(occurrence, bool)
+    return RehearsedSlide(number, float(spent), (section, " ".join(title.split()), occurrence) if known else None)  # type: ignore[arg-type,union-attr]
+
+
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A rehearsal laid over the deck as it is now: seconds per slide number, and what changed."""
+
+    seconds: dict[int, float]
+    added: tuple[str, ...] = ()  # slides of the deck the rehearsal never saw
+    removed: tuple[str, ...] = ()  # slides of the rehearsal the deck no longer has (or renamed)
+    by_identity: bool = False
+
+
+def match(timing: Timing, rehearsal: Rehearsal) -> Matched:
+    """Each slide's rehearsed seconds, matched by its identity (section, title, occurrence) when
+    the presenter saved it, so an added or removed slide does not shift every later time; by
+    position for older timings files."""
+    entries = rehearsal.slides
+    if not entries or any(entry.identity is None for entry in entries):
+        return Matched({number: spent for number, spent in enumerate(rehearsal.seconds, start=1) if number <= len(timing.slides)})
+    rehearsed: dict[tuple[str, str, int], float] = {}
+    for entry in entries:
+        assert entry.identity is not None
+        rehearsed[entry.identity] = rehearsed.get(entry.identity, 0.0) + entry.seconds
+    ours = {slide.identity: slide.number for slide in timing.slides}
+    seconds = {ours[key]: spent for key, spent in rehearsed.items() if key in ours}
+    added = tuple(_named(slide.identity) for slide in timing.slides if slide.identity not in rehearsed)
+    removed = tuple(_named(key) for key in rehearsed if key not in ours)
+    return Matched(seconds, added, removed, True)
+
+
+def _named(identity: tuple[str, str, int]) -> str:
+    section, title, occurrence = identity
+    name = title if title == section or not section else f"{section} › {title}"
+    return name if occurrence == 1 else f"{name} ({occurrence})"
 
 
 def compare(timing: Timing, rehearsal: Rehearsal) -> tuple[list[float], float | None]:
     """Rehearsed minutes per part, and the speaker's measured rate (words a minute, without the
     per-slide allowance) over the slides that were rehearsed."""
+    matched = match(timing, rehearsal).seconds
     actual = [0.0 for _ in timing.sections]
     words = 0
     talking = 0.0
     for slide in timing.slides:
-        if slide.number > len(rehearsal.seconds):
-            continue
-        spent = rehearsal.seconds[slide.number - 1]
+        spent = matched.get(slide.number, 0.0)
         actual[slide.section] += spent / 60
         if spent > 0:
             words += slide.words
             talking += max(spent - timing.slide_seconds, 0.0) / 60
     rate = words / talking if talking > 0 and words else None
     return actual, rate
+
+
+def timed_sections(timing: Timing, rehearsal: Rehearsal) -> set[int]:
+    """The parts the rehearsal timed (at least one of their slides has seconds)."""
+    matched = match(timing, rehearsal).seconds
+    return {slide.section for slide in timing.slides if matched.get(slide.number, 0.0) > 0}
 
 
 def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
@@ -456,9 +540,9 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
         lines.append(row(title, section.planned_minutes, spent))
     lines.append(row("Total", sum(section.planned_minutes for section in timing.sections), sum(actual)))
     lines += ["", "Planned: each section's budget, else its estimate."]
-    timed = sum(1 for seconds in rehearsal.seconds[: len(timing.slides)] if seconds > 0)
-    if len(rehearsal.seconds) != len(timing.slides):
-        lines.append(f"The rehearsal timed {len(rehearsal.seconds)} slides; the deck now has {len(timing.slides)}.")
+    matched = match(timing, rehearsal)
+    timed = sum(1 for seconds in matched.seconds.values() if seconds > 0)
+    lines += _changes_since(matched, timing, rehearsal)
     if timed < 0.8 * len(timing.slides):
         lines.append(f"Only {timed} of {len(timing.slides)} slides were timed: a partial rehearsal, not the talk's length.")
     elif rate is not None and MIN_WPM <= rate <= MAX_WPM:
@@ -466,6 +550,20 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
     elif rate is not None:
         lines.append(f"The rehearsal's pace ({rate:.0f} words a minute) is not a speaking rate: were the slides clicked through?")
     return "\n".join(lines) + "\n"
+
+
+def _changes_since(matched: Matched, timing: Timing, rehearsal: Rehearsal) -> list[str]:
+    """What changed in the deck since the rehearsal, by name where the timings say which slide is which."""
+    if not matched.by_identity:
+        if len(rehearsal.seconds) == len(timing.slides):
+            return []
+        return [f"The rehearsal timed {len(rehearsal.seconds)} slides; the deck now has {len(timing.slides)} (matched by position)."]
+    lines = []
+    for label, names in (("added since the rehearsal (not timed)", matched.added), ("timed but no longer in the deck", matched.removed)):
+        if names:
+            shown = "; ".join(names[:5]) + (f"; and {len(names) - 5} more" if len(names) > 5 else "")
+            lines.append(f"{len(names)} slide{'s' if len(names) != 1 else ''} {label}: {shown}.")
+    return lines
 
 
 # ---------------------------------------------------------------- budgets written back
@@ -484,13 +582,16 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 
-def write_budgets(text: str, doc: Document, minutes: list[float]) -> str:
-    """``text`` with each part's budget comment set to ``minutes`` (rounded to half minutes): an
-    existing ``<!-- time: … -->`` line is replaced, else one is inserted right under the heading.
-    Nothing else in the text changes."""
+def write_budgets(text: str, doc: Document, minutes: list[float | None]) -> str:
+    """``text`` with each part's budget set to ``minutes`` (rounded to half minutes; ``None``
+    leaves a part as it is). A budget that lives in the front matter's ``budgets:`` is changed
+    there; an existing ``<!-- time: … -->`` line is replaced; else one is inserted right under
+    the heading. Nothing else in the text changes."""
     lines = text.split("\n")
     inserts: list[tuple[int, str]] = []  # (index to insert before, line)
     for section, value in zip(doc.parts, minutes, strict=True):
+        if value is None:
+            continue
         comment = f"<!-- time: {budget_value(value)} -->"
         existing = budget_comment(section)
         if existing is not None and existing.span.start == existing.span.end:
@@ -498,14 +599,65 @@ def write_budgets(text: str, doc: Document, minutes: list[float]) -> str:
             indent = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
             lines[index] = indent + comment
             continue
-        at = section.span.start  # the line after the heading (0-based index of the next line)
-        if _ATX.match(lines[at - 1]):
-            pass
-        elif at < len(lines) and _SETEXT.match(lines[at]):
-            at += 1
-        elif at < len(lines) and not lines[at].strip():
-            at += 1  # a bare-line or bold-line heading: the comment goes after its blank line
-        inserts.append((at, comment))
+        if existing is None and _set_front_matter_budget(lines, doc, section.title, budget_value(value)):
+            continue
+        inserts.append((_budget_line(lines, section.span.start), comment))
     for index, line in sorted(inserts, reverse=True):
         lines.insert(index, line)
+    return "\n".join(lines)
+
+
+def _budget_line(lines: list[str], at: int) -> int:
+    """Where a budget comment goes: the line after the heading (a setext underline, or a bare
+    line's blank line, comes first)."""
+    if _ATX.match(lines[at - 1]):
+        return at
+    if at < len(lines) and (_SETEXT.match(lines[at]) or not lines[at].strip()):
+        return at + 1
+    return at
+
+
+def _set_front_matter_budget(lines: list[str], doc: Document, title: str, value: str) -> bool:
+    """Change ``title``'s entry under the front matter's ``budgets:`` to ``value``, in place (its
+    key, quotes, indent and comment kept); False when the budget is not there."""
+    span = doc.meta.front_matter_span
+    if span is None or not isinstance(doc.meta.extra.get("budgets"), dict):
+        return False
+    inside = False
+    for index in range(span.start - 1, min(span.end, len(lines))):
+        line = lines[index]
+        if re.match(r"budgets\s*:\s*(#.*)?$", line):
+            inside = True
+            continue
+        if inside and line.strip() and not line[:1].isspace():
+            break
+        entry = re.match(r"""^(\s+["']?)(.+?)(["']?\s*:\s*)([^#]*?)(\s*(?:#.*)?)$""", line) if inside else None
+        if entry and entry.group(2).strip().lower() == title.strip().lower():
+            lines[index] = entry.group(1) + entry.group(2) + entry.group(3) + value + entry.group(5)
+            return True
+    return False
+
+
+def write_wpm(text: str, doc: Document, wpm: int) -> str:
+    """``text`` with the front matter's ``slides: wpm:`` set to ``wpm`` (the section and the front
+    matter made if missing). Nothing else in the text changes."""
+    lines = text.split("\n")
+    span = doc.meta.front_matter_span
+    if span is None:
+        return "\n".join(["---", "slides:", f"  wpm: {wpm}", "---", *lines])
+    start, end = span.start - 1, span.end - 1  # the opening and closing fence lines
+    slides_at = next((i for i in range(start + 1, end) if re.match(r"slides\s*:\s*(#.*)?$", lines[i])), None)
+    if slides_at is None:
+        lines.insert(end, f"slides:\n  wpm: {wpm}")
+        return "\n".join(lines)
+    for index in range(slides_at + 1, end):
+        line = lines[index]
+        if line.strip() and not line[:1].isspace():
+            break
+        found = re.match(r"^(\s+wpm\s*:\s*)([^#]*?)(\s*(?:#.*)?)$", line)
+        if found:
+            lines[index] = found.group(1) + str(wpm) + found.group(3)
+            return "\n".join(lines)
+    indent = next((re.match(r"\s+", lines[i]).group(0) for i in range(slides_at + 1, end) if re.match(r"\s+\S", lines[i])), "  ")  # type: ignore[union-attr]
+    lines.insert(slides_at + 1, f"{indent}wpm: {wpm}")
     return "\n".join(lines)

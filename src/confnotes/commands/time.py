@@ -34,11 +34,18 @@ from confnotes.settings import SlideSettings, setting_range
 @click.option(
     "--write-budgets",
     is_flag=True,
-    help="Write each section's time into the note as <!-- time: … --> under its heading, rounded to half "
-    "minutes and replacing a budget comment already there: the rehearsed times with --rehearsal, else the "
-    "estimate. Nothing else in the note changes.",
+    help="Write each section's time into the note as <!-- time: … --> under its heading (or in front matter "
+    "budgets: where its budget is), rounded to half minutes: the rehearsed times with --rehearsal (sections "
+    "the rehearsal did not time are left as they are), else the estimate. Nothing else in the note changes.",
 )
-def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool) -> None:
+@click.option(
+    "--write-wpm",
+    is_flag=True,
+    help="With --rehearsal: keep the speaking rate you measured as front matter slides: wpm:.",
+)
+def command(
+    note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool, write_wpm: bool
+) -> None:
     """How long the talk in NOTE runs: per section, per slide, against its slot.
 
     Counts what will be spoken on each slide of the deck (its speaker notes where it has them,
@@ -51,7 +58,6 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
 
     from confnotes import timing
     from confnotes.load import load_note
-    from confnotes.output import write_atomic
     from confnotes.slides import DeckOptions, build_deck, slide_settings
     from confnotes.source import note_folder
 
@@ -61,19 +67,8 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
     folder = note_folder(note)
     plan = timing.plan(doc, build_deck(doc, DeckOptions.from_settings(settings, folder)), settings.wpm, settings.slide_seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
-    if write_budgets:
-        if note == "-":
-            raise NotesError("--write-budgets writes into the note; give a file, not -", kind=ErrorKind.USAGE)
-        if not doc.parts:
-            raise NotesError("the note has no sections to budget", path=note)
-        minutes = timing.compare(plan, rehearsed)[0] if rehearsed else [section.minutes for section in plan.sections]
-        text = timing.write_budgets(loaded.source.text, doc, minutes)
-        _check_budgets_written(text, loaded, minutes)
-        if text != loaded.source.text:
-            from confnotes.check import encode_like
-
-            write_atomic(note, encode_like(loaded.source, text))
-        click.echo(f"{note}: wrote {len(minutes)} section budgets", err=True)
+    if write_budgets or write_wpm:
+        _write_back(note, loaded, plan, rehearsed, write_budgets, write_wpm)
         return
     if fmt == "json":
         data = plan.as_json()
@@ -89,14 +84,62 @@ def command(note: str, wpm: int | None, slide_seconds: float | None, fmt: str, r
         click.echo(timing.rehearsal_table(plan, rehearsed) if rehearsed else timing.table(plan), nl=False)
 
 
-def _check_budgets_written(text: str, loaded: Any, minutes: list[float]) -> None:
-    """Read the written note back: the same parts, each with the budget just written, or refuse."""
+def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool, wpm: bool) -> None:
+    """--write-budgets and --write-wpm: the note rewritten in place, checked, and a plain report."""
+    from confnotes import timing
+    from confnotes.output import write_atomic
+
+    if note == "-":
+        raise NotesError("--write-budgets and --write-wpm write into the note; give a file, not -", kind=ErrorKind.USAGE)
+    text, said = loaded.source.text, []
+    if budgets:
+        if not loaded.doc.parts:
+            raise NotesError("the note has no sections to budget", path=note)
+        minutes: list[float | None] = [section.minutes for section in plan.sections]
+        if rehearsed:
+            actual = timing.compare(plan, rehearsed)[0]
+            timed = timing.timed_sections(plan, rehearsed)
+            minutes = [value if index in timed else None for index, value in enumerate(actual)]
+            skipped = [section.title for index, section in enumerate(plan.sections) if index not in timed]
+            if skipped:
+                said.append(f"left {len(skipped)} untimed section budget(s) as they were: {', '.join(skipped)}")
+        text = timing.write_budgets(text, loaded.doc, minutes)
+        after = _check_budgets_written(text, loaded, minutes)
+        before = timing.budgets(loaded.doc)
+        changed = sum(1 for index, value in after.items() if before.get(index) != value)
+        if changed:
+            said.insert(0, f"wrote {changed} section budget{'s' if changed != 1 else ''}")
+    if wpm:
+        measured = timing.compare(plan, rehearsed)[1] if rehearsed else None
+        if measured is None or not timing.MIN_WPM <= measured <= timing.MAX_WPM:
+            raise NotesError("--write-wpm needs a --rehearsal that measured a speaking rate", path=note, kind=ErrorKind.USAGE)
+        text = timing.write_wpm(text, loaded.doc, round(measured))
+        said.append(f"set slides.wpm to {round(measured)}")
+    if text == loaded.source.text:
+        click.echo(f"{note}: nothing changed; the budgets and pace are already as written" + "".join(f"; {s}" for s in said), err=True)
+        return
+    from confnotes.check import encode_like
+    from confnotes.load import read_text
+
+    read_text(text, loaded.source.path, loaded.config)  # it still reads (a front matter edit included)
+    write_atomic(note, encode_like(loaded.source, text))
+    click.echo(f"{note}: " + "; ".join(said), err=True)
+
+
+def _check_budgets_written(text: str, loaded: Any, minutes: list[float | None]) -> dict[int, float]:
+    """Read the written note back: the same parts, each with the budget just written (the others
+    as they were), or refuse. Returns the budgets it reads."""
     from confnotes import timing
     from confnotes.load import read_text
 
     again = read_text(text, loaded.source.path, loaded.config)
     before = [section.title for section in loaded.doc.parts]
     after = [section.title for section in again.parts]
-    wanted = {index: timing.budget_minutes(value) for index, value in enumerate(minutes)}
-    if before != after or timing.budgets(again) != wanted:
+    wanted = {
+        **timing.budgets(loaded.doc),
+        **{index: timing.budget_minutes(value) for index, value in enumerate(minutes) if value is not None},
+    }
+    found = timing.budgets(again)
+    if before != after or found != wanted:
         raise NotesError("cannot place budget comments in this note without changing its outline; nothing written", path=loaded.source.path)
+    return found
