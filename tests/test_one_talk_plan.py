@@ -141,3 +141,19 @@ def test_agenda_minutes_round_halves_up_one_way():
     from confnotes.timing import agenda_label
 
     assert [agenda_label(m) for m in (4.5, 3.5, 4.24, 4.25, 0.5, 1.0)] == ["4.5 min", "3.5 min", "4 min", "4.5 min", "<1 min", "1 min"]
+
+
+def test_notes_follow_the_content_they_were_written_after_onto_cont_slides():
+    """A note written after the last items of a list that the limits split goes with those items to
+    the "(cont.)" slide, instead of leaving the cont. slide with no notes."""
+    from confnotes.api import build_deck, parse_text
+
+    doc = parse_text(
+        "# Talk\n\n## Tools\n\n- one\n- two\n- three\n\n::: notes\nabout the first three\n:::\n\n"
+        "- four\n- five\n- six\n- seven\n- eight\n\n::: notes\nabout the last ones\n:::\n"
+    )
+    deck = build_deck(doc, max_items=4, agenda=False)
+    parts = [slide for slide in deck.slides if slide.title == "Tools"]
+    assert [slide.display_title for slide in parts] == ["Tools", "Tools (cont.)"]
+    assert parts[0].notes == ("about the first three",)
+    assert parts[1].notes == ("about the last ones",)

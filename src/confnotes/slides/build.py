@@ -103,6 +103,22 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
     return out
 
 
+def _with_notes(content: tuple[Entry, ...], notes_in: NotesOf) -> tuple[list[SlideEntry], tuple[str, ...], tuple[int, ...]]:
+    """``content`` as slide entries, with its notes and where each stands (after how many entries:
+    a note after a list item goes after that item's entries), so a split keeps them together."""
+    out: list[SlideEntry] = []
+    notes: list[str] = []
+    at: list[int] = []
+    for entry in content:
+        parts: tuple[Entry, ...] = entry.items if type(entry) is List else (entry,)
+        for part in parts:
+            out.extend(_slide_entries((part,)) if type(part) is Block else _item_entries(part))  # type: ignore[arg-type]
+            found = notes_in((part,))
+            notes += found
+            at += [len(out)] * len(found)
+    return out, tuple(notes), tuple(at)
+
+
 def _subtitle(meta: Any) -> str:
     return " · ".join(part for part in (meta.event, meta.date, ", ".join(meta.speakers)) if part)
 
@@ -176,7 +192,9 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
         if type(entry) is Block:
             if current is not None:
                 if entry.kind == "note":  # a note after a point or list: that slide's, unless notes are off
-                    current = replace(current, notes=current.notes + notes_in((entry,)))
+                    added = notes_in((entry,))
+                    at = current.note_positions() + (len(current.content),) * len(added)
+                    current = replace(current, notes=current.notes + added, notes_at=at)
                 elif entry.kind not in _OFF_SLIDE:
                     current = replace(current, content=current.content + (SlideText(entry.text, entry.kind, entry.info),))
             continue
@@ -194,7 +212,9 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     divider = slides[start]
     if divider.kind == "divider" and len(slides) > start + 1 and slides[start + 1].title == divider.title:
         # the points were listed on one slide with the section's title: that slide opens the section
-        slides[start + 1] = replace(slides[start + 1], notes=divider.notes + slides[start + 1].notes)
+        merged = slides[start + 1]
+        at = (0,) * len(divider.notes) + merged.note_positions()
+        slides[start + 1] = replace(merged, notes=divider.notes + merged.notes, notes_at=at)
         del slides[start]
 
 
@@ -248,10 +268,10 @@ def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> No
             _point_slides(node, slides, notes_in)
         else:
             own = tuple(entry for entry in node.content if type(entry) is not Node)
-            content = tuple(_slide_entries(own))
-            if content or not subsections:
+            entries, notes, at = _with_notes(own, notes_in)
+            if entries or not subsections:
                 kind = "bullets" if node.items else "text"
-                slides.append(Slide(kind, node.title, content=content, notes=notes_in(own), line=node.span.start))
+                slides.append(Slide(kind, node.title, content=tuple(entries), notes=notes, notes_at=at, line=node.span.start))
             else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
                 slides.append(Slide("divider", node.title, notes=notes_in(own), line=node.span.start))
         stack.extend(reversed(subsections))

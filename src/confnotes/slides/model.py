@@ -59,6 +59,12 @@ class Slide:
     scale: float = 1.0  # the fit engine's text scale (1 down to fit.FLOOR)
     image_px: int = 0  # the height each image on the slide may take (fit engine), 0: no images
     overflow: bool = False  # split by the fit engine: too much for one slide even at the smallest text
+    #: for each note, how many of ``content``'s entries were written before it (empty: none, all
+    #: notes open the slide); a split gives each note to the part holding the entry it follows
+    notes_at: tuple[int, ...] = ()
+
+    def note_positions(self) -> tuple[int, ...]:
+        return self.notes_at or (0,) * len(self.notes)
 
     @property
     def display_title(self) -> str:

@@ -49,10 +49,10 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
             before.append(pages.pop()[0])
     parts = len(pages)
     out: list[Slide] = []
+    notes = _notes_by_page(slide, [len(page) for page in pages])
     for index, page in enumerate(pages):
-        part = replace(
-            slide, content=tuple(page), notes=slide.notes if index == 0 else (), continued=index > 0, part=index + 1, parts=parts
-        )
+        page_notes, page_at = notes[index]
+        part = replace(slide, content=tuple(page), notes=page_notes, notes_at=page_at, continued=index > 0, part=index + 1, parts=parts)
         page_items = sum(1 for entry in page if type(entry) is SlideItem)
         out.append(replace(part, dense=slide_words(part) > options.max_words or page_items > options.max_items))
     return out
@@ -123,3 +123,16 @@ def _share_out(groups: list[list[SlideEntry]], options: DeckOptions) -> list[lis
         low, high = (low, middle) if len(pack(middle)) <= fewest else (middle, high)
     bounds = [*pack(high), len(groups)]
     return [[entry for group in groups[bounds[k] : bounds[k + 1]] for entry in group] for k in range(len(bounds) - 1)]
+
+
+def _notes_by_page(slide: Slide, sizes: list[int]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """Each part's notes (and their positions on it): a note goes with the entry written before
+    it, so notes after content that moved to a "(cont.)" slide follow it there."""
+    out: list[tuple[list[str], list[int]]] = [([], []) for _ in sizes]
+    ends = [sum(sizes[: index + 1]) for index in range(len(sizes))]
+    for note, at in zip(slide.notes, slide.note_positions(), strict=True):
+        index = next((i for i, end in enumerate(ends) if at <= end), len(sizes) - 1) if at else 0
+        start = ends[index] - sizes[index]
+        out[index][0].append(note)
+        out[index][1].append(max(0, at - start))
+    return [(tuple(notes), tuple(at)) for notes, at in out]
