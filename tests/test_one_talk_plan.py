@@ -157,3 +157,32 @@ def test_notes_follow_the_content_they_were_written_after_onto_cont_slides():
     assert [slide.display_title for slide in parts] == ["Tools", "Tools (cont.)"]
     assert parts[0].notes == ("about the first three",)
     assert parts[1].notes == ("about the last ones",)
+
+
+def test_a_split_code_block_is_highlighted_whole_then_split(cli, tmp_path):
+    """A docstring that runs across the fit engine's cut stays a string on the '(cont.)' slide;
+    highlighted part by part, its words lit up as keywords there."""
+    lines = "\n".join(f"    line {n} of the docstring: if for while return" for n in range(40))
+    note = tmp_path / "talk.md"
+    note.write_text(
+        f'# Talk\n\n## The script\n\n```python\ndef migrate(db):\n    """Move every row.\n{lines}\n    """\n    return True\n```\n'
+    )
+    out = tmp_path / "talk.slides.html"
+    assert cli("render", str(note), "--to", "slides", "-o", str(out)).exit_code == 0
+    parts = re.findall(r'<pre class="code highlight"[^>]*><code>(.*?)</code></pre>', out.read_text(), re.S)
+    assert len(parts) >= 2, "the block is split"
+    inside = [line for line in parts[1].split("\n") if "of the docstring" in line]
+    assert inside and all('class="sd"' in line and 'class="k"' not in line for line in inside)
+    from pptx import Presentation
+
+    deck = tmp_path / "talk.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(deck)).exit_code == 0
+    prs = Presentation(str(deck))
+    colours = set()
+    for slide in list(prs.slides)[1:]:
+        for shape in slide.shapes:
+            if shape.has_text_frame and "of the docstring" in shape.text_frame.text:
+                for paragraph in shape.text_frame.paragraphs:
+                    if "of the docstring" in "".join(run.text for run in paragraph.runs):
+                        colours |= {str(run.font.color.rgb) for run in paragraph.runs if run.text.strip() and run.font.color.type}
+    assert len(colours) == 1, f"docstring lines are one colour on every slide, not keyword-coloured: {colours}"

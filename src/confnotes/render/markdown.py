@@ -13,6 +13,7 @@ import mimetypes
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
@@ -234,7 +235,7 @@ class InlineRenderer:
                     links.pop()
         return runs
 
-    def slide_code(self, text: str, info: str, scale: float) -> Markup:
+    def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
         wrapped where the fit engine measured them, each continuation behind a mark."""
         from confnotes.slides import SlideText
@@ -244,7 +245,7 @@ class InlineRenderer:
         columns = code_columns(max(CODE_MIN, CODE[0] * scale))
         lines = code_lines(SlideText(text, "code", info))
         label = f' data-lang="{escape(info)}"' if info else ""
-        return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns) + "</code></pre>")
+        return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns, whole, first) + "</code></pre>")
 
     def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is not lost."""
@@ -286,9 +287,16 @@ class InlineRenderer:
         )
 
 
-def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, str]]]:
+def highlighted_lines(lines: list[str], language: str, whole: str = "", first: int = 0) -> list[list[tuple[str, str]]]:
     """``lines`` of code as ``(css class, text)`` spans per line (Pygments; plain text if the
-    language is unknown)."""
+    language is unknown). A part of a split block (``whole``, from its line ``first``) is cut from
+    the whole block's highlighting, so it is coloured as the whole is, not as code of its own."""
+    spans = _highlighted(whole, language)[first : first + len(lines)] if whole else _highlighted("\n".join(lines), language)
+    return spans + [[] for _ in range(len(lines) - len(spans))]
+
+
+@lru_cache(maxsize=32)  # the parts of one split block share their whole block's highlighting
+def _highlighted(code: str, language: str) -> list[list[tuple[str, str]]]:
     from pygments.lexers import TextLexer, get_lexer_by_name
     from pygments.token import STANDARD_TYPES
     from pygments.util import ClassNotFound
@@ -298,7 +306,7 @@ def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, s
     except ClassNotFound:
         lexer = TextLexer()
     out: list[list[tuple[str, str]]] = [[]]
-    for kind, value in lexer.get_tokens("\n".join(lines)):
+    for kind, value in lexer.get_tokens(code):
         css = ""
         while kind is not None and not (css := STANDARD_TYPES.get(kind, "")):
             kind = kind.parent
@@ -312,16 +320,19 @@ def highlighted_lines(lines: list[str], language: str) -> list[list[tuple[str, s
                 out[-1][-1] = (css, out[-1][-1][1] + part)
             else:
                 out[-1].append((css, part))
-    return out[: len(lines)] + [[] for _ in range(len(lines) - len(out))]
+    count = code.count("\n") + 1
+    return out[:count] + [[] for _ in range(count - len(out))]
 
 
-def wrapped_highlighted(lines: list[str], info: str, columns: int | None) -> Iterator[tuple[bool, list[tuple[str, str]]]]:
+def wrapped_highlighted(
+    lines: list[str], info: str, columns: int | None, whole: str = "", first: int = 0
+) -> Iterator[tuple[bool, list[tuple[str, str]]]]:
     """Code as it is shown: ``(continued, spans)`` per shown line — highlighted (``highlighted_lines``),
     lines longer than ``columns`` wrapped where the fit engine wraps them (``fit.wrapped_code``);
     ``columns`` None: never wrapped. Every renderer of code (pages, PDFs, decks, PPTX) draws these."""
     from confnotes.slides.fit import wrapped_code
 
-    for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else ""):
+    for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else "", whole, first):
         text = "".join(piece for _, piece in spans)
         if columns is None:
             yield False, spans
@@ -345,10 +356,10 @@ def _slice(spans: list[tuple[str, str]], start: int, stop: int) -> list[tuple[st
     return out
 
 
-def _code_lines_html(lines: list[str], info: str, columns: int | None) -> str:
+def _code_lines_html(lines: list[str], info: str, columns: int | None, whole: str = "", first: int = 0) -> str:
     """The shown lines of a code block as HTML; a continuation starts with a mark CSS draws."""
     out = []
-    for continued, spans in wrapped_highlighted(lines, info, columns):
+    for continued, spans in wrapped_highlighted(lines, info, columns, whole, first):
         html = "".join(f'<span class="{css}">{escape(text)}</span>' if css else str(escape(text)) for css, text in spans)
         out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + html)
     return "\n".join(out)

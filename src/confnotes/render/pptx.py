@@ -477,7 +477,7 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size))
+    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size), entry.whole, entry.first)
     for index, (continued, spans) in enumerate(lines):
         paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
         if continued:

@@ -133,9 +133,11 @@ def wrapped_code(lines: list[str], columns: int) -> list[tuple[str, bool]]:
     return out
 
 
-def fence(entry: SlideText, lines: list[str]) -> SlideText:
-    """A part of a code block as a block of its own (same language)."""
-    return SlideText("```" + entry.info + "\n" + "\n".join(lines) + "\n```", "code", entry.info)
+def fence(entry: SlideText, lines: list[str], first: int = 0) -> SlideText:
+    """A part of a code block, from its line ``first`` on, as a block of its own (same language),
+    remembering the whole block so renderers highlight the part as the whole would colour it."""
+    whole = entry.whole or "\n".join(code_lines(entry))
+    return SlideText("```" + entry.info + "\n" + "\n".join(lines) + "\n```", "code", entry.info, whole, entry.first + first)
 
 
 # ------------------------------------------------------------------ tables
@@ -313,7 +315,7 @@ def _cut(entry: SlideText, room: float, last: bool = False) -> tuple[SlideEntry 
         if count < min(3, len(lines)):  # a sliver of code is no use: start it on the next slide
             return None, entry
         count = _balanced(count, len(lines), last)
-        return fence(entry, lines[:count]), (fence(entry, lines[count:]) if count < len(lines) else None)
+        return fence(entry, lines[:count]), (fence(entry, lines[count:], count) if count < len(lines) else None)
     if entry.kind == "table":
         body = len(table_rows(entry.text)) - 1
         stop = 0

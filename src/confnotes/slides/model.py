@@ -38,6 +38,10 @@ class SlideText:
     text: str
     kind: str = "paragraph"
     info: str = ""
+    #: a part of a code block the fit engine split: the whole block's code and the line this part
+    #: starts at, so it is highlighted as part of the whole (a string open across the cut stays one)
+    whole: str = ""
+    first: int = 0
 
 
 SlideEntry = SlideItem | SlideText
