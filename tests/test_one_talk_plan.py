@@ -186,3 +186,23 @@ def test_a_split_code_block_is_highlighted_whole_then_split(cli, tmp_path):
                     if "of the docstring" in "".join(run.text for run in paragraph.runs):
                         colours |= {str(run.font.color.rgb) for run in paragraph.runs if run.text.strip() and run.font.color.type}
     assert len(colours) == 1, f"docstring lines are one colour on every slide, not keyword-coloured: {colours}"
+
+
+def test_a_build_makes_one_talk_plan_per_note(cli, tmp_path, monkeypatch):
+    """Lint's timing rules, every deck format and the index read one plan, made once."""
+    import confnotes.timing as timing
+
+    made: list[str] = []
+    real = timing.plan
+
+    def counting(doc, deck, wpm=timing.DEFAULT_WPM, slide_seconds=timing.DEFAULT_SLIDE_SECONDS):
+        made.append(doc.path)
+        return real(doc, deck, wpm, slide_seconds)
+
+    monkeypatch.setattr(timing, "plan", counting)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text(TALK, encoding="utf-8")
+    result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "slides,pptx,marp,outline,handout", "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    assert len(made) == 1, made

@@ -22,7 +22,7 @@ from typing import Any
 from confnotes.errors import input_error
 from confnotes.model import Block, Document, Node, count_words
 from confnotes.settings import SlideSettings, setting_range
-from confnotes.slides import Deck, Slide, slide_words
+from confnotes.slides import Deck, Decks, Slide, slide_words
 from confnotes.slides.fit import plain
 
 DEFAULT_WPM = SlideSettings().wpm
@@ -286,6 +286,18 @@ def _section_of_slides(doc: Document, deck: Deck) -> Iterator[int]:
             while current + 1 < len(starts) and slide.line >= starts[current + 1]:
                 current += 1
         yield current
+
+
+def shared_plan(doc: Document, decks: Decks | None, deck: Deck, wpm: int, slide_seconds: float) -> Timing:
+    """The talk plan of ``deck``, made once per note where the note's ``Decks`` are shared (a
+    build's lint run, every deck format and the index read the same plan); else made here."""
+    if decks is None or decks.doc is not doc or decks.get(deck.options) is not deck:
+        return plan(doc, deck, wpm, slide_seconds)
+    key = (deck.options, wpm, slide_seconds)
+    if key not in decks.plans:
+        decks.plans[key] = plan(doc, deck, wpm, slide_seconds)
+    found: Timing = decks.plans[key]
+    return found
 
 
 def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float = DEFAULT_SLIDE_SECONDS) -> Timing:

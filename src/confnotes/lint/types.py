@@ -151,9 +151,9 @@ class LintContext:
     @cached_property
     def timing(self) -> Timing:
         """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace)."""
-        from confnotes.timing import plan
+        from confnotes.timing import shared_plan
 
-        return plan(self.doc, self.fitted_deck, self.slides.wpm, self.slides.slide_seconds)
+        return shared_plan(self.doc, self.decks, self.fitted_deck, self.slides.wpm, self.slides.slide_seconds)
 
     @cached_property
     def _starts(self) -> list[int]:

@@ -15,7 +15,7 @@ from confnotes.render.html import style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
-from confnotes.timing import Timing, agenda_label, format_minutes, plan, schedule
+from confnotes.timing import Timing, agenda_label, format_minutes, schedule, shared_plan
 
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
@@ -47,7 +47,8 @@ def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None
 def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:
     """The talk's estimate for the deck as rendered (the pace from the note's slide settings)."""
     slides = options.slides
-    return plan(doc, deck if deck is not None else deck_for(doc, options), slides.wpm, slides.slide_seconds)
+    deck = deck if deck is not None else deck_for(doc, options)
+    return shared_plan(doc, options.decks, deck, slides.wpm, slides.slide_seconds)
 
 
 def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:

@@ -24,6 +24,8 @@ class Decks:
         self.doc = doc
         self._built: dict[DeckOptions, Deck] = {}
         self._bases: dict[bool, tuple[Slide, ...]] = {}
+        #: the talk plans made from these decks, by deck options and pace (``timing.shared_plan``)
+        self.plans: dict[tuple[DeckOptions, int, float], Any] = {}
 
     def get(self, options: DeckOptions) -> Deck:
         if options not in self._built:
