@@ -206,3 +206,17 @@ def test_a_build_makes_one_talk_plan_per_note(cli, tmp_path, monkeypatch):
     result = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "slides,pptx,marp,outline,handout", "-j", "1", "-q")
     assert result.exit_code == 0, result.output
     assert len(made) == 1, made
+
+
+def test_notes_after_a_block_the_fit_engine_cut_go_where_it_ends():
+    from confnotes.api import build_deck, parse_text
+
+    code = "\n".join(f"step_{n} = run(step_{n - 1})" for n in range(1, 70))
+    doc = parse_text(
+        f"# Talk\n\n## Pipeline\n\n::: notes\nopen with the why\n:::\n\n```python\n{code}\n```\n\n::: notes\nafter the code\n:::\n"
+    )
+    parts = [slide for slide in build_deck(doc, agenda=False).slides if slide.title == "Pipeline"]
+    assert len(parts) >= 2, "the code block is cut over slides"
+    assert parts[0].notes == ("open with the why",)
+    assert parts[-1].notes == ("after the code",)
+    assert all(not slide.notes for slide in parts[1:-1])

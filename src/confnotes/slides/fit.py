@@ -256,11 +256,13 @@ def fit_slide(slide: Slide) -> list[Slide]:
     pages = _paginate(slide, room)
     parts = len(pages)
     out = []
+    notes = _notes_by_page(slide, pages)
     for index, page in enumerate(pages):
         part = replace(
             slide,
             content=tuple(page),
-            notes=slide.notes if index == 0 else (),
+            notes=notes[index],
+            notes_at=(),
             continued=slide.continued or index > 0,
             kind=slide.kind if index == 0 or slide.kind != "title" else "text",
             part=index + 1,
@@ -400,3 +402,23 @@ def fit_deck(slides: list[Slide]) -> list[Slide]:
     for slide in slides:
         out.extend(fit_slide(slide))
     return out
+
+
+def _notes_by_page(slide: Slide, pages: list[list[SlideEntry]]) -> list[tuple[str, ...]]:
+    """Each page's notes: a note goes to the page where the entry written before it ends (a code
+    block or paragraph cut over two pages ends on the second), so notes follow their content."""
+    originals = slide.content
+    last_page = [0] * len(originals)
+    current = 0
+    for number, page in enumerate(pages):
+        for entry in page:
+            if current + 1 < len(originals) and entry != originals[current] and entry == originals[current + 1]:
+                current += 1  # the pieces of a cut entry are over: this is the next one, whole
+            if current < len(originals):
+                last_page[current] = number
+            if current < len(originals) and entry == originals[current]:
+                current += 1
+    out: list[list[str]] = [[] for _ in pages]
+    for note, at in zip(slide.notes, slide.note_positions(), strict=True):
+        out[last_page[at - 1] if 0 < at <= len(originals) else 0].append(note)
+    return [tuple(notes) for notes in out]
