@@ -429,3 +429,24 @@ def test_a_tampered_timings_file_is_one_error(cli, tmp_path, bad):
     path.write_text('{"format": "confnotes.rehearsal/1", "slides": [' + bad + "]}")
     result = cli("time", str(note), "--rehearsal", str(path))
     assert result.exit_code == 2 and "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_flow_style_front_matter_is_read_and_edited_in_place(cli, tmp_path):
+    """budgets: {…} and slides: {…} on one line: an unquoted 4:00 inside is four minutes, and the
+    write-back edits inside the braces instead of adding a second key or a contradicting comment."""
+    note = tmp_path / "talk.md"
+    words = " ".join(["word"] * 150)
+    note.write_text(
+        '---\nduration: 20:00\nbudgets: {Intro: 5min, "Main part": 4:00}\nslides: {max_items: 2}\n---\n'
+        f"# Talk\n\n## Intro\n\n- {words}\n\n## Main part\n\n- one\n- two\n- three\n"
+    )
+    plan = _json(cli, str(note))
+    assert [s["budget_minutes"] for s in plan["sections"]] == [5, 4]
+    slides = len(plan["slide_marks"])
+    timings = _timings(tmp_path, [{"slide": m["slide"], "seconds": m["minutes"] * 60 * 1.1} for m in plan["slide_marks"]])
+    result = cli("time", str(note), "--rehearsal", timings, "--write-budgets", "--write-wpm")
+    assert result.exit_code == 0, result.stderr
+    text = note.read_text()
+    assert text.count("slides:") == 1 and "max_items: 2" in text and "wpm: " in text.split("slides:")[1].split("\n")[0]
+    assert "<!-- time:" not in text, "budgets that live in the front matter are changed there"
+    assert len(_json(cli, str(note))["slide_marks"]) == slides, "the deck's settings survive"

@@ -5,7 +5,7 @@ The public API (documented in docs/api.md)::
     import confnotes
 
     doc = confnotes.read_note("talk.md")       # the outline, read with the note's config
-    findings = confnotes.lint_note(path="talk.md")  # what `confnotes lint talk.md` reports
+    findings = confnotes.lint_note("talk.md")  # what `confnotes lint talk.md` reports
     text = confnotes.format_text(source)       # what `confnotes fmt` writes
     deck = confnotes.build_deck(doc)           # the fitted deck every slide format renders
     html = confnotes.render_note(doc, "html")  # a document or deck, as text or bytes
@@ -54,6 +54,10 @@ if TYPE_CHECKING:
     from confnotes.lint.types import Finding
     from confnotes.model import Document
     from confnotes.slides import Deck
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})  # help(confnotes) and completion see the lazy names
 
 
 def __getattr__(name: str) -> Any:

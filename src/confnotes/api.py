@@ -52,15 +52,16 @@ def parse_text(text: str, path: str = STRING, config: Config | None = None) -> D
 
 
 def lint_note(
+    path: str | os.PathLike[str] = STRING,
     text: str | None = None,
-    path: str = STRING,
     *,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     profile: str | None = None,
 ) -> list[Finding]:
-    """Findings for ``text`` (as if saved at ``path``), or for the file at ``path`` when ``text`` is
-    None: every rule the config and ``select``/``ignore`` turn on, inline disables applied."""
+    """Findings for the note at ``path`` (as ``read_note`` takes a path), or for ``text`` as if it
+    were saved at ``path``: every rule the config and ``select``/``ignore`` turn on, inline
+    disables applied."""
     from confnotes.check import Checker, LintRequest, lint_environment
     from confnotes.lint.engine import lint_context
     from confnotes.source import read_source
@@ -69,6 +70,7 @@ def lint_note(
         select=None if select is None else tuple(select), ignore=None if ignore is None else tuple(ignore), profile=profile
     )
     checker = Checker(request)
+    path = os.fspath(path)
     if text is None:
         text = read_source(path).text
     config = _config(path, None)

@@ -24,7 +24,7 @@ class Config:
     path: str | None = field(default=None, metadata={"internal": True})
     bases: tuple[str, ...] = field(default=(), metadata={"internal": True})  # config files ``extends`` read, nearest first
     templates: str | None = setting(None, "A folder of templates that shadow the built-in ones file by file.")
-    theme: str = setting("default", "Theme of pages and decks: default, dark, print or a theme the templates add.")
+    theme: str = setting("default", "Theme of pages and decks: default, serif, dark, or a theme the templates add.")
     paper: Literal["a4", "letter"] = setting("a4", "Paper size of PDFs.")
     allow_html: bool = setting(False, "Render raw HTML in notes instead of escaping it (trusted notes only).")
     lang: str | None = setting(None, "Language of the notes (BCP 47, e.g. en, de-CH) when front matter does not say.")

@@ -204,6 +204,11 @@ def as_written(doc: Document, value: Any, key: str, parent: str | None = None) -
         start = next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(parent)}\s*:", line)), None)
         if start is None:
             return value
+        flow = _FLOW.match(lines[start])
+        if flow:  # budgets: {Intro: 5min, "Main part": 4:00}
+            found = _flow_entry(str(key)).search(flow.group(2))
+            written = found.group(4).strip().strip("\"'") if found else ""
+            return written if re.fullmatch(r"\d+(?::\d+){1,2}", written) else value
         block = []
         for line in lines[start + 1 :]:
             if line.strip() and not line[:1].isspace():
@@ -216,6 +221,15 @@ def as_written(doc: Document, value: Any, key: str, parent: str | None = None) -
         if match:
             return match.group(1)
     return value
+
+
+#: ``key: {a: 1, b: 2}``: a mapping written in flow style on one line (groups: key part, the braces' inside, the rest)
+_FLOW = re.compile(r"^(\w+\s*:\s*\{)(.*)(\}\s*(?:#.*)?)$")
+
+
+def _flow_entry(key: str) -> re.Pattern[str]:
+    """``key: value`` inside a flow mapping (groups: what comes before the value, the key, the value)."""
+    return re.compile(rf"""((?:^|,)\s*["']?)({re.escape(key)})(["']?\s*:\s*)([^,]*?)\s*(?=,|$)""", re.IGNORECASE)
 
 
 def slot_minutes(doc: Document) -> float | None:
@@ -544,7 +558,8 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
 
     def row(title: str, planned: float, spent: float) -> str:
         diff = spent - planned
-        change = ("+" if diff >= 0 else "-") + format_minutes(abs(diff))
+        shown = format_minutes(abs(diff))
+        change = ("-" if diff < 0 and shown != "0:00" else "+") + shown
         return f"{title:<{width}}  {format_minutes(planned):>7}  {format_minutes(spent):>7}  {change:>7}"
 
     for section, spent in zip(timing.sections, actual, strict=True):
@@ -560,7 +575,8 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
     elif rate is not None and MIN_WPM <= rate <= MAX_WPM:
         lines.append(f"You spoke at about {rate:.0f} words a minute (planned {timing.wpm}); try --wpm {round(rate)}.")
     elif rate is not None:
-        lines.append(f"The rehearsal's pace ({rate:.0f} words a minute) is not a speaking rate: were the slides clicked through?")
+        why = "were the slides clicked through?" if rate > MAX_WPM else "did you say much more than the slides and notes hold?"
+        lines.append(f"The rehearsal's pace ({rate:.0f} words a minute) is not a speaking rate: {why}")
     return "\n".join(lines) + "\n"
 
 
@@ -638,6 +654,14 @@ def _set_front_matter_budget(lines: list[str], doc: Document, title: str, value:
     inside = False
     for index in range(span.start - 1, min(span.end, len(lines))):
         line = lines[index]
+        flow = _FLOW.match(line) if line.startswith("budgets") else None
+        if flow:  # budgets: {Intro: 5min, "Main part": 4:00}: the entry changed inside the braces
+            entry = _flow_entry(title.strip()).search(flow.group(2))
+            if entry is None:
+                return False
+            inner = flow.group(2)[: entry.start(4)] + value + flow.group(2)[entry.end(4) :]
+            lines[index] = flow.group(1) + inner + flow.group(3)
+            return True
         if re.match(r"budgets\s*:\s*(#.*)?$", line):
             inside = True
             continue
@@ -658,7 +682,18 @@ def write_wpm(text: str, doc: Document, wpm: int) -> str:
     if span is None:
         return "\n".join(["---", "slides:", f"  wpm: {wpm}", "---", *lines])
     start, end = span.start - 1, span.end - 1  # the opening and closing fence lines
+    flow_at = next((i for i in range(start + 1, end) if lines[i].startswith("slides") and _FLOW.match(lines[i])), None)
+    if flow_at is not None:  # slides: {max_items: 5}: wpm set inside the braces
+        flow = _FLOW.match(lines[flow_at])
+        assert flow is not None
+        entry = _flow_entry("wpm").search(flow.group(2))
+        inner = flow.group(2)
+        inner = inner[: entry.start(4)] + str(wpm) + inner[entry.end(4) :] if entry else (inner.rstrip() + f", wpm: {wpm}").lstrip(", ")
+        lines[flow_at] = flow.group(1) + inner + flow.group(3)
+        return "\n".join(lines)
     slides_at = next((i for i in range(start + 1, end) if re.match(r"slides\s*:\s*(#.*)?$", lines[i])), None)
+    if slides_at is None and any(re.match(r"slides\s*:", lines[i]) for i in range(start + 1, end)):
+        raise input_error("front matter 'slides' is written in a form --write-wpm cannot edit; set slides.wpm by hand", doc.path)
     if slides_at is None:
         lines.insert(end, f"slides:\n  wpm: {wpm}")
         return "\n".join(lines)

@@ -119,11 +119,24 @@ def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool
         click.echo(f"{note}: nothing changed; the budgets and pace are already as written" + "".join(f"; {s}" for s in said), err=True)
         return
     from confnotes.check import encode_like
-    from confnotes.load import read_text
 
-    read_text(text, loaded.source.path, loaded.config)  # it still reads (a front matter edit included)
+    _check_pace_written(text, loaded, wpm)
     write_atomic(note, encode_like(loaded.source, text))
     click.echo(f"{note}: " + "; ".join(said), err=True)
+
+
+def _check_pace_written(text: str, loaded: Any, wpm: bool) -> None:
+    """Read the note back: its slide settings are what they were (but for the rate written), or refuse."""
+    from dataclasses import replace
+
+    from confnotes.load import read_text
+    from confnotes.slides import slide_settings
+
+    again = read_text(text, loaded.source.path, loaded.config)
+    before = slide_settings(loaded.config.slides, loaded.doc)
+    after = slide_settings(loaded.config.slides, again)
+    if (replace(after, wpm=before.wpm) if wpm else after) != before or again.meta.title != loaded.doc.meta.title:
+        raise NotesError("cannot write this into the note without changing its other settings; nothing written", path=loaded.source.path)
 
 
 def _check_budgets_written(text: str, loaded: Any, minutes: list[float | None]) -> dict[int, float]:
