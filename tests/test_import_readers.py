@@ -82,3 +82,18 @@ def test_indented_glyph_paragraphs_are_items_by_their_margin():
     )
     markdown = convert(page.encode(), "p.html", "p").markdown
     assert markdown == "- Roles before tools\n  - incident commander\n- Declare early\n"
+
+
+def test_an_outliners_single_wrapping_outline_is_the_title_whatever_the_head_says(tmp_path):
+    """Workflowy and Logseq put the app's or file's name in <head><title> and the page's own
+    title in one outline that holds the rest: that outline is the title, its children the sections."""
+    from confnotes.importers.opml import read_opml
+
+    opml = (
+        b'<?xml version="1.0"?><opml version="2.0"><head><title>Workflowy export</title></head><body>'
+        b'<outline text="SREcon notes"><outline text="Keynote: Incident Command"><outline text="one commander"/></outline>'
+        b'<outline text="Talk: Shipping on Fridays"><outline text="small changes"/></outline></outline></body></opml>'
+    )
+    blocks = read_opml(opml, str(tmp_path / "wf.opml")).blocks
+    titles = [block for block in blocks if getattr(block, "style", None) == "title"]
+    assert len(titles) == 1 and "".join(run.text for run in titles[0].runs) == "SREcon notes"

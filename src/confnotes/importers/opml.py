@@ -111,8 +111,10 @@ def read_opml(data: bytes, path: str) -> Imported:
     title = " ".join((title_el.text or "").split()) if title_el is not None else ""
     body = root.find("body")
     tops = _children(body) if body is not None else []
-    if len(tops) == 1 and _children(tops[0]) and (not title or _plain(tops[0].get("text", "")) == title):
-        # Workflowy and Logseq export a page as one outline holding the rest: that outline is the title
+    own_export = len(tops) == 1 and tops[0].get("_kind") is not None  # confnotes' OPML says what each outline is
+    if len(tops) == 1 and _children(tops[0]) and (not own_export or not title or _plain(tops[0].get("text", "")) == title):
+        # Workflowy and Logseq export a page as one outline holding the rest: that outline is the
+        # title, whatever the head's title says (often the app's or the file's name)
         imported.blocks.append(Para(text_runs(tops[0].get("text", "")), "title"))
         if tops[0].get("_note"):
             imported.blocks.append(Note(note_text(tops[0].get("_note", "")), 0))
