@@ -33,7 +33,7 @@ def test_refuses_to_overwrite_without_force(cli, tmp_path):
     (tmp_path / "pycon.gdocs.md").write_text("mine\n", encoding="utf-8")
     result = cli("import", str(source), "-o", str(tmp_path))
     assert result.exit_code == 2
-    assert "pycon.gdocs.md exists; pass --force to replace it" in result.stderr
+    assert "pycon.gdocs.md: already exists; pass --force to replace it" in result.stderr
     assert (tmp_path / "pycon.gdocs.md").read_text(encoding="utf-8") == "mine\n"
     assert cli("import", str(source), "-o", str(tmp_path), "--force").exit_code == 0
     assert (tmp_path / "pycon.gdocs.md").read_text(encoding="utf-8").startswith("# PyCon US 2026: Typing Talks")
@@ -159,3 +159,14 @@ def test_lint_does_not_load_the_readers():
 
     modules = imported("lint", str(NOTES / "scale2025.md"))
     assert not {name for name in modules if name.split(".")[0] in ("docx", "defusedxml", "lxml") or name.startswith("confnotes.importers")}
+
+
+def test_import_makes_the_output_folder(cli, tmp_path):
+    source = IMPORT / "pycon.gdocs.html"
+    out = tmp_path / "imported" / "2026"
+    result = cli("import", str(source), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert (out / f"{source.stem}.md").exists()
+    (tmp_path / "a-file").write_text("x")
+    refused = cli("import", str(source), "-o", str(tmp_path / "a-file"))
+    assert refused.exit_code == 2 and "is a file; -o needs a folder" in refused.stderr

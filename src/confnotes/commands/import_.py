@@ -76,14 +76,18 @@ def _write(result: object, folder: Path, stem: str, force: bool) -> Path:
     from confnotes.output import write_atomic
 
     assert isinstance(result, Result)
-    if not folder.is_dir():
-        raise NotesError("no such folder for -o", path=str(folder), kind=ErrorKind.USAGE)
+    if folder.exists() and not folder.is_dir():
+        raise NotesError("is a file; -o needs a folder", path=str(folder), kind=ErrorKind.USAGE)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)  # as build -o and new --dir make theirs
+    except OSError as exc:
+        raise NotesError(f"cannot create the folder: {exc.strerror}", path=str(folder), kind=ErrorKind.USAGE) from None
     target = folder / f"{stem}.md"
     assets = folder / f"{stem}.assets"
     if not force:
         for existing in (target, assets):
             if existing.exists() and (existing == target or result.assets):
-                raise NotesError(f"{existing.name} exists; pass --force to replace it", path=str(existing), kind=ErrorKind.USAGE)
+                raise NotesError("already exists; pass --force to replace it", path=str(existing), kind=ErrorKind.USAGE)
     if result.assets:
         os.makedirs(assets, exist_ok=True)
         for asset, data in result.assets.items():
