@@ -220,3 +220,23 @@ def test_notes_after_a_block_the_fit_engine_cut_go_where_it_ends():
     assert parts[0].notes == ("open with the why",)
     assert parts[-1].notes == ("after the code",)
     assert all(not slide.notes for slide in parts[1:-1])
+
+
+def test_the_handout_indents_sub_points_as_the_deck_does(cli, tmp_path):
+    from pypdf import PdfReader
+
+    note = tmp_path / "costs.md"
+    note.write_text("# Costs\n\n## What we pay for\n\n- Vendors\n  - Licences per seat\n- People\n  - Oncall hours\n", encoding="utf-8")
+    out = tmp_path / "costs.handout.pdf"
+    assert cli("render", str(note), "--to", "handout", "-o", str(out)).exit_code == 0
+    starts: dict[str, float] = {}
+
+    def visit(text, _cm, tm, _font, _size):
+        for word in ("Vendors", "Licences"):
+            if text.strip().startswith(word) and word not in starts:
+                starts[word] = tm[4]
+
+    for page in PdfReader(str(out)).pages:
+        page.extract_text(visitor_text=visit)
+    assert set(starts) == {"Vendors", "Licences"}
+    assert starts["Licences"] > starts["Vendors"] + 5, starts
