@@ -240,3 +240,35 @@ def test_the_handout_indents_sub_points_as_the_deck_does(cli, tmp_path):
         page.extract_text(visitor_text=visit)
     assert set(starts) == {"Vendors", "Licences"}
     assert starts["Licences"] > starts["Vendors"] + 5, starts
+
+
+def test_a_talk_with_its_own_agenda_gets_no_second_one(cli, tmp_path):
+    from confnotes.api import build_deck, parse_text
+
+    doc = parse_text("---\nduration: 20min\n---\n# Platform day\n\n## Agenda\n\n1. Why\n2. How\n\n## Why\n\n- costs\n\n## How\n\n- first\n")
+    titles = [slide.title for slide in build_deck(doc).slides]
+    assert titles.count("Agenda") == 1 and "Agenda" in titles
+    assert [slide.kind for slide in build_deck(doc, agenda=True).slides].count("agenda") == 1  # asked for, it is made
+
+
+def test_pptx_text_box_bullets_state_their_size_and_face(cli, tmp_path):
+    """Bullets in text boxes (slides with code beside a list) without a size and face showed small
+    and raised in LibreOffice."""
+    from pptx import Presentation
+
+    note = tmp_path / "talk.md"
+    note.write_text('# Talk\n\n## How\n\n```python\nprint("x")\n```\n\n- first\n  - nested detail\n- second\n', encoding="utf-8")
+    out = tmp_path / "talk.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    ns = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+    found = 0
+    for slide in Presentation(str(out)).slides:
+        for shape in slide.shapes:
+            if not shape.has_text_frame:
+                continue
+            for paragraph in shape.text_frame.paragraphs:
+                properties = paragraph._p.pPr
+                if properties is not None and properties.find(f"{ns}buChar") is not None:
+                    found += 1
+                    assert properties.find(f"{ns}buSzPct") is not None and properties.find(f"{ns}buFont") is not None
+    assert found == 3

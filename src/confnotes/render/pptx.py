@@ -388,9 +388,13 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
             properties = paragraph._p.get_or_add_pPr()  # noqa: SLF001
             properties.set("marL", str(indent))
             properties.set("indent", str(-int(0.9 * size * EMU)))
-            bullet = OxmlElement("a:buChar")
+            # the bullet's size and face stated, as PowerPoint writes them: without them LibreOffice
+            # draws a small bullet raised above the line
+            size_pct, face, bullet = OxmlElement("a:buSzPct"), OxmlElement("a:buFont"), OxmlElement("a:buChar")
+            size_pct.set("val", "100000")
+            face.set("typeface", FONT)
             bullet.set("char", "•" if item.level == 0 else "◦")
-            properties.append(bullet)
+            properties.extend((size_pct, face, bullet))
 
 
 def _content_slide(

@@ -162,7 +162,9 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     options = options or DeckOptions()
     meta = doc.meta
     slides = list(base if base is not None else base_slides(doc, options.notes))
-    agenda = options.agenda if options.agenda is not None else not doc.is_reading_list
+    # a talk gets an agenda unless the author wrote one (a reading list gets none)
+    own = any(part.title.strip().strip("*_").strip().lower() == "agenda" for part in doc.parts)
+    agenda = options.agenda if options.agenda is not None else not doc.is_reading_list and not own
     if agenda and doc.sections:  # right after the title slide
         slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
     expanded: list[Slide] = []
