@@ -74,10 +74,6 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
-def _fields(cls: type) -> tuple[Field[Any], ...]:
-    return fields(cls)
-
-
 def _kinds(annotation: Any) -> tuple[Any, ...]:
     """The alternatives of ``X | None`` (or just ``X``)."""
     if get_origin(annotation) in (Union, types.UnionType):
@@ -131,6 +127,12 @@ def _in_range(number: float, meta: Mapping[str, Any]) -> bool:
     return number == number and (low is None or number >= low) and (high is None or number <= high)  # NaN is no number
 
 
+def wanted(annotation: Any, meta: Mapping[str, Any]) -> str:
+    """What a setting must be, in words: its type and, for a number, its range."""
+    numeric = any(kind in (int, float) for kind in _kinds(annotation))
+    return describe(annotation) + (_range_words(meta) if numeric else "")
+
+
 def _range_words(meta: Mapping[str, Any]) -> str:
     low, high = meta.get("minimum"), meta.get("maximum")
     if low is None and high is None:
@@ -146,7 +148,7 @@ def check_table(cls: type, table: Mapping[str, Any], prefix: str, path: str | No
     """``table``'s values checked against the fields of ``cls``: an unknown key or a value of the
     wrong type or out of range is one config error naming ``prefix + key``."""
     hints = _hints(cls)
-    by_name = {item.name: item for item in _fields(cls)}
+    by_name = {item.name: item for item in fields(cls)}
     out: dict[str, Any] = {}
     for key, value in table.items():
         item = by_name.get(str(key))
@@ -155,15 +157,14 @@ def check_table(cls: type, table: Mapping[str, Any], prefix: str, path: str | No
             raise config_error(f"unknown key '{prefix}{key}' (known: {known})", path)
         fits, checked = check_value(hints[item.name], value, item.metadata)
         if not fits:
-            wanted = describe(hints[item.name]) + _range_words(item.metadata)
-            raise config_error(f"'{prefix}{key}' must be {wanted}, not {value!r}", path)
+            raise config_error(f"'{prefix}{key}' must be {wanted(hints[item.name], item.metadata)}, not {value!r}", path)
         out[item.name] = checked
     return out
 
 
 def setting_range(cls: type, name: str) -> tuple[Any, Any]:
     """The range a numeric setting allows (the checker's, the schema's and the CLI's)."""
-    meta = next(item.metadata for item in _fields(cls) if item.name == name)
+    meta = next(item.metadata for item in fields(cls) if item.name == name)
     return meta["minimum"], meta["maximum"]
 
 
@@ -211,7 +212,7 @@ def field_schema(annotation: Any, item: Field[Any]) -> dict[str, Any]:
 def table_schema(cls: type, description: str = "") -> dict[str, Any]:
     """A JSON Schema object for a settings class: every field, no other key."""
     hints = _hints(cls)
-    properties = {item.name: field_schema(hints[item.name], item) for item in _fields(cls)}
+    properties = {item.name: field_schema(hints[item.name], item) for item in fields(cls)}
     schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if description:
         schema["description"] = description

@@ -201,20 +201,15 @@ def as_written(doc: Document, value: Any, key: str, parent: str | None = None) -
         return value
     lines = doc.meta.front_matter.split("\n")
     if parent is not None:
-        start = next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(parent)}\s*:", line)), None)
-        if start is None:
+        found = _key_block(lines, 0, len(lines), parent)
+        if found is None:
             return value
-        flow = _FLOW.match(lines[start])
+        flow = _FLOW.match(lines[found[0]])
         if flow:  # budgets: {Intro: 5min, "Main part": 4:00}
-            found = _flow_entry(str(key)).search(flow.group(2))
-            written = found.group(4).strip().strip("\"'") if found else ""
+            entry = _flow_entry(str(key)).search(flow.group(2))
+            written = entry.group(4).strip().strip("\"'") if entry else ""
             return written if re.fullmatch(r"\d+(?::\d+){1,2}", written) else value
-        block = []
-        for line in lines[start + 1 :]:
-            if line.strip() and not line[:1].isspace():
-                break
-            block.append(line)
-        lines = [line.strip() for line in block]
+        lines = [lines[index].strip() for index in found[1]]
     pattern = re.compile(rf"""^["']?{re.escape(str(key))}["']?\s*:\s*(\d+(?::\d+){{1,2}})\s*(?:#.*)?$""")
     for line in lines:
         match = pattern.match(line)
@@ -230,6 +225,29 @@ _FLOW = re.compile(r"^(\w+\s*:\s*\{)(.*)(\}\s*(?:#.*)?)$")
 def _flow_entry(key: str) -> re.Pattern[str]:
     """``key: value`` inside a flow mapping (groups: what comes before the value, the key, the value)."""
     return re.compile(rf"""((?:^|,)\s*["']?)({re.escape(key)})(["']?\s*:\s*)([^,]*?)\s*(?=,|$)""", re.IGNORECASE)
+
+
+def _with_flow_value(flow: re.Match[str], entry: re.Match[str], value: str) -> str:
+    """A flow mapping's line with ``entry``'s value (found in ``flow.group(2)``) set to ``value``."""
+    inner = flow.group(2)
+    return flow.group(1) + inner[: entry.start(4)] + value + inner[entry.end(4) :] + flow.group(3)
+
+
+#: ``  key: value  # comment`` under a block mapping (groups: indent and quote, key, colon, value, comment)
+_BLOCK_ENTRY = re.compile(r"""^(\s+["']?)(.+?)(["']?\s*:\s*)([^#]*?)(\s*(?:#.*)?)$""")
+
+
+def _key_block(lines: list[str], start: int, stop: int, key: str) -> tuple[int, list[int]] | None:
+    """Where top-level ``key:`` stands in ``lines[start:stop]``, and the indented lines under it."""
+    at = next((index for index in range(start, stop) if re.match(rf"{re.escape(key)}\s*:", lines[index])), None)
+    if at is None:
+        return None
+    block = []
+    for index in range(at + 1, stop):
+        if lines[index].strip() and not lines[index][:1].isspace():
+            break
+        block.append(index)
+    return at, block
 
 
 def slot_minutes(doc: Document) -> float | None:
@@ -651,23 +669,19 @@ def _set_front_matter_budget(lines: list[str], doc: Document, title: str, value:
     span = doc.meta.front_matter_span
     if span is None or not isinstance(doc.meta.extra.get("budgets"), dict):
         return False
-    inside = False
-    for index in range(span.start - 1, min(span.end, len(lines))):
-        line = lines[index]
-        flow = _FLOW.match(line) if line.startswith("budgets") else None
-        if flow:  # budgets: {Intro: 5min, "Main part": 4:00}: the entry changed inside the braces
-            entry = _flow_entry(title.strip()).search(flow.group(2))
-            if entry is None:
-                return False
-            inner = flow.group(2)[: entry.start(4)] + value + flow.group(2)[entry.end(4) :]
-            lines[index] = flow.group(1) + inner + flow.group(3)
-            return True
-        if re.match(r"budgets\s*:\s*(#.*)?$", line):
-            inside = True
-            continue
-        if inside and line.strip() and not line[:1].isspace():
-            break
-        entry = re.match(r"""^(\s+["']?)(.+?)(["']?\s*:\s*)([^#]*?)(\s*(?:#.*)?)$""", line) if inside else None
+    found = _key_block(lines, span.start, span.end - 1, "budgets")  # between the fences
+    if found is None:
+        return False
+    at, block = found
+    flow = _FLOW.match(lines[at])
+    if flow:  # budgets: {Intro: 5min, "Main part": 4:00}: the entry changed inside the braces
+        entry = _flow_entry(title.strip()).search(flow.group(2))
+        if entry is None:
+            return False
+        lines[at] = _with_flow_value(flow, entry, value)
+        return True
+    for index in block:
+        entry = _BLOCK_ENTRY.match(lines[index])
         if entry and entry.group(2).strip().lower() == title.strip().lower():
             lines[index] = entry.group(1) + entry.group(2) + entry.group(3) + value + entry.group(5)
             return True
@@ -682,29 +696,24 @@ def write_wpm(text: str, doc: Document, wpm: int) -> str:
     if span is None:
         return "\n".join(["---", "slides:", f"  wpm: {wpm}", "---", *lines])
     start, end = span.start - 1, span.end - 1  # the opening and closing fence lines
-    flow_at = next((i for i in range(start + 1, end) if lines[i].startswith("slides") and _FLOW.match(lines[i])), None)
-    if flow_at is not None:  # slides: {max_items: 5}: wpm set inside the braces
-        flow = _FLOW.match(lines[flow_at])
-        assert flow is not None
-        entry = _flow_entry("wpm").search(flow.group(2))
-        inner = flow.group(2)
-        inner = inner[: entry.start(4)] + str(wpm) + inner[entry.end(4) :] if entry else (inner.rstrip() + f", wpm: {wpm}").lstrip(", ")
-        lines[flow_at] = flow.group(1) + inner + flow.group(3)
-        return "\n".join(lines)
-    slides_at = next((i for i in range(start + 1, end) if re.match(r"slides\s*:\s*(#.*)?$", lines[i])), None)
-    if slides_at is None and any(re.match(r"slides\s*:", lines[i]) for i in range(start + 1, end)):
-        raise input_error("front matter 'slides' is written in a form --write-wpm cannot edit; set slides.wpm by hand", doc.path)
-    if slides_at is None:
+    found = _key_block(lines, start + 1, end, "slides")
+    if found is None:
         lines.insert(end, f"slides:\n  wpm: {wpm}")
         return "\n".join(lines)
-    for index in range(slides_at + 1, end):
-        line = lines[index]
-        if line.strip() and not line[:1].isspace():
-            break
-        found = re.match(r"^(\s+wpm\s*:\s*)([^#]*?)(\s*(?:#.*)?)$", line)
-        if found:
-            lines[index] = found.group(1) + str(wpm) + found.group(3)
+    at, block = found
+    flow = _FLOW.match(lines[at])
+    if flow:  # slides: {max_items: 5}: wpm set inside the braces
+        entry = _flow_entry("wpm").search(flow.group(2))
+        added = flow.group(1) + (flow.group(2).rstrip() + f", wpm: {wpm}").lstrip(", ") + flow.group(3)
+        lines[at] = _with_flow_value(flow, entry, str(wpm)) if entry else added
+        return "\n".join(lines)
+    if not re.match(r"slides\s*:\s*(#.*)?$", lines[at]):
+        raise input_error("front matter 'slides' is written in a form --write-wpm cannot edit; set slides.wpm by hand", doc.path)
+    for index in block:
+        entry = _BLOCK_ENTRY.match(lines[index])
+        if entry and entry.group(2).strip() == "wpm":
+            lines[index] = entry.group(1) + entry.group(2) + entry.group(3) + str(wpm) + entry.group(5)
             return "\n".join(lines)
-    indent = next((re.match(r"\s+", lines[i]).group(0) for i in range(slides_at + 1, end) if re.match(r"\s+\S", lines[i])), "  ")  # type: ignore[union-attr]
-    lines.insert(slides_at + 1, f"{indent}wpm: {wpm}")
+    indent = next((lines[index][: len(lines[index]) - len(lines[index].lstrip())] for index in block if lines[index].strip()), "  ")
+    lines.insert(at + 1, f"{indent}wpm: {wpm}")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, load_note_rule, load_project_rule, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, Rule
-from confnotes.settings import LintTable, check_value, describe, from_table
+from confnotes.settings import LintTable, check_value, from_table, wanted
 
 if TYPE_CHECKING:
     from confnotes.model import Document
@@ -98,8 +98,7 @@ def _coerce_options(rule: Rule, table: dict[str, Any], path: str) -> Any:
             raise config_error(f"unknown option '{key}' for rule {rule.META.id} {rule.META.name} (known: {known})", path)
         fits, checked = check_value(hints[key], value, OPTION_RANGE)
         if not fits:
-            wanted = describe(hints[key]) + (" of at least 1" if "whole number" in describe(hints[key]) else "")
-            raise config_error(f"option '{key}' of {rule.META.name} must be {wanted}, not {value!r}", path)
+            raise config_error(f"option '{key}' of {rule.META.name} must be {wanted(hints[key], OPTION_RANGE)}, not {value!r}", path)
         values[key] = checked
     return rule.Options(**values)
 
