@@ -787,6 +787,7 @@ def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, 
     return [
         ("a 100-page .docx imports in <= 2 s (command, start-up included)", secs(t), t <= 2.0),
         ("import memory < 20x the .docx file's size", f"{ratio:.0f}x", ratio < 20),
+        ("the import is written canonically (fmt kept its outline)", "; ".join(result.warnings) or "yes", not result.warnings),
     ]
 
 

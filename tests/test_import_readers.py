@@ -97,3 +97,18 @@ def test_an_outliners_single_wrapping_outline_is_the_title_whatever_the_head_say
     blocks = read_opml(opml, str(tmp_path / "wf.opml")).blocks
     titles = [block for block in blocks if getattr(block, "style", None) == "title"]
     assert len(titles) == 1 and "".join(run.text for run in titles[0].runs) == "SREcon notes"
+
+
+def test_a_bullet_whose_text_opens_with_a_number_or_dash_stays_one_item():
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Scaling notes", 0)
+    for text in ("1. shard by tenant first", "- then by region", "+ 2) cache the hot keys"):
+        document.add_paragraph(text, style="List Bullet")
+    out = io.BytesIO()
+    document.save(out)
+    result = convert(out.getvalue(), "n.docx", "n")
+    assert result.items == 3
+    assert result.warnings == []  # fmt wrote it: the outline read back the same
+    assert "- 1\\. shard by tenant first\n- \\- then by region\n- \\+ 2) cache the hot keys\n" in result.markdown

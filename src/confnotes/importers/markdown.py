@@ -18,6 +18,7 @@ _ESCAPE = re.compile(r"([\\`*\[\]<])")
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
 _LINE_START = re.compile(r"^([ \t]*)([#>]|=+[ \t]*$|-{3,}[ \t]*$|_{3,}[ \t]*$|\*{3,}[ \t]*$)", re.M)
+_ITEM_START = re.compile(r"^(\d{0,9})([-+.)])(?=[ \t]|$)")
 _SAFE_LINK = re.compile(r"^(?:https?://|mailto:|#)", re.I)
 
 
@@ -27,6 +28,13 @@ def escape(text: str) -> str:
     text = _UNDERSCORE.sub(r"\\_", text)
     text = _ENTITY.sub("&amp;", text)
     return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def _escape_marker(match: re.Match[str]) -> str:
+    number, mark = match.groups()
+    if bool(number) != (mark in ".)"):
+        return match.group(0)  # "5-" or a bare "." opens no list
+    return f"{number}\\{mark}"
 
 
 def _merge(runs: Iterable[Run]) -> list[Run]:
@@ -176,7 +184,8 @@ class _Writer:
         pad = indents[-1] if indents else 0
         marker = f"{block.number if block.number is not None else 1}." if block.ordered else "-"
         text = inline(block.runs, self.imported.dropped)
-        lines = text.split("\n") if text else [""]
+        # an item whose own text opens with "1." or "-" keeps it as text, not as a list inside the item
+        lines = [_ITEM_START.sub(_escape_marker, line, count=1) for line in text.split("\n")] if text else [""]
         self.out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
         indents.append(pad + len(marker) + 1)
         self.out.extend(" " * indents[-1] + line for line in lines[1:])
