@@ -164,7 +164,8 @@ def test_unreadable_note_in_lint(cli, tmp_path):
 
 def test_config_from_pyproject_sets_severity_and_options(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text(
-        "[tool.confnotes.lint]\nignore = ['CN109']\n[tool.confnotes.lint.rules.long-item]\nmax_words = 3\nseverity = 'error'\n"
+        "[tool.confnotes.lint]\nignore = ['CN109']\nprofile = 'talk'\n"  # long-item is slide advice
+        "[tool.confnotes.lint.rules.long-item]\nmax_words = 3\nseverity = 'error'\n"
     )
     sub = tmp_path / "talks"
     sub.mkdir()
@@ -186,7 +187,7 @@ def test_inline_disables(cli, tmp_path):
         "<!-- confnotes-disable empty-section -->\n\n## Empty\n\n<!-- confnotes-enable empty-section -->\n\n"
         "## Also empty\n\n## Last\n\n- x\n"
     )
-    findings = json.loads(cli("lint", str(note), "--format", "json").stdout)
+    findings = json.loads(cli("lint", str(note), "--format", "json", "--profile", "talk").stdout)  # long-item is slide advice
     assert [(f["rule"], f["line"]) for f in findings] == [("CN104", 14)]
 
 

@@ -59,7 +59,7 @@ from confnotes.settings import LintTable, choices
     "--profile",
     type=click.Choice(choices(LintTable, "profile")),
     default=None,
-    help="talk: also give slide advice (dense-slide, too-many-items, long-title); notes: never; "
+    help="talk: also give slide advice (dense-slide, too-many-items, long-title, long-item); notes: never; "
     "auto (default): for notes with kind: talk, slides: or duration: in their front matter.",
 )
 def command(

@@ -228,9 +228,16 @@ def _next_content_lines(text: str, directive_ends: Iterable[int]) -> dict[int, i
 # ---------------------------------------------------------------- running rules
 
 
+def one_line(message: str) -> str:
+    """A finding's message on one line: the titles and texts rules quote keep their words, but a
+    multi-line setext title or a pasted paragraph must not break ``path:line:col: message`` apart."""
+    return " ".join(message.split())
+
+
 def _finding(ctx: LintContext, rule: Rule, settings: LintSettings, report: Report) -> Finding:
     meta = rule.META
-    return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, settings.severity(meta.id), report.message, report.fix)
+    severity = settings.severity(meta.id)
+    return Finding(ctx.doc.path, report.line, report.col, meta.id, meta.name, severity, one_line(report.message), report.fix)
 
 
 def filter_suppressed(ctx: LintContext, findings: list[Finding]) -> list[Finding]:
@@ -288,9 +295,8 @@ def lint_project(notes: list[tuple[str, dict[str, list[Any]], LintSettings]]) ->
             continue
         for path, report in rule.check_project(members, rule.Options()):
             meta = rule.META
-            findings.append(
-                Finding(path, report.line, report.col, meta.id, meta.name, settings_of[path].severity(meta.id), report.message, report.fix)
-            )
+            severity = settings_of[path].severity(meta.id)
+            findings.append(Finding(path, report.line, report.col, meta.id, meta.name, severity, one_line(report.message), report.fix))
     return findings
 
 

@@ -33,6 +33,8 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
             if not node.is_section or node.origin not in ("atx", "setext"):
                 continue  # only headings the author wrote; confnotes' own inferred ones say nothing of the note
             key = " ".join(node.title.casefold().split())
+            if not key:
+                continue  # an empty heading repeats no title (empty-section reports it when nothing is under it)
             if key in seen:
                 yield Report(node.span.start, node.col, f"duplicate heading '{node.title}' (first on line {seen[key]})")
             else:

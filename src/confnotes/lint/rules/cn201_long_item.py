@@ -1,4 +1,4 @@
-"""CN201 long-item: an item with more words than a limit."""
+"""CN201 long-item: an item with more words than a limit (slide advice: the talk profile)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ META = RuleMeta.of(
     __name__,
     tags=("text",),
     summary="An item has more words than the limit (default 30)",
-    rationale="A bullet is a cue, not a paragraph. Long items crowd slides and handouts; split the "
-    "item, or move the prose into a paragraph under it.",
+    rationale="On a slide a bullet is a cue, not a paragraph: long items crowd slides and handouts; split "
+    "the item, or move the prose into a paragraph under it. Notes are read, not presented, and a one- or "
+    "two-sentence bullet is how people take them, so the rule is for talks only.",
     bad="- This bullet keeps going with every detail of the incident, the timeline, the people involved, "
     "the tools that failed, the dashboards we looked at and the lessons we drew from all of it afterwards\n",
     good="- Incident timeline\n- Tools that failed\n- Lessons learned\n",

@@ -1,4 +1,4 @@
-"""CN207 empty-link: a link with no destination, ``[slides]()`` or ``[slides](<>)``."""
+"""CN207 empty-link: a link with no destination, ``[slides]()``, ``[slides](<>)`` or ``[slides](#)``."""
 
 from __future__ import annotations
 
@@ -11,14 +11,17 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 META = RuleMeta.of(
     __name__,
     tags=("links",),
-    summary="A link has no destination: [slides]() or [slides](<>)",
+    summary="A link has no destination: [slides](), [slides](<>) or [slides](#)",
     rationale="An empty link is a placeholder that was never filled in: readers click it and "
-    "nothing happens, and the PDF and decks show link text that goes nowhere. Like markdownlint's MD042.",
+    "nothing happens, and the PDF and decks show link text that goes nowhere. An empty fragment (`#`) "
+    "goes nowhere either, and a title does not make a destination. Like markdownlint's MD042.",
     bad="Slides: [deck]()\n",
     good="Slides: [deck](https://example.org/deck.pdf)\n",
 )
 
-_EMPTY = re.compile(r"(?<!!)\[([^\]\n]*)\]\(\s*(?:<\s*>)?\s*\)")
+#: ``[text](`` then no destination (nothing, ``<>``, or a bare ``#`` fragment) and ``)``; a title
+#: (``"t"``, ``'t'`` or ``(t)``) may follow ``<>`` or ``#`` (after nothing, CommonMark reads it as the destination)
+_EMPTY = re.compile(r"""(?<!!)\[([^\]\n]*)\]\(\s*(?:(?:<\s*>|<#>|#)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?)?\s*\)""")
 
 Options = NoOptions
 
