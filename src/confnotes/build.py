@@ -24,6 +24,7 @@ from confnotes import __version__
 from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:
+    from confnotes.ignore import Exclude
     from confnotes.lint.types import Finding
     from confnotes.model import Document
     from confnotes.render.options import RenderOptions
@@ -42,7 +43,8 @@ class BuildRequest:
     force: bool = False
     shard: tuple[int, int] | None = None
     theme: str | None = None
-    exclude: tuple[str, ...] = ()
+    #: ``--exclude`` globs (relative to ``source_dir``) and the config's (each relative to its file's folder)
+    exclude: tuple[str | Exclude, ...] = ()
     keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
     trust_templates: bool = False  # run the notes' own templates outside Jinja's sandbox
 

@@ -1,4 +1,4 @@
-"""Which paths a directory walk skips: ``.gitignore`` patterns and ``--exclude`` globs."""
+"""Which paths a directory walk skips: ``.gitignore`` patterns, ``--exclude`` globs and a config's ``exclude``."""
 
 from __future__ import annotations
 
@@ -43,12 +43,30 @@ def _parse(base: Path, line: str) -> _Pattern | None:
     return _Pattern(base, line, anchored, dir_only, negated)
 
 
+class Exclude(NamedTuple):
+    """A config's ``exclude`` glob and the folder it is relative to: the config file's, as documented
+    (``notes/drafts/*`` in a root config skips ``notes/drafts/d.md`` whichever folder is walked).
+    A plain string glob (``--exclude``) is relative to the folder walked."""
+
+    glob: str
+    base: str
+
+
+def config_excludes(globs: tuple[str, ...], config_path: str | None) -> tuple[str | Exclude, ...]:
+    """A config file's ``exclude`` globs, each relative to that file's folder."""
+    if not config_path:
+        return tuple(globs)
+    base = os.path.dirname(os.path.abspath(config_path))
+    return tuple(Exclude(glob, base) for glob in globs)
+
+
 class IgnoreRules(NamedTuple):
     patterns: tuple[_Pattern, ...]
 
     @classmethod
-    def for_root(cls, root: Path, exclude: tuple[str, ...] = ()) -> IgnoreRules:
-        """Collect ``.gitignore`` files from ``root`` up to the repository top, plus excludes."""
+    def for_root(cls, root: Path, exclude: tuple[str | Exclude, ...] = ()) -> IgnoreRules:
+        """Collect ``.gitignore`` files from ``root`` up to the repository top, plus excludes: a config's
+        relative to its folder, a plain glob (``--exclude``) relative to ``root``."""
         patterns: list[_Pattern] = []
         folder = Path(os.path.abspath(root))
         chain = [folder, *folder.parents]
@@ -67,8 +85,10 @@ class IgnoreRules(NamedTuple):
                 pattern = _parse(gitignore.parent, line)
                 if pattern is not None:
                     patterns.append(pattern)
-        for glob in exclude:
-            patterns.append(_Pattern(folder, glob.strip("/"), "/" in glob.strip("/"), False, False))
+        for entry in exclude:
+            base, glob = (Path(entry.base), entry.glob) if isinstance(entry, Exclude) else (folder, entry)
+            glob = glob.strip("/")
+            patterns.append(_Pattern(base, glob, "/" in glob, False, False))
         return cls(tuple(patterns))
 
     def ignored(self, path: Path, is_dir: bool) -> bool:

@@ -205,11 +205,23 @@ class PreviewServer:
     def rebuild(self) -> list[str]:
         """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
         An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on."""
+        from confnotes.config import config_for_folder
         from confnotes.errors import NotesError
+        from confnotes.ignore import config_excludes
 
         try:
+            config = config_for_folder(self.source_dir)  # its [build] exclude, as `confnotes build` skips them
+            excluded = config_excludes(config.build.exclude, config.path)
             report = build_site(
-                BuildRequest(self.source_dir, self.out_dir, SERVE_FORMATS, jobs=1, keep_failed=True, trust_templates=self.trust_templates)
+                BuildRequest(
+                    self.source_dir,
+                    self.out_dir,
+                    SERVE_FORMATS,
+                    jobs=1,
+                    exclude=excluded,
+                    keep_failed=True,
+                    trust_templates=self.trust_templates,
+                )
             )
         except NotesError as exc:
             self.failures.clear()

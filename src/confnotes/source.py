@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from confnotes.errors import input_error
 
 if TYPE_CHECKING:
-    from confnotes.ignore import IgnoreRules
+    from confnotes.ignore import Exclude, IgnoreRules
 
 #: Notes larger than this are refused rather than parsed (a conference's notes are KBs).
 MAX_BYTES = 64 * 1024 * 1024
@@ -121,7 +121,7 @@ def _is_note(path: Path) -> bool:
     return path.suffix.lower() in NOTE_SUFFIXES
 
 
-def discover(paths: list[str], exclude: tuple[str, ...] = ()) -> list[str]:
+def discover(paths: list[str], exclude: tuple[str | Exclude, ...] = ()) -> list[str]:
     """Expand files and directories into a sorted, de-duplicated list of note paths.
 
     Directories are walked for ``*.md`` (hidden folders, ``.gitignore``d paths and

@@ -75,6 +75,7 @@ def command(
             click.echo(f"merged {count} note(s) into {output}/index.html")
         return
     from confnotes.config import config_for_folder
+    from confnotes.ignore import config_excludes
 
     config = config_for_folder(directory)
     build_config = config.build
@@ -86,7 +87,7 @@ def command(
         force,
         parse_shard(shard) if shard else None,
         theme,
-        tuple(exclude) + build_config.exclude,
+        tuple(exclude) + config_excludes(build_config.exclude, config.path),
         trust_templates=trust_templates,
     )
     if sys.stderr.isatty() and not quiet:

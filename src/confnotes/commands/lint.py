@@ -95,9 +95,8 @@ def command(
     request = LintRequest(config_file, csv(select), csv(ignore), fail_on, fix, jobs, cache_dir, profile, stdin_filename)
     checker = Checker(request)
     targets = list(paths) or ["."]
-    excluded = tuple(exclude)
-    excluded += configured_excludes(targets, config_file, lambda config: checker.settings_for(config).exclude)
-    notes = discover(targets, excluded)
+    configured = configured_excludes(targets, config_file, lambda config: checker.settings_for(config).exclude)
+    notes = discover(targets, (*exclude, *configured))
     run = checker.lint_paths(notes)
     findings = run.findings
     from confnotes.config import config_for_target

@@ -14,6 +14,7 @@ from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, Lin
 from confnotes.settings import LintTable, check_value, from_table, wanted
 
 if TYPE_CHECKING:
+    from confnotes.ignore import Exclude
     from confnotes.model import Document
 
 #: ``[lint]`` keys that hold tables (the scalar keys are ``LintTable``'s fields)
@@ -30,7 +31,8 @@ class LintSettings:
     severities: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     fail_on: str = "warning"
-    exclude: tuple[str, ...] = ()
+    #: the config's ``exclude`` globs, each relative to the config file's folder
+    exclude: tuple[str | Exclude, ...] = ()
     profile: str = "auto"  # auto (talk notes get the talk rules), notes, talk
     #: (glob relative to the config's folder, rule ids it turns off), as ruff's per-file-ignores
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
@@ -140,7 +142,12 @@ def build_settings(
         raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
     ordered = tuple(entry.id for entry in CATALOGUE if entry.id in enabled and entry.id not in dropped)
     root = os.path.dirname(os.path.abspath(path)) if path else ""
-    return LintSettings(ordered, severities, options, level, table.exclude, profile, per_file_ignores, root, table.docs_url)
+    excludes: tuple[str | Exclude, ...] = ()
+    if table.exclude:
+        from confnotes.ignore import config_excludes  # a note's lint without excludes does not load it
+
+        excludes = config_excludes(table.exclude, path)
+    return LintSettings(ordered, severities, options, level, excludes, profile, per_file_ignores, root, table.docs_url)
 
 
 def _rule_tables(rules: Any, path: str | None, where: str) -> tuple[dict[str, str], dict[str, Any]]:
