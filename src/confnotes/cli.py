@@ -39,7 +39,7 @@ class NotesGroup(click.Group):
         try:
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand as exc:  # click suggests from the loaded commands: none yet
-            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=list(COMMANDS), ctx=ctx) from None
+            raise no_such_command(exc.command_name, ctx) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -67,8 +67,22 @@ def main() -> None:
     """
 
 
+def no_such_command(name: str, ctx: click.Context) -> click.exceptions.NoSuchCommand:
+    """The error for a command (or ``help`` topic) that does not exist: the closest command (difflib,
+    as click does), else every command, so a mistyped name always gets a way forward."""
+    from confnotes.errors import closest
+
+    near = closest(name, COMMANDS)
+    hint = f"Did you mean '{near}'?" if near else f"Commands: {', '.join(COMMANDS)}."
+    return click.exceptions.NoSuchCommand(name, message=f"No such command '{name}'. {hint}", ctx=ctx)
+
+
+def _complete_command(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    return [name for name in COMMANDS if name.startswith(incomplete)]
+
+
 @click.command("help", hidden=True)
-@click.argument("command", required=False)
+@click.argument("command", required=False, shell_complete=_complete_command)
 @click.pass_context
 def help_command(ctx: click.Context, command: str | None) -> None:
     """Show the help of confnotes, or of one COMMAND (as --help does)."""
@@ -79,6 +93,6 @@ def help_command(ctx: click.Context, command: str | None) -> None:
         return
     found = main.get_command(group, command)
     if found is None:
-        raise click.exceptions.NoSuchCommand(command, possibilities=list(COMMANDS), ctx=group)
+        raise no_such_command(command, group)
     with click.Context(found, info_name=command, parent=group) as sub:
         click.echo(found.get_help(sub))

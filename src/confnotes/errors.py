@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
 
@@ -48,3 +49,13 @@ def config_error(message: str, path: str | None = None, line: int | None = None,
 
 def render_error(message: str, path: str | None = None) -> NotesError:
     return NotesError(message, path=path, kind=ErrorKind.RENDER)
+
+
+def closest(word: str, names: Iterable[str]) -> str | None:
+    """The name closest to a mistyped ``word`` (``slide`` → ``slides``), or None when none is close:
+    difflib's ratio, as click suggests commands, so every "did you mean" of confnotes agrees."""
+    from difflib import get_close_matches
+
+    by_folded = {name.casefold(): name for name in names}
+    found = get_close_matches(word.casefold(), list(by_folded), n=1)
+    return by_folded[found[0]] if found else None

@@ -6,11 +6,14 @@ codes only; the work lives in the library. What several commands share is here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     from confnotes.ignore import Exclude
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -38,3 +41,65 @@ def csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
     if not values:
         return None
     return tuple(part for value in values for part in value.split(",") if part.strip())
+
+
+class Choice(click.Choice[str]):
+    """click's choice, whose error also names the closest value: ``--to slide`` → did you mean 'slides'?"""
+
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        from confnotes.errors import closest
+
+        message = super().get_invalid_choice_message(value, ctx)
+        near = closest(str(value), [str(choice) for choice in self.choices])
+        return f"{message} Did you mean '{near}'?" if near else message
+
+
+# ---------------------------------------------------------------- shell completion
+# Each reads the registry its command resolves names from, so completion offers exactly what the
+# command accepts; docs/commands.md ("Shell completion") says how to turn completion on.
+
+
+def completions(names: Iterable[tuple[str, str]], incomplete: str, comma: bool = False) -> list[CompletionItem]:
+    """The ``(name, help)`` pairs whose name starts with what was typed (any case); with ``comma``,
+    the value is a comma-separated list and only its last part is completed."""
+    from click.shell_completion import CompletionItem
+
+    head, _, last = incomplete.rpartition(",") if comma else ("", "", incomplete)
+    given = {part.strip().casefold() for part in head.split(",")}
+    prefix = f"{head}," if head else ""
+    return [
+        CompletionItem(prefix + name, help=about)
+        for name, about in names
+        if name.casefold().startswith(last.strip().casefold()) and name.casefold() not in given
+    ]
+
+
+def rule_names() -> list[tuple[str, str]]:
+    """Every rule by id and by name (the catalogue: no rule module loads), and ``ALL``."""
+    from confnotes.lint.rules import CATALOGUE
+
+    return [(entry.id, entry.name) for entry in CATALOGUE] + [(entry.name, entry.id) for entry in CATALOGUE] + [("ALL", "every rule")]
+
+
+def complete_rule_list(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``--select``/``--ignore``: rule ids and names, comma-separated."""
+    return completions(rule_names(), incomplete, comma=True)
+
+
+def complete_rule(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``rules RULE``: one rule id or name."""
+    return completions(rule_names()[:-1], incomplete)
+
+
+def complete_theme(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``--theme``: the built-in themes, as ``render --list-themes`` lists them."""
+    from confnotes.templating import themes
+
+    return completions(((name, "theme") for name in themes()), incomplete)
+
+
+def complete_format_list(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``build --to``: output formats, comma-separated, from the one table of formats."""
+    from confnotes.render.formats import FORMATS
+
+    return completions(((name, fmt.summary) for name, fmt in FORMATS.items()), incomplete, comma=True)

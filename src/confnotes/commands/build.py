@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK, warn
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, warn
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
@@ -37,13 +37,16 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     "to",
     default=None,
     metavar="FORMATS",
+    shell_complete=complete_format_list,
     help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). Default: html,pdf,slides,pptx.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: one per core; 1 runs in-process).")
 @click.option("--force", is_flag=True, help="Render every note, even unchanged ones.")
 @click.option("--shard", default=None, metavar="K/N", help="Build only every N-th note, starting with the K-th (for CI matrices).")
 @click.option("--merge", is_flag=True, help="Assemble the index from the shard manifests in the output folder.")
-@click.option("--theme", default=None, help="Theme for every note (default: each note's config or 'default').")
+@click.option(
+    "--theme", default=None, shell_complete=complete_theme, help="Theme for every note (default: each note's config or 'default')."
+)
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")

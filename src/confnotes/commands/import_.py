@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from confnotes.commands import EXIT_ERROR
+from confnotes.commands import EXIT_ERROR, Choice
 from confnotes.errors import ErrorKind, NotesError
 
 
@@ -25,7 +25,7 @@ from confnotes.errors import ErrorKind, NotesError
 @click.option(
     "--from",
     "fmt",
-    type=click.Choice(["docx", "html", "opml", "text"]),
+    type=Choice(["docx", "html", "opml", "text"]),
     default=None,
     help="The input's format, when sniffing its content is not wanted (standard input, an odd file).",
 )

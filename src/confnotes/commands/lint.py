@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, configured_excludes, csv
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Choice, complete_rule_list, configured_excludes, csv
 from confnotes.settings import LintTable, choices
 
 
@@ -16,18 +16,22 @@ from confnotes.settings import LintTable, choices
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "github", "sarif", "junit"]),
+    type=Choice(["text", "json", "github", "sarif", "junit"]),
     default="text",
     show_default=True,
     help="text: path:line:col: CN104 name message; json: a list of findings "
     "(README); github: workflow commands; sarif: SARIF 2.1.0; junit: JUnit XML.",
 )
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomically; only files that change).")
-@click.option("--select", multiple=True, help="Only these rules (ids, names or id prefixes; comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these rules (ids, names or id prefixes; comma-separated).")
+@click.option(
+    "--select", multiple=True, shell_complete=complete_rule_list, help="Only these rules (ids, names or id prefixes; comma-separated)."
+)
+@click.option(
+    "--ignore", multiple=True, shell_complete=complete_rule_list, help="Skip these rules (ids, names or id prefixes; comma-separated)."
+)
 @click.option(
     "--fail-on",
-    type=click.Choice(choices(LintTable, "fail_on")),
+    type=Choice(choices(LintTable, "fail_on")),
     default=None,
     help="Exit 1 when a finding is at least this severe. Default: config or warning.",
 )
@@ -57,7 +61,7 @@ from confnotes.settings import LintTable, choices
 )
 @click.option(
     "--profile",
-    type=click.Choice(choices(LintTable, "profile")),
+    type=Choice(choices(LintTable, "profile")),
     default=None,
     help="talk: also give slide advice (dense-slide, too-many-items, long-title, long-item); notes: never; "
     "auto (default): for notes with kind: talk, slides: or duration: in their front matter.",

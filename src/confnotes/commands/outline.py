@@ -6,13 +6,15 @@ import sys
 
 import click
 
+from confnotes.commands import Choice
+
 
 @click.command("outline")
 @click.argument("note", type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["tree", "json", "markdown", "opml"]),
+    type=Choice(["tree", "json", "markdown", "opml"]),
     default="tree",
     show_default=True,
     help="tree: readable outline in source order; json: the model, schema "

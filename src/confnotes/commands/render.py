@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import warn
+from confnotes.commands import Choice, complete_theme, warn
 from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
@@ -19,7 +19,7 @@ from confnotes.settings import SlideSettings, choices, setting_range
 @click.option(
     "--to",
     "to",
-    type=click.Choice(list(FORMATS)),
+    type=Choice(list(FORMATS)),
     default="html",
     show_default=True,
     help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
@@ -31,7 +31,9 @@ from confnotes.settings import SlideSettings, choices, setting_range
     metavar="OUT",
     help="Output file ('-' for standard output). Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html.",
 )
-@click.option("--theme", default=None, help="Built-in theme (see --list-themes). Default: config or 'default'.")
+@click.option(
+    "--theme", default=None, shell_complete=complete_theme, help="Built-in theme (see --list-themes). Default: config or 'default'."
+)
 @click.option("--css", "css", multiple=True, type=click.Path(dir_okay=False), help="Add a stylesheet (repeatable).")
 @click.option(
     "--templates",
@@ -42,7 +44,7 @@ from confnotes.settings import SlideSettings, choices, setting_range
 )
 @click.option(
     "--paper",
-    type=click.Choice(choices(Config, "paper"), case_sensitive=False),
+    type=Choice(choices(Config, "paper"), case_sensitive=False),
     default=None,
     help="PDF paper size. Default: config or a4.",
 )

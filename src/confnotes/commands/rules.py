@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
+from confnotes.commands import Choice, complete_rule
 from confnotes.errors import ErrorKind, NotesError
 
 
 @click.command("rules")
-@click.argument("rule", required=False)
+@click.argument("rule", required=False, shell_complete=complete_rule)
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=Choice(["text", "json"]),
     default="text",
     show_default=True,
     help="json: every rule (or RULE) with its id, name, severity, profile, default, options and docs.",

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from confnotes.commands import Choice
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.settings import SlideSettings, setting_range
 
@@ -24,7 +25,7 @@ from confnotes.settings import SlideSettings, setting_range
     default=None,
     help="Time allowed per slide on top of its words (default: config slides.slide_seconds, else 2).",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: docs/timing.md.")
+@click.option("--format", "fmt", type=Choice(["text", "json"]), default="text", show_default=True, help="json: docs/timing.md.")
 @click.option(
     "--rehearsal",
     metavar="TIMINGS",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
-from confnotes.errors import ErrorKind, NotesError
+from confnotes.errors import ErrorKind, NotesError, closest
 from confnotes.model import Document
 from confnotes.render.options import RenderOptions
 
@@ -46,7 +46,9 @@ def output_format(name: str) -> OutputFormat:
     try:
         return FORMATS[name]
     except KeyError:
-        raise NotesError(f"unknown format '{name}' (choose from {', '.join(FORMATS)})", kind=ErrorKind.USAGE) from None
+        near = closest(name, FORMATS)
+        hint = f"; did you mean '{near}'?" if near else ""
+        raise NotesError(f"unknown format '{name}'{hint} (choose from {', '.join(FORMATS)})", kind=ErrorKind.USAGE) from None
 
 
 def output_path(note: str, name: str) -> str:
