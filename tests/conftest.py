@@ -126,6 +126,8 @@ SLOW: dict[str, str] = {
     "test_hostile.py::test_twenty_megabyte_note": "a 20 MB note through every command",
     "test_fit.py::test_slides_pdf_has_a_page_per_slide": "slides PDFs of the realistic notes through WeasyPrint",
     "test_fit.py::test_marp_slides_fit_as_marp_cli_renders_them": "marp-cli renders each deck in Chromium",
+    "test_fit.py::test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture": "marp-cli over every fixture's deck",
+    "test_hard_notes.py::test_a_tall_screenshot_stays_inside_the_page": "PDFs on two papers, rasterised and read pixel by pixel",
     "test_slides.py::test_marp_cli_renders_without_warnings": "marp-cli, a Node program, per deck",
     "test_properties.py::test_page_and_deck_keep_words_in_order": "Hypothesis: hundreds of generated notes rendered as page and deck",
     "test_properties.py::test_render_html_never_raises": "Hypothesis: hundreds of generated notes rendered",

@@ -308,13 +308,13 @@ def test_marp_numbered_points_are_ordered_lists_with_their_sub_points_nested(cli
     text = _render(cli, note, "marp", tmp_path).read_text()
     assert "1. Install the tools\n2. Write a test\n3. Run it in CI\n" in text
     assert "- a bullet\n  1. first sub\n  2. second sub\n- another bullet\n  - its sub-bullet\n" in text
-    # numbers Markdown would renumber keep their own, after a bullet: nothing the author wrote is lost
-    assert "- 1\\. one\n- 1\\. another\n- 7\\. seven\n" in text
+    # numbered as CommonMark, GitHub and pandoc number a list (and as every other output shows it)
+    assert "1. one\n2. another\n3. seven\n" in text
     tokens = MarkdownIt("commonmark").parse(text)
     level = {tokens[i + 2].content: t.level for i, t in enumerate(tokens) if t.type == "list_item_open" and tokens[i + 2].type == "inline"}
     assert level["first sub"] > level["a bullet"] and level["its sub-bullet"] > level["another bullet"]
     ordered = [t for t in tokens if t.type == "ordered_list_open"]
-    assert len(ordered) == 2
+    assert len(ordered) == 3
 
 
 def test_marp_warns_about_images_that_will_not_show(cli, tmp_path):

@@ -63,6 +63,15 @@ class List:
     def kind(self) -> str:
         return LIST
 
+    def shown_number(self, index: int) -> str | None:
+        """The number a reader sees on item ``index``: as CommonMark, GitHub and pandoc show it, the
+        list's first number counted up (``1. 1. 1.`` shows 1, 2, 3); the number as written stays
+        on the item (``Node.number``) for lint and ``fmt``. Bullets have none."""
+        number = self.items[index].number
+        if not self.ordered or self.origin == "bold" or not (self.start or "").isdigit():
+            return number  # pasted "**1. Title**" points show the number their author typed
+        return str(int(self.start or "1") + index)
+
 
 class ContentViews:
     """Views over an ordered ``content`` (a node's or the document's), never stores of their own."""

@@ -25,6 +25,7 @@ class OutputFormat:
     module: str  # confnotes.render.<module>
     binary: bool
     summary: str
+    deck: bool = False  # made from the fitted deck (its slides that do not fit are warned of)
 
 
 FORMATS: dict[str, OutputFormat] = {
@@ -32,12 +33,12 @@ FORMATS: dict[str, OutputFormat] = {
     for fmt in (
         OutputFormat("html", ".html", "Page", "html", False, "one self-contained page"),
         OutputFormat("pdf", ".pdf", "PDF", "pdf", True, "a printable PDF (WeasyPrint)"),
-        OutputFormat("slides", ".slides.html", "Slides", "deck_html", False, "an HTML deck with speaker notes"),
-        OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF"),
-        OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper"),
-        OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown"),
-        OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)"),
-        OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck"),
+        OutputFormat("slides", ".slides.html", "Slides", "deck_html", False, "an HTML deck with speaker notes", deck=True),
+        OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF", deck=True),
+        OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper", deck=True),
+        OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown", deck=True),
+        OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)", deck=True),
+        OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck", deck=True),
     )
 }
 
@@ -65,6 +66,18 @@ def render_note(
         from dataclasses import replace
 
         options = replace(options, output_dir=str(Path(output).resolve().parent))
-    module = import_module(f"confnotes.render.{output_format(to).module}")
+    fmt = output_format(to)
+    if fmt.deck and (options.decks is None or options.decks.doc is not doc):
+        from dataclasses import replace
+
+        from confnotes.slides import Decks
+
+        options = replace(options, decks=Decks(doc))  # the deck is built once: for the output and its warnings
+    module = import_module(f"confnotes.render.{fmt.module}")
     data, warnings = module.render(doc, options, base_dir)
+    if fmt.deck:
+        from confnotes.render.deck import deck_for
+        from confnotes.slides.fit import overflow_message, overflowing
+
+        warnings = [*warnings, *(overflow_message(slide) for slide in overflowing(deck_for(doc, options, base_dir).slides))]
     return data, list(warnings)

@@ -76,7 +76,8 @@ class InlineRenderer:
             ("code_block", self._code_block),
             ("html_inline", self._html),
             ("html_block", self._html),
-            ("table_open", self._small_block),
+            ("table_open", self._table_open),
+            ("table_close", self._table_close),
             ("blockquote_open", self._small_block),
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
@@ -164,6 +165,17 @@ class InlineRenderer:
         if _MAY_BE_MARKUP.search(text) is None:
             return Markup(escapeHtml(text))
         return Markup(self.md.renderInline(text, self._env()))
+
+    def unlinked(self, text: str) -> Markup:
+        """Inline Markdown with its links' text but not the links: for text that is a link itself
+        (a table of contents entry for a heading that holds a link; a link in a link is invalid HTML)."""
+        if _MAY_BE_MARKUP.search(text) is None:
+            return Markup(escapeHtml(text))
+        env = self._env()
+        tokens = self.md.parseInline(text, env)
+        for token in tokens:
+            token.children = [child for child in token.children or [] if child.type not in ("link_open", "link_close")]
+        return Markup(self.md.renderer.render(tokens, self.md.options, env))
 
     def blocks(self, text: str) -> Markup:
         return Markup(self.md.render(text, self._env()))
@@ -272,6 +284,14 @@ class InlineRenderer:
         if token.map and token.map[1] - token.map[0] <= KEEP_LINES:
             token.attrJoin("class", "keep")
         return str(renderer.renderToken(tokens, idx, options, env))
+
+    def _table_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        """A table in a box of its own, which scrolls sideways on a narrow screen instead of the page
+        (note.css ``.table-scroll``; a keyboard can scroll it too)."""
+        return '<div class="table-scroll" tabindex="0">' + self._small_block(renderer, tokens, idx, options, env)
+
+    def _table_close(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        return str(renderer.renderToken(tokens, idx, options, env)) + "</div>\n"
 
     def _code_block(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         return self._code_html(tokens[idx].content, "")

@@ -19,10 +19,11 @@ from pathlib import Path
 
 from confnotes.images import locate
 from confnotes.model import Document
+from confnotes.parse.blocks import is_image_only
 from confnotes.render.deck import contained, image_size, render_template_deck
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem
-from confnotes.slides.fit import IMAGE_REF
+from confnotes.slides.fit import IMAGE_REF, closed_fence
 from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
 
@@ -100,11 +101,34 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
         if kind == "code":
             return text
+        if kind in ("paragraph", "quote") and not is_image_only(text):
+            text = joined_lines(text)
         text = images(text, slide)
         return text if options.allow_html else neutralise(text)
 
-    text, rendered = render_template_deck("marp.md", doc, options, base_dir, safe=safe, sizes=slide_style, items=item_lines)
+    helpers = {"safe": safe, "sizes": slide_style, "items": item_lines, "code": closed_fence}
+    text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+_HARD_BREAK = re.compile(r"(?:  |\\)$")
+
+
+def joined_lines(text: str) -> str:
+    """A paragraph's soft line breaks as spaces: marp-core shows each as a line break (``breaks``),
+    where every other output, and the fit engine's measure, run the lines on. Hard breaks (two
+    spaces or a backslash at the end of a line) stay; a quote's lines are joined inside the quote."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        previous = out[-1] if out else ""
+        quoted = previous.lstrip().startswith(">") and line.lstrip().startswith(">")
+        body = line.lstrip().lstrip(">").lstrip() if quoted else line.lstrip()
+        open_line = previous.strip().lstrip(">").strip() and not _HARD_BREAK.search(previous)
+        if open_line and body and (quoted or not previous.lstrip().startswith(">")):
+            out[-1] = previous.rstrip() + " " + body
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def item_lines(run: list[SlideItem]) -> list[tuple[SlideItem, str]]:

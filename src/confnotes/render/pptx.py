@@ -19,6 +19,7 @@ placeholder geometry.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from confnotes.render.deck import agenda_minutes, contained, deck_for, image_siz
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
-from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, head_height, plain, table_rows
+from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, head_height, plain, table_row_heights, table_rows
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_PAD,
@@ -436,7 +437,7 @@ def _content_slide(
         elif run.kind == "code":
             _code(page, run, slide.scale * shrink, (left, y, width, height))
         elif run.kind == "table":
-            _table(page, run, slide.scale * shrink, (left, y, width, height), md)
+            height = _table(page, run, slide, shrink, (left, y, width, height), md, (base_dir, warnings))
         elif is_image(run):
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
         elif run.kind == "missing-image":
@@ -498,25 +499,46 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
 _CODE_COLOURS = {"k": "008000", "kn": "008000", "nf": "0000FF", "nc": "0000FF", "s": "BA2121", "c": "3D7B7B", "m": "666666", "o": "666666"}
 
 
-def _table(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+def _table(
+    page: Any,
+    entry: SlideText,
+    slide: Slide,
+    shrink: float,
+    box: tuple[float, float, float, float],
+    md: InlineRenderer,
+    found: tuple[Path | None, list[str]],
+) -> float:
+    """A PPTX table; images in its cells (a row of screenshots side by side) are pictures laid on
+    their cells, as PPTX cells hold only text. Returns the height it took (px)."""
     from pptx.util import Emu
 
+    scale = slide.scale * shrink
     rows = table_rows(entry.text)
     columns = max(len(row) for row in rows)
     left, top, width, height = box
-    shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, height - TABLE[2] * scale))
+    size = max(CODE_MIN, TABLE[0] * scale)
+    image_h = float(slide.image_px or MIN_IMAGE) * shrink
+    heights = table_row_heights(entry.text, size, width, image_h)
+    shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, sum(heights)))
     table = shape.table
     for index in range(columns):
         table.columns[index].width = Emu(int(width / columns * EMU))
-    size = max(CODE_MIN, TABLE[0] * scale)
+    y = top
     for r, row in enumerate(rows):
+        table.rows[r].height = Emu(int(heights[r] * EMU))
         for c in range(columns):
             cell = table.cell(r, c)
             cell.margin_left = cell.margin_right = Emu(CELL_PAD[1] * EMU)
             cell.margin_top = cell.margin_bottom = Emu(CELL_PAD[0] * EMU)
-            frame = cell.text_frame
-            frame.word_wrap = True
-            _run(frame.paragraphs[0], md.plain(row[c]) if c < len(row) else "", size, bold=r == 0)
+            cell.text_frame.word_wrap = True
+            text = row[c] if c < len(row) else ""
+            pictures = list(IMAGE_REF.finditer(text))
+            _run(cell.text_frame.paragraphs[0], md.plain(IMAGE_REF.sub("", text).strip() if pictures else text), size, bold=r == 0)
+            cell_box = (left + c * width / columns + CELL_PAD[1], y + CELL_PAD[0], width / columns - 2 * CELL_PAD[1])
+            for match in pictures[:1]:  # one picture a cell, at the row's image height
+                _cell_picture(page, match, (*cell_box, image_h), found)
+        y += heights[r]
+    return sum(heights) + TABLE[2] * scale
 
 
 def _picture(
@@ -526,16 +548,32 @@ def _picture(
     left, top, width, available = room
     height = min(float(slide.image_px or MIN_IMAGE), available)
     match = IMAGE_REF.search(entry.text)
-    alt, src = (match.group(1), match.group(2)) if match else ("", "")
+    placed = _place(page, match, (left, top, width, height), base_dir) if match else None
+    if placed is None:
+        return _missing_image(page, entry, (left, top, width), base_dir, warnings)
+    return placed + TEXT[2]
+
+
+def _cell_picture(page: Any, match: re.Match[str], room: tuple[float, float, float, float], found: tuple[Path | None, list[str]]) -> None:
+    base_dir, warnings = found
+    if _place(page, match, room, base_dir) is None:
+        warnings.append(image_warning(match.group(2), base_dir) or f"image {shown_source(match.group(2))} could not be read")
+
+
+def _place(page: Any, match: re.Match[str], room: tuple[float, float, float, float], base_dir: Path | None) -> float | None:
+    """The referenced image scaled into ``room`` (never cropped), centred across it, with its alt
+    text; returns its height (px), or None when it cannot be read."""
+    left, top, width, height = room
+    alt, src = match.group(1), match.group(2)
     path = local_image(src, base_dir)
     blob = data_image(src) if path is None else path.read_bytes()  # a data: image is embedded as well
     pixels = image_size(io.BytesIO(blob)) if blob is not None else None
     if blob is None or pixels is None:
-        return _missing_image(page, entry, (left, top, width), base_dir, warnings)
+        return None
     w, h = contained(pixels, (width, height))
     picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
-    return h + TEXT[2]
+    return h
 
 
 def _missing_image(page: Any, entry: SlideText, room: tuple[float, float, float], base_dir: Path | None, warnings: list[str]) -> float:

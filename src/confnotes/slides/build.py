@@ -11,6 +11,10 @@ from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
 
+#: A title shorter than this (characters) never needs cutting (``fit.short_title``): two lines of
+#: the widest title font hold more.
+LONG_TITLE = 80
+
 #: Blocks a slide leaves to the speaker notes or drops (they say nothing on screen).
 _OFF_SLIDE = frozenset(("reference", "break", *UNPRINTED))
 
@@ -74,10 +78,10 @@ def _fold(node: Node) -> str:
 _SHOWN_AS_IS = frozenset(("code", "table", "image"))
 
 
-def _item_entries(node: Node) -> Iterator[SlideEntry]:
-    """A list item as slide bullets: the item (level 0), then what is under it in order (level 1;
-    code, tables and images as themselves)."""
-    yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, node.number)
+def _item_entries(node: Node, number: str | None) -> Iterator[SlideEntry]:
+    """A list item (its ``number`` as shown) as slide bullets: the item (level 0), then what is
+    under it in order (level 1; code, tables and images as themselves)."""
+    yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, number)
     for entry in node.content:
         if type(entry) is Block:
             if entry.kind in _SHOWN_AS_IS:
@@ -85,11 +89,12 @@ def _item_entries(node: Node) -> Iterator[SlideEntry]:
             elif entry.kind not in _OFF_SLIDE:
                 yield SlideItem(_block_line(entry), None, 1)
         elif type(entry) is List:
-            for child in entry.items:
+            for index, child in enumerate(entry.items):
+                shown = entry.shown_number(index)
                 if child.lists or child.body:
-                    yield SlideItem(_fold(replace(child, label=None)), None, 1, child.number)
+                    yield SlideItem(_fold(replace(child, label=None)), None, 1, shown)
                 else:
-                    yield SlideItem(child.text if child.label is not None else child.title, child.label, 1, child.number)
+                    yield SlideItem(child.text if child.label is not None else child.title, child.label, 1, shown)
 
 
 def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
@@ -100,8 +105,8 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
             if entry.kind not in _OFF_SLIDE:
                 out.append(SlideText(entry.text, entry.kind, entry.info))
         elif type(entry) is List:
-            for item in entry.items:
-                out.extend(_item_entries(item))
+            for index, item in enumerate(entry.items):
+                out.extend(_item_entries(item, entry.shown_number(index)))
     return out
 
 
@@ -113,8 +118,11 @@ def _with_notes(content: tuple[Entry, ...], notes_in: NotesOf) -> tuple[list[Sli
     at: list[int] = []
     for entry in content:
         parts: tuple[Entry, ...] = entry.items if type(entry) is List else (entry,)
-        for part in parts:
-            out.extend(_slide_entries((part,)) if type(part) is Block else _item_entries(part))  # type: ignore[arg-type]
+        for index, part in enumerate(parts):
+            if type(entry) is List:
+                out.extend(_item_entries(part, entry.shown_number(index)))  # type: ignore[arg-type]
+            else:
+                out.extend(_slide_entries((part,)))
             found = notes_in((part,))
             notes += found
             at += [len(out)] * len(found)
@@ -153,6 +161,10 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
             continue
         _section_slides(section, slides, notes_in)
     _flush_entries(bare, meta.title, slides)
+    if any(len(slide.title) > LONG_TITLE for slide in slides):  # a setext heading holding a whole paragraph
+        from confnotes.slides.fit import long_titles
+
+        slides = long_titles(slides)
     return tuple(slides)
 
 
@@ -167,16 +179,29 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list and not own
     if agenda and doc.sections:  # right after the title slide
         slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
-    expanded: list[Slide] = []
-    for slide in slides:
-        expanded.extend(split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide])
+    if agenda and any(len(part.title) > LONG_TITLE for part in doc.parts):
+        from confnotes.slides.fit import short_title
+
+        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title)[0]) for s in doc.parts))
+    # each slide as the slides it becomes: split by the limits, then each part fitted (and split)
+    groups = [split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide] for slide in slides]
     if options.fit:
         from confnotes.slides.fit import fit_deck, unshown_images
 
         if options.image_root is not None:
-            expanded = unshown_images(expanded, options.image_root)
-        expanded = fit_deck(expanded)
+            groups = [unshown_images(group, options.image_root) for group in groups]
+        groups = [fit_deck(group) for group in groups]
+    expanded = [part for group in groups for part in _numbered(group)]
     return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options)
+
+
+def _numbered(group: list[Slide]) -> list[Slide]:
+    """The slides one slide became, numbered 1 to N across both splits (a part the limits made and
+    the fit engine split again does not start over at 1)."""
+    if len(group) < 2:
+        return group
+    count = len(group)
+    return [replace(part, part=index, parts=count) for index, part in enumerate(group, 1)]
 
 
 def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
@@ -220,6 +245,9 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
         at = (0,) * len(divider.notes) + merged.note_positions()
         slides[start + 1] = replace(merged, notes=divider.notes + merged.notes, notes_at=at)
         del slides[start]
+    for index in range(start + 1, len(slides)):  # the section's title again, after its points: "(cont.)"
+        if slides[index].title == node.title and slides[index].kind != "divider":
+            slides[index] = replace(slides[index], continued=True)
 
 
 def _flush_entries(bare: list[Node], title: str, slides: list[Slide]) -> None:
@@ -233,10 +261,11 @@ def _points(lst: List, section_title: str, notes_in: NotesOf) -> list[Slide]:
     them under the section's title (a slide with only a title says nothing)."""
     out: list[Slide] = []
     bare: list[Node] = []
+    shown = {id(point): lst.shown_number(index) for index, point in enumerate(lst.items)}
 
     def flush() -> None:
         if bare:
-            items = tuple(SlideItem(p.text if p.label is not None else p.title, p.label, 0, p.number) for p in bare)
+            items = tuple(SlideItem(p.text if p.label is not None else p.title, p.label, 0, shown[id(p)]) for p in bare)
             out.append(Slide("bullets", section_title, content=items, notes=notes_in(tuple(bare)), line=bare[0].span.start))
             bare.clear()
 

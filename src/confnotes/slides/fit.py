@@ -30,6 +30,7 @@ from confnotes.slides.geometry import (
     CELL_PAD,
     CODE,
     CODE_PAD,
+    DIVIDER_TITLE,
     FLOOR,
     ITEM,
     KICKER,
@@ -46,7 +47,7 @@ from confnotes.slides.geometry import (
 )
 from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.split import carry_over
-from confnotes.slides.widths import wrap_count
+from confnotes.slides.widths import text_em, wrap_count
 
 # ------------------------------------------------------------------ Markdown to measurable text
 
@@ -55,6 +56,7 @@ _LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w)|`)")
 _TAG = re.compile(r"<[^>]+>")
 _MARKUP = re.compile(r"[!\[<*_`\\]")
+_FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
 
 @lru_cache(maxsize=16384)
@@ -93,7 +95,13 @@ def unshown_images(slides: list[Slide], root: str) -> list[Slide]:
 
 
 def images_in(entry: SlideEntry) -> int:
-    return len(_IMAGE.findall(entry.text)) if is_image(entry) else 0
+    """How many image heights ``entry`` stacks: its images (an image block), or the rows of a
+    table that hold images (side by side in a row, they share one height)."""
+    if is_image(entry):
+        return len(_IMAGE.findall(entry.text))
+    if type(entry) is SlideText and entry.kind == "table" and "![" in entry.text:
+        return sum(1 for row in table_rows(entry.text) if any(_IMAGE.search(cell) for cell in row))
+    return 0
 
 
 # ------------------------------------------------------------------ code
@@ -102,14 +110,24 @@ def images_in(entry: SlideEntry) -> int:
 def code_lines(entry: SlideText) -> list[str]:
     """The lines of a code block's source (fences and indentation of indented code removed)."""
     lines = entry.text.split("\n")
-    if lines and lines[0].lstrip().startswith(("```", "~~~")):
-        fence = lines[0].lstrip()[:3]
+    opener = _FENCE.match(lines[0]) if lines else None
+    if opener:
+        fence = opener.group(1)
         lines = lines[1:]
-        if lines and lines[-1].strip().startswith(fence):
+        if lines and re.fullmatch(rf"\s*{fence[0]}{{{len(fence)},}}\s*", lines[-1]):
             lines = lines[:-1]
     elif all(line.startswith("    ") or not line.strip() for line in lines):
         lines = [line[4:] for line in lines]
     return [line.expandtabs(4) for line in lines] or [""]
+
+
+def closed_fence(entry: SlideText) -> str:
+    """The code block as a fence that is closed, whatever its source did (a fence opened inside a
+    list item ends with the item), long enough for any backticks in the code."""
+    lines = code_lines(entry)
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return fence + entry.info + "\n" + "\n".join(lines) + "\n" + fence
 
 
 def code_columns(size: float) -> int:
@@ -197,14 +215,23 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
 
 
 def _table_height(text: str, size: float, box_w: float) -> float:
+    return 1.0 + sum(table_row_heights(text, size, box_w, MIN_IMAGE))
+
+
+def table_row_heights(text: str, size: float, box_w: float, image_h: float) -> list[float]:
+    """Each row's height in px: its tallest cell's wrapped lines, and ``image_h`` more for a row of
+    images (``display: block`` above any text in the cell, side by side across the row)."""
     rows = table_rows(text)
     columns = max((len(row) for row in rows), default=1)
     cell_w = box_w / columns - 2 * CELL_PAD[1] - 1
-    height = 1.0
+    heights = []
     for row in rows:
-        lines = max((wrap_count(plain(cell), cell_w, size, "bold" if row is rows[0] else "body") for cell in row), default=1)
-        height += lines * size * TABLE[1] + 2 * CELL_PAD[0] + 1
-    return height
+        pictured = any(_IMAGE.search(cell) for cell in row)
+        cells = [_IMAGE.sub("", cell).strip() if pictured else cell for cell in row]
+        lines = max((wrap_count(plain(cell), cell_w, size, "bold" if row is rows[0] else "body") for cell in cells if cell), default=0)
+        lines = lines or (0 if pictured else 1)
+        heights.append(lines * size * TABLE[1] + (image_h if pictured else 0) + 2 * CELL_PAD[0] + 1)
+    return heights
 
 
 def head_height(slide: Slide, scale: float) -> float:
@@ -250,7 +277,8 @@ def fit_slide(slide: Slide) -> list[Slide]:
     if slide.kind == "divider" or not slide.content:
         return [slide]
     room = box_height(slide)
-    for scale in STEPS:
+    steps = _steps_for(slide)
+    for scale in steps:
         if content_height(slide, scale) <= room:
             return [_finish(slide, scale)]
     pages = _paginate(slide, room)
@@ -269,9 +297,29 @@ def fit_slide(slide: Slide) -> list[Slide]:
             parts=parts,
             overflow=True,
         )
-        scale = next((s for s in STEPS if content_height(part, s) <= room), FLOOR)
+        scale = next((s for s in _steps_for(part) if content_height(part, s) <= room), FLOOR)
         out.append(_finish(part, scale))
     return out
+
+
+def _steps_for(slide: Slide) -> tuple[float, ...]:
+    """The scales a slide may take: a table's header words must fit their columns whole (a header
+    that breaks inside a word reads badly), so a wide table takes a smaller text, down to the floor."""
+    tables = [entry for entry in slide.content if type(entry) is SlideText and entry.kind == "table"]
+    if not tables:
+        return STEPS
+    allowed = tuple(scale for scale in STEPS if all(_headers_fit(table.text, scale) for table in tables))
+    return allowed or (FLOOR,)
+
+
+def _headers_fit(text: str, scale: float) -> bool:
+    rows = table_rows(text)
+    if not rows:
+        return True
+    columns = max(len(row) for row in rows)
+    cell_w = BOX_W / columns - 2 * CELL_PAD[1] - 1
+    size = sizes(scale)["table"]
+    return all(text_em(word, "bold") * size <= cell_w for cell in rows[0] for word in plain(cell).split())
 
 
 def _finish(slide: Slide, scale: float) -> Slide:
@@ -279,8 +327,9 @@ def _finish(slide: Slide, scale: float) -> Slide:
     images = sum(images_in(entry) for entry in slide.content)
     if not images:
         return slide if slide.scale == scale else replace(slide, scale=scale)
-    fixed = head_height(slide, scale) + sum(entry_height(e, scale) for e in slide.content if not is_image(e))
-    spare = box_height(slide) - fixed - sum(TEXT[2] * scale for e in slide.content if is_image(e))
+    # every entry at its height without its images; the images share what is left
+    fixed = head_height(slide, scale) + sum(entry_height(e, scale) - MIN_IMAGE * images_in(e) for e in slide.content)
+    spare = box_height(slide) - fixed
     return replace(slide, scale=scale, image_px=int(max(MIN_IMAGE, spare / images)))
 
 
@@ -395,6 +444,80 @@ def _no_orphans(pages: list[list[SlideEntry]], later: Slide, room: float) -> Non
             pages[-1] = moved
         else:
             before.append(moved[0])
+
+
+def overflowing(slides: tuple[Slide, ...] | list[Slide]) -> list[Slide]:
+    """The first slide of each slide the fit engine had to split (its parts are numbered across the
+    limits' split and the fit's, so ``parts`` is how many slides it became)."""
+    out: list[Slide] = []
+    for index, slide in enumerate(slides):
+        if slide.part == 1 and any(part.overflow for part in slides[index : index + slide.parts]):
+            out.append(slide)
+    return out
+
+
+def overflow_message(slide: Slide) -> str:
+    """What lint (slide-overflow) and ``render`` say of a slide the fit engine had to split."""
+    title = " ".join(plain(slide.title).split())
+    return f"slide '{title}' does not fit at the smallest text size; the deck shows it as {slide.parts} slides"
+
+
+# ------------------------------------------------------------------ long titles
+
+#: a title is cut when it would wrap past this many lines at its full size, to this many
+TITLE_MOST_LINES, TITLE_KEPT_LINES = 3, 2
+_ELLIPSIS = "…"
+
+
+def _title_size(kind: str) -> float:
+    return {"title": 64.0, "divider": float(DIVIDER_TITLE)}.get(kind, float(TITLE[0]))
+
+
+def _closed(markdown: str) -> bool:
+    """Whether inline Markdown closes everything it opens (code spans, links, emphasis), so it can
+    end a title and the rest can start a paragraph."""
+    if markdown.count("`") % 2 or markdown.count("[") != markdown.count("]") or markdown.count("(") != markdown.count(")"):
+        return False
+    strong = markdown.count("**") + markdown.count("__")
+    single = re.sub(r"\*\*|__", "", markdown)
+    return not strong % 2 and not len(re.findall(r"(?<!\w)[*_]|[*_](?!\w)", single)) % 2
+
+
+def short_title(title: str, kind: str = "text") -> tuple[str, str]:
+    """A title too long for its slide (a setext heading holding a whole paragraph) cut at a word
+    where its Markdown is closed, to what takes ``TITLE_KEPT_LINES`` lines: ``(shown, rest)``;
+    the shown part ends with "…" and the rest, which the slide's body opens with, starts with it.
+    A title that fits is ``(title, "")``."""
+    size = _title_size(kind)
+    if wrap_count(plain(title), BOX_W, size, "bold") <= TITLE_MOST_LINES:
+        return title, ""
+    words = title.split(" ")
+    cut = 0
+    for end in range(1, len(words)):
+        head = " ".join(words[:end])
+        if wrap_count(plain(head) + " " + _ELLIPSIS, BOX_W, size, "bold") > TITLE_KEPT_LINES:
+            break
+        if _closed(head):
+            cut = end
+    if not cut:
+        return title, ""
+    return " ".join(words[:cut]) + " " + _ELLIPSIS, _ELLIPSIS + " " + " ".join(words[cut:])
+
+
+def long_titles(slides: list[Slide]) -> list[Slide]:
+    """Each slide whose title would not fit its head with its title cut (``short_title``) and the
+    rest of the title opening its body, in order: no word lost, none moved."""
+    out = []
+    for slide in slides:
+        shown, rest = short_title(slide.title, slide.kind)
+        if not rest:
+            out.append(slide)
+            continue
+        opening = SlideText(rest, "paragraph")
+        kind = "text" if slide.kind == "divider" else slide.kind
+        at = tuple(position + 1 for position in slide.note_positions())
+        out.append(replace(slide, kind=kind, title=shown, content=(opening, *slide.content), notes_at=at if slide.notes else ()))
+    return out
 
 
 def fit_deck(slides: list[Slide]) -> list[Slide]:

@@ -52,7 +52,8 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     notes = _notes_by_page(slide, [len(page) for page in pages])
     for index, page in enumerate(pages):
         page_notes, page_at = notes[index]
-        part = replace(slide, content=tuple(page), notes=page_notes, notes_at=page_at, continued=index > 0, part=index + 1, parts=parts)
+        continued = slide.continued or index > 0
+        part = replace(slide, content=tuple(page), notes=page_notes, notes_at=page_at, continued=continued, part=index + 1, parts=parts)
         page_items = sum(1 for entry in page if type(entry) is SlideItem)
         out.append(replace(part, dense=slide_words(part) > options.max_words or page_items > options.max_items))
     return out
@@ -83,7 +84,9 @@ def _within_limits(group: list[SlideEntry], options: DeckOptions) -> list[list[S
     words = count = 0
     for entry in group:
         size, is_item = entry_words(entry), type(entry) is SlideItem
-        if parts[-1] and ((is_item and count + 1 > per_part) or words + size > options.max_words):
+        # a sentence that ends in a colon introduces the list: it is never left alone on a slide
+        introduced = is_item and len(parts[-1]) == 1 and is_lead_in(parts[-1][0]) and parts[-1][0].text.rstrip().endswith(":")
+        if parts[-1] and not introduced and ((is_item and count + 1 > per_part) or words + size > options.max_words):
             parts.append([])
             words = count = 0
         parts[-1].append(entry)

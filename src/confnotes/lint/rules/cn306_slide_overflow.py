@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
+from confnotes.slides.fit import overflow_message, overflowing
 
 META = RuleMeta.of(
     __name__,
@@ -23,10 +24,5 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
-    for slide in ctx.fitted_deck.slides:
-        if slide.overflow and slide.part == 1:
-            yield Report(
-                slide.line or 1,
-                1,
-                f"slide '{slide.title}' does not fit at the smallest text size; the deck shows it as {slide.parts} slides",
-            )
+    for slide in overflowing(ctx.fitted_deck.slides):
+        yield Report(slide.line or 1, 1, overflow_message(slide))
