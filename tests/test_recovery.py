@@ -32,7 +32,7 @@ def _inferred(doc) -> set[str]:
 
 def test_inferred_headings_precision_and_recall():
     """Against headings a reader marked by hand: never a heading the reader does not see, and
-    at least 90% of those the reader does see."""
+    at least 95% of those the reader does see."""
     truth = json.loads((FIXTURES / "headings.json").read_text(encoding="utf-8"))
     true_positive = inferred_total = truth_total = 0
     wrong: list[str] = []
@@ -45,7 +45,7 @@ def test_inferred_headings_precision_and_recall():
         truth_total += len(expected)
     assert not wrong, f"headings a reader does not see: {wrong}"
     assert truth_total >= 50 and inferred_total >= 45
-    assert true_positive / truth_total >= 0.9, f"recall {true_positive}/{truth_total}"
+    assert true_positive / truth_total >= 0.95, f"recall {true_positive}/{truth_total}"
 
 
 def test_blog_post_of_one_line_paragraphs_gets_no_sections():
@@ -204,3 +204,21 @@ def test_every_inferred_node_sits_in_order():
         doc = parse_source(read_source(path))
         starts = [entry.span.start for entry in walk_content(doc.content) if type(entry) in (Block, Node)]
         assert starts == sorted(starts), path.name
+
+
+def test_talk_notes_whose_sections_hold_a_link_each_are_notes_not_a_reading_list():
+    assert _doc("talk-links-sections.md").meta.kind == "notes"
+    keynote = parse("Keynote: The Log\n\n## Slides\n\nhttps://example.org/a\n\n## Video\n\nhttps://example.org/b\n\n## Code\n\nhttps://example.org/c\n")
+    assert keynote.meta.kind == "notes"
+    speakers = parse("---\nspeakers: [Tyler Hale]\n---\n# The Log\n\n## Slides\n\nDeck.\n\n## Video\n\nTalk.\n\n## Code\n\nRepo.\n")
+    assert speakers.meta.kind == "notes"
+    # reading lists stay reading lists
+    for name in ("reading-list-links.md", "reading-list-bare.md"):
+        assert _doc(name).meta.kind == "reading-list", name
+    assert parse_source(read_source(ROOT / "notes" / "scaling-reading-list.md")).meta.kind == "reading-list"
+
+
+def test_commands_sentences_urls_and_rules_are_never_headings():
+    doc = _doc("pasted-commands-and-sentences.md")
+    assert [s.title for s in doc.sections] == ["Kubernetes autoscaling deep dive", "Cost dashboards"]
+    assert format_markdown(doc).count("\n## ") == 2

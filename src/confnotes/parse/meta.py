@@ -7,7 +7,7 @@ from pathlib import PurePath
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.model import Entry, List, Meta, Node, Span
+from confnotes.model import Block, Entry, List, Meta, Node, Span
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top
 from confnotes.parse.lines import span_of
@@ -159,7 +159,8 @@ def build_meta(
     content: list[Entry],
     default_lang: str = "en",
 ) -> Meta:
-    kind = _text_of(fm, "kind") or infer_kind(content)
+    speakers = _list_of(fm, "speakers", "speaker", "authors", "author")
+    kind = _text_of(fm, "kind") or infer_kind(content, title[0], bool(_list_of(fm, "speakers", "speaker")))
     extra = {key: value for key, value in fm.items() if key not in KNOWN_META}
     return Meta(
         title=title[0],
@@ -168,7 +169,7 @@ def build_meta(
         title_level=title[3],
         event=_text_of(fm, "event"),
         date=_text_of(fm, "date"),
-        speakers=_list_of(fm, "speakers", "speaker", "authors", "author"),
+        speakers=speakers,
         tags=_list_of(fm, "tags"),
         lang=_text_of(fm, "lang") or default_lang,
         kind=kind,
@@ -180,11 +181,21 @@ def build_meta(
     )
 
 
-def infer_kind(content: list[Entry]) -> str:
+#: Label lines that say a note is about a talk (``Speaker: Priya Raman``), not a list of readings.
+_TALK_LABELS = frozenset(
+    ("speaker", "speakers", "presenter", "presenters", "host", "hosts", "moderator", "panelists", "session", "track", "room")
+)
+
+
+def infer_kind(content: list[Entry], title: str = "", has_speakers: bool = False) -> str:
     """A reading list: several sections and nothing else, none with lists or subsections, each at
-    most one paragraph (its annotation), and at least half of them annotated."""
+    most one paragraph (its annotation), and at least half of them annotated. A note that says it
+    is about a talk (speakers in its front matter, a ``Speaker:`` or ``Room:`` line before its first
+    section, a ``Talk: …`` or ``Keynote: …`` title) is notes, whatever its sections hold."""
     sections = [entry for entry in content if type(entry) is Node]
     if len(sections) < 3 or any(type(entry) is List for entry in content):
+        return "notes"
+    if has_speakers or _about_a_talk(content, title):
         return "notes"
     for section in sections:
         if section.lists or section.sections or section.notes or len(section.body) > 1:
@@ -193,3 +204,17 @@ def infer_kind(content: list[Entry]) -> str:
             return "notes"
     annotated = sum(1 for section in sections if section.body)
     return "reading-list" if annotated * 2 >= len(sections) else "notes"
+
+
+def _about_a_talk(content: list[Entry], title: str) -> bool:
+    if recover.is_session_line(title):
+        return True
+    for entry in content:
+        if type(entry) is Node:
+            return False
+        if type(entry) is Block and entry.kind == "paragraph":
+            for line in entry.text.split("\n"):
+                label = recover.split_label(line.strip())
+                if recover.is_session_line(line) or label is not None and label.strip("*_ ").casefold() in _TALK_LABELS:
+                    return True
+    return False

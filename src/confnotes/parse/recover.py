@@ -113,6 +113,21 @@ _SESSION = re.compile(
 _EMAIL_HEADER = re.compile(r"^(subject|from|to|cc|date|sent)[ \t]*:[ \t]*(\S.*)$", re.IGNORECASE)
 MAX_HEADING_WORDS = 14
 DEFAULT_MAX_HEADING = 100
+#: A shell command typed as a line of notes: a well-known program's name first, or an option
+#: (``-n``, ``--all``) or a path among its words.
+_COMMANDS = (
+    "kubectl|docker|podman|git|npm|npx|yarn|pnpm|pip|pipx|uv|python3?|node|go|cargo|rustup|make|terraform|helm|aws|"
+    "gcloud|az|curl|wget|ssh|scp|cd|ls|cat|grep|sed|awk|sudo|apt|apt-get|brew|systemctl|journalctl|psql|mysql|redis-cli|"
+    "kind|minikube|k9s|istioctl|vault|consul|nomad|ansible|ansible-playbook|mvn|gradle|dotnet|java|ruby|gem|bundle|rails|"
+    "php|composer|flux|argocd|kustomize|skaffold|tilt|gh|jq|yq|openssl|nc|dig|ping|top|htop|ps|kill|chmod|chown|mkdir|rm|cp|mv"
+)
+_COMMAND_LINE = re.compile(rf"^(?:\$ )?(?:{_COMMANDS})(?: +\S+)+$|(?:^| )--?[a-zA-Z][\w-]*(?: |=|$)|(?:^| )\.{{0,2}}/[\w.-]+/")
+#: The words a sentence of notes starts with ("We moved to Kafka last year") that a heading does not
+#: (articles are left out: "The state of the art" heads sections).
+_SENTENCE_START = frozenset(
+    ("i", "we", "you", "he", "she", "they", "it", "this", "that", "these", "those", "there", "my", "our", "their", "his", "her")
+    + ("its", "and", "but", "so", "then", "also", "if", "when", "because", "although", "while")
+)
 
 
 def tab_width(text: str) -> int:
@@ -209,7 +224,20 @@ def is_heading_candidate(text: str, max_length: int = DEFAULT_MAX_HEADING, quest
         return False  # "Priya Raman  10:42 AM": a chat message's header, not a heading
     if _CODE_LIKE.search(stripped) or stripped.startswith(("--", "==", "__", "**")) and not is_bold_line(stripped):
         return False  # build_deck(doc), parse_options, x = 1, --- lunch break: code and rules, not headings
+    if _COMMAND_LINE.search(stripped) or is_sentence(stripped):
+        return False  # kubectl get hpa, git push --force; "we moved to Kafka last year"
     return any(char.isalpha() for char in stripped)
+
+
+def is_sentence(text: str) -> bool:
+    """A line of notes that reads as a sentence, not a heading: five words or more, not in title
+    case, opening with a pronoun or conjunction ("This was the best talk of the day") or
+    in lower case ("speaker said the rollout took a year")."""
+    words = text.split()
+    if len(words) < 5 or is_title_case(text):
+        return False
+    first = words[0].strip("*_\"'(").casefold()
+    return first in _SENTENCE_START or words[0][:1].islower()
 
 
 def is_label_line(text: str) -> bool:
