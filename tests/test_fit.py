@@ -261,7 +261,9 @@ _MARP_MEASURE = """async () => {
     await frame();
     await frame();
     const section = sections[n - 1];
-    sizes.push([section.scrollHeight - section.clientHeight, section.scrollWidth - section.clientWidth]);
+    // a table Marp lets scroll inside itself hides columns: its overflow counts as the slide's
+    const inner = Math.max(0, ...[...section.querySelectorAll('table, pre')].map(el => el.scrollWidth - el.clientWidth));
+    sizes.push([section.scrollHeight - section.clientHeight, Math.max(section.scrollWidth - section.clientWidth, inner)]);
   }
   return sizes;
 }"""

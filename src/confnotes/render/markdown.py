@@ -177,6 +177,15 @@ class InlineRenderer:
             token.children = [child for child in token.children or [] if child.type not in ("link_open", "link_close")]
         return Markup(self.md.renderer.render(tokens, self.md.options, env))
 
+    def toc_entry(self, title: str, limit: int = 90) -> Markup:
+        """A heading as its table of contents entry: without links (``unlinked``), and a heading
+        that holds a whole paragraph cut at a word to about ``limit`` characters, ending in "…"."""
+        if len(title) > limit:
+            from confnotes.slides.fit import closed_prefix
+
+            title = closed_prefix(title, limit)
+        return self.unlinked(title)
+
     def blocks(self, text: str) -> Markup:
         return Markup(self.md.render(text, self._env()))
 

@@ -162,6 +162,7 @@ def slide_style(slide: Slide) -> str:
         f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
         f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
         f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
-        f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; }} "
-        f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; }}{on_top}"
+        # tables as the deck sets them (fitted for): as wide as the box, columns shared, long words wrap
+        f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; width: 100%; table-layout: fixed; display: table; }} "
+        f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; overflow-wrap: anywhere; }}{on_top}"
     )

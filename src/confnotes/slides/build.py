@@ -182,7 +182,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     if agenda and any(len(part.title) > LONG_TITLE for part in doc.parts):
         from confnotes.slides.fit import short_title
 
-        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title)[0]) for s in doc.parts))
+        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in doc.parts))
     # each slide as the slides it becomes: split by the limits, then each part fitted (and split)
     groups = [split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide] for slide in slides]
     if options.fit:

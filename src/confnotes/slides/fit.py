@@ -469,8 +469,13 @@ TITLE_MOST_LINES, TITLE_KEPT_LINES = 3, 2
 _ELLIPSIS = "…"
 
 
-def _title_size(kind: str) -> float:
-    return {"title": 64.0, "divider": float(DIVIDER_TITLE)}.get(kind, float(TITLE[0]))
+def _title_room(kind: str) -> tuple[float, str, int, int, float]:
+    """How a title of ``kind`` is set: font size, face, the lines past which it is cut, the lines
+    it is cut to, and its width (an agenda entry is a bullet: body text, narrower)."""
+    if kind == "agenda":
+        return float(ITEM[0]), "body", TITLE_KEPT_LINES, TITLE_KEPT_LINES, BOX_W - 1.1 * ITEM[0]
+    size = {"title": 64.0, "divider": float(DIVIDER_TITLE)}.get(kind, float(TITLE[0]))
+    return size, "bold", TITLE_MOST_LINES, TITLE_KEPT_LINES, BOX_W
 
 
 def _closed(markdown: str) -> bool:
@@ -483,19 +488,33 @@ def _closed(markdown: str) -> bool:
     return not strong % 2 and not len(re.findall(r"(?<!\w)[*_]|[*_](?!\w)", single)) % 2
 
 
+def closed_prefix(text: str, limit: int) -> str:
+    """``text`` cut at the last word that ends within ``limit`` characters where its Markdown is
+    closed, followed by " …" (the whole text when no such word is found)."""
+    words = text.split(" ")
+    cut = 0
+    for end in range(1, len(words)):
+        head = " ".join(words[:end])
+        if len(head) > limit:
+            break
+        if _closed(head):
+            cut = end
+    return " ".join(words[:cut]) + " " + _ELLIPSIS if cut else text
+
+
 def short_title(title: str, kind: str = "text") -> tuple[str, str]:
     """A title too long for its slide (a setext heading holding a whole paragraph) cut at a word
     where its Markdown is closed, to what takes ``TITLE_KEPT_LINES`` lines: ``(shown, rest)``;
     the shown part ends with "…" and the rest, which the slide's body opens with, starts with it.
     A title that fits is ``(title, "")``."""
-    size = _title_size(kind)
-    if wrap_count(plain(title), BOX_W, size, "bold") <= TITLE_MOST_LINES:
+    size, face, most, kept, width = _title_room(kind)
+    if wrap_count(plain(title), width, size, face) <= most:
         return title, ""
     words = title.split(" ")
     cut = 0
     for end in range(1, len(words)):
         head = " ".join(words[:end])
-        if wrap_count(plain(head) + " " + _ELLIPSIS, BOX_W, size, "bold") > TITLE_KEPT_LINES:
+        if wrap_count(plain(head) + " " + _ELLIPSIS, width, size, face) > kept:
             break
         if _closed(head):
             cut = end
