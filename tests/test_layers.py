@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "confnotes.fmt": 3,
     "confnotes.lint": 4,
     "confnotes.templating": 5,
+    "confnotes.sandbox": 5,
     "confnotes.render": 5,
     "confnotes.check": 6,
     "confnotes.reformat": 6,

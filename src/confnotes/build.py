@@ -9,7 +9,6 @@ files are deleted. ``--shard K/N`` builds every N-th note and writes a shard man
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -166,7 +165,7 @@ def build_note(task: NoteTask) -> NoteOutcome:
 
 def _render_formats(task: NoteTask, doc: Document, options: RenderOptions, outcome: NoteOutcome) -> None:
     """Each format written into the site, as ``talk.slides.html`` beside ``talk.html``."""
-    from confnotes.output import write_atomic
+    from confnotes.output import write_in
     from confnotes.render.formats import output_format, render_note
     from confnotes.source import note_folder
 
@@ -178,8 +177,7 @@ def _render_formats(task: NoteTask, doc: Document, options: RenderOptions, outco
         target = Path(task.out_dir) / name
         data, warnings = render_note(doc, fmt, options, base_dir, target)
         outcome.warnings += [message for message in warnings if message not in outcome.warnings]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, data)
+        write_in(task.out_dir, name, data)  # no link followed: a link planted in the site is refused
         outcome.entry["outputs"][fmt] = name
 
 
@@ -245,32 +243,21 @@ def inside(out_dir: Path, rel: str) -> Path | None:
 
 
 def _write_if_changed(path: Path, data: str | bytes) -> bool:
-    from confnotes.output import write_atomic
+    """Write a file of the site's own (manifest, index) unless it holds ``data``; never through a link."""
+    from confnotes.output import write_in
 
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        if path.read_bytes() == payload:
-            return False
-    except OSError:
-        pass
-    write_atomic(path, payload)
-    return True
+    return write_in(path.parent, path.name, data, if_changed=True)
 
 
 def _remove_outputs(out_dir: Path, entry: dict[str, Any], keep: Iterable[str] = ()) -> None:
-    """Remove a note's files (those not in ``keep``), and folders they leave empty — inside the site only."""
-    root = out_dir.resolve()
+    """Remove a note's files (those not in ``keep``), and folders they leave empty — inside the site
+    only: a path that leaves it, or passes through a link, is left alone (``remove_in``)."""
+    from confnotes.output import remove_in
+
     kept = set(keep)
     for rel in entry.get("outputs", {}).values():
-        target = inside(out_dir, rel)
-        if target is None or rel in kept:
-            continue
-        with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
-            target.unlink()
-        parent = target.parent
-        while parent != root and root in parent.parents and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
+        if rel not in kept and inside(out_dir, rel) is not None:
+            remove_in(out_dir, rel)
 
 
 def _resolved(note: str) -> Path:

@@ -1,4 +1,5 @@
-"""Writing results: atomically (temp file + rename), never over the note being rendered."""
+"""Writing results: atomically (temp file + rename), never over the note being rendered, and
+never through a symbolic link planted in an output folder (``write_in``, ``remove_in``)."""
 
 from __future__ import annotations
 
@@ -65,8 +66,11 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
         raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
 
 
-def emit(output: str, data: bytes | str, note: str) -> str | None:
-    """Write to ``output`` (``-`` is standard output); refuse to overwrite the note itself."""
+def emit(output: str, data: bytes | str, note: str, named: bool = True) -> str | None:
+    """Write to ``output`` (``-`` is standard output); refuse to overwrite the note itself.
+
+    The file is written with ``write_in`` (no link followed); only an output the user ``named``
+    (``-o``) may be a link to a device or pipe (``/dev/stdout``), which is written into."""
     if output == "-":
         if isinstance(data, str):
             sys.stdout.write(data)
@@ -77,5 +81,213 @@ def emit(output: str, data: bytes | str, note: str) -> str | None:
         return None
     if note not in ("-", "<stdin>") and same_file(output, note):
         raise NotesError("output would overwrite the note itself; choose another -o", path=output, kind=ErrorKind.USAGE)
-    write_atomic(output, data)
+    if named and os.path.islink(output) and _is_stream(output):
+        write_atomic(output, data)  # writes into the device or pipe, as it does for /dev/null
+        return output
+    target = Path(output)
+    write_in(target.parent, target.name, data)
     return output
+
+
+def _is_stream(path: str) -> bool:
+    """Whether ``path`` leads to a character device, a pipe or a socket (not a file or folder)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+# ---------------------------------------------------------------- inside an output folder
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_LINKED = "is a symbolic link; confnotes never writes through a link in its output (remove the link)"
+
+
+def _parts(rel: str) -> list[str] | None:
+    """``rel`` (``/``-separated) as its names, or None for a path that is not plainly inside a folder."""
+    parts = [part for part in rel.replace(os.sep, "/").split("/") if part not in ("", ".")]
+    if not parts or rel.startswith(("/", os.sep)) or ".." in parts or "\x00" in rel:
+        return None
+    return parts
+
+
+def _refused(root: Path, parts: list[str], exc: OSError | None = None) -> NotesError:
+    where = str(root.joinpath(*parts))
+    try:
+        mode = os.lstat(where).st_mode
+    except OSError:
+        mode = 0
+    if stat.S_ISLNK(mode):
+        return NotesError(_LINKED, path=where, kind=ErrorKind.RENDER)
+    if mode and not stat.S_ISDIR(mode):
+        return NotesError("is a file where a folder is needed", path=where, kind=ErrorKind.RENDER)
+    message = os_message(exc) if exc is not None else "cannot open"
+    return NotesError(f"cannot write here: {message}", path=where, kind=ErrorKind.RENDER)
+
+
+def _open_folder(root: Path, parts: list[str], create: bool) -> int:
+    """A descriptor of the folder ``root/parts…``, each name below ``root`` opened without following
+    a link (and made when ``create``); ``root`` itself is the folder the user named, link or not."""
+    try:
+        fd = os.open(root, os.O_RDONLY | _DIRECTORY)
+    except OSError as exc:
+        raise NotesError(f"cannot write here: {os_message(exc)}", path=str(root), kind=ErrorKind.RENDER) from None
+    for index, part in enumerate(parts):
+        try:
+            try:
+                child = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o777, dir_fd=fd)
+                child = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+        except OSError as exc:
+            os.close(fd)
+            if isinstance(exc, FileNotFoundError) and not create:
+                raise
+            raise _refused(root, parts[: index + 1], exc) from None
+        os.close(fd)
+        fd = child
+    return fd
+
+
+def write_in(root: str | os.PathLike[str], rel: str, data: bytes | str, if_changed: bool = False) -> bool:
+    """Write ``data`` to ``root/rel`` atomically, making the folders it needs; returns whether it
+    wrote (``if_changed``: not when the file already holds ``data``).
+
+    ``build``, ``render`` and ``import`` write only through here: no name below ``root`` may be
+    a symbolic link (a link planted in a site folder would carry the write outside it), which is
+    refused with one error; an existing device or pipe is written into, never replaced."""
+    base = Path(root)
+    parts = _parts(rel)
+    if parts is None:
+        raise NotesError("not a path inside the output folder; not written", path=str(base / rel), kind=ErrorKind.RENDER)
+    if os.open not in os.supports_dir_fd:  # no descriptors for folders here: check each name, then write
+        _check_names(base, parts)
+        write_atomic(base.joinpath(*parts), data)
+        return True
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    folder = _open_folder(base, parts[:-1], create=True)
+    try:
+        return _write_at(folder, base, parts, payload, if_changed)
+    finally:
+        os.close(folder)
+
+
+def _check_names(base: Path, parts: list[str]) -> None:
+    for index in range(len(parts)):
+        if os.path.islink(base.joinpath(*parts[: index + 1])):
+            raise _refused(base, parts[: index + 1])
+
+
+def _write_at(folder: int, base: Path, parts: list[str], payload: bytes, if_changed: bool) -> bool:
+    name, where = parts[-1], str(base.joinpath(*parts))
+    try:
+        mode: int | None = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise NotesError(f"cannot write: {os_message(exc)}", path=where, kind=ErrorKind.RENDER) from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise NotesError(_LINKED, path=where, kind=ErrorKind.RENDER)
+    if mode is not None and stat.S_ISDIR(mode):
+        raise NotesError("is a folder; not replaced by a file", path=where, kind=ErrorKind.RENDER)
+    try:
+        if mode is not None and not stat.S_ISREG(mode):  # a device or a pipe: written into, never replaced
+            _write_fd(os.open(name, os.O_WRONLY | _NOFOLLOW, dir_fd=folder), payload)
+            return True
+        if if_changed and mode is not None and _read_at(folder, name, len(payload) + 1) == payload:
+            return False
+        _replace_at(folder, name, payload, None if mode is None else stat.S_IMODE(mode), where)
+    except OSError as exc:
+        raise NotesError(f"cannot write: {os_message(exc)}", path=where, kind=ErrorKind.RENDER) from None
+    return True
+
+
+def _write_fd(fd: int, payload: bytes) -> None:
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(payload)
+
+
+def _read_at(folder: int, name: str, limit: int) -> bytes | None:
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=folder)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return handle.read(limit)
+
+
+def _replace_at(folder: int, name: str, payload: bytes, mode: int | None, where: str) -> None:
+    """A temporary file beside ``name`` (never a link: ``O_EXCL``), filled, then renamed over it;
+    a rename replaces whatever ``name`` is by then and never follows it."""
+    import secrets
+
+    temp = f".{name[:200]}.{secrets.token_hex(6)}.tmp"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666, dir_fd=folder)
+    except OSError as exc:
+        raise NotesError(f"cannot write here: {os_message(exc)}", path=where, kind=ErrorKind.RENDER) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
+        raise
+
+
+def read_in(root: str | os.PathLike[str], rel: str, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of the regular file ``root/rel``, no link followed; None when there
+    is no such file (or it is a link, a folder or a device)."""
+    parts = _parts(rel)
+    if parts is None:
+        return None
+    try:
+        folder = _open_folder(Path(root), parts[:-1], create=False)
+    except (NotesError, OSError):
+        return None
+    try:
+        return _read_at(folder, parts[-1], limit)
+    finally:
+        os.close(folder)
+
+
+def remove_in(root: str | os.PathLike[str], rel: str) -> bool:
+    """Remove the file ``root/rel`` (a link there is removed, never followed) and the folders it
+    leaves empty, up to ``root``; a path through a link, or outside ``root``, is left alone.
+    Returns whether a file was removed."""
+    parts = _parts(rel)
+    if parts is None:
+        return False
+    folders: list[int] = []
+    try:
+        fd = os.open(root, os.O_RDONLY | _DIRECTORY)
+        folders.append(fd)
+        for part in parts[:-1]:
+            folders.append(os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=folders[-1]))
+        os.unlink(parts[-1], dir_fd=folders[-1])
+    except OSError:
+        return False
+    finally:
+        _close_and_prune(folders, parts)
+    return True
+
+
+def _close_and_prune(folders: list[int], parts: list[str]) -> None:
+    """Close the folder descriptors, removing each sub-folder that is now empty (deepest first)."""
+    for depth in range(len(folders) - 1, -1, -1):
+        os.close(folders[depth])
+        if depth:  # the folder at ``depth`` is ``parts[depth - 1]`` in the one above it
+            with contextlib.suppress(OSError):  # not empty, or gone: left as it is
+                os.rmdir(parts[depth - 1], dir_fd=folders[depth - 1])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import stat
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 import jinja2
 import jinja2.bccache
 import jinja2.exceptions
+from jinja2.loaders import split_template_path
 
 from confnotes.errors import NotesError, render_error
 
@@ -36,7 +40,7 @@ def themes() -> list[str]:
 
 #: Bump when the environment's settings below change within a release: compiled templates depend on them
 #: (and on confnotes' and Jinja's versions, which their file names carry too).
-_COMPILED_FORMAT = 1
+_COMPILED_FORMAT = 2
 
 
 def template_cache_dir() -> Path | None:
@@ -93,7 +97,7 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
     builtin = jinja2.FileSystemLoader(str(builtin_templates()))
     loader = jinja2.ChoiceLoader(
         [
-            jinja2.FileSystemLoader(list(user_dirs)),
+            ConfinedLoader(user_dirs),
             builtin,
             jinja2.PrefixLoader({"!default": builtin}, delimiter="/"),
         ]
@@ -101,9 +105,9 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
     sandboxed = bool(user_dirs) and not trusted
     kind: type[jinja2.Environment] = jinja2.Environment
     if sandboxed:
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        from confnotes.sandbox import LimitedSandbox
 
-        kind = ImmutableSandboxedEnvironment
+        kind = LimitedSandbox
     env = kind(
         loader=loader,
         bytecode_cache=_bytecode_cache(sandboxed),
@@ -130,7 +134,7 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
     except UnicodeDecodeError as exc:
         raise render_error(f"template {name}: {_not_utf8(exc)}") from None
     try:
-        return template.render(**context)
+        return _rendered(env, template, context)
     except NotesError:
         raise
     except jinja2.TemplateNotFound as exc:
@@ -157,6 +161,20 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
         raise render_error(f"{where}: template error: {type(exc).__name__}: {exc}") from None
 
 
+def _rendered(env: jinja2.Environment, template: jinja2.Template, context: dict[str, Any]) -> str:
+    """The template rendered; in the sandbox, within the limits of user templates (``confnotes.sandbox``)."""
+    if not getattr(env, "sandboxed", False):
+        return template.render(**context)
+    from confnotes.sandbox import TemplateLimit, limited
+
+    try:
+        with limited():
+            return template.render(**context)
+    except TemplateLimit as exc:
+        name = template.name or "?"
+        raise render_error(f"template {name}: stopped: {exc} (a limit for user templates; see docs/security.md)") from None
+
+
 def _not_utf8(exc: UnicodeDecodeError) -> str:
     return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
 
@@ -174,9 +192,80 @@ def _user_template_line(exc: BaseException, user_dirs: tuple[str, ...]) -> str |
 
 
 def read_builtin(name: str, user_dirs: tuple[str, ...] = ()) -> str:
-    """A static file (CSS, JS) from the user's template folders or the built-ins."""
-    for folder in (*user_dirs, str(builtin_templates())):
-        path = Path(folder) / name
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
+    """A static file (CSS, JS) from the user's template folders (``read_confined``) or the built-ins."""
+    for folder in user_dirs:
+        data = read_confined(folder, name)
+        if data is not None:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise render_error(f"{os.path.join(folder, name)}: {_not_utf8(exc)}") from None
+    path = builtin_templates() / name
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
     raise render_error(f"template file not found: {name}")
+
+
+#: A template file (template, stylesheet, script) is read up to this size.
+MAX_TEMPLATE_BYTES = 4 * 1024 * 1024
+
+
+def read_confined(folder: str, name: str) -> bytes | None:
+    """The bytes of the file ``name`` in a user's templates ``folder``, None when there is none.
+
+    A templates folder comes with the notes, so it may hold links planted to read a secret into a
+    page (``note.css`` → ``/proc/self/environ``, an ``{% include %}`` of ``~/.ssh/id_rsa``): the
+    file is read only if, links resolved, it is inside the folder, and only if it is a regular file
+    (never a FIFO, a device or a socket, which could block or never end). Anything else is one error."""
+    try:
+        pieces = split_template_path(name)
+    except jinja2.TemplateNotFound:
+        return None
+    path = os.path.join(folder, *pieces)
+    if not os.path.lexists(path):
+        return None
+    root = os.path.realpath(folder)
+    real = os.path.realpath(path)
+    if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+        raise render_error(f"{path}: links outside the templates folder ({real}); not read")
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise render_error(f"{path}: cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            return None
+        if not stat.S_ISREG(kind):
+            raise render_error(f"{path}: not a regular file (a device, pipe or socket); not read")
+        data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    if len(data) > MAX_TEMPLATE_BYTES:
+        raise render_error(f"{path}: larger than {MAX_TEMPLATE_BYTES >> 20} MB; not read as a template file")
+    return data
+
+
+class ConfinedLoader(jinja2.BaseLoader):
+    """Jinja's file system loader for a user's template folders, reading through ``read_confined``:
+    an ``{% include %}`` or ``{% extends %}`` never reads a file outside its folder."""
+
+    def __init__(self, folders: tuple[str, ...]) -> None:
+        self.folders = folders
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:  # noqa: ARG002
+        for folder in self.folders:
+            data = read_confined(folder, template)
+            if data is not None:  # not UTF-8: render_template names the template
+                path = os.path.join(folder, *split_template_path(template))
+                return data.decode("utf-8"), path, functools.partial(_unchanged, path, _stamp(path))
+        raise jinja2.TemplateNotFound(template)
+
+
+def _unchanged(path: str, stamp: float | None) -> bool:
+    return _stamp(path) == stamp
+
+
+def _stamp(path: str) -> float | None:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -73,7 +72,7 @@ def _read(name: str) -> bytes:
 def _write(result: object, folder: Path, stem: str, force: bool) -> Path:
     """The note and its images, each file written atomically; the note last, so a failure leaves no note."""
     from confnotes.importers import Result
-    from confnotes.output import write_atomic
+    from confnotes.output import write_in
 
     assert isinstance(result, Result)
     if folder.exists() and not folder.is_dir():
@@ -88,9 +87,8 @@ def _write(result: object, folder: Path, stem: str, force: bool) -> Path:
         for existing in (target, assets):
             if existing.exists() and (existing == target or result.assets):
                 raise NotesError("already exists; pass --force to replace it", path=str(existing), kind=ErrorKind.USAGE)
-    if result.assets:
-        os.makedirs(assets, exist_ok=True)
-        for asset, data in result.assets.items():
-            write_atomic(assets / asset, data)
-    write_atomic(target, result.markdown)
+    # no link followed below the folder: a link planted at NAME.md or NAME.assets is refused
+    for asset, data in result.assets.items():
+        write_in(folder, f"{assets.name}/{asset}", data)
+    write_in(folder, target.name, result.markdown)
     return target

@@ -117,12 +117,13 @@ def command(
     overrides = RenderOverrides(**given, tagged=False if untagged else None)  # each option is a field of RenderOverrides
     options = resolve_render_options(config, doc, overrides)
     base_dir = note_folder(note) or Path.cwd()
+    named = output is not None  # a link at -o to a device or pipe (/dev/stdout) is written into
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
     data, warnings = render_note(doc, to, options, base_dir, output)
     if output == "-" and output_format(to).binary and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     warn(warnings, note)
-    written = emit(output, data, note)
+    written = emit(output, data, note, named)
     if written:
         click.echo(f"wrote {written}", err=True)

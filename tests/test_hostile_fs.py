@@ -1,0 +1,213 @@
+"""Hostile file systems (issue "Hardening, round 3"): links planted in an output folder or a
+templates folder never carry a write, or a read, outside their place.
+
+Each row plants the link, runs the command, and checks that nothing outside changed (a snapshot
+of the folder the links point into) and that the one error line names the link.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from confnotes.build import MANIFEST
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "symlink") or os.name != "posix", reason="needs POSIX symlinks")
+
+LINKED = "is a symbolic link"
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """notes/ (a.md, sub/b.md), an empty site/ and outside/ with files a planted link would reach."""
+    notes, site, outside = tmp_path / "notes", tmp_path / "site", tmp_path / "outside"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "a.md").write_text("# A\n\n## One\n\n- a point\n")
+    (notes / "sub" / "b.md").write_text("# B\n\n## Two\n\n- b point\n")
+    (outside / "dir").mkdir(parents=True)
+    for name in ("a.html", "index.html", "manifest.json", "outline.json", "dir/b.html"):
+        (outside / name).write_text(f"precious {name}\n")
+    return notes, site, outside
+
+
+def _build(cli, notes: Path, site: Path, *more: str):
+    return cli("build", str(notes), "-o", str(site), "--to", "html", "-j", "1", *more)
+
+
+#: (the name planted in the site, where it points inside outside/)
+PLANTED = [
+    ("a.html", "a.html"),  # a note's output
+    ("sub", "dir"),  # a folder of outputs
+    ("index.html", "index.html"),
+    (MANIFEST, "manifest.json"),
+    ("outline.json", "outline.json"),
+]
+
+
+@pytest.mark.parametrize(("planted", "target"), PLANTED, ids=[name for name, _ in PLANTED])
+def test_a_link_planted_in_the_site_is_never_written_through(cli, tmp_path, planted, target):
+    notes, site, outside = _folders(tmp_path)
+    assert _build(cli, notes, site).exit_code == 0
+    link = site / planted
+    if link.is_dir():
+        for child in link.iterdir():
+            child.unlink()
+        link.rmdir()
+    else:
+        link.unlink()
+    link.symlink_to(outside / target, target_is_directory=(outside / target).is_dir())
+    before = _snapshot(outside)
+    (notes / "a.md").write_text("# A\n\n## One\n\n- a changed point\n")
+    (notes / "sub" / "b.md").write_text("# B\n\n## Two\n\n- b changed point\n")
+    result = _build(cli, notes, site, "--force")
+    assert _snapshot(outside) == before, "a file outside the site was written"
+    assert result.exit_code in (1, 2)
+    assert "Traceback" not in result.stderr
+    assert f"{site / planted}: {LINKED}" in result.stderr
+    assert link.is_symlink(), "the link was replaced silently"
+
+
+def test_merge_refuses_a_planted_outline_json_link(cli, tmp_path):
+    notes, site, outside = _folders(tmp_path)
+    assert _build(cli, notes, site, "--shard", "1/1").exit_code == 0
+    (site / "outline.json").symlink_to(outside / "outline.json")
+    before = _snapshot(outside)
+    result = cli("build", "-o", str(site), "--merge")
+    assert _snapshot(outside) == before
+    assert result.exit_code == 2
+    assert f"{site / 'outline.json'}: {LINKED}" in result.stderr
+
+
+def test_removed_outputs_are_not_removed_through_a_linked_folder(cli, tmp_path):
+    notes, site, outside = _folders(tmp_path)
+    assert _build(cli, notes, site).exit_code == 0
+    for child in (site / "sub").iterdir():
+        child.unlink()
+    (site / "sub").rmdir()
+    (site / "sub").symlink_to(outside / "dir", target_is_directory=True)
+    (notes / "sub" / "b.md").unlink()  # its output, sub/b.html, is removed by the next build
+    before = _snapshot(outside)
+    assert _build(cli, notes, site).exit_code == 0
+    assert _snapshot(outside) == before
+
+
+def test_render_refuses_a_link_planted_at_its_default_output(cli, tmp_path):
+    notes, _site, outside = _folders(tmp_path)
+    (notes / "a.html").symlink_to(outside / "a.html")
+    before = _snapshot(outside)
+    result = cli("render", str(notes / "a.md"))
+    assert _snapshot(outside) == before
+    assert result.exit_code == 2
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .endswith(f"{notes / 'a.html'}: {LINKED}; confnotes never writes through a link in its output (remove the link)")
+    )
+
+
+def test_render_writes_into_a_device_the_user_names_through_a_link(cli, tmp_path):
+    notes, _site, _outside = _folders(tmp_path)
+    link = tmp_path / "null"
+    link.symlink_to(os.devnull)
+    assert cli("render", str(notes / "a.md"), "-o", str(link)).exit_code == 0
+    assert link.is_symlink()
+
+
+def test_render_into_a_linked_folder_the_user_names_is_allowed(cli, tmp_path):
+    """The output's own folder is the user's choice, link or not; only what is below it is checked."""
+    notes, _site, outside = _folders(tmp_path)
+    (tmp_path / "out").symlink_to(outside / "dir", target_is_directory=True)
+    assert cli("render", str(notes / "a.md"), "-o", str(tmp_path / "out" / "a.html")).exit_code == 0
+    assert (outside / "dir" / "a.html").read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("planted", ["page.md", "page.assets"])
+def test_import_refuses_links_planted_where_it_writes(cli, tmp_path, planted):
+    outside = tmp_path / "outside"
+    (outside / "images").mkdir(parents=True)
+    (outside / "page.md").write_text("precious\n")
+    (outside / "images" / "image1.png").write_text("precious\n")
+    page = tmp_path / "page.html"
+    pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    page.write_text(f"<html><body><h1>Page</h1><p>text</p><img src='data:image/png;base64,{pixel}' alt='dot'></body></html>")
+    folder = tmp_path / "imported"
+    folder.mkdir()
+    target = outside / ("page.md" if planted == "page.md" else "images")
+    (folder / planted).symlink_to(target, target_is_directory=target.is_dir())
+    before = _snapshot(outside)
+    result = cli("import", str(page), "-o", str(folder), "--force")
+    assert _snapshot(outside) == before
+    assert result.exit_code == 2
+    assert LINKED in result.stderr
+
+
+# ------------------------------------------------------------------ template folders
+
+
+def _templates(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
+    folder = tmp_path / "tpl"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## A\n\n- a point\n")
+    return folder, note
+
+
+def test_an_include_of_a_link_out_of_the_templates_folder_is_refused(cli, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE\n")
+    folder, note = _templates(tmp_path, {"note.html": '{% include "leak.html" %}'})
+    (folder / "leak.html").symlink_to(secret)
+    result = cli("render", str(note), "-o", "-", "--templates", str(folder))
+    assert "TOP-SECRET-VALUE" not in result.stdout + result.stderr
+    assert result.exit_code == 2
+    assert f"{folder / 'leak.html'}: links outside the templates folder" in result.stderr
+
+
+def test_a_link_inside_the_templates_folder_is_followed(cli, tmp_path):
+    folder, note = _templates(tmp_path, {"shared.html": "SHARED-PART", "note.html": '{% include "part.html" %}'})
+    (folder / "part.html").symlink_to(folder / "shared.html")
+    result = cli("render", str(note), "-o", "-", "--templates", str(folder))
+    assert result.exit_code == 0, result.stderr
+    assert "SHARED-PART" in result.stdout
+
+
+@pytest.mark.parametrize(("static", "to"), [("note.css", "html"), ("deck.js", "slides"), ("deck.css", "slides")])
+def test_static_files_linked_to_the_environment_are_not_read(tmp_path, static, to):
+    if not Path("/proc/self/environ").exists():
+        pytest.skip("no /proc here")
+    folder, note = _templates(tmp_path, {})
+    (folder / static).symlink_to("/proc/self/environ")
+    env = {**os.environ, "CONFNOTES_PLANTED_TOKEN": "tok-3c1d5e-hostile", "CONFNOTES_TEMPLATE_CACHE": ""}
+    result = subprocess.run(
+        [sys.executable, "-m", "confnotes", "render", str(note), "--to", to, "-o", "-", "--templates", str(folder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert "tok-3c1d5e-hostile" not in result.stdout + result.stderr
+    assert result.returncode == 2
+    assert f"{folder / static}: links outside the templates folder" in result.stderr
+
+
+def test_a_pipe_in_the_templates_folder_is_refused_not_waited_on(tmp_path):
+    folder, note = _templates(tmp_path, {})
+    os.mkfifo(folder / "note.css")  # nobody writes into it: reading it would wait for ever
+    result = subprocess.run(
+        [sys.executable, "-m", "confnotes", "render", str(note), "-o", "-", "--templates", str(folder)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CONFNOTES_TEMPLATE_CACHE": ""},
+        timeout=300,
+    )
+    assert result.returncode == 2
+    assert f"{folder / 'note.css'}: not a regular file" in result.stderr
