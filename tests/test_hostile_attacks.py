@@ -119,8 +119,9 @@ def test_malformed_manifest_means_a_rebuild(cli, tmp_path, content):
     (site / ".confnotes-manifest.shard-1-of-2.json").write_text(content)
     result = cli("build", str(notes), "-o", str(site), "--to", "html", "-j", "1")
     assert result.exit_code == 0 and "rendered 1" in result.stdout
-    merged = cli("build", "--merge", "-o", str(site))
-    assert merged.exit_code == 0 and "Traceback" not in merged.output
+    merged = cli("build", "--merge", "-o", str(site))  # a shard's manifest must be whole: merged, or refused and kept
+    assert merged.exit_code == 2 and "Traceback" not in merged.output
+    assert (site / ".confnotes-manifest.shard-1-of-2.json").read_text() == content
 
 
 # ------------------------------------------------------------------ one bad note never stops the build

@@ -111,7 +111,9 @@ def _json(value: Any, default: Any = None) -> str:
     """The site's JSON files (manifest, outline.json): keys sorted, so unchanged builds write the same
     bytes, and compact, so Python's C encoder writes them (an indented dump runs its pure-Python
     encoder, which took longer than rendering a folder's pages)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=default) + "\n"
+    from confnotes.escape import strict_json
+
+    return strict_json(value, sort_keys=True, compact=True, default=default) + "\n"
 
 
 @dataclass(frozen=True)
@@ -213,23 +215,98 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
 # ---------------------------------------------------------------- the whole folder
 
 
-def _valid_entry(entry: Any) -> bool:
-    """A manifest entry as build_note writes it; anything else (a tampered or stale file) is ignored."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("rel"), str) or not isinstance(entry.get("key"), str):
-        return False
-    outputs = entry.get("outputs")
-    return isinstance(outputs, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in outputs.items())
+#: A manifest entry's fields as ``build_note`` writes them, each with the types it may hold; the
+#: index and ``outline.json`` read every one (``talk`` only for talks).
+_ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
+    "rel": (str,),
+    "key": (str,),
+    "outputs": (dict,),
+    "error": (type(None),),
+    "title": (str,),
+    "event": (str, type(None)),
+    "date": (str, type(None)),
+    "speakers": (list,),
+    "tags": (list,),
+    "kind": (str,),
+    "sections": (int,),
+    "points": (int,),
+    "entries": (int,),
+    "lint": (dict,),
+    "outline": (dict,),
+}
+
+
+def _entry_problem(rel: Any, entry: Any) -> str | None:
+    """What is wrong with one manifest entry (None: it is as ``build_note`` writes it). Every field
+    the index reads is checked, so a tampered or truncated manifest can never reach the index."""
+    if not isinstance(entry, dict):
+        return f"the entry for {rel!r} is not an object"
+    for name, kinds in _ENTRY_FIELDS.items():
+        if name not in entry:
+            return f"the entry for {rel!r} has no '{name}'"
+        value = entry[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            return f"the entry for {rel!r} has a '{name}' of the wrong type"
+    if entry["rel"] != rel:
+        return f"the entry for {rel!r} names another note"
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in entry["outputs"].items()):
+        return f"the entry for {rel!r} has outputs that are not file names"
+    if not all(isinstance(item, str) for item in (*entry["speakers"], *entry["tags"])):
+        return f"the entry for {rel!r} has speakers or tags that are not text"
+    if set(entry["lint"]) != {"error", "warning", "info"} or not all(type(n) is int for n in entry["lint"].values()):
+        return f"the entry for {rel!r} has lint counts of the wrong shape"
+    talk = entry.get("talk")
+    if talk is not None and not (
+        isinstance(talk, dict) and type(talk.get("minutes")) is int and isinstance(talk.get("slot"), (str, type(None)))
+    ):
+        return f"the entry for {rel!r} has a talk of the wrong shape"
+    return None
+
+
+def _manifest_problem(data: Any) -> str | None:
+    """What is wrong with a whole manifest (None: every part of it is as ``write_manifest`` writes it)."""
+    if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
+        return "not a manifest (no 'notes' object)"
+    failed, formats = data.get("failed", {}), data.get("formats", [])
+    if not isinstance(failed, dict) or not all(isinstance(rel, str) and isinstance(why, str) for rel, why in failed.items()):
+        return "its 'failed' is not an object of texts"
+    if not isinstance(formats, list) or not all(isinstance(name, str) for name in formats):
+        return "its 'formats' is not a list of names"
+    return next((problem for rel, entry in data["notes"].items() if (problem := _entry_problem(rel, entry))), None)
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
-    """The manifest's notes; a missing, malformed or tampered manifest only means more to rebuild."""
+    """The manifest's notes; a missing, malformed or tampered manifest only means more to rebuild:
+    an entry of the wrong shape is dropped (its note is rendered again)."""
+    from confnotes.escape import read_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"notes": {}}
     if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
         return {"notes": {}}
-    return {**data, "notes": {rel: entry for rel, entry in data["notes"].items() if _valid_entry(entry)}}
+    return {"notes": {rel: entry for rel, entry in data["notes"].items() if _entry_problem(rel, entry) is None}}
+
+
+def _read_shard(path: Path) -> dict[str, Any]:
+    """A shard manifest to merge, whole or refused: a truncated or tampered shard would silently drop
+    that shard's notes from the site, so anything but a complete manifest is one error line."""
+    from confnotes.escape import read_json
+
+    try:
+        data = read_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise NotesError(f"cannot read this shard manifest: {exc.strerror or exc}", path=str(path)) from None
+    except ValueError:  # not UTF-8, not JSON, NaN in it, or nested past reading
+        data = None
+        problem: str | None = "not JSON (truncated?)"
+    else:
+        problem = _manifest_problem(data)
+    if problem is not None:
+        raise NotesError(f"cannot merge this shard manifest: {problem}; build that shard again (nothing was merged)", path=str(path))
+    assert isinstance(data, dict)
+    return data
 
 
 def inside(out_dir: Path, rel: str) -> Path | None:
@@ -438,13 +515,10 @@ def merge_shards(out_dir: str) -> int:
     notes: dict[str, Any] = {}
     failed: dict[str, str] = {}
     formats: list[str] = []
-    for shard in shards:
-        data = _read_manifest(shard)
+    for data in [_read_shard(shard) for shard in shards]:  # every shard read before anything is written
         notes.update(data["notes"])
-        if isinstance(data.get("failed"), dict):
-            failed.update({str(rel): str(reason) for rel, reason in data["failed"].items()})
-        if isinstance(data.get("formats"), list) and all(isinstance(name, str) for name in data["formats"]):
-            formats = data["formats"] or formats
+        failed.update(data.get("failed", {}))
+        formats = data.get("formats", []) or formats
     manifest: dict[str, Any] = {
         "version": __version__,
         "formats": formats,
@@ -470,12 +544,14 @@ def site_href(rel: str) -> str:
     ``javascript:alert(1).html`` is a file, never a script URL."""
     from urllib.parse import quote
 
-    return "./" + "/".join(quote(part) for part in rel.split("/"))
+    # a file name that is not UTF-8 (held as lone surrogates) links to its own bytes: %FF
+    return "./" + "/".join(quote(part, errors="surrogateescape") for part in rel.split("/"))
 
 
 def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], failed: dict[str, str] | None = None) -> None:
     """``index.html`` (every note, its formats and lint status; notes that failed, with why) and
     ``outline.json`` (all outlines)."""
+    from confnotes.escape import display_text
     from confnotes.render.formats import FORMATS
     from confnotes.render.html import style_safe, theme_css
     from confnotes.render.options import RenderOptions
@@ -484,6 +560,9 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
     ordered = sorted(
         notes.values(), key=lambda e: ((e.get("event") or "").casefold(), e.get("date") or "", (e.get("title") or "").casefold(), e["rel"])
     )
+    # the page shows a file name that is not UTF-8 with U+FFFD (its links keep the bytes: site_href)
+    ordered = [{**entry, "rel": display_text(entry["rel"])} for entry in ordered]
+    failed = {display_text(rel): display_text(reason) for rel, reason in (failed or {}).items()}
     events = sorted({e["event"] for e in ordered if e.get("event")})
     tags = sorted({t for e in ordered for t in e.get("tags", [])})
     html = render_template(
@@ -495,7 +574,7 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
         formats=list(formats),
         labels={name: fmt.label for name, fmt in FORMATS.items()},
         href=site_href,
-        failed=sorted((failed or {}).items()),
+        failed=sorted(failed.items()),
         css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
         version=__version__,
     )

@@ -303,6 +303,48 @@ def _digest(data: bytes) -> str:
     return blake2b(data, digest_size=32).hexdigest()
 
 
+def _whole(value: Any) -> bool:
+    return type(value) is int and 0 <= value < 1 << 31
+
+
+def _cached_findings(note: str, items: Any) -> list[Finding] | None:
+    """The findings of a cache entry, each ``[line, col, rule, name, severity, message, fix]`` as
+    ``_finding_to_json`` writes it (a known rule, a known severity), or None for anything else."""
+    from confnotes.lint.rules import BY_ID
+
+    if not isinstance(items, list):
+        return None
+    findings = []
+    for item in items:
+        if not isinstance(item, list) or len(item) != 7:
+            return None
+        line, col, rule, name, severity, message, fix = item
+        if not (_whole(line) and _whole(col) and rule in BY_ID and isinstance(name, str) and isinstance(message, str)):
+            return None
+        if severity not in ("error", "warning", "info") or not (fix is None or isinstance(fix, str)):
+            return None
+        findings.append(Finding(note, line, col, rule, name, severity, message, Fix(fix, ()) if fix else None))
+    return findings
+
+
+def _cached_facts(facts: Any) -> dict[str, list[Any]] | None:
+    """A cache entry's project facts by rule: each ``(kind, title, line, col)``, the one shape project
+    rules give (``cn401_duplicate_entry.Fact``), or None for anything else."""
+    if not isinstance(facts, dict):
+        return None
+    out: dict[str, list[Any]] = {}
+    for rule, items in facts.items():
+        if not isinstance(rule, str) or not isinstance(items, list):
+            return None
+        for fact in items:
+            if not (isinstance(fact, list) and len(fact) == 4 and isinstance(fact[0], str) and isinstance(fact[1], str)):
+                return None
+            if not (_whole(fact[2]) and _whole(fact[3])):
+                return None
+        out[rule] = [tuple(fact) for fact in items]
+    return out
+
+
 class LintCache:
     """Findings per note, keyed by the note's bytes, its config, the run's options and the version.
 
@@ -318,12 +360,14 @@ class LintCache:
         self.entries: dict[str, Any] = {}
         import json  # the cache's imports load only when there is a cache
 
+        from confnotes.escape import read_json
+
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = read_json(self.path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("version") == __version__ and isinstance(data.get("entries"), dict):
                 self.entries = data["entries"]
         except (OSError, ValueError):
-            pass  # no cache, or one we cannot read: everything is a miss
+            pass  # no cache, or one we cannot read (not UTF-8, not JSON, NaN in it): everything is a miss
         request = checker.request
         self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on, request.profile])
         self._config_keys: dict[str | None, str] = {}
@@ -365,17 +409,16 @@ class LintCache:
         entry = self.entries.get(os.path.abspath(note))
         if not isinstance(entry, dict) or entry.get("digest") != digest:
             return None
+        links, findings, facts = entry.get("links"), _cached_findings(note, entry.get("findings")), _cached_facts(entry.get("facts"))
+        if findings is None or facts is None or not isinstance(links, dict):
+            return None
+        if not all(isinstance(rel, str) and type(existed) is bool for rel, existed in links.items()):
+            return None
         try:
             folder = Path(note).resolve().parent
-            links = {str(rel): bool(existed) for rel, existed in entry["links"].items()}
             if any((folder / rel).exists() != existed for rel, existed in links.items()):
                 return None
-            findings = [
-                Finding(note, int(line), int(col), str(rule), str(name), str(severity), str(message), Fix(str(fix), ()) if fix else None)
-                for line, col, rule, name, severity, message, fix in entry["findings"]
-            ]
-            facts = {str(rule): [tuple(fact) for fact in items] for rule, items in entry["facts"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError, OSError):
+        except (OSError, RuntimeError, ValueError):
             return None
         return NoteResult(note, digest, findings, facts, links)
 
@@ -395,8 +438,7 @@ class LintCache:
     def save(self) -> None:
         if not self.dirty:
             return
-        import json
-
+        from confnotes.escape import strict_json
         from confnotes.output import write_atomic
 
         try:
@@ -404,8 +446,6 @@ class LintCache:
             gitignore = self.folder / ".gitignore"
             if not gitignore.exists():
                 gitignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
-            write_atomic(
-                self.path, json.dumps({"version": __version__, "entries": self.entries}, ensure_ascii=False, separators=(",", ":"))
-            )
+            write_atomic(self.path, strict_json({"version": __version__, "entries": self.entries}, compact=True))
         except (OSError, NotesError):
             pass  # a cache that cannot be written is only a slower next run

@@ -41,20 +41,46 @@ class NotesGroup(click.Group):
         except click.exceptions.NoSuchCommand as exc:  # click suggests from the loaded commands: none yet
             raise no_such_command(exc.command_name, ctx) from None
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """click's entry point; ``--help`` and ``--version`` print before any command runs, so a
+        failed write of theirs (standard output on a full disk) is caught here, as one line."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            _cannot_write(exc)
+            sys.exit(EXIT_ERROR)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except NotesError as exc:
             from confnotes.escape import terminal_safe
 
-            click.echo(terminal_safe(f"confnotes: {exc}" if exc.path is None else str(exc)), err=True)
+            click.echo(terminal_safe(f"confnotes: {exc}" if exc.path is None else str(exc), one_line=True), err=True)
             ctx.exit(EXIT_ERROR)
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(EXIT_OK)
         except OSError as exc:  # standard output on a full disk (/dev/full), a closed terminal, …
-            click.echo(f"confnotes: cannot write the output: {exc.strerror or exc}", err=True)
+            _cannot_write(exc)
             ctx.exit(EXIT_ERROR)
+
+
+def _cannot_write(exc: OSError) -> None:
+    """One line on standard error for output that could not be written; what was left unwritten in
+    standard output's buffer is dropped, so exiting does not fail (and print a traceback) again."""
+    import contextlib
+    import os
+
+    click.echo(f"confnotes: cannot write the output: {exc.strerror or exc}", err=True)
+    try:
+        sys.stdout.flush()
+    except OSError:
+        # the buffer cannot be written: point standard output at nothing so exit does not try again
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
 
 
 @click.group(cls=NotesGroup, context_settings={"help_option_names": ["-h", "--help"]})

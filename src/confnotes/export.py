@@ -6,11 +6,10 @@ author's order.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from confnotes.escape import terminal_safe, xml_safe
+from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
 
 SCHEMA = "confnotes.outline/2"
@@ -96,7 +95,7 @@ def to_dict(doc: Document) -> dict[str, Any]:
 
 
 def to_json(doc: Document, indent: int | None = 2) -> str:
-    return json.dumps(to_dict(doc), ensure_ascii=False, indent=indent, default=str)
+    return strict_json(to_dict(doc), indent=indent, default=str)
 
 
 def _one_line(text: str) -> str:
@@ -125,7 +124,7 @@ def _blocks_line(blocks: list[Block], depth: int, color: bool) -> str:
     for block in blocks:
         what = "speaker note" if block.kind == "note" else block.kind
         if block.kind == "code" and block.info:
-            what += f" ({block.info.split()[0]})"
+            what += f" ({terminal_safe(block.info.split()[0], one_line=True)})"
         counts[what] = counts.get(what, 0) + 1
     parts = [what if count == 1 else f"{count} {what}s" for what, count in counts.items()]
     line = "  " * depth + f"· {', '.join(parts)}  :{blocks[0].span.start}"
@@ -138,16 +137,17 @@ def to_tree(doc: Document, color: bool = False) -> str:
 
     out: list[str] = []
     meta = doc.meta
-    title = click.style(terminal_safe(meta.title), bold=True) if color else terminal_safe(meta.title)
+    shown = terminal_safe(meta.title, one_line=True)
+    title = click.style(shown, bold=True) if color else shown
     facts = [f"title from {meta.title_origin}"]
     if meta.source_name:
-        facts.append(f"source {terminal_safe(meta.source_name)}")
+        facts.append(f"source {terminal_safe(meta.source_name, one_line=True)}")
     if meta.kind != "notes":
         facts.append(meta.kind)
     out.append(f"{title}  ({', '.join(facts)})")
     for label, value in (("event", meta.event), ("date", meta.date), ("speakers", ", ".join(meta.speakers))):
         if value:
-            out.append(f"  {label}: {terminal_safe(value)}")
+            out.append(f"  {label}: {terminal_safe(value, one_line=True)}")
 
     # (entry, depth) pairs, depth-first in source order, without recursion
     stack: list[tuple[Entry, int]] = [(entry, 1) for entry in reversed(doc.content)]
@@ -172,7 +172,7 @@ def to_tree(doc: Document, color: bool = False) -> str:
                 extras.append(_plural(len(node.points), "point"))
             if node.bullets:
                 extras.append(_plural(len(node.bullets), "bullet"))
-        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + terminal_safe(_node_head(node))
+        line = "  " * depth + ("#" * node.level + " " if node.is_section else "") + terminal_safe(_node_head(node), one_line=True)
         if color and node.is_section:
             line = click.style(line, bold=True)
         suffix = f"  [{'; '.join(extras)}]" if extras else ""

@@ -19,9 +19,25 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+def say(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print text for a person (a table, a summary, a list of paths): every control character a note
+    or a file name brings is shown (``\\x1b``), never obeyed by the terminal (``escape.terminal_safe``)."""
+    from confnotes.escape import terminal_safe
+
+    click.echo(terminal_safe(text), err=err, nl=nl)
+
+
+def shown(text: object) -> str:
+    """A path, title or message to print inside a line: control characters shown, newlines too
+    (a file name holding a newline must not forge a line of its own)."""
+    from confnotes.escape import terminal_safe
+
+    return terminal_safe(str(text), one_line=True)
+
+
 def warn(messages: list[str], where: str) -> None:
     for message in dict.fromkeys(messages):
-        click.echo(f"{where}: warning: {message}", err=True)
+        say(f"{shown(where)}: warning: {shown(message)}", err=True)
 
 
 def configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str | Exclude, ...]:

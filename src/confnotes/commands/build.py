@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, warn
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, say, shown, warn
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
@@ -75,7 +75,7 @@ def command(
     if merge:
         count = merge_shards(output)
         if not quiet:
-            click.echo(f"merged {count} note(s) into {output}/index.html")
+            say(f"merged {count} note(s) into {shown(output)}/index.html")
         return
     from confnotes.config import config_for_folder
     from confnotes.ignore import config_excludes
@@ -100,14 +100,18 @@ def command(
         report = build_site(request)
     if not quiet:
         for rel in report.removed:
-            click.echo(f"removed {rel}")
-        click.echo(report.summary(output))
+            say(f"removed {shown(rel)}")
+        say(report.summary(shown(output)))
     if not quiet:  # build_site keeps each note's warnings once
         for rel, message in report.warnings:
             warn([message], rel)
     for _rel, reason in report.failed:
-        click.echo(f"failed: {reason}", err=True)
+        say(f"failed: {shown(reason)}", err=True)
     sys.exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+
+
+def _shown_item(item: str | None) -> str | None:
+    return None if item is None else shown(item)
 
 
 @contextmanager
@@ -120,7 +124,7 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None]]:
             if total:
                 bars.append(
                     click.progressbar(
-                        length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=lambda item: item
+                        length=total, label="Building", show_eta=True, show_pos=True, file=sys.stderr, item_show_func=_shown_item
                     )
                 )
                 bars[0].__enter__()

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK, say
 
 
 @click.command("doctor")
@@ -27,5 +27,5 @@ def command(note: str | None) -> None:
         text = read_source(note).text
     found = checks(text)
     for check in found:
-        click.echo(check.line())
+        say(check.line())
     sys.exit(EXIT_FINDINGS if any(check.required and not check.ok for check in found) else EXIT_OK)

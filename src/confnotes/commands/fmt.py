@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, configured_excludes
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, configured_excludes, say, shown
 from confnotes.errors import NotesError
 
 
@@ -42,13 +42,13 @@ def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str,
             if diff:
                 click.echo(result.diff, nl=False)
             elif check:
-                click.echo(f"would reformat {result.path}")
+                say(f"would reformat {shown(result.path)}")
             else:
-                click.echo(f"reformatted {result.path}", err=True)
+                say(f"reformatted {shown(result.path)}", err=True)
     for error in errors:
-        click.echo(str(error), err=True)
+        say(shown(error), err=True)
     if errors:
         sys.exit(EXIT_ERROR)
     if (check or diff) and changed:
-        click.echo(f"{len(changed)} of {len(notes)} note(s) would be reformatted", err=True)
+        say(f"{len(changed)} of {len(notes)} note(s) would be reformatted", err=True)
         sys.exit(EXIT_FINDINGS)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from confnotes.commands import EXIT_ERROR, Choice
+from confnotes.commands import EXIT_ERROR, Choice, say, shown
 from confnotes.errors import ErrorKind, NotesError
 
 
@@ -50,13 +50,13 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
                 sys.stdout.flush()
                 if result.assets:
                     result.dropped.append(f"{len(result.assets)} image(s) (not written with -o -)")
-                click.echo(summary(result, name, "-"), err=True)
+                say(summary(result, shown(name), "-"), err=True)
                 continue
             folder = Path(output) if output is not None else Path(name).parent
             target = _write(result, folder, stem, force)
-            click.echo(summary(result, name, str(target)), err=True)
+            say(summary(result, shown(name), shown(target)), err=True)
         except NotesError as exc:
-            click.echo(str(exc) if exc.path else f"{name}: {exc}", err=True)
+            say(shown(exc if exc.path else f"{name}: {exc}"), err=True)
             failed = True
     if failed:
         sys.exit(EXIT_ERROR)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Choice, complete_rule_list, configured_excludes, csv
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Choice, complete_rule_list, configured_excludes, csv, say, shown
 from confnotes.settings import LintTable, choices
 
 
@@ -108,11 +108,11 @@ def command(
     settings = checker.settings_for(config_for_target(targets[0], config_file))
     click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty(), settings.docs_url), nl=False)
     if fmt == "text" and (findings or run.fixes_applied):
-        click.echo(report.summary(findings, run.files, run.fixes_applied))
+        say(report.summary(findings, run.files, run.fixes_applied))
     if statistics:
         click.echo(report.statistics(findings), nl=False, err=fmt != "text")
     for error in run.errors:
-        click.echo(str(error), err=True)
+        say(shown(error), err=True)
     if run.errors:
         sys.exit(EXIT_ERROR)
     level = fail_on or settings.fail_on

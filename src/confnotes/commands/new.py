@@ -6,6 +6,7 @@ import os
 
 import click
 
+from confnotes.commands import say, shown
 from confnotes.errors import ErrorKind, NotesError
 
 
@@ -50,4 +51,4 @@ def command(title: str, event: str | None, date: str | None, reading_list: bool,
         raise NotesError("already exists; confnotes new never overwrites a note", path=str(target), kind=ErrorKind.USAGE) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
-    click.echo(str(target))
+    say(shown(target))

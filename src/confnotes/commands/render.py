@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice, complete_theme, warn
+from confnotes.commands import Choice, complete_theme, say, shown, warn
 from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
@@ -126,4 +126,4 @@ def command(
     warn(warnings, note)
     written = emit(output, data, note, named)
     if written:
-        click.echo(f"wrote {written}", err=True)
+        say(f"wrote {shown(written)}", err=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from confnotes.commands import say
 from confnotes.errors import ErrorKind, NotesError
 
 
@@ -24,7 +25,7 @@ def command(directory: str, port: int, host: str, trust_templates: bool) -> None
     if not Path(directory).is_dir():
         raise NotesError("no such folder", path=directory, kind=ErrorKind.USAGE)
     try:
-        server = PreviewServer(directory, host, port, lambda text, err=False: click.echo(text, err=err), trust_templates)
+        server = PreviewServer(directory, host, port, lambda text, err=False: say(text, err=err), trust_templates)
     except OSError as exc:
         raise NotesError(f"cannot listen on {host}:{port}: {exc.strerror}", kind=ErrorKind.USAGE) from None
     server.run()

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice
+from confnotes.commands import Choice, say, shown
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.settings import SlideSettings, setting_range
 
@@ -55,9 +55,8 @@ def command(
     budget is '<!-- time: 5min -->' right under its heading, or front matter 'budgets:'. Exit 2 on
     a value confnotes cannot read.
     """
-    import json
-
     from confnotes import timing
+    from confnotes.escape import strict_json
     from confnotes.load import load_note
     from confnotes.slides import DeckOptions, build_deck, slide_settings
     from confnotes.source import note_folder
@@ -80,9 +79,9 @@ def command(
                 "total_minutes": round(sum(actual), 2),
                 "measured_wpm": None if measured is None else round(measured),
             }
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(strict_json(data, indent=2))
     else:
-        click.echo(timing.rehearsal_table(plan, rehearsed) if rehearsed else timing.table(plan), nl=False)
+        say(timing.rehearsal_table(plan, rehearsed) if rehearsed else timing.table(plan), nl=False)
 
 
 def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool, wpm: bool) -> None:
@@ -117,13 +116,14 @@ def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool
         text = timing.write_wpm(text, loaded.doc, round(measured))
         said.append(f"set slides.wpm to {round(measured)}")
     if text == loaded.source.text:
-        click.echo(f"{note}: nothing changed; the budgets and pace are already as written" + "".join(f"; {s}" for s in said), err=True)
+        unchanged = "nothing changed; the budgets and pace are already as written"
+        say(f"{shown(note)}: {unchanged}" + "".join(f"; {shown(s)}" for s in said), err=True)
         return
     from confnotes.check import encode_like
 
     _check_pace_written(text, loaded, wpm)
     write_atomic(note, encode_like(loaded.source, text))
-    click.echo(f"{note}: " + "; ".join(said), err=True)
+    say(f"{shown(note)}: " + "; ".join(shown(s) for s in said), err=True)
 
 
 def _check_pace_written(text: str, loaded: Any, wpm: bool) -> None:

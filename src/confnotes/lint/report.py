@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from confnotes import __version__
-from confnotes.escape import terminal_safe, xml_safe
+from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.lint.rules import BY_ID, load, modules
 from confnotes.lint.types import Finding, Rule, option_defaults
 
@@ -20,13 +20,13 @@ def text(findings: list[Finding], colour: bool = False) -> str:
 
     lines = []
     for f in findings:
-        where = f"{f.path}:{f.line}:{f.col}:"
+        where = f"{terminal_safe(f.path, one_line=True)}:{f.line}:{f.col}:"
         code = f"{f.rule} {f.name}"
         if colour:
             where = click.style(where, bold=True)
             code = click.style(code, fg=_COLOURS[f.severity], bold=True)
         fixable = " [*]" if f.fix else ""
-        lines.append(f"{where} {code} {terminal_safe(f.message)}{fixable}")
+        lines.append(f"{where} {code} {terminal_safe(f.message, one_line=True)}{fixable}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -51,10 +51,8 @@ def statistics(findings: list[Finding]) -> str:
 
 
 def as_json(findings: list[Finding]) -> str:
-    import json
-
     return (
-        json.dumps(
+        strict_json(
             [
                 {
                     "path": f.path,
@@ -69,7 +67,6 @@ def as_json(findings: list[Finding]) -> str:
                 }
                 for f in findings
             ],
-            ensure_ascii=False,
             indent=2,
         )
         + "\n"
@@ -77,7 +74,9 @@ def as_json(findings: list[Finding]) -> str:
 
 
 def _github_escape(value: str, prop: bool = False) -> str:
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's value: control characters shown (``terminal_safe``: a raw ESC or BEL, or a
+    CR in a file name, reaches the CI log), then GitHub's own escapes, so no value can end the line."""
+    value = terminal_safe(value).replace("%", "%25").replace("\n", "%0A")
     if prop:
         value = value.replace(":", "%3A").replace(",", "%2C")
     return value
@@ -99,8 +98,6 @@ def rule_anchor(rule_id: str) -> str:
 
 def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
     """SARIF 2.1.0; with ``[lint] docs_url`` set, each rule's ``helpUri`` is its section there."""
-    import json
-
     rules = [
         {
             "id": rule.META.id,
@@ -146,7 +143,7 @@ def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
             }
         ],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return strict_json(document, indent=2) + "\n"
 
 
 def junit(findings: list[Finding], paths: list[str]) -> str:
@@ -292,8 +289,6 @@ REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] 
 
 def rules_json(modules: list[Rule]) -> str:
     """The catalogue as data (``confnotes rules --format json``), for editors and CI dashboards."""
-    import json
-
     out = []
     for rule in modules:
         meta = rule.META
@@ -314,4 +309,4 @@ def rules_json(modules: list[Rule]) -> str:
                 "options": option_defaults(rule.Options),
             }
         )
-    return json.dumps(out, ensure_ascii=False, indent=2)
+    return strict_json(out, indent=2)

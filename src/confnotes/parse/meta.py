@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
 from confnotes.errors import input_error
+from confnotes.escape import display_text
 from confnotes.model import Block, Entry, List, Meta, Node, Span
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top
@@ -22,24 +25,37 @@ class NotFrontMatter(Exception):
     """A ``---`` block at the top that is not a YAML mapping: the note's text, not its meta."""
 
 
+class RefusedValue(Exception):
+    """A YAML mapping (front matter, then) holding a value confnotes refuses: ``error`` says where."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Span]:
-    """The front matter's mapping; raises ``NotFrontMatter`` when the block is plain text."""
+    """The front matter's mapping; raises ``NotFrontMatter`` when the block is plain text.
+
+    Every value is checked here, the one place front matter is read: plain data only (text, whole
+    numbers, finite numbers, true/false, null, dates, lists and mappings whose keys are text, at any
+    depth); a date that is no date, a number too long to print, ``.nan``/``.inf`` or binary data is
+    one error line at its place."""
     a, b = token.map
     span = Span(a + 1, b)
     if not token.content.strip():
         return {}, span
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         # plain data only: an alias (*name) can expand a few hundred bytes into gigabytes
-        for event in yaml.parse(token.content, Loader=loader):
+        for event in yaml.parse(token.content, Loader=front_matter_loader()):
             if isinstance(event, yaml.AliasEvent):
                 line = event.start_mark.line + a + 2 if event.start_mark is not None else a + 1
                 raise input_error("front matter uses a YAML alias (*name); write the value out instead", state.path, line, 1)
-        data = yaml.load(token.content, Loader=loader)
-    except yaml.YAMLError as exc:
-        if not _KEY_LINE.search(token.content):
+        data = _load_checked(token.content)
+    except (yaml.YAMLError, RefusedValue) as caught:
+        exc = caught.error if isinstance(caught, RefusedValue) else caught
+        if not isinstance(caught, RefusedValue) and not _KEY_LINE.search(token.content):
             raise NotFrontMatter from None  # no "key:" line: text between two rules, not broken YAML
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "invalid YAML"
@@ -48,12 +64,116 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
         raise input_error(f"front matter: {problem}", state.path, line, col) from None
     if data is None:
         return {}, span
-    if not isinstance(data, dict):
-        raise NotFrontMatter
-    odd = next((key for key in data if not isinstance(key, str)), None)
-    if odd is not None:
-        raise input_error(f"front matter keys must be words, not {type(odd).__name__} '{odd}' (quote it)", state.path, a + 2, 1)
     return data, span
+
+
+#: front matter keys whose value is one piece of text (a number or a date is read as its text)
+_TEXT_KEYS = frozenset(("title", "event", "date", "lang", "kind", "source_name"))
+#: front matter keys whose value is a list of texts (or one text)
+_LIST_KEYS = frozenset(("speakers", "speaker", "author", "authors", "tags"))
+_YAML = "tag:yaml.org,2002:"
+#: how an error line names a YAML tag (a key must be text: "keys must be words, not a date")
+_TAG_WORDS = {"int": "a number", "float": "a number", "bool": "true/false", "null": "null", "timestamp": "a date"}
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _load_checked(content: str) -> dict[str, Any] | None:
+    """The YAML mapping of ``content`` (None when empty), its known keys' value shapes checked on
+    the way. A YAML error is the text's (it may be no front matter at all); a document that is not
+    a mapping is ``NotFrontMatter``; a mapping with a value confnotes refuses is ``RefusedValue``."""
+    from yaml import YAMLError
+    from yaml.constructor import ConstructorError
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    loader = front_matter_loader()(content)
+    try:
+        node = loader.get_single_node()
+        if node is None or isinstance(node, ScalarNode) and node.tag == _YAML + "null":
+            return None
+        if not isinstance(node, MappingNode):
+            raise NotFrontMatter
+        try:
+            loader.flatten_mapping(node)
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, ScalarNode):
+                    continue  # refused by the constructor, at the key's place
+                if key_node.value in _TEXT_KEYS and not isinstance(value_node, ScalarNode):
+                    kind = "a list" if isinstance(value_node, SequenceNode) else "a mapping"
+                    raise ConstructorError(None, None, f"'{key_node.value}' must be text, not {kind}", value_node.start_mark)
+                if key_node.value in _LIST_KEYS and isinstance(value_node, SequenceNode):
+                    for item in value_node.value:
+                        if not isinstance(item, ScalarNode):
+                            raise ConstructorError(None, None, f"'{key_node.value}' must list texts, one an item", item.start_mark)
+            data = loader.construct_document(node)
+        except YAMLError as exc:
+            raise RefusedValue(exc) from None
+        assert isinstance(data, dict)
+        return data
+    finally:
+        loader.dispose()
+
+
+@lru_cache(maxsize=1)
+def front_matter_loader() -> Any:
+    """PyYAML's safe loader (libyaml's when installed) whose constructors check what they build:
+    each problem is a ``ConstructorError`` at the value's place, never a ``ValueError`` from deep
+    inside PyYAML (``date: 2024-13-45``) or a value no output can write (``.nan``, a key that is a
+    date, ``!!binary``)."""
+    import yaml
+    from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
+    from yaml.nodes import MappingNode, ScalarNode
+
+    def fail(problem: str, node: Any) -> ConstructorError:
+        return ConstructorError(None, None, problem, node.start_mark)
+
+    def checked(construct: Any, what: str) -> Any:
+        def constructor(loader: Any, node: Any) -> Any:
+            written = _clip(str(node.value))
+            try:
+                value = construct(loader, node)
+                if isinstance(value, int):
+                    str(value)  # Python prints at most 4,300 digits; a longer number could never be shown
+            except (ValueError, OverflowError) as exc:
+                why = f" ({_clip(str(exc), 60)})" if node.tag == _YAML + "timestamp" else ""
+                raise fail(f"'{written}' is not {what}{why}; quote it to keep it as text", node) from None
+            if isinstance(value, float) and not math.isfinite(value):
+                raise fail(f"'{written}' is not a finite number; quote it to keep it as text", node)
+            return value
+
+        return constructor
+
+    def refused(tag: str) -> Any:
+        def constructor(_loader: Any, node: Any) -> Any:
+            raise fail(f"!!{tag} values are not read; write text, numbers, dates, lists or mappings", node)
+
+        return constructor
+
+    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, MappingNode):
+            loader.flatten_mapping(node)
+        for key_node, _ in node.value:
+            if key_node.tag != _YAML + "str":
+                tag = key_node.tag.rsplit(":", 1)[-1]
+                what = _TAG_WORDS.get(tag, "a list" if tag == "seq" else "a mapping" if tag == "map" else f"!!{tag}")
+                shown = f" '{_clip(key_node.value)}'" if isinstance(key_node, ScalarNode) else ""
+                raise fail(f"keys must be words, not {what}{shown} (quote it)", key_node)
+        return BaseConstructor.construct_mapping(loader, node, deep=deep)
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader: Any = type("FrontMatterLoader", (base,), {"construct_mapping": construct_mapping})
+    loader.yaml_constructors = dict(base.yaml_constructors)
+    for tag, construct, what in (
+        ("int", SafeConstructor.construct_yaml_int, "a number confnotes can print (at most 4,300 digits)"),
+        ("float", SafeConstructor.construct_yaml_float, "a number"),
+        ("timestamp", SafeConstructor.construct_yaml_timestamp, "a date"),
+    ):
+        loader.add_constructor(_YAML + tag, checked(construct, what))
+    for tag in ("binary", "set", "omap", "pairs"):
+        loader.add_constructor(_YAML + tag, refused(tag))
+    return loader
 
 
 def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
@@ -106,7 +226,8 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
                 state.recovered.add("lede-title")
                 return phrase, "lede", span_of(lines, top.a, top.b), None
             break
-    stem = PurePath(state.path).stem if not state.path.startswith("<") else "Untitled"
+    # a file name that is not UTF-8 names the note with U+FFFD: a title is text every output can hold
+    stem = display_text(PurePath(state.path).stem) if not state.path.startswith("<") else "Untitled"
     return stem, "stem", None, None
 
 

@@ -67,7 +67,7 @@ def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]
     return {
-        "doc": doc,
+        "doc": _printable_path(doc),
         "meta": doc.meta,
         "options": options,
         "md": md,
@@ -78,6 +78,17 @@ def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "plain_title": md.plain(doc.meta.title),
         "subject": " · ".join(part for part in (doc.meta.event, doc.meta.date) if part) or md.plain(doc.meta.title),
     }
+
+
+def _printable_path(doc: Document) -> Document:
+    """The note as a page names it (``Made with confnotes from …``): a file name that is not UTF-8
+    shown with U+FFFD, since a UTF-8 page cannot hold its bytes."""
+    from dataclasses import replace
+
+    from confnotes.escape import display_text
+
+    shown = display_text(doc.path)
+    return doc if shown == doc.path else replace(doc, path=shown)
 
 
 def render_html(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> tuple[str, list[str]]:
