@@ -144,6 +144,7 @@ SLOW: dict[str, str] = {
     "test_render_pdf.py::test_every_word_is_in_the_pdf": "a PDF per realistic note through WeasyPrint, read back",
     "test_startup.py::test_render_pdf_does_import_weasyprint": "a fresh process that imports WeasyPrint",
     "test_hostile_attacks.py::test_yaml_alias_bomb_is_one_error_line_bounded_and_small": "every command in a fresh process",
+    "test_hostile_remote.py::test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote": "marp-cli, a Node program, twice",
 }
 
 #: Fixtures that start a real program: a test using one is marked for it.

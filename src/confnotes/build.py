@@ -46,6 +46,7 @@ class BuildRequest:
     exclude: tuple[str | Exclude, ...] = ()
     keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
     trust_templates: bool = False  # run the notes' own templates outside Jinja's sandbox
+    allow_remote: bool = False  # Marp decks may load web images and emoji images when opened
 
 
 @dataclass
@@ -127,6 +128,7 @@ class NoteTask:
     key: str  # the manifest key: the note's, its config's and the templates' bytes, the version
     theme: str | None = None
     trust: bool = False
+    remote: bool = False  # --allow-remote
 
 
 @dataclass
@@ -153,7 +155,8 @@ def build_note(task: NoteTask) -> NoteOutcome:
         config = checker.config_for(task.note)
         ctx = checker.context(read_source(task.note), config)
         findings = lint_context(ctx, checker.settings_for(config))
-        options = resolve_render_options(config, ctx.doc, RenderOverrides(theme=task.theme, trust_templates=task.trust))
+        overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
+        options = resolve_render_options(config, ctx.doc, overrides)
         options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index
         _render_formats(task, ctx.doc, options, outcome)
         outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
@@ -416,7 +419,9 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         if not request.force and previous and _unchanged(previous, key, out_dir, request.formats):
             plan.kept[rel] = previous
             continue
-        plan.tasks.append(NoteTask(note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates))
+        plan.tasks.append(
+            NoteTask(note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates, request.allow_remote)
+        )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
     return plan
 
@@ -434,6 +439,7 @@ def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: 
     if templates_dir not in shared_keys:
         shared_keys[templates_dir] = json.dumps(
             [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
+            + (["allow-remote"] if request.allow_remote else [])  # decks that load remote things are other files
         )
     return note_key(target.read_bytes(), config_bytes(config), shared_keys[templates_dir])
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import html
+import io
 import queue
+import select
 import shutil
 import signal
+import socket
 import tempfile
 import threading
+import time
+from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -28,6 +33,22 @@ RELOAD_SCRIPT = (
 SERVE_FORMATS = ("html", "slides")
 
 
+@dataclass(frozen=True)
+class ServeLimits:
+    """How much of the machine one preview server lets its clients hold (the tests pass small ones).
+
+    Every connection must send its request line and headers within ``header_seconds`` (a client
+    that trickles them a byte at a time is cut off), and then waits at most that long for any one
+    read or write. At most ``connections`` are open at once (the next is answered 503 and closed),
+    of which at most ``event_clients`` are pages waiting for reload events; each of those gets a
+    comment every ``keepalive_seconds``, and is let go as soon as its page closes it."""
+
+    header_seconds: float = 10.0
+    connections: int = 128
+    event_clients: int = 64
+    keepalive_seconds: float = 15.0
+
+
 class Broadcaster:
     """Hands 'reload' events to every connected page (server-sent events)."""
 
@@ -35,9 +56,12 @@ class Broadcaster:
         self._lock = threading.Lock()
         self._clients: list[queue.Queue[str]] = []
 
-    def subscribe(self) -> queue.Queue[str]:
+    def subscribe(self, limit: int | None = None) -> queue.Queue[str] | None:
+        """A new client's queue; None when ``limit`` clients are already connected."""
         client: queue.Queue[str] = queue.Queue()
         with self._lock:
+            if limit is not None and len(self._clients) >= limit:
+                return None
             self._clients.append(client)
         return client
 
@@ -45,10 +69,81 @@ class Broadcaster:
         with self._lock, contextlib.suppress(ValueError):
             self._clients.remove(client)
 
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
     def send(self, data: str) -> None:
         with self._lock:
             for client in self._clients:
                 client.put(data)
+
+
+class _HeaderDeadline(io.RawIOBase):
+    """A connection's reads, each allowed only the time left before ``deadline`` (None once the
+    headers are in: then the socket's own timeout): slowloris cannot hold a connection."""
+
+    def __init__(self, connection: socket.socket, deadline: float | None) -> None:
+        super().__init__()
+        self.connection = connection
+        self.deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request line and headers took too long")
+            self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
+
+class PreviewHTTPServer(ThreadingHTTPServer):
+    """A thread a connection, as many as ``limit`` at once; the next is answered 503 and closed
+    without a thread of its own."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: Any, limit: int) -> None:
+        self.limit = limit
+        self._open = 0
+        self._open_lock = threading.Lock()
+        super().__init__(address, handler)
+
+    @property
+    def open_connections(self) -> int:
+        with self._open_lock:
+            return self._open
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            full = self._open >= self.limit
+            self._open += 0 if full else 1
+        if full:
+            with contextlib.suppress(OSError):
+                request.setblocking(False)
+                request.send(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread to give it back: give it back here
+            self._closed()
+            self.shutdown_request(request)
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._closed()
+
+    def _closed(self) -> None:
+        with self._open_lock:
+            self._open -= 1
 
 
 def error_banner(failures: dict[str, str]) -> str:
@@ -69,14 +164,30 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     broadcaster: Broadcaster
     stopping: threading.Event
     failures: dict[str, str]
+    allowed_hosts: frozenset[str]
+    limits: ServeLimits
+    #: whether this request named the server's own address (Host): only such a request is shown
+    #: the build errors and the reload script; any other error page is bare
+    trusted = False
+
+    def setup(self) -> None:
+        super().setup()  # the socket's timeout (``timeout``, the class's: limits.header_seconds) for every read and write
+        self.rfile.close()  # read through the deadline instead (an open file would keep the socket open)
+        self._reads = _HeaderDeadline(self.connection, time.monotonic() + self.limits.header_seconds)
+        self.rfile = io.BufferedReader(self._reads)
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()
+        self._reads.deadline = None  # the request line and headers are in
+        self.connection.settimeout(self.limits.header_seconds)
+        return parsed
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:  # noqa: ARG002 - http.server's signature
         """Error pages keep the reload hook, so a page that appears once a note builds again reloads."""
-        body = (
-            f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>'
-            f"{error_banner(dict(self.failures))}<p>{code} {html.escape(message or HTTPStatus(code).phrase)}</p>"
-            f"{RELOAD_SCRIPT}</body></html>"
-        ).encode()
+        shown = f"<p>{code} {html.escape(message or HTTPStatus(code).phrase)}</p>"
+        if self.trusted:
+            shown = error_banner(dict(self.failures)) + shown + RELOAD_SCRIPT
+        body = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>{shown}</body></html>'.encode()
         self.send_response(code, message)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -88,27 +199,26 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # the stdlib signature
         pass
 
-    allowed_hosts: frozenset[str]
-
     def handle(self) -> None:
-        """A client that goes away mid-answer is no error of ours: no traceback."""
+        """A client that goes away mid-answer, or is too slow, is no error of ours: no traceback."""
         with contextlib.suppress(BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             super().handle()
 
     def do_GET(self) -> None:  # the stdlib name
         try:
             self._answer()
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             pass
         except (OSError, ValueError, UnicodeError):  # a path the file system cannot hold (NUL, too long, …)
             self.send_error(HTTPStatus.NOT_FOUND)
 
-    def do_HEAD(self) -> None:  # the stdlib name
+    def do_HEAD(self) -> None:  # the stdlib name: the headers a GET would send, and no body
         self.do_GET()
 
     def _answer(self) -> None:
         host = (self.headers.get("Host") or "").strip().lower()
-        if host not in self.allowed_hosts:
+        self.trusted = host in self.allowed_hosts
+        if not self.trusted:
             # DNS rebinding: a page on another site whose name resolves to 127.0.0.1 must not read the notes
             self.send_error(HTTPStatus.FORBIDDEN, "Host not allowed")
             return
@@ -134,41 +244,84 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if resolved.is_dir():
             resolved = resolved / "index.html"
         if resolved.suffix == ".html" and resolved.is_file():
-            inject = error_banner(dict(self.failures)) + RELOAD_SCRIPT
-            body = resolved.read_bytes().replace(b"</body>", inject.encode() + b"</body>", 1)
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
+            self._page(resolved)
+        elif self.command == "HEAD":
+            super().do_HEAD()
+        else:
+            super().do_GET()
+
+    def _page(self, path: Path) -> None:
+        """An HTML page with the build errors and the reload script in it."""
+        inject = error_banner(dict(self.failures)) + RELOAD_SCRIPT
+        body = path.read_bytes().replace(b"</body>", inject.encode() + b"</body>", 1)
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
             self.wfile.write(body)
-            return
-        super().do_GET()
 
     def _events(self) -> None:
+        """The reload stream of one page: only for the server's own pages (a page elsewhere that
+        opens one gets 403), at most ``limits.event_clients`` at once (503), let go when it closes."""
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.strip().lower() not in {f"http://{host}" for host in self.allowed_hosts}:
+            self.trusted = False
+            self.send_error(HTTPStatus.FORBIDDEN, "Origin not allowed")
+            return
+        client = self.broadcaster.subscribe(self.limits.event_clients) if self.command != "HEAD" else None
+        if client is None and self.command != "HEAD":
+            self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "Too many pages are open")
+            return
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        client = self.broadcaster.subscribe()
+        if client is None:
+            return
         try:
-            self.wfile.write(b": connected\n\n")
-            self.wfile.flush()
-            while not self.stopping.is_set():
-                try:
-                    data = client.get(timeout=0.5)
-                except queue.Empty:
-                    continue
-                self.wfile.write(f"event: reload\ndata: {data}\n\n".encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
+            self._stream(client)
+        except OSError:  # the page went away (a broken pipe, a reset, a write that timed out)
             pass
         finally:
             self.broadcaster.unsubscribe(client)
 
+    def _stream(self, client: queue.Queue[str]) -> None:
+        keepalive = self.limits.keepalive_seconds
+        self.wfile.write(b": connected\n\n")
+        self.wfile.flush()
+        quiet_since = time.monotonic()
+        while not self.stopping.is_set():
+            try:
+                message: str | None = client.get(timeout=min(0.5, keepalive))
+            except queue.Empty:
+                message = None
+            if message is not None:
+                self.wfile.write(f"event: reload\ndata: {message}\n\n".encode())
+            elif self._client_gone():
+                return
+            elif time.monotonic() - quiet_since >= keepalive:  # a write finds a page that vanished silently
+                self.wfile.write(b": keep-alive\n\n")
+            else:
+                continue
+            self.wfile.flush()
+            quiet_since = time.monotonic()
+
+    def _client_gone(self) -> bool:
+        """Whether the page closed its end: an event stream's client sends nothing after its
+        request, so a readable connection is one that has ended."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):
+            return True
+
 
 class PreviewServer:
-    def __init__(self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False) -> None:
+    def __init__(
+        self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False, limits: ServeLimits | None = None
+    ) -> None:
         self.source_dir = source_dir
         self.trust_templates = trust_templates
         self.out_dir = tempfile.mkdtemp(prefix="confnotes-serve-")
@@ -184,14 +337,15 @@ class PreviewServer:
                 "stopping": self.stopping,
                 "failures": self.failures,
                 "allowed_hosts": frozenset(),
+                "limits": limits or ServeLimits(),
+                "timeout": (limits or ServeLimits()).header_seconds,
             },
         )
         try:
-            self.httpd = ThreadingHTTPServer((host, port), partial(handler, directory=self.out_dir))
+            self.httpd = PreviewHTTPServer((host, port), partial(handler, directory=self.out_dir), (limits or ServeLimits()).connections)
         except OSError:
             shutil.rmtree(self.out_dir, ignore_errors=True)  # a port in use leaves nothing behind
             raise
-        self.httpd.daemon_threads = True
         bound = self.httpd.server_address[1]
         names = (host.lower(), "127.0.0.1", "localhost", "[::1]")
         handler.allowed_hosts = frozenset(f"{name}:{bound}" for name in names) | (frozenset(names) if bound == 80 else frozenset())

@@ -50,6 +50,11 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Marp: let the decks load web images and emoji images (from a CDN) when opened; by default they load nothing remote.",
+)
 def command(
     directory: str,
     output: str,
@@ -62,6 +67,7 @@ def command(
     exclude: tuple[str, ...],
     quiet: bool,
     trust_templates: bool,
+    allow_remote: bool,
 ) -> None:
     """Build a folder of notes (default: notes/) into a site: every note in every format, plus
     index.html (filterable by event and tag) and outline.json.
@@ -92,6 +98,7 @@ def command(
         theme,
         tuple(exclude) + config_excludes(build_config.exclude, config.path),
         trust_templates=trust_templates,
+        allow_remote=allow_remote,
     )
     if sys.stderr.isatty() and not quiet:
         with progress_bar() as progress:

@@ -73,6 +73,11 @@ from confnotes.settings import SlideSettings, choices, setting_range
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
 @click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
 @click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Marp: let the deck load web images and emoji images (from a CDN) when it is opened; by default it loads nothing remote.",
+)
+@click.option(
     "--per-page",
     type=click.IntRange(1, 3),
     default=None,

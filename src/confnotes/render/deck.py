@@ -122,12 +122,34 @@ def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int
     return max(1, int(size[0] * ratio)), max(1, int(size[1] * ratio))
 
 
-def image_size(path: Path | BinaryIO) -> tuple[int, int] | None:
-    """Pixel size of an image file or stream (None if it cannot be read as one)."""
+#: The most pixels an image may have for a deck to measure and show it (Pillow's own limit, about
+#: 9,500 x 9,500): a few hundred kilobytes of PNG can declare 30,000 x 30,000 pixels, which a viewer
+#: would unpack into gigabytes. Such an image is shown as its alt text or a link, with a warning.
+MAX_IMAGE_PIXELS = 89_478_485
+
+
+def measure_image(path: Path | BinaryIO) -> tuple[tuple[int, int] | None, str | None]:
+    """An image's pixel size, read from its header (nothing is unpacked), or None and why not: no
+    reason for a file Pillow cannot read (an SVG, a broken file), a reason for one too large to show."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
-            return int(image.size[0]), int(image.size[1])
-    except (OSError, UnidentifiedImageError, ValueError):
-        return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # judged below, by our own limit
+            with Image.open(path) as image:
+                width, height = int(image.size[0]), int(image.size[1])
+    except Image.DecompressionBombError:
+        return None, f"has more than {MAX_IMAGE_PIXELS:,} pixels"
+    except (OSError, UnidentifiedImageError, ValueError, SyntaxError):
+        return None, None
+    if width * height > MAX_IMAGE_PIXELS:
+        return None, f"has {width:,} x {height:,} pixels (more than {MAX_IMAGE_PIXELS:,})"
+    return (width, height), None
+
+
+def image_size(path: Path | BinaryIO) -> tuple[int, int] | None:
+    """Pixel size of an image file or stream (None if it cannot be read as one, or is too large to
+    show: ``measure_image`` says why)."""
+    return measure_image(path)[0]

@@ -5,10 +5,13 @@ linked relative to where the Marp file is written (so a deck written to another 
 into a built site, still finds them) and carry Marp's ``w:``/``h:`` size keywords: the size
 that fits the room the fit engine left on the slide, aspect kept.
 
-Marp reads HTML comments as directives (``<!-- backgroundImage: url(…) -->``) and honours
-``<style>`` and raw HTML, so the author's raw HTML is escaped — shown as text, as the HTML
-deck shows it — unless the config sets ``allow_html``: opening a deck never runs or fetches
-what a note smuggled in. Code is left as written.
+Marp reads HTML comments as directives (``<!-- backgroundImage: url(…) -->``), honours
+``<style>`` and raw HTML, and loads web images, emoji images and a theme's web fonts when a deck
+is opened. So the author's raw HTML is escaped — shown as text, as the HTML deck shows it —
+unless the config sets ``allow_html``, the author's HTML comments always are, speaker notes are
+comments Marp cannot read as directives, and, unless ``--allow-remote``, web images are links and
+emoji are written so Marp draws them with the system's fonts (``marp_guard``): opening a deck
+never runs or fetches what a note smuggled in. Code is left as written (but for its emoji).
 """
 
 from __future__ import annotations
@@ -17,43 +20,16 @@ import os
 import re
 from pathlib import Path
 
-from confnotes.images import locate
+from confnotes.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.parse.blocks import is_image_only
-from confnotes.render.deck import contained, image_size, render_template_deck
+from confnotes.render.deck import contained, measure_image, render_template_deck
+from confnotes.render.marp_guard import guarded, quiet_code_emoji, quiet_emoji, speaker_note
 from confnotes.render.options import RenderOptions
-from confnotes.slides import Slide, SlideItem
+from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence
 from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
-
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
-_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
-_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
-
-
-def neutralise(text: str) -> str:
-    """Raw HTML in author text as text (``<`` escaped), outside code spans; autolinks kept."""
-    out: list[str] = []
-    position = 0
-    for match in _CODE_SPAN.finditer(text):
-        out.append(_escape_tags(text[position : match.start()]))
-        out.append(match.group(0))
-        position = match.end()
-    out.append(_escape_tags(text[position:]))
-    return "".join(out)
-
-
-def _escape_tags(text: str) -> str:
-    kept: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        kept.append(match.group(0))
-        return f"\x00{len(kept) - 1}\x00"
-
-    text = _AUTOLINK.sub(keep, text)
-    text = _TAG_OPEN.sub("&lt;", text)
-    return re.sub(r"\x00(\d+)\x00", lambda match: kept[int(match.group(1))], text)
 
 
 def _counts_up(run: list[SlideItem]) -> bool:
@@ -79,36 +55,63 @@ def _counts_up(run: list[SlideItem]) -> bool:
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
     output_dir = Path(options.output_dir) if options.output_dir else base_dir
     warnings: list[str] = []
-
-    def images(text: str, slide: Slide | None) -> str:
-        def link(match: re.Match[str]) -> str:
-            alt, src, title = match.group(1), match.group(2), match.group(3)
-            path, problem = locate(src, base_dir)
-            if path is None:  # a web or data: image marp-cli shows itself; else say why it will not show
-                if problem and not re.match(r"^https?://", src, re.IGNORECASE):
-                    warnings.append(problem)
-                return match.group(0)
-            if output_dir is not None:
-                src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
-            size = image_size(path)
-            if slide is not None and slide.image_px and size is not None:
-                width, height = contained(size, (BOX_W, slide.image_px))
-                alt = f"w:{width} h:{height} {alt}".rstrip()
-            return f"![{alt}]({src}{title})"
-
-        return IMAGE_REF.sub(link, text)
+    remote = options.allow_remote
 
     def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
         if kind == "code":
-            return text
+            return text if remote else quiet_code_emoji(text)
         if kind in ("paragraph", "quote") and not is_image_only(text):
             text = joined_lines(text)
-        text = images(text, slide)
-        return text if options.allow_html else neutralise(text)
+        text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)
+        text = guarded(text, options.allow_html)
+        return text if remote else quiet_emoji(text)
 
-    helpers = {"safe": safe, "sizes": slide_style, "items": item_lines, "code": closed_fence}
+    def code(run: SlideText) -> str:
+        fenced = closed_fence(run)
+        return fenced if remote else quiet_code_emoji(fenced)
+
+    helpers = {"safe": safe, "sizes": slide_style, "items": item_lines, "code": code, "note_comment": speaker_note}
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None, Path | None], remote: bool, warnings: list[str]) -> str:
+    """One image reference as the Marp file writes it: an image next to the note linked from where
+    the file goes, sized for its slide; a ``data:`` image as it is; a web image as a link to it
+    (as an image with ``remote``); any other image, or one too large to show, a link, with a warning."""
+    base_dir, output_dir = folders
+    alt, src, title = match.group(1), match.group(2), match.group(3)
+    path, problem = locate(src, base_dir)
+    if path is None:
+        if src.lower().startswith("data:image/"):
+            return match.group(0)  # in the file: nothing to fetch
+        if re.match(r"^(?:https?:)?//", src, re.IGNORECASE):  # a web image: loaded only if allowed
+            return match.group(0) if remote else _image_link(alt, src, title)
+        if problem:
+            warnings.append(problem)
+        # another scheme (file:, ftp:, …) is never loaded; a file that is missing stays as written
+        return _image_link(alt, src, title) if _SCHEME.match(src) else match.group(0)
+    if output_dir is not None:
+        src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
+    size, too_large = measure_image(path)
+    if too_large:
+        warnings.append(f"image {shown_source(match.group(2))} {too_large}; linked, not shown")
+        return _image_link(alt, src, title)
+    if slide is not None and slide.image_px and size is not None:
+        width, height = contained(size, (BOX_W, slide.image_px))
+        alt = f"w:{width} h:{height} {alt}".rstrip()
+    return f"![{alt}]({src}{title})"
+
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>])")
+
+
+def _image_link(alt: str, src: str, title: str) -> str:
+    """An image Marp must not load, as the HTML deck shows one: its alt text (else its address),
+    linked to it."""
+    label = alt or _MARKDOWN_PUNCTUATION.sub(r"\\\1", src)
+    return f"[{label}]({src}{title})"
 
 
 _HARD_BREAK = re.compile(r"(?:  |\\)$")

@@ -34,6 +34,7 @@ class RenderOptions:
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
     output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
+    allow_remote: bool = False  # Marp: let the deck load web images and emoji images when it is opened
     #: decks already built for this note (a build shares one between its formats and the note's lint run)
     decks: Decks | None = field(default=None, compare=False, repr=False)
 
@@ -54,6 +55,7 @@ class RenderOverrides:
     agenda: bool | None = None
     trust_templates: bool = False
     reference_pptx: str | None = None
+    allow_remote: bool = False
 
 
 def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
@@ -73,6 +75,7 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
         slides=slides,
         trust_templates=given.trust_templates,
         reference_pptx=given.reference_pptx or config.reference_pptx,
+        allow_remote=given.allow_remote,
     )
 
 

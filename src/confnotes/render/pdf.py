@@ -84,14 +84,32 @@ def _fetcher_class() -> Any:
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith("data:"):
                 return super().fetch(url, headers)
-            if url.startswith("file:") and self.root is not None:
-                from urllib.parse import unquote, urlsplit
-
-                target = Path(unquote(urlsplit(url).path)).resolve()
-                if target == self.root or self.root in target.parents:
-                    return super().fetch(url, headers)
+            target = self.local_file(url)
+            if target is not None:  # fetched by its own, host-less URL: nothing left to resolve
+                return super().fetch(target.as_uri(), headers)
             self.refused.append(url)
             raise ValueError(f"confnotes does not fetch {url[:80]}")
+
+        def local_file(self, url: str) -> Path | None:
+            """The file below the note's folder a ``file:`` URL names, or None. A URL with a host
+            (``file://HOST/…``, which urllib would look up in the DNS, or a share on Windows) or a
+            path that is not absolute names no file here."""
+            from urllib.parse import unquote, urlsplit
+
+            try:
+                parts = urlsplit(url)
+            except ValueError:
+                return None
+            if self.root is None or parts.scheme.lower() != "file" or parts.netloc:
+                return None
+            path = unquote(parts.path)
+            if not path.startswith("/") or path.startswith("//") or "\x00" in path:
+                return None
+            try:
+                target = Path(path).resolve()
+            except (OSError, RuntimeError):  # a link loop
+                return None
+            return target if target == self.root or self.root in target.parents else None
 
     return FolderFetcher
 

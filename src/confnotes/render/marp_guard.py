@@ -1,0 +1,216 @@
+"""What Marp would obey or fetch in a note's text, written so that it does neither.
+
+Marp (marpit, marp-core, marp-cli) reads every HTML comment whose body parses as YAML ``key: value``
+as a *directive* (``<!-- theme: gaia -->``, ``<!-- backgroundImage: url(https://…) -->``), turns
+emoji into images from a CDN (twemoji) and shortcodes (``:rocket:``) likewise, and loads web images
+and a theme's web fonts when a deck is opened. confnotes writes Marp Markdown that does none of
+that unless asked (``--allow-remote``):
+
+- the author's raw HTML is escaped (shown as text) unless the config sets ``allow_html``, and an
+  author's HTML comment is escaped always: the only directives in the file are confnotes' own.
+  Code spans are kept as written; whether the result still holds anything Marp would read as HTML
+  or a comment is checked with markdown-it (what Marp parses with) and Marp's own comment rules,
+  and if it does, every ``<`` and backtick is written as a character reference instead;
+- speaker notes are HTML comments (Marp's presenter notes) that open with the line ``Notes``: a
+  comment whose first line is a plain word with no colon is never YAML ``key: value`` whatever
+  follows (marpit's YAML reads it as text or fails), so Marp keeps it as a note;
+- emoji in text are written as character references (``&#x1F680;``), which marp-core's emoji
+  rule does not see, and shortcodes get a word joiner after their first colon; in code, which
+  Marp shows as written, an emoji is followed by U+FE0E (text style), which Marp leaves alone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+#: The first line of every speaker note in a Marp file (see the module's docstring).
+NOTE_MARK = "Notes"
+
+_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")  # what could open HTML, a comment or a declaration
+_COMMENT_OPEN = re.compile(r"<(?=!)")  # what could open a comment (kept HTML: allow_html)
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+#: Emoji marp-core shows as twemoji images (from cdn.jsdelivr.net) when they stand in text:
+#: the BMP ones with emoji presentation (read from marp-core 4.4 by rendering every code point)
+#: and every pictograph block above U+1F000. U+FE0F (emoji style) and U+20E3 (keycap) make an
+#: emoji of the character before them, so they are quieted as well.
+_EMOJI_BMP = (
+    "\u231a\u231b\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693\u26a1\u26aa\u26ab"
+    "\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c"
+    "\u274e\u2753-\u2755\u2757\u2764\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55"
+)
+_EMOJI = re.compile(f"[{_EMOJI_BMP}\U0001f000-\U0001faff\ufe0f\u20e3]")
+_CODE_EMOJI = re.compile(f"([{_EMOJI_BMP}\U0001f000-\U0001faff])(?![\ufe0e\ufe0f])|\ufe0f")
+#: ``:name:`` as markdown-it-emoji finds a shortcode (a name with a letter in it, or 100, 1234, ±1)
+_SHORTCODE = re.compile(r":(?=[\w+-]*[A-Za-z]|100:|1234:|[+-]1:)([\w+-]+):")
+#: a link's or image's target (``](…)``), an autolink or a bare web address (Marp links it):
+#: addresses, which a word joiner would break
+_TARGET = re.compile(r"\]\(\s*(?:<[^>\n]*>|[^)\s]*)|" + _AUTOLINK.pattern + r"|(?:\b[A-Za-z][A-Za-z0-9+.-]*:)?//[^\s<>]*|\bwww\.[^\s<>]*")
+
+
+def code_pieces(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into code spans and what is between them, as CommonMark finds them: a run of
+    backticks opens a span closed by the next run of the same length; a backslash-escaped
+    backtick, or one inside an autolink, opens nothing."""
+    pieces: list[tuple[bool, str]] = []
+    start = position = 0
+    while position < len(text):
+        char = text[position]
+        if char == "\\" and text[position + 1 : position + 2] in _ASCII_PUNCTUATION:
+            position += 2
+            continue
+        autolink = _AUTOLINK.match(text, position) if char == "<" else None
+        if autolink:
+            position = autolink.end()
+            continue
+        if char != "`":
+            position += 1
+            continue
+        opening = _run_end(text, position)
+        closing = _closing_run(text, opening, opening - position)
+        if closing is None:
+            position = opening
+            continue
+        if position > start:
+            pieces.append((False, text[start:position]))
+        pieces.append((True, text[position:closing]))
+        start = position = closing
+    if start < len(text):
+        pieces.append((False, text[start:]))
+    return pieces
+
+
+def _run_end(text: str, position: int) -> int:
+    while position < len(text) and text[position] == "`":
+        position += 1
+    return position
+
+
+def _closing_run(text: str, position: int, length: int) -> int | None:
+    """Where the first run of exactly ``length`` backticks from ``position`` ends (None: none)."""
+    while (found := text.find("`", position)) != -1:
+        end = _run_end(text, found)
+        if end - found == length:
+            return end
+        position = end
+    return None
+
+
+def guarded(text: str, allow_html: bool) -> str:
+    """Author text as Marp may read it: raw HTML (unless ``allow_html``) and HTML comments (always)
+    shown as text, code spans as written, autolinks kept; see the module's docstring."""
+    opener = _COMMENT_OPEN if allow_html else _TAG_OPEN
+    out = "".join(piece if code else _escaped(piece, opener) for code, piece in code_pieces(text))
+    if "<" in out and obeyed(out, allow_html):  # a code span Marp would not see as one
+        out = opener.sub("&lt;", text.replace("`", "&#96;"))
+    return out
+
+
+def _escaped(text: str, opener: re.Pattern[str]) -> str:
+    kept: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    text = _AUTOLINK.sub(keep, text.replace("\x00", "\ufffd"))  # markdown-it reads NUL as U+FFFD too
+    text = opener.sub("&lt;", text)
+    return re.sub(r"\x00(\d+)\x00", lambda match: kept[int(match.group(1))], text)
+
+
+def obeyed(text: str, allow_html: bool) -> bool:
+    """Whether Marp would read an HTML comment (a directive) in ``text``, or, unless
+    ``allow_html``, any raw HTML: parsed as marp-core parses it, with marpit's comment rules."""
+    tokens = _marp_parser().parse(text)
+    found = {token.type for token in tokens} | {child.type for token in tokens for child in token.children or []}
+    return "marpit_comment" in found or (not allow_html and bool(found & {"html_block", "html_inline"}))
+
+
+def quiet_emoji(text: str) -> str:
+    """Text (not code) with its emoji as character references and its shortcodes broken by a word
+    joiner: what the reader sees is unchanged, but marp-core makes no CDN image of them."""
+    out: list[str] = []
+    for code, piece in code_pieces(text):
+        if code:
+            out.append(quiet_code_emoji(piece))
+            continue
+        position = 0
+        for target in _TARGET.finditer(piece):  # a link's target is an address, shown nowhere: as written
+            out += [_quiet_text(piece[position : target.start()]), target.group(0)]
+            position = target.end()
+        out.append(_quiet_text(piece[position:]))
+    return "".join(out)
+
+
+def _quiet_text(text: str) -> str:
+    text = _SHORTCODE.sub(lambda match: f":&#x2060;{match.group(1)}:", text)
+    return _EMOJI.sub(lambda match: f"&#x{ord(match.group(0)):X};", text)
+
+
+def quiet_code_emoji(code: str) -> str:
+    """Code (shown as written, so no character references) with each emoji in text style (U+FE0E
+    after it, in place of U+FE0F), which marp-core's emoji rule leaves as text."""
+    return _CODE_EMOJI.sub(lambda match: match.group(1) + "\ufe0e" if match.group(1) else "\ufe0e", code)
+
+
+def speaker_note(text: str) -> str:
+    """A speaker note as Marp's presenter note: an HTML comment that opens with ``NOTE_MARK`` on a
+    line of its own, so Marp never reads it as a directive; ``-->`` in the note cannot close it."""
+    return f"<!--\n{NOTE_MARK}\n{text.replace('-->', '-- >')}\n-->"
+
+
+# ------------------------------------------------------------------ marpit's comment rules
+
+
+_MARPIT_COMMENT = re.compile(r"<!--+\s*([\s\S]*?)\s*--+>")
+
+
+def _block_comment(state: Any, start: int, end: int, silent: bool) -> bool:
+    """marpit's block comment rule (``lib/markdown/comment.js``): a line that opens with ``<!--``
+    runs to the first line holding ``-->``, whatever the lines between hold."""
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("<!--", begin):
+        return False
+    if silent:
+        return True
+    line = start + 1
+    if "-->" not in state.src[begin : state.eMarks[start]]:
+        while line < end and state.sCount[line] >= state.blkIndent:
+            text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+            line += 1
+            if "-->" in text:
+                break
+    state.line = line
+    token = state.push("marpit_comment", "", 0)
+    token.map = [start, line]
+    token.hidden = True
+    return True
+
+
+def _inline_comment(state: Any, silent: bool) -> bool:
+    """marpit's inline comment rule: ``<!`` where a whole comment follows (marpit searches the rest
+    of the line's text for one, not only at this position)."""
+    if state.pos + 2 >= state.posMax or not state.src.startswith("<!", state.pos):
+        return False
+    match = _MARPIT_COMMENT.search(state.src, state.pos)
+    if match is None:
+        return False
+    if not silent:
+        state.push("marpit_comment", "", 0).hidden = True
+    state.pos += len(match.group(0))
+    return True
+
+
+@lru_cache(maxsize=1)
+def _marp_parser() -> Any:
+    """The parser Marp reads a deck with, as far as HTML and comments go: CommonMark with HTML,
+    linkify and tables (confnotes' render parser) and marpit's comment rules."""
+    from confnotes.parse.markdown import render_parser
+
+    md = render_parser()
+    md.block.ruler.before("html_block", "marpit_comment", _block_comment)
+    md.inline.ruler.before("html_inline", "marpit_comment", _inline_comment)
+    return md
