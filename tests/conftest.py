@@ -144,6 +144,11 @@ SLOW: dict[str, str] = {
     "test_render_pdf.py::test_every_word_is_in_the_pdf": "a PDF per realistic note through WeasyPrint, read back",
     "test_startup.py::test_render_pdf_does_import_weasyprint": "a fresh process that imports WeasyPrint",
     "test_hostile_attacks.py::test_yaml_alias_bomb_is_one_error_line_bounded_and_small": "every command in a fresh process",
+    "test_fuzz_hostile.py::test_front_matter_values_of_every_kind_through_every_command": "Hypothesis: 300 front matters, 5 commands",
+    "test_fuzz_hostile.py::test_build_reads_any_manifest_as_a_rebuild": "Hypothesis: 300 damaged manifests, a site built past each",
+    "test_fuzz_hostile.py::test_merge_takes_a_whole_shard_manifest_or_refuses_and_keeps_it": "Hypothesis: 300 shard manifests",
+    "test_fuzz_hostile.py::test_lint_reads_any_cache_as_a_miss_or_a_hit": "Hypothesis: 300 damaged lint caches, two lint runs each",
+    "test_fuzz_hostile.py::test_file_names_of_any_bytes_through_every_command": "Hypothesis: 300 byte names, every command",
     "test_hostile_remote.py::test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote": "marp-cli, a Node program, twice",
 }
 

@@ -275,6 +275,7 @@ MANIFEST_DAMAGE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "outputs-int": lambda data: _entry(data).update(outputs={"html": 1}) or data,
     "talk-text": lambda data: _entry(data).update(talk="20") or data,
     "talk-minutes": lambda data: _entry(data).update(talk={"minutes": "x", "slot": None}) or data,
+    "talk-no-slot": lambda data: _entry(data).update(talk={"minutes": 20}) or data,
     "failed-list": lambda data: {**data, "failed": ["a.md"]},
     "formats-text": lambda data: {**data, "formats": "html"},
 }
@@ -344,6 +345,7 @@ CACHE_DAMAGE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "finding-severity": lambda entry: _findings(entry).append([1, 1, "CN104", "empty-section", "fatal", "m", None]),
     "finding-rule": lambda entry: _findings(entry).append([1, 1, "CN999", "nope", "warning", "m", None]),
     "finding-object": lambda entry: _findings(entry).append({"line": 1}),
+    "finding-rule-list": lambda entry: _findings(entry).append([1, 1, [], "empty-section", "warning", "m", None]),
     "findings-text": lambda entry: entry.update(findings="x"),
     "links-list": lambda entry: entry.update(links=["a"]),
     "links-text": lambda entry: entry.update(links={"a.png": "yes"}),

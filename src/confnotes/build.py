@@ -252,18 +252,33 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
             return f"the entry for {rel!r} has a '{name}' of the wrong type"
     if entry["rel"] != rel:
         return f"the entry for {rel!r} names another note"
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in entry["outputs"].items()):
-        return f"the entry for {rel!r} has outputs that are not file names"
+    outputs = entry["outputs"]
+    if not outputs or not all(isinstance(k, str) and isinstance(v, str) and _site_relative(v) for k, v in outputs.items()):
+        return f"the entry for {rel!r} has outputs that are not file names in the site"
     if not all(isinstance(item, str) for item in (*entry["speakers"], *entry["tags"])):
         return f"the entry for {rel!r} has speakers or tags that are not text"
     if set(entry["lint"]) != {"error", "warning", "info"} or not all(type(n) is int for n in entry["lint"].values()):
         return f"the entry for {rel!r} has lint counts of the wrong shape"
     talk = entry.get("talk")
     if talk is not None and not (
-        isinstance(talk, dict) and type(talk.get("minutes")) is int and isinstance(talk.get("slot"), (str, type(None)))
+        isinstance(talk, dict) and type(talk.get("minutes")) is int and "slot" in talk and isinstance(talk["slot"], (str, type(None)))
     ):
         return f"the entry for {rel!r} has a talk of the wrong shape"
     return None
+
+
+def _site_relative(path: str) -> bool:
+    """A path of a file inside the site, as ``build_note`` records outputs: relative, no ``..``."""
+    return bool(path) and not path.startswith(("/", "\\")) and ".." not in path.replace("\\", "/").split("/")
+
+
+def _removable(rel: Any, entry: Any) -> bool:
+    """An entry whose files a build may remove (each path checked again by ``inside``): its note,
+    its key and its outputs. The index takes only entries with no ``_entry_problem``."""
+    if not isinstance(entry, dict) or entry.get("rel") != rel or not isinstance(entry.get("key"), str):
+        return False
+    outputs = entry.get("outputs")
+    return isinstance(outputs, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in outputs.items())
 
 
 def _manifest_problem(data: Any) -> str | None:
@@ -280,7 +295,8 @@ def _manifest_problem(data: Any) -> str | None:
 
 def _read_manifest(path: Path) -> dict[str, Any]:
     """The manifest's notes; a missing, malformed or tampered manifest only means more to rebuild:
-    an entry of the wrong shape is dropped (its note is rendered again)."""
+    an entry no build could have written is dropped, and one the index cannot show
+    (``_entry_problem``) is never kept: its note is rendered again."""
     from confnotes.escape import read_json
 
     try:
@@ -289,7 +305,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         return {"notes": {}}
     if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
         return {"notes": {}}
-    return {"notes": {rel: entry for rel, entry in data["notes"].items() if _entry_problem(rel, entry) is None}}
+    return {"notes": {rel: entry for rel, entry in data["notes"].items() if _removable(rel, entry)}}
 
 
 def _read_shard(path: Path) -> dict[str, Any]:
@@ -448,7 +464,8 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
     """The note, its config and templates are as built, it built cleanly, and its files are all there."""
     outputs = previous.get("outputs", {})
     return (
-        previous.get("key") == key
+        _entry_problem(previous["rel"], previous) is None
+        and previous.get("key") == key
         and not previous.get("error")
         and all((out_dir / p).exists() for p in outputs.values())
         and set(outputs) == set(formats)
@@ -489,7 +506,7 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
         report.warnings += [(rel, message) for message in outcome.warnings]
         if outcome.error:
             report.failed.append((rel, outcome.error))
-            if rel in old and request.keep_failed:
+            if rel in old and request.keep_failed and _entry_problem(rel, old[rel]) is None:
                 entries[rel] = old[rel]
             elif rel in old:  # its old files would be stale and unlisted
                 _remove_outputs(out_dir, old[rel])

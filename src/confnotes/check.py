@@ -319,7 +319,9 @@ def _cached_findings(note: str, items: Any) -> list[Finding] | None:
         if not isinstance(item, list) or len(item) != 7:
             return None
         line, col, rule, name, severity, message, fix = item
-        if not (_whole(line) and _whole(col) and rule in BY_ID and isinstance(name, str) and isinstance(message, str)):
+        if not (
+            _whole(line) and _whole(col) and isinstance(rule, str) and rule in BY_ID and isinstance(name, str) and isinstance(message, str)
+        ):
             return None
         if severity not in ("error", "warning", "info") or not (fix is None or isinstance(fix, str)):
             return None
