@@ -177,6 +177,25 @@ def test_marp_guard_checks_what_marp_parses():
             assert obeyed(text, allow_html)
 
 
+def test_code_spans_are_found_as_markdown_it_finds_them():
+    """The escape keeps code spans as written, so it must find the ones markdown-it (what Marp
+    parses with) finds: escaped backticks, autolinks, runs of other lengths, backslashes inside."""
+    import random
+
+    from markdown_it import MarkdownIt
+
+    from confnotes.render.marp_guard import code_pieces
+
+    parser = MarkdownIt("commonmark", {"html": False})  # as Marp reads it once raw HTML is escaped
+    bits = ["`", "``", "\\", "\\`", "a", " ", "<", ">", "<http://a`b>", "<!--"]
+    generator = random.Random(30)
+    for _ in range(3000):
+        text = "x" + "".join(generator.choice(bits) for _ in range(generator.randint(1, 12))) + "x"
+        spans = [token.content for token in parser.parseInline(text)[0].children or [] if token.type == "code_inline"]
+        ours = [piece for code, piece in code_pieces(text) if code]
+        assert len(ours) == len(spans), text
+
+
 # ------------------------------------------------------------------ Marp: remote things
 
 

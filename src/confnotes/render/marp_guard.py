@@ -21,6 +21,7 @@ that unless asked (``--allow-remote``):
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 from typing import Any
@@ -31,7 +32,8 @@ NOTE_MARK = "Notes"
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s]+)>")
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")  # what could open HTML, a comment or a declaration
 _COMMENT_OPEN = re.compile(r"<(?=!)")  # what could open a comment (kept HTML: allow_html)
-_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: what stops the scan for code spans: a backslash escape (of ASCII punctuation), an autolink, a backtick run
+_INLINE_STOPS = re.compile(r"\\[!-/:-@\[-`{-~]|" + _AUTOLINK.pattern + "|`+")
 
 #: Emoji marp-core shows as twemoji images (from cdn.jsdelivr.net) when they stand in text:
 #: the BMP ones with emoji presentation (read from marp-core 4.4 by rendering every code point)
@@ -52,51 +54,31 @@ _TARGET = re.compile(r"\]\(\s*(?:<[^>\n]*>|[^)\s]*)|" + _AUTOLINK.pattern + r"|(
 
 
 def code_pieces(text: str) -> list[tuple[bool, str]]:
-    """``text`` cut into code spans and what is between them, as CommonMark finds them: a run of
-    backticks opens a span closed by the next run of the same length; a backslash-escaped
-    backtick, or one inside an autolink, opens nothing."""
+    """``text`` cut into code spans and what is between them, as markdown-it finds them: a run of
+    backticks opens a span closed by the next run of the same length (inside a span a backslash
+    escapes nothing); outside one, a backslash-escaped backtick, or one inside an autolink, opens
+    nothing. The closing runs are indexed once, so no text makes this slower than linear."""
+    closers: dict[int, list[int]] = {}
+    for run in re.finditer("`+", text):
+        closers.setdefault(run.end() - run.start(), []).append(run.start())
     pieces: list[tuple[bool, str]] = []
-    start = position = 0
-    while position < len(text):
-        char = text[position]
-        if char == "\\" and text[position + 1 : position + 2] in _ASCII_PUNCTUATION:
-            position += 2
+    done = position = 0
+    while (stop := _INLINE_STOPS.search(text, position)) is not None:
+        position = stop.end()
+        if stop.group(0)[0] != "`":  # an escape or an autolink: nothing in it opens a span
             continue
-        autolink = _AUTOLINK.match(text, position) if char == "<" else None
-        if autolink:
-            position = autolink.end()
+        length = position - stop.start()
+        later = closers.get(length, [])
+        closing = bisect.bisect_left(later, position)
+        if closing == len(later):  # no run of its length follows: the backticks are text
             continue
-        if char != "`":
-            position += 1
-            continue
-        opening = _run_end(text, position)
-        closing = _closing_run(text, opening, opening - position)
-        if closing is None:
-            position = opening
-            continue
-        if position > start:
-            pieces.append((False, text[start:position]))
-        pieces.append((True, text[position:closing]))
-        start = position = closing
-    if start < len(text):
-        pieces.append((False, text[start:]))
+        if stop.start() > done:
+            pieces.append((False, text[done : stop.start()]))
+        done = position = later[closing] + length
+        pieces.append((True, text[stop.start() : done]))
+    if done < len(text):
+        pieces.append((False, text[done:]))
     return pieces
-
-
-def _run_end(text: str, position: int) -> int:
-    while position < len(text) and text[position] == "`":
-        position += 1
-    return position
-
-
-def _closing_run(text: str, position: int, length: int) -> int | None:
-    """Where the first run of exactly ``length`` backticks from ``position`` ends (None: none)."""
-    while (found := text.find("`", position)) != -1:
-        end = _run_end(text, found)
-        if end - found == length:
-            return end
-        position = end
-    return None
 
 
 def guarded(text: str, allow_html: bool) -> str:
@@ -104,7 +86,7 @@ def guarded(text: str, allow_html: bool) -> str:
     shown as text, code spans as written, autolinks kept; see the module's docstring."""
     opener = _COMMENT_OPEN if allow_html else _TAG_OPEN
     out = "".join(piece if code else _escaped(piece, opener) for code, piece in code_pieces(text))
-    if "<" in out and obeyed(out, allow_html):  # a code span Marp would not see as one
+    if opener.search(out) and obeyed(out, allow_html):  # a code span Marp would not see as one
         out = opener.sub("&lt;", text.replace("`", "&#96;"))
     return out
 
