@@ -78,6 +78,7 @@ BAD_VALUES = {
     "lang-list": ("lang: [en, fr]", "3:7", "front matter: 'lang' must be text, not a list"),
     "title-map": ("event: {name: PyCon}", "3:8", "front matter: 'event' must be text, not a mapping"),
     "nested-tags": ("tags: [a, [b]]", "3:11", "front matter: 'tags' must list texts"),
+    "raw-c1": ("event: E\x9bx", "3:9", "front matter: YAML cannot hold U+009B as it is; write it as \\u009b in double quotes"),
 }
 COMMANDS: dict[str, Callable[[Path], list[str | Path]]] = {
     "outline": lambda note: ["outline", note],
@@ -444,3 +445,21 @@ def test_other_commands_never_print_a_name_or_title_raw(hostile_names):
         _no_raw_controls(result.stdout + result.stderr)
     assert "\\x1b]0;pwned\\x07" in outputs[1].stdout  # time's table names the section it times
     assert "failed: notes/bad" in outputs[3].stderr and "\\x0d\\x0a" in outputs[3].stderr
+
+
+def test_front_matter_confnotes_writes_reads_back_whatever_the_title_holds(tmp_path, monkeypatch):
+    """new and Marp write titles as YAML double-quoted text: a C1 control or U+2028 in a title must
+    come back as written, not make the front matter unreadable."""
+    monkeypatch.chdir(tmp_path)
+    title = "Talk\x85 on\u2028scaling \x9b"
+    made = run("new", title, "-o", "new.md")
+    assert made.exit_code == 0, made.output
+    outline = run("outline", "new.md", "--format", "json")
+    assert outline.exit_code == 0, outline.output
+    assert strict_loads(outline.stdout)["meta"]["title"] == title
+    marp = run("render", "new.md", "--to", "marp", "-o", "deck.md")
+    assert marp.exit_code == 0, marp.output
+    import yaml
+
+    head = Path("deck.md").read_text().split("---\n")[1]
+    assert yaml.safe_load(head)["title"] == title

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import stat
 from collections.abc import Callable
@@ -17,6 +16,7 @@ import jinja2.exceptions
 from jinja2.loaders import split_template_path
 
 from confnotes.errors import NotesError, render_error
+from confnotes.escape import strict_json
 
 
 def builtin_templates() -> Path:
@@ -117,7 +117,9 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["quote"] = lambda value: json.dumps(str(value), ensure_ascii=False)
+    # a YAML double-quoted scalar (Marp and new notes' front matter): strict_json escapes what YAML
+    # may not hold raw (C1 controls, lone surrogates), so the front matter always reads back
+    env.filters["quote"] = lambda value: strict_json(str(value))
     return env
 
 

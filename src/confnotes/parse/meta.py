@@ -61,6 +61,10 @@ def read_front_matter(state: ParseState, token: Any) -> tuple[dict[str, Any], Sp
         problem = getattr(exc, "problem", None) or "invalid YAML"
         line = mark.line + 2 if mark is not None else a + 1
         col = mark.column + 1 if mark is not None else 1
+        if isinstance(exc, yaml.reader.ReaderError):  # a control character YAML cannot hold raw
+            before = token.content[: exc.position]
+            line, col = before.count("\n") + 2, len(before) - before.rfind("\n")
+            problem = f"YAML cannot hold U+{exc.character:04X} as it is; write it as \\u{exc.character:04x} in double quotes"
         raise input_error(f"front matter: {problem}", state.path, line, col) from None
     if data is None:
         return {}, span
