@@ -189,3 +189,173 @@ def markdown_note(draw) -> str:
             parts.append(f"### {draw(TITLE)}")
             parts.append(draw(content()))
     return "\n\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- well-formed notes in one consistent style
+
+
+@st.composite
+def note_style(draw) -> dict[str, str]:
+    """One consistent style, as a note written by hand in one editor has it."""
+    return {
+        "bullet": draw(st.sampled_from(["-", "*", "+"])),
+        "heading": draw(st.sampled_from(["atx", "setext"])),
+        "em": draw(st.sampled_from(["*", "_"])),
+        "strong": draw(st.sampled_from(["**", "__"])),
+        "ordered": draw(st.sampled_from(["ordered", "one"])),
+        "nesting": draw(st.sampled_from(["content", "    ", "\t"])),
+    }
+
+
+@st.composite
+def styled_sentence(draw, style: dict[str, str]) -> str:
+    """A sentence, sometimes with emphasis or strong emphasis in the note's markers."""
+    words = draw(st.lists(PLAIN, min_size=2, max_size=8))
+    kind = draw(st.sampled_from(["plain", "plain", "em", "strong"]))
+    if kind != "plain":
+        mark = style["em"] if kind == "em" else style["strong"]
+        index = draw(st.integers(0, len(words) - 1))
+        words[index] = f"{mark}{words[index]}{mark}"
+    return " ".join(words).capitalize() + "."
+
+
+@st.composite
+def styled_item_title(draw, style: dict[str, str]) -> str:
+    kind = draw(st.sampled_from(["title", "title", "label", "sentence"]))
+    if kind == "label":
+        return f"{draw(st.sampled_from(['Speaker', 'Slides', 'Why', 'Takeaway']))}: {draw(TITLE)}"
+    return draw(TITLE) if kind == "title" else draw(styled_sentence(style))
+
+
+@st.composite
+def styled_list(draw, style: dict[str, str], indent: str, depth: int, ordered: bool) -> str:
+    """A tight list (items and what they hold right below each other, code between bullets) or a
+    loose one (blank lines between items, as the author left them)."""
+    tight = draw(st.booleans())
+    start = draw(st.sampled_from([1, 1, 1, 2])) if ordered and depth == 0 else 1
+    count = draw(st.integers(1, 4))
+    items = []
+    for index in range(count):
+        number = start if style["ordered"] == "one" else start + index
+        marker = f"{number}." if ordered else style["bullet"]
+        inner = indent + " " * (len(marker) + 1)
+        lines = [f"{indent}{marker} {draw(styled_item_title(style))}"]
+        if depth < 2 and draw(st.integers(0, 2)) == 0:
+            nested = inner if style["nesting"] == "content" else indent + style["nesting"]
+            if style["nesting"] == "\t" and indent.strip(" "):
+                nested = indent + "\t"
+            lines.append(draw(styled_list(style, nested, depth + 1, draw(st.booleans()))))
+        elif depth == 0 and draw(st.integers(0, 3)) == 0:
+            code = draw(st.lists(st.lists(PLAIN, min_size=1, max_size=3).map(" ".join), min_size=1, max_size=2))
+            fence = "\n".join(inner + line for line in ["```text", *code, "```"])
+            lines.append(fence if tight else "\n" + fence)
+        items.append("\n".join(lines))
+    return ("\n" if tight else "\n\n").join(items)
+
+
+@st.composite
+def styled_content(draw, style: dict[str, str]) -> str:
+    entries: list[str] = []
+    previous_list = False
+    for _ in range(draw(st.integers(1, 4))):
+        if not previous_list and draw(st.booleans()):
+            ordered = draw(st.booleans())
+            lst = draw(styled_list(style, "", 0, ordered))
+            if entries and not entries[-1].startswith(("```", "|")) and draw(st.booleans()) and not lst.startswith(("2.", "3.")):
+                entries[-1] += "\n" + lst  # "Three things:\n- …": a list right below its lead-in
+            else:
+                entries.append(lst)
+            previous_list = True
+        else:
+            kind = draw(st.sampled_from(["paragraph", "paragraph", "code", "quote"]))
+            if kind == "paragraph":
+                entries.append("\n".join(draw(st.lists(styled_sentence(style), min_size=1, max_size=3))))
+            elif kind == "code":
+                entries.append("```sh\n" + " ".join(draw(st.lists(PLAIN, min_size=1, max_size=4))) + "\n```")
+            else:
+                entries.append("> " + draw(styled_sentence(style)))
+            previous_list = False
+    return "\n\n".join(entries)
+
+
+def _styled_heading(style: dict[str, str], text: str, level: int) -> str:
+    if style["heading"] == "setext" and level <= 2:
+        return text + "\n" + ("=" if level == 1 else "-") * max(3, len(text))
+    return "#" * level + " " + text
+
+
+@st.composite
+def styled_note(draw) -> str:
+    """A well-formed Markdown note in one consistent style — any bullet marker, setext or ATX
+    headings, either emphasis marker, ``1. 2. 3.`` or ``1. 1. 1.``, nested lists at the content
+    column, four spaces or a tab — with ``---`` between talks: ``fmt`` must leave it byte for byte."""
+    style = draw(note_style())
+    parts = [_styled_heading(style, draw(TITLE), 1)]
+    if draw(st.booleans()):
+        parts.insert(0, f"---\nevent: {draw(TITLE)}\n---")
+    if draw(st.booleans()):
+        parts.append(draw(styled_content(style)))
+    breaks = draw(st.booleans())
+    for index in range(draw(st.integers(0, 3))):
+        if breaks and (index or len(parts) > 1):
+            parts.append("---")
+        parts.append(_styled_heading(style, draw(TITLE), 2))
+        parts.append(draw(styled_content(style)))
+        if draw(st.integers(0, 3)) == 0:
+            parts.append(f"### {draw(TITLE)}")
+            parts.append(draw(styled_content(style)))
+    return "\n\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- blank lines anywhere
+
+
+@st.composite
+def layout_block(draw, indent: str) -> str:
+    kind = draw(st.sampled_from(["paragraph", "paragraph", "code", "quote", "table", "comment", "directive", "image", "notes"]))
+    text = draw(TITLE)
+    return {
+        "paragraph": f"{indent}{text}.",
+        "code": f"{indent}```\n{indent}{text}\n{indent}```",
+        "quote": f"{indent}> {text}",
+        "table": f"{indent}| {text} | x |\n{indent}|---|---|\n{indent}| a | b |",
+        "comment": f"{indent}<!-- {text} -->",
+        "directive": f"{indent}<!-- confnotes-disable-next-line long-item -->",
+        "image": f"{indent}![{text}](a.png)",
+        "notes": f"{indent}::: notes\n{indent}{text}\n{indent}:::",
+    }[kind]
+
+
+SEPARATOR = st.sampled_from(["\n", "\n\n", "\n\n"])
+
+
+@st.composite
+def layout_list(draw, indent: str, depth: int) -> str:
+    """A list with a blank line, or none, wherever: between items, between a title and its code."""
+    ordered = draw(st.booleans())
+    bullet = draw(st.sampled_from(["-", "*", "+"]))
+    one = draw(st.booleans())
+    out = ""
+    for index in range(draw(st.integers(1, 4))):
+        marker = f"{1 if one else index + 1}." if ordered else bullet
+        inner = indent + " " * (len(marker) + 1)
+        item = f"{indent}{marker} {draw(TITLE)}"
+        for _ in range(draw(st.integers(0, 2))):
+            nested = depth < 2 and draw(st.booleans())
+            item += draw(SEPARATOR) + draw(layout_list(inner, depth + 1) if nested else layout_block(inner))
+        out += (draw(SEPARATOR) if out else "") + item
+    return out
+
+
+@st.composite
+def layout_note(draw) -> str:
+    """Markdown notes laid out the way people leave them: blank lines here and not there, code right
+    under a bullet, comments and directives between items, ``---`` or ``***`` before a heading."""
+    out = f"# {draw(TITLE)}"
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            out += "\n\n" + draw(st.sampled_from(["---", "***"]))
+        out += draw(SEPARATOR) + draw(st.sampled_from(["## ", "### "])) + draw(TITLE)
+        for _ in range(draw(st.integers(1, 4))):
+            out += draw(SEPARATOR) + draw(st.one_of(layout_list("", 0), layout_block("")))
+    return out + "\n"

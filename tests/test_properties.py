@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature
 from confnotes.lint.engine import apply_edits, build_settings, fix_until_stable, lint_context
 from confnotes.lint.types import LintContext
-from confnotes.parse import parse
+from confnotes.model import List, walk_content
+from confnotes.parse import ParseOptions, parse
+from confnotes.settings import FmtSettings
 from confnotes.source import decode
 from helpers import assert_lossless
-from strategies import EXAMPLES, markdown_note, note
+from strategies import EXAMPLES, layout_note, markdown_note, note, styled_note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,3 +159,61 @@ def test_page_and_deck_keep_words_in_order(text: str):
     deck, _ = render_deck(doc, RenderOptions(), None)
     deck = re.sub(r'<aside class="notes(?:-panel)?"[^>]*>.*?</aside>', " ", deck, flags=re.S)
     assert_words_in_order(expected, page_words(deck), "the deck")
+
+
+# ---------------------------------------------------------------- fmt keeps the author's style and layout
+
+STYLED = settings(
+    max_examples=max(20, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+
+
+@STYLED
+@given(styled_note())
+def test_a_well_formed_note_in_one_style_is_left_byte_identical(text: str):
+    """Any bullet marker, setext or ATX, ``*`` or ``_``, ``1. 1. 1.`` or ``1. 2. 3.``, tab or
+    four-space nesting, tight or loose lists, ``---`` between talks: fmt writes it back as it is."""
+    assert format_markdown(parse(text, "gen.md"), None, text) == text
+
+
+STYLE_SETTINGS = st.builds(
+    FmtSettings,
+    bullet=st.sampled_from(["consistent", "-", "*", "+"]),
+    heading=st.sampled_from(["consistent", "atx", "setext"]),
+    emphasis=st.sampled_from(["consistent", "*", "_"]),
+    strong=st.sampled_from(["consistent", "*", "_"]),
+    ordered=st.sampled_from(["consistent", "ordered", "one"]),
+)
+
+
+@STYLED
+@given(st.one_of(styled_note(), markdown_note(), note()), STYLE_SETTINGS)
+def test_fmt_in_any_style_keeps_the_outline_and_is_idempotent(raw: str, settings_: FmtSettings):
+    from helpers import assert_same_words, model_words
+
+    options = ParseOptions(fmt=settings_)
+    text = _text(raw)
+    doc = parse(text, "gen.md", options)
+    try:
+        once = format_markdown(doc, options)
+    except NotesError:
+        return
+    again = parse(once, "gen.md", options)
+    assert outline_signature(again) == outline_signature(doc)
+    assert format_markdown(again, options) == once
+    assert_same_words(_no_numbers(model_words(doc)), _no_numbers(model_words(again)), "fmt output")
+
+
+@STYLED
+@given(layout_note())
+def test_fmt_is_idempotent_whatever_the_blank_lines(text: str):
+    """A second run never moves a blank line: tight lists stay tight, loose ones keep theirs."""
+    check_fmt(text)
+    doc = parse(text, "gen.md")
+    if not doc.recovered:
+        try:
+            once = format_markdown(doc)
+        except NotesError:
+            return
+        tight = [entry.tight for entry in walk_content(doc.content) if type(entry) is List]
+        assert [entry.tight for entry in walk_content(parse(once, "gen.md").content) if type(entry) is List] == tight

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from confnotes.errors import config_error
-from confnotes.settings import BuildSettings, SlideSettings, check_table, setting
+from confnotes.settings import BuildSettings, FmtSettings, SlideSettings, check_table, setting
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
 #: keys naming files or folders: relative to the config file that sets them
@@ -34,6 +34,7 @@ class Config:
     lint: dict[str, Any] = field(default_factory=dict, metadata={"table": "lint"})
     slides: SlideSettings = field(default_factory=SlideSettings, metadata={"table": "slides"})
     build: BuildSettings = field(default_factory=BuildSettings, metadata={"table": "build"})
+    fmt: FmtSettings = field(default_factory=FmtSettings, metadata={"table": "fmt"})
     reference_pptx: str | None = setting(None, "A PowerPoint file whose layouts and theme PPTX output uses.")
     extends: str | None = setting(None, "Another config file whose settings this one extends, key by key.")
 
@@ -42,12 +43,13 @@ class Config:
         return None if self.path is None else Path(self.path).parent
 
 
-#: the keys of the config's top level (scalars; ``lint``, ``slides`` and ``build`` are tables)
+#: the keys of the config's top level (scalars; ``lint``, ``slides``, ``build`` and ``fmt`` are tables)
 TOP_KEYS = tuple(item.name for item in fields(Config) if not item.metadata.get("internal"))
 SCALAR_KEYS = tuple(item.name for item in fields(Config) if not item.metadata.get("internal") and "table" not in item.metadata)
 #: ``[slides]`` and front matter ``slides:`` keys (an editor completes them)
 SLIDE_KEYS = tuple(item.name for item in fields(SlideSettings))
 BUILD_KEYS = tuple(item.name for item in fields(BuildSettings))
+FMT_KEYS = tuple(item.name for item in fields(FmtSettings))
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -123,7 +125,7 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
     for key in PATH_KEYS:
         if values.get(key) is not None:
             values[key] = str((Path(path).parent / values[key]).resolve())
-    for key in ("lint", "slides", "build"):
+    for key in ("lint", "slides", "build", "fmt"):
         if key in table and not isinstance(table[key], dict):
             raise config_error(f"'{key}' must be a table", path)
     return Config(
@@ -132,6 +134,7 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
         lint=dict(table.get("lint", {})),
         slides=SlideSettings().merged(table.get("slides", {}), "slides.", path),
         build=from_table(BuildSettings, table.get("build", {}), "build.", path),
+        fmt=from_table(FmtSettings, table.get("fmt", {}), "fmt.", path),
         **values,
     )
 

@@ -87,7 +87,7 @@ def to_dict(doc: Document) -> dict[str, Any]:
             "extra": meta.extra,
         },
         "content": [entry_dict(entry) for entry in doc.content],
-        "breaks": [_span(span) for span in doc.breaks],
+        "breaks": [_span(block.span) for block in doc.breaks],
         "directives": [block_dict(block) for block in doc.directives],
         "recovered": list(doc.recovered),
         "line_count": doc.line_count,

@@ -17,6 +17,7 @@ def parse_options(config: Config) -> ParseOptions:
         infer_headings=config.infer_headings,
         note_lines=config.note_lines,
         lang=config.lang or "en",
+        fmt=config.fmt,
     )
 
 

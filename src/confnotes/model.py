@@ -236,7 +236,7 @@ class Document(ContentViews):
     path: str
     meta: Meta
     content: tuple[Entry, ...] = ()
-    breaks: tuple[Span, ...] = ()
+    breaks: tuple[Block, ...] = ()  # the ``---`` lines between sections (each right before a heading)
     directives: tuple[Block, ...] = ()
     line_count: int = 0
     recovered: tuple[str, ...] = ()

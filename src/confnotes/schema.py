@@ -12,7 +12,7 @@ from dataclasses import fields
 from typing import Any, get_type_hints
 
 from confnotes.config import Config
-from confnotes.settings import BuildSettings, LintTable, SlideSettings, field_schema, table_schema
+from confnotes.settings import BuildSettings, FmtSettings, LintTable, SlideSettings, field_schema, table_schema
 
 SEVERITY = {"type": "string", "enum": ["info", "warning", "error"]}
 RULE_IDS = {"type": "array", "items": {"type": "string"}}
@@ -77,6 +77,7 @@ def config_schema() -> dict[str, Any]:
         "lint": lint_schema(),
         "slides": table_schema(SlideSettings, "The deck's limits and the talk's pace (front matter slides: overrides them per note)."),
         "build": table_schema(BuildSettings, "What confnotes build makes by default."),
+        "fmt": table_schema(FmtSettings, "The Markdown styles confnotes fmt and lint --fix write (default: each note's own)."),
     }
     for name in defs:
         properties[name] = {"$ref": f"#/$defs/{name}"}

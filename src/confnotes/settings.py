@@ -57,6 +57,29 @@ class BuildSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class FmtSettings:
+    """``[fmt]``: the Markdown styles ``fmt`` (and ``lint --fix``, the editor) writes. ``consistent``
+    keeps the style a note already uses throughout and picks the first choice for a note that mixes
+    styles, so a note written in one style is left as it is and only pasted structure is rewritten."""
+
+    bullet: Literal["consistent", "-", "*", "+"] = setting(
+        "consistent", "Bullet marker: -, *, + or the note's own (consistent; - if it mixes)."
+    )
+    heading: Literal["consistent", "atx", "setext"] = setting(
+        "consistent", "Headings: atx (##), setext (underlined; levels 1-2 only) or the note's own (consistent; atx if it mixes)."
+    )
+    emphasis: Literal["consistent", "*", "_"] = setting(
+        "consistent", "Emphasis marker: *, _ or the note's own (consistent; * if it mixes)."
+    )
+    strong: Literal["consistent", "*", "_"] = setting(
+        "consistent", "Strong emphasis marker: * (**), _ (__) or the note's own (consistent; * if it mixes)."
+    )
+    ordered: Literal["consistent", "ordered", "one"] = setting(
+        "consistent", "Numbered lists: ordered (1. 2. 3.), one (1. 1. 1.) or the note's own (consistent; ordered if it mixes)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class LintTable:
     """``[lint]``: the scalar settings of lint (``rules`` and ``per-file-ignores`` are tables, checked
     against the rule catalogue by the lint engine)."""

@@ -18,11 +18,13 @@ from confnotes.errors import NotesError
 def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...]) -> None:
     """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
 
-    In the author's order: '#' title, '##' sections, each list as written (numbers as written,
-    '-' bullets), text between lists left where it is; front matter for recovered meta; pasted
-    notes become real Markdown. Text is never changed, a note without headings gets none, and
-    a note whose ordered outline would change is left alone with an error. '-' formats
-    standard input to standard output.
+    In the author's order and style: the title heading where it stood, each list tight or loose
+    as written, '---' between sections kept, text between lists left where it is; front matter
+    for recovered meta; pasted notes become real Markdown. Each note keeps its own consistent
+    bullet marker, heading style, emphasis markers and numbering unless the config's [fmt]
+    table sets one, so a well-formed note is left as it is. Text is never changed, a note
+    without headings gets none, and a note whose ordered outline would change is left alone
+    with an error. '-' formats standard input to standard output.
     """
     from confnotes.lint.engine import build_settings
     from confnotes.reformat import format_notes

@@ -161,6 +161,19 @@ def front_matter(meta: dict[str, str]) -> list[str]:
     return ["---", *lines, "---", ""]
 
 
+def _restarts(block: Item, previous: Block | None) -> bool:
+    """Whether a numbered item starts a list again right below another at its level (``3. three``
+    then ``1. again``): Markdown would read the two as one list numbered on (3, 4)."""
+    return (
+        isinstance(previous, Item)
+        and previous.ordered
+        and previous.level == block.level
+        and block.number is not None
+        and previous.number is not None
+        and block.number <= previous.number
+    )
+
+
 class _Writer:
     """Markdown lines for the stream, with the text column of each open list level."""
 
@@ -170,6 +183,7 @@ class _Writer:
         self.out = out
         self.offset = heading_offset(imported.blocks)
         self.indents: list[int] = []
+        self.delimiters: dict[int, str] = {}  # the delimiter of the numbered list open at each level
         self.titled = False
 
     def blank(self) -> None:
@@ -182,13 +196,23 @@ class _Writer:
         indents = self.indents
         del indents[min(block.level, len(indents)) :]
         pad = indents[-1] if indents else 0
-        marker = f"{block.number if block.number is not None else 1}." if block.ordered else "-"
+        marker = f"{block.number if block.number is not None else 1}{self.delimiter(block, previous)}" if block.ordered else "-"
         text = inline(block.runs, self.imported.dropped)
         # an item whose own text opens with "1." or "-" keeps it as text, not as a list inside the item
         lines = [_ITEM_START.sub(_escape_marker, line, count=1) for line in text.split("\n")] if text else [""]
         self.out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
         indents.append(pad + len(marker) + 1)
         self.out.extend(" " * indents[-1] + line for line in lines[1:])
+
+    def delimiter(self, block: Item, previous: Block | None) -> str:
+        """``.``, and ``)`` for a list that starts again right below another (then ``.`` again), so
+        that Markdown reads it as a new list."""
+        continues = isinstance(previous, Item) and previous.level >= block.level and block.level in self.delimiters
+        if _restarts(block, previous):
+            self.delimiters[block.level] = ")" if self.delimiters.get(block.level) == "." else "."
+        elif not continues:
+            self.delimiters[block.level] = "."
+        return self.delimiters[block.level]
 
     def note(self, block: Note) -> None:
         indents = self.indents

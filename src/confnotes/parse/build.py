@@ -139,7 +139,7 @@ class Assembler:
         self.title_block = title_block
         self.root: list[Entry] = []
         self.sections: list[NodeBuilder] = []
-        self.breaks: list[Span] = []
+        self.breaks: list[Block] = []
         self.source_name: str | None = None
         self.source_span: Span | None = None
         self.absorbed = False  # this block was taken in by the point above it (pasted bullets, a bold point)
@@ -209,12 +209,13 @@ class Assembler:
         lines = self.state.lines
         span = span_of(lines, top.a, top.b)
         following = self.blocks[position + 1] if position + 1 < len(self.blocks) else None
+        block = Block("break", verbatim(lines, top.a, top.b), span)
         if following is None or following.kind == "heading" or following.role == "heading":
-            self.breaks.append(span)
+            self.breaks.append(replace(block, text=block.text.strip()))
             if self.sections:
                 self.state.recovered.add("breaks")
         else:
-            self.add(Block("break", verbatim(lines, top.a, top.b), span))
+            self.add(block)
 
     def on_list(self, position: int, top: Top) -> None:
         previous = self.last_point_list()

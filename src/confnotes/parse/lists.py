@@ -89,8 +89,16 @@ def _open_item(state: ParseState, token: Any, current: ListBuilder, parent_col: 
         delimiter=current.marker if current.ordered else None,
         marker=None if current.ordered else current.marker,
         indent=recover.tab_width(line[:marker_col]) if marker_col else 0,
-        content_col=match.end() if match else 0,
+        content_col=_content_col(line, match),
     )
+
+
+def _content_col(line: str, match: re.Match[str] | None) -> int:
+    """Where an item's content starts: after the marker and its spaces, or, when nothing follows the
+    marker on its line, one column after it (CommonMark: content on the next lines is indented so)."""
+    if match is None:
+        return 0
+    return match.end() if line[match.end() :].strip() else match.end(2) + 1
 
 
 def _item_block(state: ParseState, tokens: list[Any], index: int, item: NodeBuilder) -> int:
@@ -108,6 +116,7 @@ def _item_block(state: ParseState, tokens: list[Any], index: int, item: NodeBuil
     item.end_glyphs()
     if block.kind == "directive":
         state.directives.append(block)
+        item.grow(block.span)  # it stands inside the item: fmt writes it back there
     else:
         item.add(block)
     item.has_block = True

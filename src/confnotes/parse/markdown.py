@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -43,4 +44,26 @@ def render_parser() -> MarkdownIt:
     # its text without its tags (render.markdown)
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": True, "linkify": True}).enable(["table", "linkify"])
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
+    return md
+
+
+def _positioned_emphasis(state: Any, silent: bool) -> bool:
+    """markdown-it's emphasis rule, and each delimiter token it pushes told where it stands in the
+    source (``token.meta["pos"]``): emphasis tokens keep no source offsets of their own."""
+    from markdown_it.rules_inline import emphasis
+
+    start = state.pos
+    if not emphasis.tokenize(state, silent):
+        return False
+    for offset, token in enumerate(state.tokens[start - state.pos :]):
+        token.meta = {**token.meta, "pos": start + offset}
+    return True
+
+
+@lru_cache(maxsize=1)
+def delimiter_parser() -> MarkdownIt:
+    """An inline parser whose emphasis and strong tokens know their source offsets: what ``fmt``
+    needs to change a note's ``*`` and ``_`` markers and nothing else."""
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
+    md.inline.ruler.at("emphasis", _positioned_emphasis)
     return md

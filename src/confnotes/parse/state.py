@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from confnotes.model import Block
 from confnotes.parse import recover
+from confnotes.settings import FmtSettings
 
 
 class ParseOptions(NamedTuple):
@@ -14,13 +15,17 @@ class ParseOptions(NamedTuple):
 
     ``infer_headings``: ``auto`` (only in notes that show they were pasted), ``always`` or
     ``never``. ``note_lines``: read paragraphs starting with ``Note:`` as speaker notes
-    (reveal.js habit); off by default, so such paragraphs are printed.
+    (reveal.js habit); off by default, so such paragraphs are printed. ``fmt``: the styles a note
+    read with these options is written back in (config ``[fmt]``); the parser ignores them, but
+    every caller that reads a note as its config says — ``fmt``, ``lint --fix``, the editor —
+    thereby also writes it as the config says.
     """
 
     max_heading_length: int = recover.DEFAULT_MAX_HEADING
     infer_headings: str = "auto"
     note_lines: bool = False
     lang: str = "en"  # a note's language when its front matter names none (config ``lang``)
+    fmt: FmtSettings = FmtSettings()
 
 
 class ParseState:

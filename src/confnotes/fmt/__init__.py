@@ -1,0 +1,383 @@
+"""Outline to canonical Markdown, in the author's order and, by default, in the author's own style.
+
+Text is never rewritten: titles, blocks and point numbers go out as written, and every
+section's blocks and lists go out in source order. Recovered structure becomes real
+Markdown (pasted bullets become lists, bare-line headings headings) and recovered meta (a
+title found in the lede, a file-name line) moves into front matter. Styles — the bullet
+marker, ATX or setext headings, ``*`` or ``_`` emphasis, ``1. 2. 3.`` or ``1. 1. 1.`` — come
+from ``fmt.styles``: the ``[fmt]`` settings, by default each note's own consistent style. The
+``---`` lines between sections are kept where the author wrote them, a list is written tight
+or loose as CommonMark read it, and in a Markdown note a blank line is left out where the
+author left it out and Markdown reads the same without it. The result must parse back to the
+same *ordered* outline — blocks, list boundaries and numbers included — or
+``format_markdown`` refuses it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from confnotes.errors import NotesError
+from confnotes.fmt.styles import Styles, follows_bullets, resolve_styles
+from confnotes.model import Block, Document, Entry, List, Node
+from confnotes.settings import FmtSettings
+
+if TYPE_CHECKING:
+    from confnotes.parse import ParseOptions
+
+__all__ = ["format_markdown", "iter_differences", "outline_signature", "render_markdown"]
+
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: What recovery made of plain text: notes with any of it get blank lines between all blocks.
+_PASTED = frozenset(
+    (
+        "glyph-bullets",
+        "inferred-headings",
+        "inferred-title",
+        "numbered-talks",
+        "bold-points",
+        "front-matter-text",
+        "session-lines",
+        "email-headers",
+    )
+)
+#: What a text line written right below would continue: a paragraph (lazily, in a quote or list
+#: item too) or a table (as its next row).
+_CONTINUED = frozenset(("title", "bold", "paragraph", "image", "reference", "note", "quote", "list", "table"))
+#: What runs on to the next blank line, whatever the line below is (raw HTML other than a comment).
+_RUNS_ON = frozenset(("html",))
+#: What merges into a paragraph (or indented code, a quote) written right above it.
+_MERGES = frozenset(("paragraph", "image", "reference", "note", "html", "indented", "setext", "break"))
+#: A first heading line that would read as something else once underlined (a list item, a quote…).
+_NOT_SETEXT = re.compile(
+    r"^(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|<=:~`_\s]|\[[^\]]*\]:|([-*_])(?:[ \t]*\1){2,}[ \t]*$)"
+)
+
+
+class Above(NamedTuple):
+    """What was written last: its kind (a block kind, ``list``, ``title``, ``heading``…) and last source line."""
+
+    kind: str
+    end: int
+
+
+@dataclass
+class _Context:
+    """Where the writer is: the output lines, what stands right above, and what is still to place."""
+
+    styles: Styles
+    as_written: bool  # a Markdown note: leave out blank lines the author left out, where Markdown allows
+    out: list[str] = field(default_factory=list)
+    pending: list[Block] = field(default_factory=list)  # lint directives and section breaks, by line
+    title: tuple[str, int, int, int] | None = None  # (text, level, first line, last line) of a title heading still to write
+    above: Above | None = None
+
+    def title_before(self, line: int) -> None:
+        """Write the title heading where the author put it: before the first entry below its line."""
+        if self.title is not None and line > self.title[2]:
+            text, level, first, last = self.title
+            self.title = None
+            self.pending_before(first, "")
+            _emit_heading(self, text, level, first, last)
+
+    def blank(self) -> None:
+        if self.out and self.out[-1] != "":
+            self.out.append("")
+
+    def text(self, text: str, indent: str = "") -> None:
+        for line in text.split("\n"):
+            self.out.append(indent + line if line.strip() else "")
+
+    def separate(self, kind: str, start: int, tight: bool = False) -> None:
+        """A blank line before what starts at ``start`` unless it may stand right below what is above:
+        always in a tight list, elsewhere where the author wrote it so."""
+        above = self.above
+        if above is None or not self.out:
+            return
+        if _may_follow(above.kind, kind) and (tight or (self.as_written and start == above.end + 1)):
+            return
+        self.blank()
+
+    def pending_before(self, line: int, indent: str, tight: bool = False) -> None:
+        """Write the directives (and, at the top level, the section breaks) that stand before ``line``."""
+        while self.pending and self.pending[0].span.start < line:
+            if self.pending[0].kind == "break" and indent:
+                return  # a section break waits for its heading
+            block = self.pending.pop(0)
+            if block.kind == "break" and not any(self.out):
+                continue  # a rule on a note's first line would open front matter
+            kind = "break" if block.kind == "break" else "directive"
+            self.separate(kind, block.span.start, tight)
+            self.text(block.text, indent)
+            self.above = Above(kind, block.span.end)
+
+
+def _kind(entry: Entry) -> str:
+    """The kind of an entry as blank lines go: a block's kind, with the cases Markdown tells apart."""
+    if type(entry) is List:
+        return "list"
+    if type(entry) is Node:
+        return "section"
+    block: Block = entry  # type: ignore[assignment]
+    if block.kind == "note":
+        return {"comment": "comment", "container": "container"}.get(block.info, "note")
+    if block.kind == "code" and not block.text.lstrip().startswith(("```", "~~~")):
+        return "indented"
+    if block.kind == "heading" and "\n" in block.text:
+        return "setext"
+    return block.kind
+
+
+def _may_follow(above: str, kind: str) -> bool:
+    """Whether ``kind`` written right below ``above``, with no blank line, reads as written."""
+    if above in _RUNS_ON:
+        return False
+    if kind in _MERGES and above in _CONTINUED:
+        return False
+    return not (kind == above and kind in ("quote", "indented"))
+
+
+def _front_matter(doc: Document) -> list[str]:
+    meta = doc.meta
+    existing = meta.front_matter
+    added: list[str] = []
+    keys = set(re.findall(r"^([A-Za-z_][\w-]*)\s*:", existing or "", re.MULTILINE))
+    if meta.title_origin == "lede" and "title" not in keys:
+        added.append(f"title: {json.dumps(meta.title, ensure_ascii=False)}")
+    if meta.source_name_span is not None and "source_name" not in keys:
+        added.append(f"source_name: {json.dumps(meta.source_name, ensure_ascii=False)}")
+    if existing is None and not added:
+        return []
+    body = [line.rstrip() for line in (existing or "").strip("\n").split("\n")] if existing and existing.strip() else []
+    return ["---", *body, *added, "---"]
+
+
+def _emit_block(ctx: _Context, block: Block, indent: str, tight: bool) -> None:
+    kind = _kind(block)
+    text = ctx.styles.text(block.text) if block.kind == "paragraph" else block.text
+    if ctx.above is not None and ctx.above.kind == "list" and kind != "indented":
+        text = textwrap.dedent(text)  # a fence indented under a pasted bullet would join the list above
+    ctx.separate(kind, block.span.start, tight)
+    ctx.text(text, indent)
+    ctx.above = Above(kind, block.span.end)
+
+
+def _loose(lst: List) -> bool:
+    """Written with blank lines between items: as CommonMark read the list, or where an item holds
+    two blocks that cannot stand without a blank line between them (recovered from a paste)."""
+    if not lst.tight:
+        return True
+    for item in lst.items:
+        kinds = ["title" if item.title else "marker", *(_kind(entry) for entry in item.content)]
+        if any(not _may_follow(above, kind) for above, kind in zip(kinds, kinds[1:], strict=False)):
+            return True
+    return False
+
+
+def _bullet_markers(ctx: _Context, content: tuple[Entry, ...]) -> dict[int, str]:
+    """The note's bullet marker for every bullet list, but another for one right after another
+    (nothing written between them), so the two stay two."""
+    bullet = ctx.styles.bullet
+    other = "*" if bullet == "-" else "-"
+    markers: dict[int, str] = {}
+    previous: List | None = None
+    for lst, follows in follows_bullets(content):
+        between = previous is not None and any(previous.span.end < block.span.start < lst.span.start for block in ctx.pending)
+        markers[id(lst)] = other if follows and not between and markers.get(id(previous)) == bullet else bullet
+        previous = lst
+    return markers
+
+
+def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight: bool = False, lists: str | None = None) -> None:
+    """Write ``content`` at ``indent`` (its lists at ``lists``, when the note nests them otherwise)."""
+    markers = _bullet_markers(ctx, content)
+    for entry in content:
+        if not indent:
+            ctx.title_before(entry.span.start)
+        if type(entry) is Block:
+            ctx.pending_before(entry.span.start, indent, tight)
+            _emit_block(ctx, entry, indent, tight)
+        elif type(entry) is List:
+            ctx.pending_before(entry.span.start, indent, tight)
+            ctx.separate("list", entry.span.start, tight)
+            _emit_list(ctx, entry, indent if lists is None else lists, markers.get(id(entry), ctx.styles.bullet))
+            ctx.above = Above("list", entry.span.end)
+        else:
+            _emit_section(ctx, entry)  # type: ignore[arg-type]
+
+
+def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str) -> None:
+    if lst.origin == "bold":
+        _emit_bold_points(ctx, lst, indent)
+        return
+    loose = _loose(lst)
+    numbers = ctx.styles.numbers(lst) if lst.ordered and lst.origin == "list" else [item.number for item in lst.items]
+    inner = indent
+    for index, item in enumerate(lst.items):
+        if index:
+            ctx.pending_before(item.span.start, inner, not loose)  # inside the item above: the list goes on
+            if loose and not (ctx.as_written and item.span.start == lst.items[index - 1].span.end + 1):
+                ctx.blank()  # a loose list keeps the author's blank lines between items, a paste gets them all
+        marker = f"{numbers[index]}{item.delimiter}" if item.number is not None else bullet
+        inner = indent + " " * (len(marker) + 1)
+        _emit_item(ctx, item, indent, marker, loose)
+
+
+def _emit_bold_points(ctx: _Context, lst: List, indent: str) -> None:
+    """``**1. Why Rust?**`` lines stay as the author wrote them, each with the list below it."""
+    mark = "__" if ctx.styles.strong == "_" else "**"
+    for index, item in enumerate(lst.items):
+        ctx.pending_before(item.span.start, indent)
+        if index:
+            ctx.blank()
+        ctx.out.append(f"{indent}{mark}{item.number}{item.delimiter} {ctx.styles.text(item.title)}{mark}")
+        ctx.above = Above("bold", item.span.start)
+        _emit_content(ctx, item.content, indent, tight=True)
+
+
+def _emit_item(ctx: _Context, node: Node, indent: str, marker: str, loose: bool) -> None:
+    inner = indent + " " * (len(marker) + 1)
+    title = ctx.styles.text(node.title)
+    content = node.content
+    first = content[0] if content else None
+    above = Above("title" if title else "marker", node.span.start + title.count("\n"))
+    if not title and type(first) is Block and first.span.start == node.span.start and _kind(first) != "indented":
+        title = first.text  # "- ```": a block the author began on the marker's line stays there
+        above = Above(_kind(first), first.span.end)
+        content = content[1:]
+    lines = title.split("\n")
+    ctx.out.append(f"{indent}{marker} {lines[0]}".rstrip())
+    if len(lines) > 1:
+        ctx.text("\n".join(lines[1:]), inner)
+    ctx.above = above
+    _emit_content(ctx, content, inner, not loose, _nested_indent(ctx, indent, inner))
+    ctx.pending_before(node.span.end + 1, inner, not loose)  # a directive at the item's end stays in it
+
+
+def _nested_indent(ctx: _Context, indent: str, inner: str) -> str | None:
+    """Where an item's nested lists go in a note that nests them its own way (a tab, four spaces),
+    when that still nests them (at or right of the item's content, not four columns past it)."""
+    unit = ctx.styles.nesting
+    if unit is None:
+        return None
+    content, nested = len(inner.expandtabs(4)), len((indent + unit).expandtabs(4))
+    return indent + unit if content <= nested < content + 4 else None
+
+
+def _emit_heading(ctx: _Context, title: str, level: int, first: int, last: int) -> None:
+    """A heading in the note's style: setext where asked (levels 1 and 2 only, and only for a title
+    that underlined still reads as a heading), and for a title of several lines; else ATX."""
+    level = max(1, min(6, level))
+    title = ctx.styles.text(title)
+    lines = title.split("\n")
+    setext = level <= 2 and ("\n" in title or (ctx.styles.heading == "setext" and not _NOT_SETEXT.match(title)))
+    ctx.separate("setext" if setext else "heading", first)
+    if setext:
+        ctx.text(title)
+        ctx.out.append(("=" if level == 1 else "-") * max(3, len(lines[-1])))
+    else:
+        ctx.out.append(("#" * level + " " + (" ".join(lines) if len(lines) > 1 else title)).rstrip())
+    ctx.above = Above("setext" if setext else "heading", last)
+
+
+def _heading_end(node: Node) -> int:
+    """The last source line of a section's heading (a setext heading's underline)."""
+    return node.span.start + node.title.count("\n") + (1 if node.origin == "setext" else 0)
+
+
+def _emit_section(ctx: _Context, node: Node) -> None:
+    ctx.pending_before(node.span.start, "")
+    _emit_heading(ctx, node.title, node.level, node.span.start, _heading_end(node))
+    _emit_content(ctx, node.content, "")
+
+
+def render_markdown(doc: Document, settings: FmtSettings | None = None) -> str:
+    """Write the canonical Markdown of ``doc`` in the styles ``settings`` ask for (default: the
+    note's own); no round-trip check, see ``format_markdown``."""
+    styles = resolve_styles(doc, settings or FmtSettings())
+    ctx = _Context(styles, as_written=not _PASTED.intersection(doc.recovered))
+    ctx.pending = sorted((*doc.directives, *doc.breaks), key=lambda block: block.span.start)
+    front = _front_matter(doc)
+    ctx.out.extend(front)
+    meta = doc.meta
+    if front:
+        span = meta.front_matter_span
+        ctx.above = Above("front-matter", span.end if span is not None and front[1:-1] == _front_matter_lines(doc) else -2)
+    if meta.title_origin in ("heading", "inferred") and meta.title_span:
+        ctx.title = (meta.title, meta.title_level, meta.title_span.start, meta.title_span.end)
+    _emit_content(ctx, doc.content, "")
+    ctx.title_before(10**12)
+    ctx.pending_before(10**12, "")
+    while ctx.out and ctx.out[0] == "":
+        ctx.out.pop(0)
+    while ctx.out and ctx.out[-1] == "":
+        ctx.out.pop()
+    return "\n".join(ctx.out) + "\n" if ctx.out else ""
+
+
+def _front_matter_lines(doc: Document) -> list[str]:
+    """The front matter's lines as the note has them (so fmt knows it added none)."""
+    existing = doc.meta.front_matter
+    return [line.rstrip() for line in existing.strip("\n").split("\n")] if existing and existing.strip() else []
+
+
+def _norm(text: str | None) -> str | None:
+    """Text as the outline must keep it: escapes, spacing and emphasis markers (``*`` or ``_``) aside."""
+    if text is None:
+        return None
+    return " ".join(_ESCAPE.sub(r"\1", text).split()).replace("_", "*")
+
+
+def _content_signature(content: tuple[Entry, ...]) -> tuple[object, ...]:
+    out: list[object] = []
+    for entry in content:
+        if type(entry) is Block:
+            out.append((entry.kind, _norm(entry.text)))
+        elif type(entry) is List:
+            numbered = entry.origin != "list"  # a Markdown list's numbers after its first are style
+            out.append(("list", entry.ordered, entry.start, tuple(_node_signature(item, numbered) for item in entry.items)))
+        else:
+            out.append(_node_signature(entry))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _node_signature(node: Node, numbered: bool = True) -> tuple[object, ...]:
+    number = node.number if numbered else None
+    return (node.kind, _norm(node.title), number, _norm(node.label), _content_signature(node.content))
+
+
+def outline_signature(doc: Document) -> tuple[object, ...]:
+    """What fmt must preserve: the title, the source name and the whole ordered content — every
+    block, list (its boundaries and first number) and node, in source order."""
+    meta = doc.meta
+    return (_norm(meta.title), meta.source_name, _content_signature(doc.lede), _content_signature(doc.sections))
+
+
+def iter_differences(before: tuple[object, ...], after: tuple[object, ...]) -> Iterator[str]:
+    names = ("title", "source name", "lede", "sections and items")
+    for name, left, right in zip(names, before, after, strict=True):
+        if left != right:
+            yield name
+
+
+def format_markdown(doc: Document, options: ParseOptions | None = None, source: str | None = None) -> str:
+    """Canonical Markdown for ``doc``, in the styles of ``options.fmt`` (the config's ``[fmt]``);
+    raises ``NotesError`` if it would not read back the same (read with ``options``, the parse
+    options ``doc`` was read with). ``source``: the text ``doc`` was read from; when the result is
+    that very text (an already formatted note, the common case of ``fmt --check``), it reads back
+    as ``doc`` by definition and is not parsed again."""
+    from confnotes.parse import parse
+
+    text = render_markdown(doc, options.fmt if options is not None else None)
+    if source is not None and text == source:
+        return text
+    again = parse(text, doc.path, options)
+    if outline_signature(again) != outline_signature(doc):
+        changed = ", ".join(iter_differences(outline_signature(doc), outline_signature(again)))
+        raise NotesError(f"fmt cannot write this note without changing its outline ({changed}); left as is", path=doc.path)
+    return text
