@@ -13,7 +13,7 @@ import pytest
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature, render_markdown
 from confnotes.fmt.emphasis import marks_of
-from confnotes.fmt.styles import styled_texts
+from confnotes.fmt.styles import NoteParts
 from confnotes.model import List, Node, walk_content
 from confnotes.parse import ParseOptions, parse
 from confnotes.settings import FmtSettings
@@ -202,7 +202,7 @@ def _style_holds(text: str, option: str, value: str) -> bool:
         numbered = [[int(item.number or 0) for item in lst.items] for lst in lists if lst.ordered]
         wanted = {"one": lambda ns: [ns[0]] * len(ns), "ordered": lambda ns: list(range(ns[0], ns[0] + len(ns)))}[value]
         return all(numbers == wanted(numbers) for numbers in numbered)
-    marks = [marks_of(text) for text in styled_texts(doc)]
+    marks = [marks_of(text) for text in NoteParts.of(doc).texts]
     return all(set(getattr(mark, option)) <= {value} for mark in marks)
 
 

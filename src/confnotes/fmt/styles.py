@@ -51,19 +51,46 @@ class Styles:
 
 def resolve_styles(doc: Document, settings: FmtSettings) -> Styles:
     """The styles ``doc`` is written in under ``settings``."""
-    emphasis, strong = emphasis_styles(doc, settings.emphasis, settings.strong)
+    parts = NoteParts.of(doc)
+    emphasis, strong = emphasis_styles(parts, settings.emphasis, settings.strong)
     return Styles(
-        bullet=bullet_style(doc, settings.bullet),
-        heading=heading_style(doc, settings.heading),
+        bullet=bullet_style(parts, settings.bullet),
+        heading=heading_style(parts, settings.heading),
         emphasis=emphasis,
         strong=strong,
-        ordered=ordered_style(doc, settings.ordered),
-        nesting=nesting_style(doc),
+        ordered=ordered_style(parts, settings.ordered),
+        nesting=nesting_style(parts),
     )
 
 
-def _lists(doc: Document) -> Iterator[List]:
-    return (entry for entry in walk_content(doc.content) if type(entry) is List and entry.origin == "list")
+@dataclass
+class NoteParts:
+    """What the styles are read from, gathered in one walk of the note."""
+
+    doc: Document
+    contents: list[tuple[Entry, ...]] = field(default_factory=list)  # the note's and every node's content
+    lists: list[List] = field(default_factory=list)  # its Markdown lists (not pasted bullets)
+    sections: list[Node] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # what fmt writes with the note's emphasis markers
+
+    @classmethod
+    def of(cls, doc: Document) -> NoteParts:
+        parts = cls(doc, [doc.content])
+        meta = doc.meta
+        if meta.title_origin in ("heading", "inferred"):
+            parts.texts.append(meta.title)
+        for entry in walk_content(doc.content):
+            if type(entry) is Node:
+                parts.contents.append(entry.content)
+                parts.texts.append(entry.title)
+                if entry.is_section:
+                    parts.sections.append(entry)
+            elif type(entry) is List:
+                if entry.origin == "list":
+                    parts.lists.append(entry)
+            elif type(entry) is Block and entry.kind == "paragraph":
+                parts.texts.append(entry.text)
+        return parts
 
 
 def _one_of(used: set[str], default: str) -> str:
@@ -80,37 +107,36 @@ def follows_bullets(content: tuple[Entry, ...]) -> Iterator[tuple[List, bool]]:
         previous = entry
 
 
-def bullet_style(doc: Document, setting: str) -> str:
+def bullet_style(parts: NoteParts, setting: str) -> str:
     """``-``, ``*`` or ``+``: the setting, or the one marker all the note's bullet lists use (but
     a list right after another, which needs another marker)."""
     if setting != "consistent":
         return setting
-    containers = [doc.content, *(entry.content for entry in walk_content(doc.content) if type(entry) is Node)]
-    used = {lst.marker for content in containers for lst, follows in follows_bullets(content) if lst.origin == "list" and not follows}
+    used = {lst.marker for content in parts.contents for lst, follows in follows_bullets(content) if lst.origin == "list" and not follows}
     return _one_of(used, "-")
 
 
-def heading_style(doc: Document, setting: str) -> str:
+def heading_style(parts: NoteParts, setting: str) -> str:
     """``atx`` or ``setext``: the setting, or setext when every heading of level 1 or 2 (the only
     levels setext has) is written so."""
     if setting != "consistent":
         return setting
-    used = {node.origin for node in walk_content(doc.content) if type(node) is Node and node.is_section and node.level <= 2}
+    used = {node.origin for node in parts.sections if node.level <= 2}
     used.discard("inferred")
-    meta = doc.meta
+    meta = parts.doc.meta
     if meta.title_origin == "heading" and meta.title_span is not None and meta.title_level <= 2:
         lines = meta.title_span.end - meta.title_span.start + 1
         used.add("setext" if lines > meta.title.count("\n") + 1 else "atx")
     return "setext" if used == {"setext"} else "atx"
 
 
-def ordered_style(doc: Document, setting: str) -> str:
+def ordered_style(parts: NoteParts, setting: str) -> str:
     """``ordered`` or ``one``: the setting, or ``one`` when every numbered list of two or more items
     repeats its first number (``1. 1. 1.``)."""
     if setting != "consistent":
         return setting
     used: set[str] = set()
-    for lst in _lists(doc):
+    for lst in parts.lists:
         numbers = [int(item.number) for item in lst.items if item.number is not None and item.number.isdigit()]
         if not lst.ordered or len(numbers) < 2:
             continue
@@ -131,13 +157,13 @@ def _leading(node: Node) -> str | None:
     return "\t" * chars if node.indent == 4 * chars else None
 
 
-def nesting_style(doc: Document) -> str | None:
+def nesting_style(parts: NoteParts) -> str | None:
     """How the note indents nested lists: ``None`` (each at its item's content column, as fmt
     writes them), or the whitespace every nested marker stands right of its item's marker when
     the note uses one throughout (four spaces, a tab)."""
     units: set[str | None] = set()
     at_content = True
-    for lst in _lists(doc):
+    for lst in parts.lists:
         for parent in lst.items:
             outer = _leading(parent)
             marker = len(f"{parent.number}{parent.delimiter}") if parent.number is not None else 1
@@ -150,25 +176,12 @@ def nesting_style(doc: Document) -> str | None:
     return units.pop() if len(units) == 1 and not at_content else None
 
 
-def styled_texts(doc: Document) -> Iterator[str]:
-    """Every text fmt writes with the note's emphasis markers: headings' and items' titles and
-    paragraphs (quotes, tables and code are written as they stand)."""
-    meta = doc.meta
-    if meta.title_origin in ("heading", "inferred"):
-        yield meta.title
-    for entry in walk_content(doc.content):
-        if type(entry) is Node:
-            yield entry.title
-        elif type(entry) is Block and entry.kind == "paragraph":
-            yield entry.text
-
-
-def emphasis_styles(doc: Document, emphasis: str, strong: str) -> tuple[str, str]:
+def emphasis_styles(parts: NoteParts, emphasis: str, strong: str) -> tuple[str, str]:
     """``*`` or ``_`` for emphasis and for strong emphasis: the settings, or the one marker the
     note's texts use for each."""
     if emphasis != "consistent" and strong != "consistent":
         return emphasis, strong
-    texts = list(styled_texts(doc))
+    texts = parts.texts
     used = _union(marks_of(text) for text in texts if "_" in text)
     if "_" in used.emphasis or "_" in used.strong:  # only then can a note mix markers: look at the rest
         used = _union([used, *(marks_of(text) for text in texts if "_" not in text and "*" in text)])
