@@ -208,6 +208,17 @@ def test_marp_web_images_are_links_unless_allow_remote(cli, tmp_path):
     assert "![logo](https://evil.example/logo.png)" in allowed and "![rel](//evil.example/rel.png)" in allowed
 
 
+def test_build_allow_remote_rebuilds_the_marp_decks_with_web_images(cli, tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Talk\n\n## A\n\n- x\n\n![logo](https://example.org/logo.png)\n")
+    site = tmp_path / "site"
+    assert cli("build", str(notes), "-o", str(site), "--to", "marp", "-j", "1", "-q").exit_code == 0
+    assert "[logo](https://example.org/logo.png)" in (site / "talk.marp.md").read_text()
+    assert cli("build", str(notes), "-o", str(site), "--to", "marp", "-j", "1", "-q", "--allow-remote").exit_code == 0
+    assert "![logo](https://example.org/logo.png)" in (site / "talk.marp.md").read_text()
+
+
 def test_marp_emoji_are_written_so_marp_fetches_no_emoji_image(cli, tmp_path):
     """marp-core draws emoji and shortcodes as twemoji images from a CDN: in text they are written
     as character references (a shortcode broken by a word joiner), in code followed by U+FE0E."""
