@@ -168,7 +168,7 @@ class Checker:
                 gc.enable()
 
     def _lint_note(self, note: str, digest: str = "") -> NoteResult:
-        from confnotes.output import write_atomic
+        from confnotes.output import rewrite_note
 
         result = NoteResult(note, digest)
         try:
@@ -193,10 +193,13 @@ class Checker:
             except NotesError as exc:
                 result.error = exc
                 return result
-            if new_text != source.text:
-                write_atomic(note, encode_like(source, new_text))
+            skipped = rewrite_note(note, source.text, encode_like(source, new_text)) if new_text != source.text else "unchanged"
+            if skipped is None:
                 result.fixed, result.fixes = True, applied
                 ctx = lint_environment(new_text, ctx.doc.path, config, result.links)
+            elif skipped != "unchanged":  # the findings stay, as they are still in the file
+                result.error = NotesError(f"fixes not written: {skipped}", path=note)
+                return result
         result.findings = findings
         result.facts = project_facts(ctx, settings)
         return result

@@ -66,6 +66,69 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
         raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
 
 
+def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> str | None:
+    """Replace a note confnotes read and changed (``fmt``, ``lint --fix``, ``time --write-…``) with
+    ``payload``, or leave it and say why (the reason is returned; None: written).
+
+    Left as is: a note that no longer holds the text that was read (``read``: an edit saved
+    meanwhile is never lost); a symlink whose file lies outside the link's folder; a read-only
+    note, unless ``force``. A note with other hard links, or owned by another user, is written
+    in place after the new text is safely written beside it, so its links and owner stay."""
+    from confnotes.source import decode
+
+    target = Path(path)
+    if target.is_symlink():
+        real = Path(os.path.realpath(target))
+        if not real.is_relative_to(Path(os.path.realpath(target.parent))):
+            return "a link to a file outside its folder; left as is"
+        target = real
+    try:
+        info = os.stat(target)
+        current = target.read_bytes()
+    except OSError as exc:
+        return f"cannot read it again: {os_message(exc)}; left as is"
+    if not info.st_mode & 0o222 and not force:
+        return "read-only; left as is (--force rewrites it)"
+    try:
+        if decode(current, str(target)).text != read:
+            return "changed since it was read; left as is (run again)"
+    except NotesError:
+        return "changed since it was read; left as is (run again)"
+    if info.st_nlink > 1 or info.st_uid != os.geteuid():
+        _write_in_place(target, payload)
+    else:
+        write_atomic(target, payload)
+    return None
+
+
+def _write_in_place(target: Path, payload: bytes) -> None:
+    """Overwrite ``target``'s own inode (its hard links and owner kept), after a copy of the new
+    text is on disk beside it: a full disk fails the copy, not the note."""
+    import tempfile
+
+    folder = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mode = os.stat(target).st_mode
+        if not mode & 0o200:
+            os.chmod(target, mode | 0o200)  # --force on a read-only note: its mode comes back after
+        try:
+            with open(target, "r+b") as handle:
+                handle.write(payload)
+                handle.truncate()
+                handle.flush()
+                os.fsync(handle.fileno())
+        finally:
+            os.chmod(target, mode & 0o7777)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
+
+
 def emit(output: str, data: bytes | str, note: str, named: bool = True) -> str | None:
     """Write to ``output`` (``-`` is standard output); refuse to overwrite the note itself.
 

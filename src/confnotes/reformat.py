@@ -18,6 +18,7 @@ class Formatted:
     text: str = ""
     diff: str = ""
     error: NotesError | None = None
+    skipped: str = ""  # why a changed note was left as is (``output.rewrite_note``)
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
@@ -25,13 +26,13 @@ def unified_diff(path: str, before: str, after: str) -> str:
     return patch if not patch or patch.endswith("\n") else patch + "\n\\ No newline at end of file\n"
 
 
-def format_notes(notes: list[str], write: bool, with_diff: bool = False) -> Iterator[Formatted]:
+def format_notes(notes: list[str], write: bool, with_diff: bool = False, force: bool = False) -> Iterator[Formatted]:
     """Format each note with its own config; with ``write``, replace changed files atomically
     (in their own encoding and line endings). ``-`` is standard input: never written."""
     from confnotes.check import encode_like
     from confnotes.fmt import format_markdown
     from confnotes.load import load_note
-    from confnotes.output import write_atomic
+    from confnotes.output import rewrite_note
 
     for note in notes:
         try:
@@ -42,6 +43,7 @@ def format_notes(notes: list[str], write: bool, with_diff: bool = False) -> Iter
             continue
         before = loaded.source.text
         changed = formatted != before
+        skipped = ""
         if changed and write and note != "-":
-            write_atomic(note, encode_like(loaded.source, formatted))
-        yield Formatted(note, changed, formatted, unified_diff(note, before, formatted) if changed and with_diff else "")
+            skipped = rewrite_note(note, before, encode_like(loaded.source, formatted), force) or ""
+        yield Formatted(note, changed, formatted, unified_diff(note, before, formatted) if changed and with_diff else "", skipped=skipped)

@@ -87,7 +87,7 @@ def command(
 def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool, wpm: bool) -> None:
     """--write-budgets and --write-wpm: the note rewritten in place, checked, and a plain report."""
     from confnotes import timing
-    from confnotes.output import write_atomic
+    from confnotes.output import rewrite_note
 
     if note == "-":
         raise NotesError("--write-budgets and --write-wpm write into the note; give a file, not -", kind=ErrorKind.USAGE)
@@ -122,7 +122,9 @@ def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool
     from confnotes.check import encode_like
 
     _check_pace_written(text, loaded, wpm)
-    write_atomic(note, encode_like(loaded.source, text))
+    refused = rewrite_note(note, loaded.source.text, encode_like(loaded.source, text))
+    if refused:
+        raise NotesError(f"not written: {refused}", path=note)
     say(f"{shown(note)}: " + "; ".join(shown(s) for s in said), err=True)
 
 
