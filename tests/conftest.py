@@ -150,6 +150,9 @@ SLOW: dict[str, str] = {
     "test_fuzz_hostile.py::test_lint_reads_any_cache_as_a_miss_or_a_hit": "Hypothesis: 300 damaged lint caches, two lint runs each",
     "test_fuzz_hostile.py::test_file_names_of_any_bytes_through_every_command": "Hypothesis: 300 byte names, every command",
     "test_hostile_remote.py::test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote": "marp-cli, a Node program, twice",
+    "test_hostile_limits.py::test_nested_loops_in_a_user_template_stop": "a user template runs 5,000,000 loop turns before it is stopped",
+    "test_hostile_limits.py::test_the_issues_huge_notes_make_bounded_decks": "the issue's 1-7 MB notes as decks and PPTX, ten processes",
+    "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
 }
 
 #: Fixtures that start a real program: a test using one is marked for it.

@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "confnotes.source": 1,
     "confnotes.ignore": 1,
     "confnotes.output": 1,
+    "confnotes.archives": 1,
     "confnotes.config": 1,
     "confnotes.fonts": 1,
     "confnotes.parse": 2,

@@ -24,6 +24,7 @@ from confnotes.model import Block, Document, Node, count_words
 from confnotes.settings import SlideSettings, setting_range
 from confnotes.slides import Deck, Decks, Slide, slide_words
 from confnotes.slides.fit import plain
+from confnotes.slides.limits import MAX_SLIDES
 
 DEFAULT_WPM = SlideSettings().wpm
 #: rates confnotes accepts; most speakers talk at 100–200 words a minute (``TYPICAL_WPM``)
@@ -467,25 +468,25 @@ class Rehearsal:
     slides: tuple[RehearsedSlide, ...] = ()
 
 
-#: rehearsal entries read at most: a presenter saves one a slide, and decks stay far below this
-MAX_REHEARSAL_SLIDES = 10_000
+#: A rehearsal names slides 1 to this (no deck has more: ``slides.limits.MAX_SLIDES``), holds at most
+#: ``MAX_REHEARSAL_ENTRIES`` timings (a presenter saves one a slide, more when a slide is revisited)
+#: in a file of at most ``MAX_REHEARSAL_BYTES``, and each timing is flat: numbers and names, nothing nested.
+MAX_REHEARSAL_SLIDES = MAX_SLIDES
+MAX_REHEARSAL_ENTRIES = 10_000
+MAX_REHEARSAL_BYTES = 4 * 1024 * 1024
 
 
 def read_rehearsal(path: str) -> Rehearsal:
-    """A timings file saved by the deck's presenter view (``r`` records, "Save timings" saves)."""
-    import json
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise input_error(f"cannot read rehearsal timings: {exc.strerror}", path) from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise input_error(f"not a confnotes timings file: {exc.args[0] if exc.args else exc}", path, line) from None
+    """A timings file saved by the deck's presenter view (``r`` records, "Save timings" saves), checked
+    against its shape and ranges before anything is made of it (a tampered file is one error line)."""
+    data = _rehearsal_json(path)
     slides = data.get("slides") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("format") != REHEARSAL_FORMAT or not isinstance(slides, list):
         raise input_error(f'not a confnotes timings file (expected "format": "{REHEARSAL_FORMAT}")', path)
+    if len(slides) > MAX_REHEARSAL_ENTRIES:
+        raise input_error(f"a timings file holds at most {MAX_REHEARSAL_ENTRIES:,} timings, not {len(slides):,}", path)
+    if not isinstance(data.get("title", ""), str):
+        raise input_error("not a confnotes timings file: its title is not text", path)
     entries = [_rehearsed_slide(entry, path) for entry in slides]
     seconds: dict[int, float] = {}
     for entry in entries:
@@ -494,7 +495,38 @@ def read_rehearsal(path: str) -> Rehearsal:
     return Rehearsal(tuple(seconds.get(number, 0.0) for number in range(1, count + 1)), str(data.get("title", "")), tuple(entries))
 
 
+def _rehearsal_json(path: str) -> Any:
+    """The JSON of a timings file: UTF-8, at most ``MAX_REHEARSAL_BYTES``, strict (no NaN or Infinity)."""
+    import json
+
+    def not_a_number(name: str) -> None:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_REHEARSAL_BYTES + 1)
+    except OSError as exc:
+        raise input_error(f"cannot read rehearsal timings: {exc.strerror}", path) from None
+    if len(raw) > MAX_REHEARSAL_BYTES:
+        raise input_error(f"not a confnotes timings file: larger than {MAX_REHEARSAL_BYTES >> 20} MB", path)
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=not_a_number)
+    except json.JSONDecodeError as exc:
+        raise input_error(f"not a confnotes timings file: {exc.msg}", path, exc.lineno) from None
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise input_error(f"not a confnotes timings file: {str(exc)[:200]}", path) from None
+    except ValueError as exc:  # NaN or Infinity, or a number of thousands of digits
+        message = str(exc) if "JSON allows" in str(exc) else "it holds a number too long to read"
+        raise input_error(f"not a confnotes timings file: {message}", path) from None
+
+
+#: what a timing may hold: its slide, seconds and identity; numbers and text, nothing nested
+_FLAT = (str, int, float, bool, type(None))
+
+
 def _rehearsed_slide(entry: Any, path: str) -> RehearsedSlide:
+    if isinstance(entry, dict) and not all(isinstance(value, _FLAT) for value in entry.values()):
+        raise input_error("not a confnotes timings file: a timing holds nested data", path)
     number, spent = (entry.get("slide"), entry.get("seconds")) if isinstance(entry, dict) else (None, None)
     if (
         isinstance(number, bool)
@@ -507,7 +539,13 @@ def _rehearsed_slide(entry: Any, path: str) -> RehearsedSlide:
         raise input_error(f"every timing needs a slide number (1 to {MAX_REHEARSAL_SLIDES}) and its seconds (0 to a day)", path)
     assert isinstance(entry, dict)
     section, title, occurrence = entry.get("section"), entry.get("title"), entry.get("occurrence")
-    known = isinstance(section, str) and isinstance(title, str) and isinstance(occurrence, int) and not isinstance(occurrence, bool)
+    known = (
+        isinstance(section, str)
+        and isinstance(title, str)
+        and isinstance(occurrence, int)
+        and not isinstance(occurrence, bool)
+        and 1 <= occurrence <= MAX_REHEARSAL_ENTRIES
+    )
     return RehearsedSlide(number, float(spent), (section, " ".join(title.split()), occurrence) if known else None)  # type: ignore[arg-type,union-attr]
 
 

@@ -23,7 +23,7 @@ from confnotes.parse.glyphs import glyph_lists
 from confnotes.parse.headings import classify
 from confnotes.parse.lines import span_of, verbatim
 from confnotes.parse.lists import read_list
-from confnotes.parse.markdown import MAX_NESTING, markdown_parser
+from confnotes.parse.markdown import MAX_DEPTH, markdown_parser
 from confnotes.parse.meta import NotFrontMatter, build_meta, find_title, read_front_matter
 from confnotes.parse.state import ParseOptions, ParseState
 from confnotes.parse.tree import NodeBuilder
@@ -326,19 +326,24 @@ class Assembler:
         self.add(block)
 
 
+_NESTS = {"bullet_list_open": 1, "ordered_list_open": 1, "blockquote_open": 1, "bullet_list_close": -1, "ordered_list_close": -1}
+
+
 def _check_nesting(tokens: list[Any], path: str) -> None:
-    """Notes nested deeper than 32 levels (lists or quotes) are refused, not silently cut off."""
-    limit = MAX_NESTING // 2
-    quotes = 0
+    """Lists and quotes nested deeper than ``MAX_DEPTH`` levels, counted together, are refused, not
+    silently cut off (markdown-it keeps room for that many: ``MAX_NESTING``)."""
+    depth = quotes = 0
     for token in tokens:
-        if token.type == "blockquote_open":
-            quotes += 1
-            if quotes > limit and token.map:
-                raise input_error(f"quotes nested deeper than {limit} levels; flatten them", path, token.map[0] + 1, 1)
-        elif token.type == "blockquote_close":
-            quotes -= 1
-        elif token.level >= MAX_NESTING - 2 and token.map:
-            raise input_error(f"nesting deeper than {limit} levels; flatten the list or quote", path, token.map[0] + 1, 1)
+        if token.type == "blockquote_close":
+            depth, quotes = depth - 1, quotes - 1
+            continue
+        depth += _NESTS.get(token.type, 0)
+        quotes += token.type == "blockquote_open"
+        if depth > MAX_DEPTH and token.type.endswith("_open"):
+            line, col = (token.map[0] + 1, 1) if token.map else (None, None)
+            if quotes == depth:
+                raise input_error(f"quotes nested deeper than {MAX_DEPTH} levels; flatten them", path, line, col)
+            raise input_error(f"nesting deeper than {MAX_DEPTH} levels; flatten the list or quote", path, line, col)
 
 
 def _parse(text: str, path: str, options: ParseOptions) -> Document:

@@ -38,7 +38,8 @@ def _is_candidate(top: Top, state: ParseState, question: bool = False) -> bool:
 def _following(blocks: list[Top], position: int) -> Top | None:
     """The block after ``position`` that a reader sees: comments (a budget, a lint directive, speaker
     notes) are skipped, so a comment under a heading does not change what the heading heads."""
-    for top in blocks[position + 1 :]:
+    for index in range(position + 1, len(blocks)):  # no slice: a copy of the rest for every block was quadratic
+        top = blocks[index]
         if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
             continue
         return top

@@ -7,9 +7,12 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-#: Deepest token nesting markdown-it will follow; deeper notes are refused with a clear error
-#: instead of being silently truncated (markdown-it drops content beyond its limit).
-MAX_NESTING = 64
+#: Lists and quotes nested deeper than this, counted together (a quote in a list in a quote is three
+#: levels), are refused with a clear error (``parse.build``) instead of being silently truncated.
+MAX_DEPTH = 32
+#: Deepest token nesting markdown-it will follow (it drops content beyond it): a list takes two
+#: token levels (the list, its item), so room for ``MAX_DEPTH`` lists and what stands in the deepest.
+MAX_NESTING = 2 * MAX_DEPTH + 8
 
 
 @lru_cache(maxsize=1)

@@ -57,11 +57,12 @@ def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
     return [agenda_label(section.planned_minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
 
 
-def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
-    """Everything a deck template receives: the deck, the model, the options and render helpers."""
+def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, printed: bool = False) -> dict[str, Any]:
+    """Everything a deck template receives: the deck, the model, the options and render helpers
+    (``printed``: for a PDF, within the print limits of ``InlineRenderer``)."""
     from confnotes.templating import read_builtin
 
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed)
 
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))
@@ -98,9 +99,15 @@ def render_template_deck(
     template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any
 ) -> tuple[str, list[str]]:
     """Render a deck template; returns the text and the inline renderer's warnings."""
+    return _render_deck(template, doc, options, base_dir, False, extra)
+
+
+def _render_deck(
+    template: str, doc: Document, options: RenderOptions, base_dir: Path | None, printed: bool, extra: dict[str, Any]
+) -> tuple[str, list[str]]:
     from confnotes.templating import render_template
 
-    context = deck_context(doc, options, base_dir)
+    context = deck_context(doc, options, base_dir, printed)
     text = render_template(template, options.templates, options.trust_templates, **context, **extra)
     colours = style_safe(code_css(options.theme)) if _HIGHLIGHTED.search(text) else ""
     return text.replace(_CODE_CSS, colours), context["md"].warnings
@@ -110,7 +117,7 @@ def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Pat
     """A deck template printed to PDF through WeasyPrint (the slides PDF, the handout)."""
     from confnotes.render.pdf import html_to_pdf
 
-    html, warnings = render_template_deck(template, doc, options, base_dir, **extra)
+    html, warnings = _render_deck(template, doc, options, base_dir, True, extra)  # for print: within its limits
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
     return pdf, warnings + pdf_warnings
 

@@ -79,5 +79,6 @@ def render_note(
         from confnotes.render.deck import deck_for
         from confnotes.slides.fit import overflow_message, overflowing
 
-        warnings = [*warnings, *(overflow_message(slide) for slide in overflowing(deck_for(doc, options, base_dir).slides))]
+        deck = deck_for(doc, options, base_dir)
+        warnings = [*warnings, *deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides))]
     return data, list(warnings)

@@ -62,7 +62,8 @@ def stylesheet(options: RenderOptions) -> str:
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a document template receives: the model, the options and render helpers."""
     # PDF pages cannot scroll: long code lines wrap there, behind a mark
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if options.mode == "pdf" else None)
+    printed = options.mode == "pdf"
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if printed else None, printed=printed)
     md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]

@@ -40,6 +40,13 @@ _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 _MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
+#: A code block printed in a PDF: its first lines, up to this many lines and characters (WeasyPrint
+#: took 164 s and 1.9 GB to print 20,000 lines); the rest is named on a last line and in a warning.
+MAX_PRINTED_CODE_LINES = 500
+MAX_PRINTED_CODE_CHARS = 40_000
+#: SVG elements a PDF draws, in all of a page's SVG images (each embedding counts): WeasyPrint took
+#: 63 s and 824 MB for one 200,000-element SVG. An SVG past the budget is shown as its alt text.
+MAX_PRINTED_SVG_ELEMENTS = 20_000
 
 
 def _scheme(url: str) -> str:
@@ -61,6 +68,8 @@ class InlineRenderer:
     embed_images: bool = True
     #: wrap code lines longer than this with a continuation mark (PDF pages); None: never (screens scroll)
     code_columns: int | None = None
+    #: rendering for print (a PDF): code blocks and SVG images within the print limits above
+    printed: bool = False
     warnings: list[str] = field(default_factory=list)
     references: dict[str, Any] = field(default_factory=dict)
 
@@ -87,6 +96,7 @@ class InlineRenderer:
         self._dropped: list[bool] = []
         self._embedded: dict[Path, str] = {}
         self._embedded_bytes = 0
+        self._svg_elements = 0
 
     # markdown-it render rules -------------------------------------------------
     def _link_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
@@ -109,6 +119,8 @@ class InlineRenderer:
         title = token.attrGet("title")
         title_attr = f' title="{escape(title)}"' if title else ""
         if _DATA_IMAGE.match(src):
+            if self.printed and src[:19].lower() == "data:image/svg+xml;" and not self._svg_fits(src, _data_bytes(src)):
+                return f'<span class="missing-image">{escape(alt)}</span>'
             return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
         scheme = _scheme(src)
         if scheme in ("http", "https"):  # nothing is fetched: a placeholder that links to the image
@@ -140,10 +152,28 @@ class InlineRenderer:
             # every embedding counts, so a note that shows one big image many times cannot blow up the page
             self.warnings.append(f"image {src!r} linked, not embedded: the page's images passed {MAX_PAGE_IMAGE_BYTES >> 20} MB")
             return ""
+        if self.printed and mime == "image/svg+xml" and not self._svg_fits(src, target.read_bytes()):
+            return None
         self._embedded_bytes += size
         if target not in self._embedded:
             self._embedded[target] = f"data:{mime};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
         return self._embedded[target]
+
+    def _svg_fits(self, src: str, data: bytes) -> bool:
+        """Whether the SVG ``data`` fits what is left of the page's budget of drawn SVG elements
+        (``render.svg``); a warning when it does not."""
+        from confnotes.render.svg import drawn_elements
+
+        left = MAX_PRINTED_SVG_ELEMENTS - self._svg_elements
+        count = drawn_elements(data, left)
+        if count > left:
+            self.warnings.append(
+                f"image {shown_source(src)} not drawn in the PDF: its SVG would draw more than {left:,} elements "
+                f"(a PDF draws at most {MAX_PRINTED_SVG_ELEMENTS:,}, all its SVGs together); its alt text is shown"
+            )
+            return False
+        self._svg_elements += count
+        return True
 
     # public API ----------------------------------------------------------------
     def load_references(self, blocks: list[Block]) -> None:
@@ -309,11 +339,45 @@ class InlineRenderer:
         """``<pre class="highlight">`` of ``code``; with ``code_columns``, long lines wrap at a space
         behind a continuation mark (``↪``, drawn by CSS so copied code stays code)."""
         lines = [line.expandtabs(4) for line in code.removesuffix("\n").split("\n")]
+        if self.printed:
+            lines = self._printed_lines(lines)
         label = f' class="language-{escape(language)}"' if language else ""
         keep = " keep" if len(lines) <= KEEP_LINES else ""
         return (
             f'<pre class="highlight{keep}"><code' + label + ">" + _code_lines_html(lines, language, self.code_columns) + "</code></pre>\n"
         )
+
+    def _printed_lines(self, lines: list[str]) -> list[str]:
+        """A code block's first lines, within ``MAX_PRINTED_CODE_LINES`` and ``MAX_PRINTED_CODE_CHARS``,
+        and a last line (and a warning) saying how many more there are."""
+        kept = 0
+        size = 0
+        for line in lines[:MAX_PRINTED_CODE_LINES]:
+            size += len(line) + 1
+            if size > MAX_PRINTED_CODE_CHARS:
+                break
+            kept += 1
+        if kept == len(lines):
+            return lines
+        shown = lines[:kept] or [lines[0][:MAX_PRINTED_CODE_CHARS] + " ⋯"]  # one line longer than the whole budget
+        left = len(lines) - len(shown)
+        self.warnings.append(
+            f"code block cut to its first {len(shown):,} lines in the PDF ({left:,} more; the limit is "
+            f"{MAX_PRINTED_CODE_LINES:,} lines or {MAX_PRINTED_CODE_CHARS:,} characters a printed block)"
+        )
+        return [*shown, f"⋯ {left:,} more lines not printed"]
+
+
+def _data_bytes(src: str) -> bytes:
+    """The bytes a ``data:`` URL holds (base64 or percent-encoded); empty when they cannot be read."""
+    import binascii
+    from urllib.parse import unquote_to_bytes
+
+    head, _, payload = src.partition(",")
+    try:
+        return base64.b64decode(payload) if head.lower().endswith(";base64") else unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        return b""
 
 
 def highlighted_lines(lines: list[str], language: str, whole: str = "", first: int = 0) -> list[list[tuple[str, str]]]:

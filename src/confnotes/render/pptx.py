@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from confnotes.errors import render_error
+from confnotes.errors import NotesError, render_error
 from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.model import Document
@@ -123,14 +123,32 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
 # ------------------------------------------------------------------ the presentation
 
 
+#: A reference PPTX is read up to this size; its archive is checked as imports are (``confnotes.archives``).
+MAX_REFERENCE_BYTES = 64 * 1024 * 1024
+
+
 def _open_reference(path: str) -> Any:
-    """A user's template with its slides removed (layouts, masters and theme kept)."""
+    """A user's template with its slides removed (layouts, masters and theme kept). It comes from a
+    config, so a notes folder may name it: its size and its archive's declared sizes and ratios are
+    checked before python-pptx unpacks it (a 2 MB zip bomb unpacked to 3.2 GB)."""
     from pptx import Presentation
 
+    from confnotes.archives import open_zip
+
     try:
-        prs = Presentation(path)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_REFERENCE_BYTES + 1)
+    except OSError as exc:
+        raise render_error(f"cannot read reference PPTX: {exc.strerror or type(exc).__name__}", path) from None
+    if len(data) > MAX_REFERENCE_BYTES:
+        raise render_error(f"cannot read reference PPTX: larger than {MAX_REFERENCE_BYTES >> 20} MB", path)
+    try:
+        open_zip(data, path, "reference PPTX").close()
+        prs = Presentation(io.BytesIO(data))
+    except NotesError as exc:
+        raise render_error(f"cannot read reference PPTX: {exc.message}", path) from None
     except Exception as exc:  # noqa: BLE001 - python-pptx raises many kinds for a file that is not a PPTX
-        raise render_error(f"cannot read reference PPTX: {exc}", path) from None
+        raise render_error(f"cannot read reference PPTX: {str(exc) or type(exc).__name__}", path) from None
     slide_ids = prs.slides._sldIdLst  # noqa: SLF001 - python-pptx has no public API to delete slides
     for slide_id in list(slide_ids):
         prs.part.drop_rel(slide_id.rId)

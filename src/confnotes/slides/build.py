@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -183,16 +184,42 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
         from confnotes.slides.fit import short_title
 
         slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in doc.parts))
-    # each slide as the slides it becomes: split by the limits, then each part fitted (and split)
-    groups = [split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide] for slide in slides]
-    if options.fit:
-        from confnotes.slides.fit import fit_deck, unshown_images
+    expanded, cut = _capped(slides, options)
+    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, tuple(cut))
 
-        if options.image_root is not None:
-            groups = [unshown_images(group, options.image_root) for group in groups]
-        groups = [fit_deck(group) for group in groups]
-    expanded = [part for group in groups for part in _numbered(group)]
-    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options)
+
+def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], list[str]]:
+    """Each slide as the slides it becomes (its blocks cut to what slides show, split by the
+    limits, each part fitted and split), up to ``MAX_SLIDES``: a deck that would be longer ends
+    with a slide that says what is left out. Returns the slides and a warning for each cut."""
+    from confnotes.slides.limits import MAX_SLIDES, last_slide, limit_slide
+
+    expanded: list[Slide] = []
+    cut: list[str] = []
+    for index, slide in enumerate(slides):
+        slide, warnings = limit_slide(slide)
+        cut += warnings
+        room = MAX_SLIDES - len(expanded) - (1 if index + 1 < len(slides) else 0)
+        group = list(itertools.islice(_slides_of(slide, options), room + 1))
+        if len(group) > room:  # no room left for the whole of this slide, or for the ones after it
+            expanded += _numbered(group[: MAX_SLIDES - 1 - len(expanded)])
+            final, warning = last_slide(slides[index:])
+            return [*expanded, final], [*cut, warning]
+        expanded += _numbered(group)
+    return expanded, cut
+
+
+def _slides_of(slide: Slide, options: DeckOptions) -> Iterator[Slide]:
+    """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and split)."""
+    parts = split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide]
+    if not options.fit:
+        yield from parts
+        return
+    from confnotes.slides.fit import fit_slide, unshown_images
+
+    for part in parts:
+        shown = unshown_images([part], options.image_root)[0] if options.image_root is not None else part
+        yield from fit_slide(shown)
 
 
 def _numbered(group: list[Slide]) -> list[Slide]:

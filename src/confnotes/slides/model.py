@@ -106,6 +106,8 @@ class Deck:
     lang: str
     slides: tuple[Slide, ...]
     options: DeckOptions = field(default_factory=DeckOptions)
+    #: what the deck's limits (``slides.limits``) cut, one warning each
+    cut: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.slides)
