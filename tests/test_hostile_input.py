@@ -78,6 +78,8 @@ BAD_VALUES = {
     "lang-list": ("lang: [en, fr]", "3:7", "front matter: 'lang' must be text, not a list"),
     "title-map": ("event: {name: PyCon}", "3:8", "front matter: 'event' must be text, not a mapping"),
     "nested-tags": ("tags: [a, [b]]", "3:11", "front matter: 'tags' must list texts"),
+    "tagged-bool": ("ok: !!bool maybe", "3:5", "front matter: 'maybe' is not true or false; quote it to keep it as text"),
+    "tagged-date": ("d: !!timestamp 'x'", "3:4", "front matter: 'x' is not a date; quote it to keep it as text"),
     "raw-c1": ("event: E\x9bx", "3:9", "front matter: YAML cannot hold U+009B as it is; write it as \\u009b in double quotes"),
 }
 COMMANDS: dict[str, Callable[[Path], list[str | Path]]] = {

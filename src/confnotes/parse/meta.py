@@ -120,6 +120,63 @@ def _load_checked(content: str) -> dict[str, Any] | None:
         loader.dispose()
 
 
+def _refusal(problem: str, node: Any) -> Exception:
+    from yaml.constructor import ConstructorError
+
+    return ConstructorError(None, None, problem, node.start_mark)
+
+
+def _why_not(exc: Exception, node: Any) -> str:
+    """What the error line adds to "'x' is not a date": the date's own problem, or the digit limit."""
+    if "digits" in str(exc):  # Python converts at most 4,300 digits between text and int
+        return " (longer than the 4,300 digits Python reads)"
+    if node.tag == _YAML + "timestamp" and isinstance(exc, ValueError):
+        return f" ({_clip(str(exc), 60)})"
+    return ""
+
+
+def _checked(construct: Any, what: str) -> Any:
+    """PyYAML's constructor ``construct``, its failures (a ``ValueError`` for 2024-13-45, a
+    ``KeyError`` for ``!!bool maybe``) and non-finite numbers each turned into one refusal."""
+
+    def constructor(loader: Any, node: Any) -> Any:
+        written = _clip(str(node.value))
+        try:
+            value = construct(loader, node)
+            if isinstance(value, int):
+                str(value)  # Python prints at most 4,300 digits; a longer number could never be shown
+        except (ValueError, OverflowError, KeyError, AttributeError, TypeError, IndexError) as exc:
+            raise _refusal(f"'{written}' is not {what}{_why_not(exc, node)}; quote it to keep it as text", node) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _refusal(f"'{written}' is not a finite number; quote it to keep it as text", node)
+        return value
+
+    return constructor
+
+
+def _refused(tag: str) -> Any:
+    def constructor(_loader: Any, node: Any) -> Any:
+        raise _refusal(f"!!{tag} values are not read; write text, numbers, dates, lists or mappings", node)
+
+    return constructor
+
+
+def _construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+    """SafeConstructor's mapping, refusing a key that is not text (a number, a date, a list) at its place."""
+    from yaml.constructor import BaseConstructor
+    from yaml.nodes import MappingNode, ScalarNode
+
+    if isinstance(node, MappingNode):
+        loader.flatten_mapping(node)
+    for key_node, _ in node.value:
+        if key_node.tag != _YAML + "str":
+            tag = key_node.tag.rsplit(":", 1)[-1]
+            what = _TAG_WORDS.get(tag, "a list" if tag == "seq" else "a mapping" if tag == "map" else f"!!{tag}")
+            shown = f" '{_clip(key_node.value)}'" if isinstance(key_node, ScalarNode) else ""
+            raise _refusal(f"keys must be words, not {what}{shown} (quote it)", key_node)
+    return BaseConstructor.construct_mapping(loader, node, deep=deep)
+
+
 @lru_cache(maxsize=1)
 def front_matter_loader() -> Any:
     """PyYAML's safe loader (libyaml's when installed) whose constructors check what they build:
@@ -127,56 +184,20 @@ def front_matter_loader() -> Any:
     inside PyYAML (``date: 2024-13-45``) or a value no output can write (``.nan``, a key that is a
     date, ``!!binary``)."""
     import yaml
-    from yaml.constructor import BaseConstructor, ConstructorError, SafeConstructor
-    from yaml.nodes import MappingNode, ScalarNode
-
-    def fail(problem: str, node: Any) -> ConstructorError:
-        return ConstructorError(None, None, problem, node.start_mark)
-
-    def checked(construct: Any, what: str) -> Any:
-        def constructor(loader: Any, node: Any) -> Any:
-            written = _clip(str(node.value))
-            try:
-                value = construct(loader, node)
-                if isinstance(value, int):
-                    str(value)  # Python prints at most 4,300 digits; a longer number could never be shown
-            except (ValueError, OverflowError) as exc:
-                why = f" ({_clip(str(exc), 60)})" if node.tag == _YAML + "timestamp" else ""
-                raise fail(f"'{written}' is not {what}{why}; quote it to keep it as text", node) from None
-            if isinstance(value, float) and not math.isfinite(value):
-                raise fail(f"'{written}' is not a finite number; quote it to keep it as text", node)
-            return value
-
-        return constructor
-
-    def refused(tag: str) -> Any:
-        def constructor(_loader: Any, node: Any) -> Any:
-            raise fail(f"!!{tag} values are not read; write text, numbers, dates, lists or mappings", node)
-
-        return constructor
-
-    def construct_mapping(loader: Any, node: Any, deep: bool = False) -> Any:
-        if isinstance(node, MappingNode):
-            loader.flatten_mapping(node)
-        for key_node, _ in node.value:
-            if key_node.tag != _YAML + "str":
-                tag = key_node.tag.rsplit(":", 1)[-1]
-                what = _TAG_WORDS.get(tag, "a list" if tag == "seq" else "a mapping" if tag == "map" else f"!!{tag}")
-                shown = f" '{_clip(key_node.value)}'" if isinstance(key_node, ScalarNode) else ""
-                raise fail(f"keys must be words, not {what}{shown} (quote it)", key_node)
-        return BaseConstructor.construct_mapping(loader, node, deep=deep)
+    from yaml.constructor import SafeConstructor
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader: Any = type("FrontMatterLoader", (base,), {"construct_mapping": construct_mapping})
+    loader: Any = type("FrontMatterLoader", (base,), {"construct_mapping": _construct_mapping})
     loader.yaml_constructors = dict(base.yaml_constructors)
     for tag, construct, what in (
-        ("int", SafeConstructor.construct_yaml_int, "a number confnotes can print (at most 4,300 digits)"),
+        ("int", SafeConstructor.construct_yaml_int, "a whole number confnotes can read"),
         ("float", SafeConstructor.construct_yaml_float, "a number"),
         ("timestamp", SafeConstructor.construct_yaml_timestamp, "a date"),
+        ("bool", SafeConstructor.construct_yaml_bool, "true or false"),
     ):
-        loader.add_constructor(_YAML + tag, checked(construct, what))
+        loader.add_constructor(_YAML + tag, _checked(construct, what))
     for tag in ("binary", "set", "omap", "pairs"):
-        loader.add_constructor(_YAML + tag, refused(tag))
+        loader.add_constructor(_YAML + tag, _refused(tag))
     return loader
 
 
