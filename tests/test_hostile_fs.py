@@ -211,3 +211,32 @@ def test_a_pipe_in_the_templates_folder_is_refused_not_waited_on(tmp_path):
     )
     assert result.returncode == 2
     assert f"{folder / 'note.css'}: not a regular file" in result.stderr
+
+
+# ------------------------------------------------------------------ lint's cache in a notes repository
+
+
+@pytest.mark.parametrize("planted", [".confnotes_cache/lint-v1.json", ".confnotes_cache/.gitignore", ".confnotes_cache"])
+def test_lint_never_writes_its_cache_through_a_planted_link(tmp_path, monkeypatch, planted):
+    """A repository's ``.confnotes_cache`` (lint's default cache, in the folder lint runs in) may
+    hold links: the cache is then not written, and nothing outside changes."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    repo.mkdir()
+    (outside / "dir").mkdir(parents=True)
+    (outside / "file").write_text("precious\n")
+    (repo / "talk.md").write_text("# Talk\n\n## A\n\n- a point\n")
+    link = repo / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    target = outside / ("dir" if planted == ".confnotes_cache" else "file")
+    link.symlink_to(target, target_is_directory=target.is_dir())
+    before = _snapshot(outside)
+    monkeypatch.chdir(repo)
+    monkeypatch.delenv("CONFNOTES_CACHE_DIR", raising=False)
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+
+    result = CliRunner().invoke(main, ["lint", "talk.md"], catch_exceptions=False)
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output
+    assert _snapshot(outside) == before
+    assert sorted(p.name for p in (outside / "dir").iterdir()) == []

@@ -444,13 +444,14 @@ class LintCache:
         if not self.dirty:
             return
         from confnotes.escape import strict_json
-        from confnotes.output import write_atomic
+        from confnotes.output import read_in, write_in
 
+        # the folder (``.confnotes_cache`` in a notes repository) and its files are written without
+        # following a link: one planted there would carry the cache over a file outside it
+        root, name = self.folder.parent, self.folder.name
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            gitignore = self.folder / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
-            write_atomic(self.path, strict_json({"version": __version__, "entries": self.entries}, compact=True))
+            if read_in(root, f"{name}/.gitignore", 64) is None:
+                write_in(root, f"{name}/.gitignore", "# created by confnotes\n*\n")
+            write_in(root, f"{name}/{CACHE_FILE}", strict_json({"version": __version__, "entries": self.entries}, compact=True))
         except (OSError, NotesError):
             pass  # a cache that cannot be written is only a slower next run
