@@ -245,6 +245,8 @@ def test_styles_never_change_what_a_text_says():
     assert _fmt("# T\n\nA foo*bar* and *baz*.\n", emphasis="_") == "# T\n\nA foo*bar* and _baz_.\n"
     # a heading that, underlined, would read as a list item stays ATX
     assert _fmt("# T\n\n## 1. Intro\n\nText.\n", heading="setext") == "T\n===\n\n## 1. Intro\n\nText.\n"
+    # and so does an empty one: underlined, it would be a rule
+    assert _fmt("# T\n\n##\n\n- a\n", heading="setext") == "T\n===\n\n##\n\n- a\n"
     # code keeps its underscores and asterisks
     text = "# T\n\nUse `snake_case` and `a*b*c`, _really_.\n\n```py\nx = a * b * c  # _not_ emphasis\n```\n"
     assert _fmt(text, emphasis="*") == text.replace("_really_", "*really*")

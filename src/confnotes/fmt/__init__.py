@@ -271,11 +271,12 @@ def _nested_indent(ctx: _Context, indent: str, inner: str) -> str | None:
 
 def _emit_heading(ctx: _Context, title: str, level: int, first: int, last: int) -> None:
     """A heading in the note's style: setext where asked (levels 1 and 2 only, and only for a title
-    that underlined still reads as a heading), and for a title of several lines; else ATX."""
+    that underlined still reads as a heading: not an empty one, not ``1. Intro``), and for a title
+    of several lines; else ATX."""
     level = max(1, min(6, level))
     title = ctx.styles.text(title)
     lines = title.split("\n")
-    setext = level <= 2 and ("\n" in title or (ctx.styles.heading == "setext" and not _NOT_SETEXT.match(title)))
+    setext = level <= 2 and ("\n" in title or (ctx.styles.heading == "setext" and bool(title) and not _NOT_SETEXT.match(title)))
     ctx.separate("setext" if setext else "heading", first)
     if setext:
         ctx.text(title)
