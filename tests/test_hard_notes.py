@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import re
 import shutil
-import zipfile
 
 import pytest
 
@@ -74,7 +73,11 @@ def test_images_in_a_table_share_the_room_the_slide_leaves(tmp_path):
     assert images_in(table) == 1  # two screenshots side by side: one row of images
     assert 220 <= slide.image_px <= 400
     # the bullets after the table stay on the slide, and the slide fits
-    assert [i.text for i in slide.items] == ["Forty panels down to six", "Every panel answers one question, written as its title", "Red only for things a person must act on"]
+    assert [i.text for i in slide.items] == [
+        "Forty panels down to six",
+        "Every panel answers one question, written as its title",
+        "Red only for things a person must act on",
+    ]
     assert content_height(slide, slide.scale) <= box_height(slide)
 
 
@@ -88,7 +91,10 @@ def test_pptx_lays_the_table_s_screenshots_on_their_cells(cli, tmp_path):
     slide = next(s for s in Presentation(str(out)).slides if s.shapes.title is not None and s.shapes.title.text == "Before and after")
     table = next(shape for shape in slide.shapes if shape.has_table)
     pictures = [shape for shape in slide.shapes if shape.shape_type == 13]  # MSO_SHAPE_TYPE.PICTURE
-    assert [p._element.nvPicPr.cNvPr.get("descr") for p in pictures] == ["The old dashboard with 40 panels", "The new dashboard with 6 panels"]
+    assert [p._element.nvPicPr.cNvPr.get("descr") for p in pictures] == [
+        "The old dashboard with 40 panels",
+        "The new dashboard with 6 panels",
+    ]
     for index, picture in enumerate(pictures):  # each inside its own cell, under the header row
         left = table.left + sum(table.table.columns[c].width for c in range(index))
         top = table.top + table.table.rows[0].height
@@ -110,7 +116,9 @@ def test_a_giant_heading_is_cut_and_its_rest_opens_the_slide(tmp_path):
     assert slides and all(s.title.endswith(" …") and len(s.title) < 120 for s in slides)
     opening = slides[0].content[0]
     assert opening.kind == "paragraph" and opening.text.startswith("… ")
-    heading = next(n for n in __import__("confnotes.load", fromlist=["load_note"]).load_note(str(note)).doc.sections if n.title.startswith("What"))
+    heading = next(
+        n for n in __import__("confnotes.load", fromlist=["load_note"]).load_note(str(note)).doc.sections if n.title.startswith("What")
+    )
     # no word lost, none moved: the title's words, then the rest's, are the heading's
     assert _words(slides[0].title) + _words(opening.text) == _words(heading.title)
     for slide in deck.slides:
@@ -130,7 +138,9 @@ def test_render_warns_of_slides_that_do_not_fit_in_lint_s_words(cli, tmp_path):
     render = cli("render", str(note), "--to", "slides", "-o", str(tmp_path / "deck.html"))
     warned = re.findall(r"warning: (slide '.*)", render.stderr)
     stress = FIXTURES / "slides" / "stress.md"
-    lint_stress = re.findall(r"CN306 slide-overflow (.*)", cli("lint", "--no-cache", "--profile", "talk", "--select", "CN306", str(stress)).stdout)
+    lint_stress = re.findall(
+        r"CN306 slide-overflow (.*)", cli("lint", "--no-cache", "--profile", "talk", "--select", "CN306", str(stress)).stdout
+    )
     render_stress = cli("render", str(stress), "--to", "outline", "-o", str(tmp_path / "stress.txt")).stderr
     assert warned == said
     assert lint_stress and re.findall(r"warning: (slide '.*)", render_stress) == lint_stress
@@ -156,7 +166,9 @@ def test_a_tall_screenshot_stays_inside_the_page(cli, tmp_path, paper):
     assert cli("render", str(note), "--to", "pdf", "--paper", paper, "-o", str(pdf)).exit_code == 0
     dpi, shown = 50, []
     for number in range(1, len(PdfReader(str(pdf)).pages) + 1):
-        png = subprocess.run(["pdftoppm", "-r", str(dpi), "-f", str(number), "-l", str(number), "-png", str(pdf)], capture_output=True, check=True)
+        png = subprocess.run(
+            ["pdftoppm", "-r", str(dpi), "-f", str(number), "-l", str(number), "-png", str(pdf)], capture_output=True, check=True
+        )
         image = Image.open(io.BytesIO(png.stdout)).convert("RGB")
         red = [(x, y) for y in range(image.height) for x in range(image.width) if _near(image.getpixel((x, y)), (140, 60, 60))]
         if not red:
@@ -182,7 +194,13 @@ def test_one_one_one_is_numbered_one_two_three_in_every_output(cli, tmp_path):
 
     note = _copy("numbered-ones.md", tmp_path)
     shown = {}
-    for fmt, name in (("html", "page.html"), ("slides", "deck.html"), ("outline", "deck.txt"), ("marp", "deck.marp.md"), ("pptx", "deck.pptx")):
+    for fmt, name in (
+        ("html", "page.html"),
+        ("slides", "deck.html"),
+        ("outline", "deck.txt"),
+        ("marp", "deck.marp.md"),
+        ("pptx", "deck.pptx"),
+    ):
         assert cli("render", str(note), "--to", fmt, "-o", str(tmp_path / name)).exit_code == 0
     page = (tmp_path / "page.html").read_text()
     shown["html"] = re.findall(r"<li value=\"(\d+)\" style=\"list-style-type: '(\d+)\. '", page)
@@ -249,7 +267,11 @@ def test_a_lead_in_that_introduces_a_list_is_never_alone_on_a_slide():
     from confnotes.slides import build_deck
 
     lead = " ".join(["The team went through three stages before the budgets stuck and each taught them something"] * 5)
-    doc = parse(f"# T\n\n## Budgets\n\n{lead}:\n\n- Stage one: set by SRE alone\n- Stage two: agreed per service\n- Stage three: tied to launches\n", "t.md")
+    doc = parse(
+        f"# T\n\n## Budgets\n\n{lead}:\n\n"
+        "- Stage one: set by SRE alone\n- Stage two: agreed per service\n- Stage three: tied to launches\n",
+        "t.md",
+    )
     slides = [s for s in build_deck(doc).slides if s.title == "Budgets"]
     assert slides[0].content[0].text.endswith(":") and slides[0].items, "the lead-in has its first item with it"
 
@@ -260,7 +282,8 @@ def test_repeated_titles_say_cont_and_split_marks_count_on(cli, tmp_path):
 
     code = "\n".join(f"deploy --step {n} --region eu-west-{n % 3} --canary 5%" for n in range(60))
     items = "".join(f"- check {n} before the rollout goes on\n" for n in range(1, 10))
-    text = f"# T\n\n## Rollout\n\n{items}\n```sh\n{code}\n```\n\n## Measured\n\n1. Deploys\n\n   Daily.\n\n2. Lead time\n\n   Hours.\n\n- and one more thing\n"
+    text = f"# T\n\n## Rollout\n\n{items}\n```sh\n{code}\n```\n\n"
+    text += "## Measured\n\n1. Deploys\n\n   Daily.\n\n2. Lead time\n\n   Hours.\n\n- and one more thing\n"
     deck = build_deck(parse(text, "t.md"))
     rollout = [s for s in deck.slides if s.title == "Rollout"]
     assert [(s.part, s.parts) for s in rollout] == [(n, len(rollout)) for n in range(1, len(rollout) + 1)] and len(rollout) > 2
@@ -281,7 +304,9 @@ def test_the_page_never_scrolls_sideways_and_a_wide_table_scrolls_in_its_box(cli
         assert cli("render", str(copy), "--to", "html", "-o", str(page_file)).exit_code == 0
         page, errors, _ = open_page(page_file, viewport=(width, 800))
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (note.name, width)
-        wide += page.evaluate("[...document.querySelectorAll('.table-scroll')].filter(b => b.scrollWidth > b.clientWidth).length ? [1] : []")
+        wide += page.evaluate(
+            "[...document.querySelectorAll('.table-scroll')].filter(b => b.scrollWidth > b.clientWidth).length ? [1] : []"
+        )
         assert errors == []
     assert wide  # the 10-column table is wider than the page: it scrolls in its own box
 

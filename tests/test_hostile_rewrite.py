@@ -9,7 +9,9 @@ import stat
 
 import pytest
 
-PASTED = "Platform day\n\nKubernetes autoscaling\n\n• HPA reacts to CPU\n• KEDA scales on queue length\n\nCost dashboards\n\n• showback first\n"
+PASTED = (
+    "Platform day\n\nKubernetes autoscaling\n\n• HPA reacts to CPU\n• KEDA scales on queue length\n\nCost dashboards\n\n• showback first\n"
+)
 EDIT = "# Platform day\n\nMy own edit, saved while fmt ran.\n"
 
 

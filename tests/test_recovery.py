@@ -208,7 +208,9 @@ def test_every_inferred_node_sits_in_order():
 
 def test_talk_notes_whose_sections_hold_a_link_each_are_notes_not_a_reading_list():
     assert _doc("talk-links-sections.md").meta.kind == "notes"
-    keynote = parse("Keynote: The Log\n\n## Slides\n\nhttps://example.org/a\n\n## Video\n\nhttps://example.org/b\n\n## Code\n\nhttps://example.org/c\n")
+    keynote = parse(
+        "Keynote: The Log\n\n## Slides\n\nhttps://example.org/a\n\n## Video\n\nhttps://example.org/b\n\n## Code\n\nhttps://example.org/c\n"
+    )
     assert keynote.meta.kind == "notes"
     speakers = parse("---\nspeakers: [Tyler Hale]\n---\n# The Log\n\n## Slides\n\nDeck.\n\n## Video\n\nTalk.\n\n## Code\n\nRepo.\n")
     assert speakers.meta.kind == "notes"
