@@ -293,7 +293,7 @@ async def test_excluded_notes_get_no_findings_but_still_format(client: LanguageC
     (tmp_path / "confnotes.toml").write_text('[lint]\nexclude = ["drafts"]\n', encoding="utf-8")
     (tmp_path / "drafts").mkdir()
     draft = tmp_path / "drafts" / "draft.md"
-    draft.write_text("# T\n\n## Empty\n\n* a\n", encoding="utf-8")
+    draft.write_text("# T\n\n## Empty\n\n• a\n", encoding="utf-8")  # a pasted bullet: fmt makes it a list
     uri = open_note(client, draft)
     assert await diagnostics(client, uri, 1) == []
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc(uri), lsp.FormattingOptions(2, True)))
