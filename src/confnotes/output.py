@@ -41,18 +41,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
         except OSError as exc:
             raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
         return
-    folder = target.parent if str(target.parent) else Path(".")
+    tmp = _temp_copy(target, payload)
     try:
-        import tempfile  # only when a file is written
-
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise NotesError(f"cannot write here: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
         if target.exists():
             os.chmod(tmp, target.stat().st_mode & 0o777)
         else:
@@ -66,6 +56,28 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
         raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
 
 
+def _temp_copy(target: Path, payload: bytes) -> str:
+    """``payload`` on disk (flushed and synced) in a temporary file beside ``target``; returns its
+    path. One ``NotesError`` line when it cannot be written, and no temporary file left behind."""
+    import tempfile  # only when a file is written
+
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise NotesError(f"cannot write here: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
+    return tmp
+
+
 def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> str | None:
     """Replace a note confnotes read and changed (``fmt``, ``lint --fix``, ``time --write-…``) with
     ``payload``, or leave it and say why (the reason is returned; None: written).
@@ -74,7 +86,7 @@ def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> s
     meanwhile is never lost); a symlink whose file lies outside the link's folder; a read-only
     note, unless ``force``. A note with other hard links, or owned by another user, is written
     in place after the new text is safely written beside it, so its links and owner stay."""
-    from confnotes.source import decode
+    from confnotes.source import decode, read_bytes
 
     target = Path(path)
     if target.is_symlink():
@@ -84,9 +96,11 @@ def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> s
         target = real
     try:
         info = os.stat(target)
-        current = target.read_bytes()
+        current = read_bytes(str(target))  # a regular file within the size notes are read at
     except OSError as exc:
         return f"cannot read it again: {os_message(exc)}; left as is"
+    except NotesError as exc:
+        return f"cannot read it again: {exc.message}; left as is"
     if not info.st_mode & 0o222 and not force:
         return "read-only; left as is (--force rewrites it)"
     try:
@@ -104,15 +118,8 @@ def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> s
 def _write_in_place(target: Path, payload: bytes) -> None:
     """Overwrite ``target``'s own inode (its hard links and owner kept), after a copy of the new
     text is on disk beside it: a full disk fails the copy, not the note."""
-    import tempfile
-
-    folder = target.parent
+    tmp = _temp_copy(target, payload)  # kept if the note cannot be overwritten: the new text is in it
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
         mode = os.stat(target).st_mode
         if not mode & 0o200:
             os.chmod(target, mode | 0o200)  # --force on a read-only note: its mode comes back after

@@ -79,10 +79,15 @@ def _fold(node: Node) -> str:
 _SHOWN_AS_IS = frozenset(("code", "table", "image"))
 
 
+def _bullet(node: Node, level: int, number: str | None) -> SlideItem:
+    """An item as a slide bullet: its label apart from its text, the number a reader sees."""
+    return SlideItem(node.text if node.label is not None else node.title, node.label, level, number)
+
+
 def _item_entries(node: Node, number: str | None) -> Iterator[SlideEntry]:
     """A list item (its ``number`` as shown) as slide bullets: the item (level 0), then what is
     under it in order (level 1; code, tables and images as themselves)."""
-    yield SlideItem(node.text if node.label is not None else node.title, node.label, 0, number)
+    yield _bullet(node, 0, number)
     for entry in node.content:
         if type(entry) is Block:
             if entry.kind in _SHOWN_AS_IS:
@@ -95,7 +100,7 @@ def _item_entries(node: Node, number: str | None) -> Iterator[SlideEntry]:
                 if child.lists or child.body:
                     yield SlideItem(_fold(replace(child, label=None)), None, 1, shown)
                 else:
-                    yield SlideItem(child.text if child.label is not None else child.title, child.label, 1, shown)
+                    yield _bullet(child, 1, shown)
 
 
 def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
@@ -287,22 +292,22 @@ def _points(lst: List, section_title: str, notes_in: NotesOf) -> list[Slide]:
     """A slide per point; consecutive points with nothing under them share one slide that lists
     them under the section's title (a slide with only a title says nothing)."""
     out: list[Slide] = []
-    bare: list[Node] = []
-    shown = {id(point): lst.shown_number(index) for index, point in enumerate(lst.items)}
+    bare: list[int] = []  # the points with nothing under them, by index (their numbers as shown)
 
     def flush() -> None:
         if bare:
-            items = tuple(SlideItem(p.text if p.label is not None else p.title, p.label, 0, shown[id(p)]) for p in bare)
-            out.append(Slide("bullets", section_title, content=items, notes=notes_in(tuple(bare)), line=bare[0].span.start))
+            points = tuple(lst.items[index] for index in bare)
+            items = tuple(_bullet(lst.items[index], 0, lst.shown_number(index)) for index in bare)
+            out.append(Slide("bullets", section_title, content=items, notes=notes_in(points), line=points[0].span.start))
             bare.clear()
 
-    for point in lst.items:
+    for index, point in enumerate(lst.items):
         slide = _point_slide(point, section_title, notes_in)
         if slide.content:
             flush()
             out.append(slide)
         else:
-            bare.append(point)
+            bare.append(index)
     flush()
     return out
 

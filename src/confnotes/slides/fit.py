@@ -312,6 +312,7 @@ def _steps_for(slide: Slide) -> tuple[float, ...]:
     return allowed or (FLOOR,)
 
 
+@lru_cache(maxsize=4096)
 def _headers_fit(text: str, scale: float) -> bool:
     rows = table_rows(text)
     if not rows:
@@ -492,14 +493,21 @@ def closed_prefix(text: str, limit: int) -> str:
     """``text`` cut at the last word that ends within ``limit`` characters where its Markdown is
     closed, followed by " …" (the whole text when no such word is found)."""
     words = text.split(" ")
+    cut = _closed_cut(words, lambda head: len(head) <= limit)
+    return " ".join(words[:cut]) + " " + _ELLIPSIS if cut else text
+
+
+def _closed_cut(words: list[str], fits: Callable[[str], bool]) -> int:
+    """How many of ``words`` a cut keeps: the most whose text still ``fits`` and closes all the
+    Markdown it opens (0: no such cut)."""
     cut = 0
     for end in range(1, len(words)):
         head = " ".join(words[:end])
-        if len(head) > limit:
+        if not fits(head):
             break
         if _closed(head):
             cut = end
-    return " ".join(words[:cut]) + " " + _ELLIPSIS if cut else text
+    return cut
 
 
 def short_title(title: str, kind: str = "text") -> tuple[str, str]:
@@ -511,13 +519,7 @@ def short_title(title: str, kind: str = "text") -> tuple[str, str]:
     if wrap_count(plain(title), width, size, face) <= most:
         return title, ""
     words = title.split(" ")
-    cut = 0
-    for end in range(1, len(words)):
-        head = " ".join(words[:end])
-        if wrap_count(plain(head) + " " + _ELLIPSIS, width, size, face) > kept:
-            break
-        if _closed(head):
-            cut = end
+    cut = _closed_cut(words, lambda head: wrap_count(plain(head) + " " + _ELLIPSIS, width, size, face) <= kept)
     if not cut:
         return title, ""
     return " ".join(words[:cut]) + " " + _ELLIPSIS, _ELLIPSIS + " " + " ".join(words[cut:])
