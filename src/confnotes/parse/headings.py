@@ -109,7 +109,8 @@ def _is_session(top: Top, state: ParseState) -> bool:
 def _session_heads(blocks: list[Top], position: int, state: ParseState) -> bool:
     """A session line heads what follows it (``Speaker:`` lines aside): a list, text, code — not
     another session line, and not nothing."""
-    for top in blocks[position + 1 :]:
+    for index in range(position + 1, len(blocks)):  # no slice: a copy of the rest for every session was quadratic
+        top = blocks[index]
         if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
             continue
         if top.kind == "paragraph" and not top.role and top.b - top.a == 1 and recover.is_known_label_line(top.content):
@@ -145,10 +146,12 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
     mode = state.options.infer_headings
     allowed = mode == "always" or (mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1)
     seen_section = False
+    opening = True  # nothing but comments and a file-name line stands before this block
     for position, top in enumerate(blocks):
         if top.kind == "heading":
             seen_section = True
         if top.kind != "paragraph" or top.role:
+            opening = opening and (top.kind == "html_block" or top.role == "filename")
             continue
         content = top.content
         following = _following(blocks, position)
@@ -156,7 +159,7 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
             top.role = "filename"
         elif (
             not seen_section
-            and not any(b.kind != "html_block" and b.role != "filename" for b in blocks[:position])
+            and opening  # no slice of what came before: one for every paragraph was quadratic
             and (recover.email_headers(content) is not None)
         ):
             top.role = "email"
@@ -164,6 +167,7 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
             top.role = "bold-point"
         elif recover.is_bold_line(content) and following is not None and following.kind in ("bullet_list", "ordered_list"):
             top.role = "group"
+        opening = opening and top.role == "filename"
     if not allowed:
         return
     _session_headings(blocks, state)
