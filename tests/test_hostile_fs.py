@@ -98,6 +98,62 @@ def test_removed_outputs_are_not_removed_through_a_linked_folder(cli, tmp_path):
     assert _snapshot(outside) == before
 
 
+def _confnotes(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``confnotes`` in a fresh process, bounded: a read that waits on a pipe fails the test."""
+    env = {**os.environ, "CONFNOTES_TEMPLATE_CACHE": ""}
+    return subprocess.run([sys.executable, "-m", "confnotes", *args], capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def test_a_manifest_planted_as_a_link_to_a_pipe_is_never_read(tmp_path):
+    """Reading it would wait for ever; it is not read, and the write is refused as for any link."""
+    notes, site, outside = _folders(tmp_path)
+    site.mkdir()
+    os.mkfifo(outside / "pipe")
+    (site / MANIFEST).symlink_to(outside / "pipe")
+    result = _confnotes("build", str(notes), "-o", str(site), "--to", "html", "-j", "1")
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr
+    assert f"{site / MANIFEST}: {LINKED}" in result.stderr
+
+
+def test_a_manifest_planted_as_a_link_out_of_the_site_decides_nothing(cli, tmp_path):
+    """A manifest outside the site that lists a gone note would have the build remove the files it
+    names inside the site; a linked manifest is not read."""
+    import json
+
+    notes, site, outside = _folders(tmp_path)
+    assert _build(cli, notes, site).exit_code == 0
+    (site / "kept.html").write_text("a file of the site's owner\n")
+    planted = {"notes": {"gone.md": {"rel": "gone.md", "key": "x", "outputs": {"html": "kept.html"}}}}
+    (outside / "manifest.json").write_text(json.dumps(planted))
+    (site / MANIFEST).unlink()
+    (site / MANIFEST).symlink_to(outside / "manifest.json")
+    result = _build(cli, notes, site)
+    assert "Traceback" not in result.stderr
+    assert (site / "kept.html").exists(), "a manifest outside the site removed a file in it"
+
+
+def test_merge_refuses_a_shard_manifest_planted_as_a_link(cli, tmp_path):
+    notes, site, outside = _folders(tmp_path)
+    assert _build(cli, notes, site, "--shard", "1/1").exit_code == 0
+    shard = site / ".confnotes-manifest.shard-1-of-1.json"
+    (outside / "shard.json").write_bytes(shard.read_bytes())
+    shard.unlink()
+    shard.symlink_to(outside / "shard.json")
+    result = cli("build", "-o", str(site), "--merge")
+    assert result.exit_code == 2
+    assert f"{shard}: cannot read this shard manifest: {LINKED}; not read; nothing was merged" in result.stderr
+    assert not (site / MANIFEST).exists()
+
+
+def test_a_pipe_at_the_manifest_is_not_waited_on(tmp_path):
+    notes, site, _outside = _folders(tmp_path)
+    site.mkdir()
+    os.mkfifo(site / ".confnotes-manifest.shard-1-of-1.json")
+    result = _confnotes("build", "-o", str(site), "--merge")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "cannot read this shard manifest: is not a regular file; not read" in result.stderr
+
+
 def test_render_refuses_a_link_planted_at_its_default_output(cli, tmp_path):
     notes, _site, outside = _folders(tmp_path)
     (notes / "a.html").symlink_to(outside / "a.html")
@@ -211,6 +267,40 @@ def test_a_pipe_in_the_templates_folder_is_refused_not_waited_on(tmp_path):
     )
     assert result.returncode == 2
     assert f"{folder / 'note.css'}: not a regular file" in result.stderr
+
+
+def _sparse_file(path: Path, size: int) -> Path:
+    with open(path, "wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+def test_build_never_reads_a_template_file_linked_out_of_its_folder(tmp_path):
+    """Hashing the templates folder for incremental builds reads it as rendering does: a link out of
+    it (to a secret, or a 3 GB file) is not read, and a build under a 2 GB memory bound completes."""
+    import resource
+
+    folder, note = _templates(tmp_path, {"note.html": "MY-PAGE"})
+    (folder / "unused.css").symlink_to(_sparse_file(tmp_path / "huge.bin", 3 << 30))
+    notes, site = tmp_path / "notes", tmp_path / "site"
+    notes.mkdir()
+    note.rename(notes / "talk.md")
+    (notes / "confnotes.toml").write_text(f"templates = {str(folder)!r}\n")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "confnotes", "build", str(notes), "-o", str(site), "--to", "html", "-j", "1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CONFNOTES_TEMPLATE_CACHE": ""},
+        timeout=300,
+        preexec_fn=limit,
+    )
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 0, result.stderr
+    assert (site / "talk.html").read_text() == "MY-PAGE"
 
 
 # ------------------------------------------------------------------ lint's cache in a notes repository

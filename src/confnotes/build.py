@@ -81,21 +81,37 @@ def parse_shard(value: str) -> tuple[int, int]:
     return k, n
 
 
-def _hash_files(paths: Iterable[Path]) -> str:
+def _templates_hash(user_dir: str | None) -> str:
+    """A hash of the built-in templates and of the user's templates folder, as rendering reads it."""
+    from confnotes.templating import builtin_templates
+
     digest = hashlib.sha256()
-    for path in sorted(paths):
-        digest.update(str(path.name).encode())
+    for path in sorted(p for p in builtin_templates().rglob("*") if p.is_file()):
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    if user_dir and Path(user_dir).is_dir():
+        digest.update(_user_templates_digest(user_dir))
     return digest.hexdigest()
 
 
-def _templates_hash(user_dir: str | None) -> str:
-    from confnotes.templating import builtin_templates
+def _user_templates_digest(folder: str) -> bytes:
+    """A hash of every file of a user's templates folder, read as rendering reads it
+    (``read_confined``): a link out of the folder, a pipe or a file past the size limit is never
+    read — its error line is hashed instead, so the note is rebuilt (and fails) once it is used."""
+    from confnotes.templating import read_confined
 
-    files = [p for p in builtin_templates().rglob("*") if p.is_file()]
-    if user_dir and Path(user_dir).is_dir():
-        files += [p for p in Path(user_dir).rglob("*") if p.is_file()]
-    return _hash_files(files)
+    digest = hashlib.sha256()
+    for top, dirs, files in os.walk(folder):  # links to folders are not walked into
+        dirs.sort()
+        for name in sorted(files + [d for d in dirs if os.path.islink(os.path.join(top, d))]):
+            rel = os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/")
+            digest.update(os.fsencode(rel) + b"\x00")
+            try:
+                data = read_confined(folder, rel)
+            except NotesError as exc:
+                data = f"refused: {exc}".encode(errors="surrogateescape")
+            digest.update(hashlib.sha256(data or b"").digest())
+    return digest.digest()
 
 
 def note_key(data: bytes, config_bytes: bytes, shared: str) -> str:
@@ -300,8 +316,8 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     from confnotes.escape import read_json
 
     try:
-        data = read_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(_manifest_text(path))
+    except (NotesError, ValueError):
         return {"notes": {}}
     if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
         return {"notes": {}}
@@ -314,9 +330,9 @@ def _read_shard(path: Path) -> dict[str, Any]:
     from confnotes.escape import read_json
 
     try:
-        data = read_json(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise NotesError(f"cannot read this shard manifest: {exc.strerror or exc}", path=str(path)) from None
+        data = read_json(_manifest_text(path))
+    except NotesError as exc:
+        raise NotesError(f"cannot read this shard manifest: {exc.message}; nothing was merged", path=str(path)) from None
     except ValueError:  # not UTF-8, not JSON, NaN in it, or nested past reading
         data = None
         problem: str | None = "not JSON (truncated?)"
@@ -326,6 +342,25 @@ def _read_shard(path: Path) -> dict[str, Any]:
         raise NotesError(f"cannot merge this shard manifest: {problem}; build that shard again (nothing was merged)", path=str(path))
     assert isinstance(data, dict)
     return data
+
+
+#: A manifest is read up to this size (a site of thousands of notes, outlines included, is far less).
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+
+
+def _manifest_text(path: Path) -> str:
+    """The text of a manifest in the site folder, read without following a link (``read_in``): a
+    manifest planted as a link to a secret, a pipe or a device is never read. Raises ``NotesError``
+    saying why it was not read, ``ValueError`` when it is not UTF-8."""
+    from confnotes.output import read_in
+
+    data = read_in(path.parent, path.name, MAX_MANIFEST_BYTES + 1)
+    if data is None:  # missing, a link, a folder, a pipe or a device
+        why = "is a symbolic link" if path.is_symlink() else "is not a regular file" if path.exists() else "no such file"
+        raise NotesError(f"{why}; not read", path=str(path))
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise NotesError(f"larger than {MAX_MANIFEST_BYTES >> 20} MB; not read", path=str(path))
+    return data.decode("utf-8")
 
 
 def inside(out_dir: Path, rel: str) -> Path | None:
