@@ -303,6 +303,43 @@ def test_build_never_reads_a_template_file_linked_out_of_its_folder(tmp_path):
     assert (site / "talk.html").read_text() == "MY-PAGE"
 
 
+# ------------------------------------------------------------------ reads that could block
+
+
+def _one_line(result: subprocess.CompletedProcess[str]) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    return lines[0]
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_path, kind):
+    """A notes folder's config names the reference PPTX: a pipe there would hold the render for ever."""
+    folder, note = _templates(tmp_path, {})
+    reference = tmp_path / "ref.pptx"
+    if kind == "pipe":
+        os.mkfifo(reference)
+    else:
+        reference.symlink_to("/dev/zero")
+    (tmp_path / "confnotes.toml").write_text('reference_pptx = "ref.pptx"\n')
+    line = _one_line(_confnotes("render", str(note), "--to", "pptx", "-o", str(tmp_path / "talk.pptx")))
+    # the config's path, links resolved (/dev/zero for the device)
+    assert line == f"{reference.resolve()}: cannot read reference PPTX: not a regular file"
+    assert not (tmp_path / "talk.pptx").exists()
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_rehearsal_timings_that_are_a_pipe_are_one_error_line(tmp_path, kind):
+    _folder, note = _templates(tmp_path, {})
+    timings = tmp_path / "talk.timings.json"
+    if kind == "pipe":
+        os.mkfifo(timings)
+    else:
+        timings.symlink_to("/dev/zero")
+    line = _one_line(_confnotes("time", str(note), "--rehearsal", str(timings)))
+    assert line == f"{timings}: cannot read rehearsal timings: not a regular file"
+
+
 # ------------------------------------------------------------------ lint's cache in a notes repository
 
 

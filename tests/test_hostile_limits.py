@@ -366,6 +366,9 @@ def test_a_reference_pptx_that_is_no_zip_says_why(tmp_path, cli):
 # ------------------------------------------------------------------ rehearsal files
 
 
+#: one timing of about 1 KB: 5,000 of them are past the 4 MB a timings file is read up to
+HUGE_TIMING = '{"slide": 1, "seconds": 1, "section": "' + "x" * 1000 + '"}'
+
 REHEARSALS = {
     "huge-slide": ('[{"slide": 1e30, "seconds": 3}]', "every timing needs a slide number (1 to 300)"),
     "float-slide": ('[{"slide": 1e8, "seconds": 3}]', "every timing needs a slide number (1 to 300)"),
@@ -376,7 +379,7 @@ REHEARSALS = {
     "nested-entry": ('[{"slide": 1, "seconds": 3, "title": [[[["x"]]]]}]', "a timing holds nested data"),
     "digits": ('[{"slide": ' + "9" * 5000 + ', "seconds": 3}]', "it holds a number too long to read"),
     "many": ("[" + ",".join(['{"slide": 1, "seconds": 1}'] * 20_000) + "]", "at most 10,000 timings"),
-    "huge-file": ("[" + ",".join(['{"slide": 1, "seconds": 1, "section": "' + "x" * 1000 + '"}'] * 5_000) + "]", "larger than 4 MB"),
+    "huge-file": ("[" + ",".join([HUGE_TIMING] * 5_000) + "]", "larger than the 4 MB limit"),
 }
 
 

@@ -88,13 +88,14 @@ def read_source(path: str | os.PathLike[str]) -> Source:
     return decode(read_bytes(name), "<stdin>" if name == "-" else name)
 
 
-def read_bytes(name: str, expected: str = "note") -> bytes:
-    """The bytes of a file confnotes reads (``-``: standard input): a regular file, within
-    ``MAX_BYTES``; anything else is one ``NotesError`` line. ``expected`` names what it should be."""
-    limit = MAX_BYTES // (1024 * 1024)
+def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a file confnotes reads (``-``: standard input): a regular file (never a pipe or
+    a device, which could block for ever), within ``max_bytes``; anything else is one ``NotesError``
+    line. ``expected`` names what it should be. Notes, reference PPTX and rehearsal timings are read here."""
+    limit = max_bytes // (1024 * 1024)
     if name == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        if len(data) > max_bytes:
             raise input_error(f"standard input is larger than the {limit} MB limit", "<stdin>")
         return data
     try:
@@ -105,14 +106,14 @@ def read_bytes(name: str, expected: str = "note") -> bytes:
         raise input_error(f"is a directory, expected a {expected}", name)
     if not stat.S_ISREG(st.st_mode):
         raise input_error("not a regular file", name)
-    if st.st_size > MAX_BYTES:
+    if st.st_size > max_bytes:
         raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
     try:
         with open(name, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+            data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise input_error(os_message(exc), name) from None
-    if len(data) > MAX_BYTES:
+    if len(data) > max_bytes:
         raise input_error(f"file is larger than the {limit} MB limit", name)
     return data
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from confnotes.errors import input_error
+from confnotes.errors import NotesError, input_error
 from confnotes.model import Block, Document, Node, count_words
 from confnotes.settings import SlideSettings, setting_range
 from confnotes.slides import Deck, Decks, Slide, slide_words
@@ -502,13 +502,12 @@ def _rehearsal_json(path: str) -> Any:
     def not_a_number(name: str) -> None:
         raise ValueError(f"{name} is not a number JSON allows")
 
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_REHEARSAL_BYTES + 1)
-    except OSError as exc:
-        raise input_error(f"cannot read rehearsal timings: {exc.strerror}", path) from None
-    if len(raw) > MAX_REHEARSAL_BYTES:
-        raise input_error(f"not a confnotes timings file: larger than {MAX_REHEARSAL_BYTES >> 20} MB", path)
+    from confnotes.source import read_bytes
+
+    try:  # a regular file only: a pipe or a device would block ``time`` for ever
+        raw = read_bytes(path, "timings file", MAX_REHEARSAL_BYTES)
+    except NotesError as exc:
+        raise input_error(f"cannot read rehearsal timings: {exc.message}", path) from None
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=not_a_number)
     except json.JSONDecodeError as exc:

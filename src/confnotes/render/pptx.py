@@ -134,14 +134,12 @@ def _open_reference(path: str) -> Any:
     from pptx import Presentation
 
     from confnotes.archives import open_zip
+    from confnotes.source import read_bytes
 
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_REFERENCE_BYTES + 1)
-    except OSError as exc:
-        raise render_error(f"cannot read reference PPTX: {exc.strerror or type(exc).__name__}", path) from None
-    if len(data) > MAX_REFERENCE_BYTES:
-        raise render_error(f"cannot read reference PPTX: larger than {MAX_REFERENCE_BYTES >> 20} MB", path)
+    try:  # a regular file only: a pipe or a device named by a config would block the render
+        data = read_bytes(path, "reference PPTX", MAX_REFERENCE_BYTES)
+    except NotesError as exc:
+        raise render_error(f"cannot read reference PPTX: {exc.message}", path) from None
     try:
         open_zip(data, path, "reference PPTX").close()
         prs = Presentation(io.BytesIO(data))
