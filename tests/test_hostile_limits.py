@@ -218,6 +218,22 @@ def test_the_limits_cuts_are_warnings_of_every_deck_format(cli, tmp_path):
         assert f"{note}: warning: slide 'A': code block cut to its first 400 lines on slides (1,600 more;" in result.stderr
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_time_says_what_the_deck_limits_cut_as_render_does(cli, tmp_path, fmt):
+    """``time`` counts the deck's slides: past the slide limit the rest of the note is not timed,
+    and ``time`` says so in the line ``render`` prints."""
+    from confnotes.slides.limits import MAX_SLIDES
+
+    note = tmp_path / "sections.md"
+    note.write_text("# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(400)))
+    rendered = cli("render", str(note), "--to", "outline", "-o", str(tmp_path / "out.txt"))
+    timed = cli("time", str(note), "--format", fmt)
+    assert rendered.exit_code == timed.exit_code == 0
+    warning = f"{note}: warning: the deck stops at {MAX_SLIDES} slides (the limit for one deck)"
+    said = [line for line in timed.stderr.splitlines() if line.startswith(warning)]
+    assert len(said) == 1 and said[0] in rendered.stderr.splitlines()
+
+
 #: the notes of the issue, at their size: each deck format once, bounded and saying what it cut
 ISSUE_NOTES = {
     "code": (

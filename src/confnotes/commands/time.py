@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice, say, shown
+from confnotes.commands import Choice, say, shown, warn
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.settings import SlideSettings, setting_range
 
@@ -64,8 +64,9 @@ def command(
     loaded = load_note(note)
     doc = loaded.doc
     settings = slide_settings(loaded.config.slides, doc).overridden(wpm=wpm, slide_seconds=slide_seconds)
-    folder = note_folder(note)
-    plan = timing.plan(doc, build_deck(doc, DeckOptions.from_settings(settings, folder)), settings.wpm, settings.slide_seconds)
+    deck = build_deck(doc, DeckOptions.from_settings(settings, note_folder(note)))
+    warn(list(deck.cut), note)  # what the deck's limits left out is not timed: said as render says it
+    plan = timing.plan(doc, deck, settings.wpm, settings.slide_seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
     if write_budgets or write_wpm:
         _write_back(note, loaded, plan, rehearsed, write_budgets, write_wpm)
