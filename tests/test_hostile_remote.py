@@ -281,6 +281,80 @@ def test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote(cli, t
     assert any("evil.example/logo.png" in load for load in loads) and any("twemoji" in load for load in loads)
 
 
+#: raw HTML a note may hold with ``allow_html``: each line loads something from elsewhere when opened
+HTML_LOADS = """\
+# Talk
+
+## HTML
+
+- an <img src="https://evil.example/img.png" alt="logo"> image, and <img src="local.png"> stays
+- a share <img src="file://evil.example/share/x.png"> and <img src="\\\\evil.example\\y.png">
+- encoded <img src="&#104;ttps://evil.example/ent.png"> and <img src=" https://evil.example/sp.png">
+- set <img srcset="local.png 1x, https://evil.example/2x.png 2x">
+- a frame <iframe src="https://evil.example/frame"></iframe> and <video poster="//evil.example/p.png"></video>
+- styled <span style="background:url('https://evil.example/span.png')">text</span>
+- a handler <img src="local.png" onerror="fetch('//evil.example/js')">
+- code `<img src="https://evil.example/code.png">` is shown, never loaded
+
+<link rel="stylesheet" href="//evil.example/sheet.css">
+
+<style>
+section { background: url(https://evil.example/bg.png) no-repeat; }
+@import "https://evil.example/import.css";
+</style>
+
+<script>fetch("https://evil.example/script")</script>
+"""
+
+
+def _marp_html(cli, tmp_path: Path, text: str, *args: str) -> tuple[str, str]:
+    (tmp_path / "confnotes.toml").write_text("allow_html = true\n")
+    (tmp_path / "local.png").write_bytes(png(20, 20))
+    return _marp(cli, tmp_path, text, *args)
+
+
+def test_marp_raw_html_loads_nothing_remote_unless_allow_remote(cli, tmp_path):
+    """With ``allow_html`` the author's HTML is kept, but what it would load from elsewhere is a link
+    (``<img>``, ``<link>``), an attribute gone (``<iframe src>``, ``onerror``), or ``none`` in CSS."""
+    from confnotes.render.marp_guard import loads_from_afar
+
+    marp, stderr = _marp_html(cli, tmp_path, HTML_LOADS)
+    body = marp.split("\n---\n", 1)[1]
+    assert loads_from_afar(body) == [] and "warning" not in stderr
+    assert '<a href="https://evil.example/img.png">logo</a> image, and <img src="local.png"> stays' in marp
+    assert '<a href="https://evil.example/frame">https://evil.example/frame</a><iframe></iframe>' in marp
+    assert '<span style="background:none">text</span>' in marp and '<img src="local.png">' in marp
+    assert '`<img src="https://evil.example/code.png">`' in marp and "&lt;script>" in marp
+    assert "background: none no-repeat;" in marp and '@import "";' in marp
+    allowed, _ = _marp_html(cli, tmp_path, HTML_LOADS, "--allow-remote")
+    assert '<img src="https://evil.example/img.png" alt="logo">' in allowed and "url(https://evil.example/bg.png)" in allowed
+    assert len(loads_from_afar(allowed.split("\n---\n", 1)[1])) >= 10
+
+
+def test_marp_raw_html_that_cannot_be_made_quiet_is_shown_as_text(cli, tmp_path):
+    """CSS escapes (``u\\72l(``) hide a load from a plain search: the deck is checked as Marp reads
+    it, and if anything would still load, the note's raw HTML is shown as text, with a warning."""
+    note = "# Talk\n\n## A\n\n- x\n\n<style>\nh1 { background: u\\72l(https://evil.example/esc.png); }\n</style>\n"
+    marp, stderr = _marp_html(cli, tmp_path, note)
+    assert "&lt;style>" in marp
+    assert "raw HTML in the note would load from elsewhere when the deck is opened; shown as text" in stderr
+
+
+def test_marp_cli_deck_of_raw_html_loads_nothing_remote(cli, tmp_path):
+    """marp-cli's own HTML, with ``--html`` (every tag the note holds is HTML), checked by a parser
+    of its own: nothing loads from elsewhere; with ``--allow-remote`` the same note's deck does."""
+    marp_cli = require_marp()
+    for args, remote in (((), False), (("--allow-remote",), True)):
+        marp, _ = _marp_html(cli, tmp_path, HTML_LOADS, *args)
+        (tmp_path / "deck.md").write_text(marp, encoding="utf-8")
+        command = [marp_cli, "--html", str(tmp_path / "deck.md"), "-o", str(tmp_path / "deck.html")]
+        subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+        loads = remote_loads((tmp_path / "deck.html").read_text(encoding="utf-8"))
+        assert bool(loads) == remote, loads
+        if remote:
+            assert any("evil.example/img.png" in load for load in loads) and any("bg.png" in load for load in loads)
+
+
 # ------------------------------------------------------------------ PDF: no host looked up
 
 

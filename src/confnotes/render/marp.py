@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from confnotes.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.parse.blocks import is_image_only
 from confnotes.render.deck import contained, measure_image, render_template_deck
-from confnotes.render.marp_guard import guarded, quiet_code_emoji, quiet_emoji, speaker_note
+from confnotes.render.marp_guard import guarded, loads_from_afar, quiet_code_emoji, quiet_emoji, quiet_html, speaker_note
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence
@@ -53,6 +54,15 @@ def _counts_up(run: list[SlideItem]) -> bool:
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
+    text, warnings = _marp(doc, options, base_dir)
+    if options.allow_html and not options.allow_remote and loads_from_afar(text.split("\n---\n", 1)[-1]):
+        # raw HTML quiet_html could not make quiet (a style element the fit engine split, say): as text
+        text, warnings = _marp(doc, replace(options, allow_html=False), base_dir)
+        warnings.append("raw HTML in the note would load from elsewhere when the deck is opened; shown as text (--allow-remote loads it)")
+    return text, warnings
+
+
+def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
     output_dir = Path(options.output_dir) if options.output_dir else base_dir
     warnings: list[str] = []
     remote = options.allow_remote
@@ -64,7 +74,9 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             text = joined_lines(text)
         text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)
         text = guarded(text, options.allow_html)
-        return text if remote else quiet_emoji(text)
+        if remote:
+            return text
+        return quiet_emoji(quiet_html(text) if options.allow_html else text)
 
     def code(run: SlideText) -> str:
         fenced = closed_fence(run)

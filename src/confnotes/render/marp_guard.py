@@ -196,3 +196,133 @@ def _marp_parser() -> Any:
     md.block.ruler.before("html_block", "marpit_comment", _block_comment)
     md.inline.ruler.before("html_inline", "marpit_comment", _inline_comment)
     return md
+
+
+# ------------------------------------------------------------------ raw HTML that would load (allow_html)
+
+#: An address a browser would fetch from elsewhere: ``//host``, ``\\host`` (and their mixtures), or
+#: any scheme but ``data:`` (``https:``, and ``file://HOST/``, which Windows opens over the network).
+_AFAR = re.compile(r"^(?:[/\\]{2}|(?!data:)[a-z][a-z0-9+.-]*:)", re.IGNORECASE)
+#: an HTML open tag as CommonMark (and so Marp) reads one, with its attributes
+_ATTRIBUTE = re.compile(r"""\s+([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+_OPEN_TAG = re.compile(r"""<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*/?>""")
+_STYLE_ELEMENT = re.compile(r"(<style\b[^>]*>)(.*?)(</style\s*>|$)", re.IGNORECASE | re.DOTALL)
+_CSS_URL = re.compile(r"""url\(\s*("[^"]*"|'[^']*'|[^)]*?)\s*\)""", re.IGNORECASE)
+_CSS_STRING = re.compile(r""""[^"\n]*"|'[^'\n]*'""")
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.DOTALL)
+#: tags whose purpose is the load: replaced by links to what they would load
+_LOADERS = {"img", "image", "input", "embed", "source", "track", "link", "base", "meta"}
+#: attributes that only name a page to go to when clicked (or text), never loaded when opened
+_NOT_LOADED = {("a", "href"), ("area", "href"), ("*", "alt"), ("*", "title")}
+#: a script, which could fetch anything: shown as text (``<script``) or dropped (``onerror=`` and kin)
+_SCRIPT = re.compile(r"<(?=script\b)", re.IGNORECASE)
+
+
+def from_afar(url: str) -> bool:
+    """Whether a browser would fetch ``url`` (an attribute's or CSS's decoded value) from elsewhere;
+    ASCII whitespace and controls are dropped first, as a browser's URL parser drops them."""
+    return bool(_AFAR.match(re.sub(r"[\x00-\x20]", "", url)))
+
+
+def _attribute_urls(tag: str, name: str, value: str) -> list[str]:
+    """The addresses a browser would load from one attribute's (decoded) value."""
+    if (tag, name) in _NOT_LOADED or ("*", name) in _NOT_LOADED:
+        return []
+    if name == "style":
+        return _css_urls(value)
+    parts = value.split(",") if name in ("srcset", "imagesrcset") else [value]
+    if name == "content":  # <meta http-equiv="refresh" content="0; url=…">
+        parts = [re.sub(r"^\s*url\s*=\s*", "", part, flags=re.IGNORECASE) for part in value.split(";")]
+    return [part.strip().split(" ")[0] for part in parts if from_afar(part.strip())]
+
+
+def _css_urls(css: str) -> list[str]:
+    """The addresses ``css`` would load (``url()``, ``@import``, ``image-set()`` strings), read as a
+    browser reads them: comments dropped, escapes (``u\\72l(``, ``\\68ttps``) decoded."""
+    plain = _CSS_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) and int(m.group(1), 16) < 0x110000 else m.group(2) or "", css)
+    plain = re.sub(r"/\*.*?(?:\*/|$)", "", plain, flags=re.DOTALL)
+    found = [m.group(1).strip("\"'") for m in _CSS_URL.finditer(plain)] + [m.group(0)[1:-1] for m in _CSS_STRING.finditer(plain)]
+    return [url for url in found if from_afar(url)]
+
+
+def _quiet_css(css: str) -> str:
+    """``css`` with each ``url()`` and string that would load from afar made ``none`` / ``""``."""
+    css = _CSS_URL.sub(lambda m: "none" if _css_urls(m.group(0)) else m.group(0), css)
+    return _CSS_STRING.sub(lambda m: '""' if _css_urls(m.group(0)) else m.group(0), css)
+
+
+def _link(url: str, label: str) -> str:
+    from html import escape
+
+    return f'<a href="{escape(url)}">{escape(label or url)}</a>'
+
+
+def _quiet_tag(match: re.Match[str]) -> str:
+    """One open tag without what it would load from afar: a tag that exists to load (``img``,
+    ``link``, ``source``, …) becomes links to it, any other keeps its place, less those attributes
+    (its ``style`` made quiet), after links to them."""
+    from html import escape, unescape
+
+    tag = match.group(1).lower()
+    attributes = [(m.group(1), m.group(2)) for m in _ATTRIBUTE.finditer(match.group(2))]
+    values = {name.lower(): unescape((raw or "").strip("\"'")) for name, raw in attributes}
+    loads = {name: _attribute_urls(tag, name, value) for name, value in values.items()}
+    if not any(loads.values()) and not any(name.startswith("on") for name in values):
+        return match.group(0)
+    label = values.get("alt") or values.get("title") or ""
+    # links to what it would load (a style's backgrounds and fonts are no content: none for them)
+    links = "".join(_link(url, label) for name, urls in loads.items() if name != "style" for url in dict.fromkeys(urls))
+    if tag in _LOADERS and links:
+        return links
+    kept = []
+    for name, raw in attributes:
+        value = values[name.lower()]
+        if name.lower() == "style":
+            kept.append(f' style="{escape(_quiet_css(value))}"')
+        elif not name.lower().startswith("on") and not loads[name.lower()]:
+            kept.append(f" {name}" if raw is None else f" {name}={raw}")
+    return links + f"<{match.group(1)}{''.join(kept)}{'/' if match.group(0).endswith('/>') else ''}>"
+
+
+def quiet_html(text: str) -> str:
+    """Author text whose raw HTML is kept (``allow_html``), with nothing in it that would load from
+    afar when the deck is opened: loading tags become links, loading attributes go (each a link
+    before its tag), CSS in ``<style>`` and ``style=`` loads nothing (``url()`` is ``none``), and
+    scripts, which could fetch anything, are text (``<script``) or dropped (``onerror=``). Code
+    spans are left as written (Marp shows them as text). ``loads_from_afar`` checks the deck."""
+    out: list[str] = []
+    for code, piece in code_pieces(text):
+        if not code:
+            piece = _STYLE_ELEMENT.sub(lambda m: m.group(1) + _quiet_css(m.group(2)) + m.group(3), _SCRIPT.sub("&lt;", piece))
+            piece = _OPEN_TAG.sub(_quiet_tag, piece)
+        out.append(piece)
+    return "".join(out)
+
+
+def loads_from_afar(markdown: str) -> list[str]:
+    """What a deck's Markdown (its body, without the front matter) would load from afar when opened,
+    read as Marp reads it: rendered with HTML, then every tag's attributes and every style element
+    checked. The check behind ``quiet_html``: what it finds, ``quiet_html`` missed."""
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+
+    class Loads(HTMLParser):
+        style = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.extend(url for name, value in attrs for url in _attribute_urls(tag, name, value or ""))
+            found.extend(["script"] if tag == "script" else [f"{tag} {name}=" for name, _value in attrs if name.startswith("on")])
+            self.style = tag == "style"
+
+        def handle_endtag(self, tag: str) -> None:  # noqa: ARG002
+            self.style = False
+
+        def handle_data(self, data: str) -> None:
+            if self.style:
+                found.extend(_css_urls(data))
+
+    parser = Loads()
+    parser.feed(_marp_parser().render(markdown))
+    parser.close()
+    return found
