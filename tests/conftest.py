@@ -152,6 +152,9 @@ SLOW: dict[str, str] = {
     "test_hostile_remote.py::test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote": "marp-cli, a Node program, twice",
     "test_hostile_limits.py::test_nested_loops_in_a_user_template_stop": "a user template runs 5,000,000 loop turns before it is stopped",
     "test_hostile_limits.py::test_the_issues_huge_notes_make_bounded_decks": "the issue's 1-7 MB notes as decks and PPTX, ten processes",
+    "test_hostile_sizes.py::test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time": "a 20 MB note linted in a fresh process",
+    "test_hostile_sizes.py::test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory": "a 20 MB table, three processes",
+    "test_hostile_sizes.py::test_twenty_megabytes_of_sections_and_bullets_stay_within_memory": "260,000 sections, a process a command",
     "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
 }
 

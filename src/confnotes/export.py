@@ -6,7 +6,9 @@ author's order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from confnotes.escape import strict_json, terminal_safe, xml_safe
@@ -95,7 +97,46 @@ def to_dict(doc: Document) -> dict[str, Any]:
 
 
 def to_json(doc: Document, indent: int | None = 2) -> str:
-    return strict_json(to_dict(doc), indent=indent, default=str)
+    if indent != 2:
+        return strict_json(to_dict(doc), indent=indent, default=str)
+    return "".join(json_chunks(doc))
+
+
+#: Stands for a node's children while the rest of it is encoded (``json_chunks``).
+_CHILDREN = "\x00children\x00"
+
+
+def json_chunks(doc: Document) -> Iterator[str]:
+    """``to_json(doc)`` piece by piece, the same text byte for byte: a node's own fields are
+    encoded with its children left out, and the children follow one by one, so a note of half a
+    million items never holds its whole outline as dictionaries, nor the JSON as one string."""
+    whole = to_dict(replace(doc, content=()))
+    whole["content"] = _CHILDREN
+    yield from _chunks(whole, doc.content, "")
+
+
+def _chunks(shell: dict[str, Any], children: tuple[Any, ...], margin: str) -> Iterator[str]:
+    """``shell`` (whose one ``_CHILDREN`` value stands for ``children``) as JSON indented by
+    ``margin``, its children written one after another as ``json.dumps(indent=2)`` writes them."""
+    head, _, tail = strict_json(shell, indent=2, default=str).replace("\n", "\n" + margin).partition(strict_json(_CHILDREN))
+    if not children:
+        yield head + "[]" + tail
+        return
+    inner = margin + "    "  # the list's items stand two levels below the node's key
+    yield head + "[\n"
+    for index, child in enumerate(children):
+        yield inner if index == 0 else ",\n" + inner
+        if type(child) is Block:
+            yield strict_json(block_dict(child), indent=2, default=str).replace("\n", "\n" + inner)
+        elif type(child) is List:
+            data = list_dict(replace(child, items=()))
+            data["items"] = _CHILDREN
+            yield from _chunks(data, child.items, inner)
+        else:
+            data = node_dict(replace(child, content=()))
+            data["content"] = _CHILDREN
+            yield from _chunks(data, child.content, inner)
+    yield "\n" + margin + "  ]" + tail
 
 
 def _one_line(text: str) -> str:
@@ -335,9 +376,10 @@ def _xml_text(text: str) -> str:
 
 
 #: ``outline --format``: each format's writer, given the document and whether the output is a terminal.
-OUTLINE_FORMATS: dict[str, Callable[[Document, bool], str]] = {
-    "tree": lambda doc, terminal: to_tree(doc, color=terminal),
-    "json": lambda doc, _terminal: to_json(doc) + "\n",
-    "markdown": lambda doc, _terminal: to_outline_markdown(doc),
-    "opml": lambda doc, _terminal: to_opml(doc),
+#: ``outline --format``: each writes the outline as pieces of text (JSON streams; the others are one piece).
+OUTLINE_FORMATS: dict[str, Callable[[Document, bool], Iterable[str]]] = {
+    "tree": lambda doc, terminal: (to_tree(doc, color=terminal),),
+    "json": lambda doc, _terminal: itertools.chain(json_chunks(doc), ("\n",)),
+    "markdown": lambda doc, _terminal: (to_outline_markdown(doc),),
+    "opml": lambda doc, _terminal: (to_opml(doc),),
 }

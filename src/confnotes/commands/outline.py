@@ -34,4 +34,12 @@ def command(note: str, fmt: str) -> None:
     from confnotes.load import load_note
 
     doc = load_note(note).doc
-    click.echo(export.OUTLINE_FORMATS[fmt](doc, sys.stdout.isatty()), nl=False)
+    batch: list[str] = []
+    size = 0
+    for piece in export.OUTLINE_FORMATS[fmt](doc, sys.stdout.isatty()):
+        batch.append(piece)
+        size += len(piece)
+        if size > 1 << 20:  # written a megabyte at a time: a huge outline is never one string
+            click.echo("".join(batch), nl=False)
+            batch, size = [], 0
+    click.echo("".join(batch), nl=False)

@@ -11,6 +11,7 @@ cannot overflow Python's stack.
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -187,11 +188,18 @@ class Assembler:
             "paragraph": self.on_paragraph,
             "reference": self.on_reference,
         }
-        for position, top in enumerate(self.blocks):
-            if top is self.title_block:
-                continue
-            self.after_absorbed, self.absorbed = self.absorbed, False
-            handlers.get(top.kind, self.on_block)(position, top)
+        blocks, tokens = self.blocks, self.tokens
+        freed = 0
+        for position, top in enumerate(blocks):
+            if top is not self.title_block:
+                self.after_absorbed, self.absorbed = self.absorbed, False
+                handlers.get(top.kind, self.on_block)(position, top)
+            # The tokens before the next block's are read no more (handlers look ahead, never back):
+            # let them go, so a big note's tokens and its outline are not both held at once.
+            upto = blocks[position + 1].start if position + 1 < len(blocks) else len(tokens)
+            if upto > freed:
+                tokens[freed:upto] = itertools.repeat(None, upto - freed)
+                freed = upto
         self.close_sections(0)
         return self.root
 

@@ -44,6 +44,9 @@ KEEP_LINES = 12
 #: took 164 s and 1.9 GB to print 20,000 lines); the rest is named on a last line and in a warning.
 MAX_PRINTED_CODE_LINES = 500
 MAX_PRINTED_CODE_CHARS = 40_000
+#: Cells of one table a page or PDF lays out; a bigger table is shown as its text (markdown-it
+#: made 678 MB of tokens for a 300 × 2,000 table, and no reader reads one as a table).
+MAX_PAGE_TABLE_CELLS = 20_000
 #: SVG elements a PDF draws, in all of a page's SVG images (each embedding counts): WeasyPrint took
 #: 63 s and 824 MB for one 200,000-element SVG. An SVG past the budget is shown as its alt text.
 MAX_PRINTED_SVG_ELEMENTS = 20_000
@@ -224,6 +227,12 @@ class InlineRenderer:
             return Markup("")
         if block.kind == "note":
             return self.blocks(note_text(block))
+        if block.kind == "table" and (cells := table_cells(block.text)) > MAX_PAGE_TABLE_CELLS:
+            self.warnings.append(
+                f"table of {cells:,} cells (line {block.span.start}) shown as its text: a page lays out at most "
+                f"{MAX_PAGE_TABLE_CELLS:,} cells a table"
+            )
+            return Markup(self._code_html(block.text, ""))
         return self.blocks(block.text)
 
     def plain(self, text: str, urls: bool = False) -> str:
@@ -366,6 +375,14 @@ class InlineRenderer:
             f"{MAX_PRINTED_CODE_LINES:,} lines or {MAX_PRINTED_CODE_CHARS:,} characters a printed block)"
         )
         return [*shown, f"⋯ {left:,} more lines not printed"]
+
+
+def table_cells(text: str) -> int:
+    """About how many cells a pipe table's source holds: its rows times its header's columns
+    (counted without parsing it: a row's ``|`` separate its cells)."""
+    header, _, _ = text.partition("\n")
+    columns = header.strip().strip("|").count("|") + 1
+    return columns * (text.count("\n") + 1)
 
 
 def _data_bytes(src: str) -> bytes:

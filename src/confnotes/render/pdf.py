@@ -227,10 +227,12 @@ def render_pdf(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, li
     from dataclasses import replace
 
     from confnotes.render.html import render_html
+    from confnotes.render.printed import printed_part
 
+    doc, cut = printed_part(doc)
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
     pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings
+    return pdf, ([cut] if cut else []) + warnings + pdf_warnings
 
 
 render = render_pdf

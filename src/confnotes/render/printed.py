@@ -1,0 +1,95 @@
+"""The part of a note a PDF prints: all of it, up to a budget of parts and characters.
+
+WeasyPrint lays out every box of a page, and its cost grows with them: 100 KB of sections and
+bullets took 42 s and 500 KB took 222 s and 2.2 GB, so a 20 MB note would never finish. A PDF
+prints the note's parts (sections, items and blocks) in source order until ``MAX_PRINTED_PARTS``
+or ``MAX_PRINTED_CHARS`` is reached; the rest is named on a last line of the PDF and in a warning.
+The HTML page shows all of it. docs/security.md ("Limits") lists both values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from confnotes.model import Block, Document, Entry, List, Node, Span, count_words, walk_content
+
+#: sections, items and blocks printed in one PDF (a long real conference note has about 1,500)
+MAX_PRINTED_PARTS = 5_000
+#: characters of text printed in one PDF (about 600 pages)
+MAX_PRINTED_CHARS = 1_000_000
+
+
+@dataclass
+class _Budget:
+    parts: int
+    chars: int
+
+    def spend(self, text: str) -> bool:
+        """Take one part of ``text``'s length; False when the budget cannot hold it."""
+        if self.parts <= 0 or len(text) > self.chars:
+            return False
+        self.parts -= 1
+        self.chars -= len(text)
+        return True
+
+
+def printed_part(doc: Document) -> tuple[Document, str | None]:
+    """``doc`` cut to what a PDF prints, and a warning when something was left out (None: all of
+    it). The PDF's last line, where the cut is, says how much is left out."""
+    parts, chars = MAX_PRINTED_PARTS, MAX_PRINTED_CHARS
+    budget = _Budget(parts, chars)
+    kept, cut = _take(doc.content, budget, None)
+    if not cut:
+        return doc, None
+    left = _words(doc.content) - _words(kept)
+    note = (
+        f"⋯ The rest of this note ({left:,} words) is not printed: a PDF prints at most {parts:,} sections, "
+        f"items and blocks or {chars:,} characters. Its HTML page shows all of it."
+    )
+    kept, _ = _take(doc.content, _Budget(parts, chars), note)
+    warning = f"PDF cut: {left:,} more words not printed (at most {parts:,} sections, items and blocks or {chars:,} characters a PDF)"
+    return replace(doc, content=kept), warning
+
+
+def _take(content: tuple[Entry, ...], budget: _Budget, note: str | None, in_list: bool = False) -> tuple[tuple[Entry, ...], bool]:
+    """The entries of ``content`` the budget holds, in order, and whether any were left out; where
+    the cut is, a paragraph of ``note`` closes the content (a list's items hold none: the content
+    holding the list gets it)."""
+    kept: list[Entry] = []
+
+    def cut() -> tuple[tuple[Entry, ...], bool]:
+        if note is not None and not in_list:
+            line = kept[-1].span.end + 1 if kept else 1
+            kept.append(Block("paragraph", note, Span(line, line)))
+        return tuple(kept), True
+
+    for entry in content:
+        if type(entry) is Block:
+            if not budget.spend(entry.text):
+                return cut()
+            kept.append(entry)
+        elif type(entry) is List:
+            items, was_cut = _take(entry.items, budget, note, in_list=True)
+            if items:
+                kept.append(replace(entry, items=items))  # type: ignore[arg-type]
+            if was_cut:
+                return cut()
+        else:
+            node: Node = entry  # type: ignore[assignment]
+            if not budget.spend(node.title):
+                return cut()
+            inner, was_cut = _take(node.content, budget, note)
+            kept.append(replace(node, content=inner))
+            if was_cut:
+                return tuple(kept), True
+    return tuple(kept), False
+
+
+def _words(content: tuple[Entry, ...]) -> int:
+    total = 0
+    for entry in walk_content(content):
+        if type(entry) is Block:
+            total += count_words(entry.text)
+        elif type(entry) is Node:
+            total += count_words(entry.title)
+    return total

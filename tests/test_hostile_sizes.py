@@ -1,0 +1,184 @@
+"""Notes of hostile size read in bounded time and memory (issue "Hardening, round 3": every command
+on any note of up to 20 MB within 1 GB, saying where a limit cut something; docs/security.md, "Limits").
+
+Each 20 MB shape runs in a fresh process with a bound on its address space and a generous
+time-out, as tests/test_hostile_limits.py does: a regression fails or is killed instead of
+hanging the suite; no duration is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from confnotes.export import json_chunks, to_dict
+from confnotes.parse import parse
+
+TIMEOUT = 400
+#: address space for one command on a 20 MB note (Python, its libraries and the heap)
+MEMORY = 1536 * 1024**2
+WORDS = ["scaling", "systems", "latency", "cache", "shard", "queue", "replica", "leader", "follower", "consensus", "quorum"]
+
+
+def confnotes(*args: str, memory: int = MEMORY) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run(
+        [sys.executable, "-m", "confnotes", *args], capture_output=True, text=True, timeout=TIMEOUT, preexec_fn=limit, env=dict(os.environ)
+    )
+
+
+def phrase(rng: random.Random, count: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(count))
+
+
+def twenty_megabytes(path: Path, line: Callable[[int], str]) -> Path:
+    lines: list[str] = []
+    size = index = 0
+    while size < 20_000_000:
+        text = line(index)
+        lines.append(text)
+        size += len(text) + 1
+        index += 1
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time(tmp_path):
+    """A blog post of one-line paragraphs and no heading: every paragraph stands in the lede, and
+    each one copied all the blocks before it (more than 300 s for 20 MB; now about 40 s)."""
+    rng = random.Random(1)
+    note = twenty_megabytes(tmp_path / "post.md", lambda _: f"{phrase(rng, 12)}\n")
+    result = confnotes("lint", "--no-cache", "--format", "json", str(note))
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory(tmp_path):
+    """A 300-column table of 20 MB: three markdown-it tokens a cell made 5.4 GB; the outline reads
+    a table as its lines, and a page shows a table past its cell limit as its text."""
+    header = "| " + " | ".join(f"c{i}" for i in range(300)) + " |"
+    note = twenty_megabytes(tmp_path / "table.md", lambda i: header if i == 0 else "|" + "---|" * 300 if i == 1 else "| x " * 300 + "|")
+    outline = confnotes("outline", "--format", "json", str(note))
+    assert outline.returncode == 0, outline.stderr[-2000:]
+    data = json.loads(outline.stdout)
+    assert [entry["kind"] for entry in data["content"]] == ["table"]
+    page = confnotes("render", str(note), "--to", "html", "-o", str(tmp_path / "table.html"))
+    assert page.returncode == 0, page.stderr[-2000:]
+    assert "shown as its text: a page lays out at most 20,000 cells a table" in page.stderr
+    lint = confnotes("lint", "--no-cache", str(note))
+    assert lint.returncode in (0, 1) and "Traceback" not in lint.stderr, lint.stderr[-2000:]
+
+
+@pytest.mark.parametrize("command", [("outline", "--format", "json"), ("lint", "--no-cache"), ("fmt", "--check")])
+def test_twenty_megabytes_of_sections_and_bullets_stay_within_memory(tmp_path, command):
+    """260,000 sections of three bullets: the outline's JSON was 2.9 GB (its tokens, then the whole
+    outline as dictionaries and the JSON as one string); tokens now cost half, go as the outline
+    takes them, and the JSON is written as it is made."""
+    rng = random.Random(2)
+    note = twenty_megabytes(
+        tmp_path / "days.md", lambda i: f"## Session {i}\n\n- {phrase(rng, 6)}\n- {phrase(rng, 6)}\n  - {phrase(rng, 4)}\n"
+    )
+    result = confnotes(*command, str(note))
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+
+
+def test_the_outline_of_a_long_list_costs_a_bounded_multiple_of_the_note():
+    """In-process: reading a 1 MB list and writing its JSON peaks at under 45 times the note's size
+    (tokens cost 264 bytes each and the JSON was built whole: 95 times before)."""
+    rng = random.Random(3)
+    text = "".join(f"- {phrase(rng, 6)}\n" for _ in range(23_000))
+    parse("# warm\n\n- a\n", "warm.md")  # compiled patterns and the parser are not the note's cost
+    tracemalloc.start()
+    try:
+        doc = parse(text, "list.md")
+        written = sum(len(piece) for piece in json_chunks(doc))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert written > len(text)
+    assert peak < 45 * len(text), f"{peak / len(text):.0f}x the note"
+
+
+def test_streamed_json_is_the_whole_json_byte_for_byte():
+    fixtures = Path(__file__).parent / "fixtures"
+    notes = sorted(fixtures.rglob("*.md"))
+    assert len(notes) > 50
+    for path in notes:
+        doc = parse(path.read_text(encoding="utf-8"), str(path))
+        from confnotes.escape import strict_json
+
+        assert "".join(json_chunks(doc)) == strict_json(to_dict(doc), indent=2, default=str), path
+
+
+def test_a_pdf_prints_up_to_its_limit_and_says_what_it_left_out(cli, tmp_path, monkeypatch):
+    """Past the print limit (5,000 parts here made 40), a PDF stops at a part, in order, with a
+    last line and a warning saying how many words are left out; the page shows all of it."""
+    import confnotes.render.printed as printed
+    from helpers import assert_words_in_order, pdf_reading_text
+
+    monkeypatch.setattr(printed, "MAX_PRINTED_PARTS", 40)
+    body = "".join(f"## Session {s}\n\n" + "".join(f"- point {s}.{i} about caches\n" for i in range(5)) + "\n" for s in range(20))
+    note = tmp_path / "long.md"
+    note.write_text("# Long day\n\n" + body, encoding="utf-8")
+    result = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "long.pdf"))
+    assert result.exit_code == 0
+    assert "PDF cut:" in result.stderr and "more words not printed (at most 40 sections, items and blocks" in result.stderr
+    text = pdf_reading_text(tmp_path / "long.pdf")
+    shown = text[text.index("point 0.0") : text.index("⋯")]
+    expected = "".join(f"point {s}.{i} about caches\n" for s in range(20) for i in range(5)).split()
+    # the note's words (headings, bullets, page numbers and running heads aside)
+    kept = [word for word in shown.split() if word in ("point", "about", "caches") or re.fullmatch(r"\d+\.\d", word)]
+    assert_words_in_order(kept, expected, "the PDF")  # what it printed is the note's words, in order
+    assert kept == expected[: len(kept)] and 20 < len(kept) // 4 < 40  # a prefix: parts up to the limit, none after
+    assert "is not printed: a PDF prints at most 40 sections, items and blocks" in " ".join(text.split())
+    page = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "long.html"))
+    assert "point 19.4 about caches" in (tmp_path / "long.html").read_text(encoding="utf-8") and "PDF cut" not in page.stderr
+
+
+class _CountingList(list):
+    """A list that counts the items its slices copy."""
+
+    copied = 0
+
+    def __getitem__(self, key):
+        result = super().__getitem__(key)
+        if isinstance(key, slice):
+            _CountingList.copied += len(result)
+        return result
+
+
+def test_reading_paragraphs_copies_no_quadratic_share_of_the_blocks(monkeypatch):
+    """Headings are inferred from the blocks around each paragraph: the work stays linear (the
+    e-mail-header test copied every block before each paragraph, and each session line every
+    block after it: n²/2 copies, 300 s for a 20 MB note of one-line paragraphs)."""
+    import confnotes.parse.build as build
+
+    original = build.classify
+
+    def counting(tokens, blocks, state):
+        counted = _CountingList(blocks)
+        original(tokens, counted, state)
+        blocks[:] = list.__iter__(counted)
+
+    monkeypatch.setattr(build, "classify", counting)
+    rng = random.Random(4)
+    count = 4_000
+    paragraphs = "".join(f"{phrase(rng, 12)}\n\n" for _ in range(count))
+    sessions = "".join(f"Talk: Session {i}\n\n- {phrase(rng, 5)}\n\n" for i in range(count // 2))
+    for text in (paragraphs, "Notes from the day\n\n" + sessions):
+        _CountingList.copied = 0
+        parse(text, "post.md")
+        assert _CountingList.copied < 10 * count, f"{_CountingList.copied:,} blocks copied for {count:,} paragraphs"
