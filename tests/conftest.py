@@ -118,6 +118,7 @@ SLOW: dict[str, str] = {
     "test_print.py::test_paper_letter_for_pdf_and_handout": "PDF and handout on both paper sizes",
     "test_print.py::test_handout_per_page_and_notes_that_flow": "a handout per page count, each a WeasyPrint render",
     "test_build.py::test_incremental_build_of_200_notes": "200 notes built, rebuilt, edited, removed and forced",
+    "test_hostile_folder.py::test_every_command_over_a_hostile_folder": "about 150 commands, each a fresh process, PDFs included",
     "test_build.py::test_build_notes_folder_links_every_note_and_format": "a site in every format, PDFs included",
     "test_decisions.py::test_sharded_build_is_byte_identical_to_a_plain_build": "three shards and a plain build, compared byte for byte",
     "test_demo.py::test_make_demo": "make demo as a user runs it, in a fresh process per format",

@@ -340,6 +340,21 @@ def test_rehearsal_timings_that_are_a_pipe_are_one_error_line(tmp_path, kind):
     assert line == f"{timings}: cannot read rehearsal timings: not a regular file"
 
 
+def test_lint_names_a_pipe_it_is_given_without_waiting_on_it(tmp_path):
+    """lint's cache hashed a note before reading it, with a plain read that waited on a pipe."""
+    os.mkfifo(tmp_path / "pipe.md")
+    result = subprocess.run(
+        [sys.executable, "-m", "confnotes", "lint", str(tmp_path / "pipe.md")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "CONFNOTES_CACHE_DIR": str(tmp_path / "cache")},
+        timeout=120,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{tmp_path / 'pipe.md'}: not a regular file" in result.stderr
+
+
 # ------------------------------------------------------------------ lint's cache in a notes repository
 
 

@@ -25,7 +25,7 @@ from confnotes.lint.engine import (
     project_facts,
 )
 from confnotes.lint.types import Finding, Fix, LintContext
-from confnotes.source import Source, read_source
+from confnotes.source import Source, read_bytes, read_source
 
 if TYPE_CHECKING:
     from confnotes.slides import Decks
@@ -401,9 +401,9 @@ class LintCache:
         if isinstance(entry, dict) and entry.get("stamp") == stamp and entry.get("config") == key and isinstance(entry.get("digest"), str):
             self._stamps[path] = (stamp, key)
             return str(entry["digest"])
-        try:
-            data = Path(note).read_bytes()
-        except OSError:
+        try:  # as the note is read: a pipe or a device is never waited on (lint then says what it is)
+            data = read_bytes(note)
+        except NotesError:
             return ""
         self._stamps[path] = (stamp, key)
         return _digest(key.encode() + data)
