@@ -185,6 +185,9 @@ def markdown_note(draw) -> str:
     for _ in range(draw(st.integers(0, 3))):
         parts.append(f"## {draw(TITLE)}")
         parts.append(draw(content()))
+        for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):  # bold topic lines: "**Q&A**" over what it heads
+            parts.append(f"**{draw(TITLE)}**")
+            parts.append(draw(content()))
         if draw(st.integers(0, 3)) == 0:
             parts.append(f"### {draw(TITLE)}")
             parts.append(draw(content()))
@@ -301,6 +304,9 @@ def styled_note(draw) -> str:
             parts.append("---")
         parts.append(_styled_heading(style, draw(TITLE), 2))
         parts.append(draw(styled_content(style)))
+        for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):  # bold topic lines in the note's strong marker
+            parts.append(f"{style['strong']}{draw(TITLE)}{style['strong']}")
+            parts.append(draw(styled_content(style)))
         if draw(st.integers(0, 3)) == 0:
             parts.append(f"### {draw(TITLE)}")
             parts.append(draw(styled_content(style)))

@@ -25,7 +25,7 @@ def test_writes_the_note_and_its_images_beside_each_other(cli, tmp_path):
     note = (tmp_path / "kubecon.pydocx.md").read_text(encoding="utf-8")
     assert "](kubecon.pydocx.assets/image1.png)" in note
     (line,) = result.stderr.splitlines()
-    assert line.endswith("kubecon.pydocx.md: 2 sections, 15 items, 1 image, 186 words")
+    assert line.endswith("kubecon.pydocx.md: 4 sections, 15 items, 1 image, 186 words")
 
 
 def test_refuses_to_overwrite_without_force(cli, tmp_path):

@@ -105,13 +105,22 @@ def test_labels_never_keep_the_colon(title, label, text):
     assert (item.label, item.text) == (label, text)
 
 
-def test_bold_line_heads_the_list_below_it():
+def test_bold_lines_under_a_title_heading_are_its_sections():
     doc = _doc("bold-subheadings.md")
-    kinds = [(type(entry).__name__, getattr(entry, "info", None)) for entry in doc.content]
-    assert kinds == [("Block", "group"), ("List", None)] * 3
-    lists = [entry for entry in doc.content if type(entry) is List]
-    assert [len(lst.items) for lst in lists] == [3, 3, 2]
+    assert [(s.title, s.level, s.origin) for s in doc.sections] == [
+        ("Session 1: Platform engineering", 2, "bold"),
+        ("Session 2: Caching", 2, "bold"),
+        ("Session 3: Cost", 2, "bold"),
+    ]
+    assert [len(s.items) for s in doc.sections] == [3, 3, 2]
     assert format_markdown(doc).count("**Session") == 3
+
+
+def test_bold_line_heads_the_list_below_it_in_a_note_without_headings():
+    doc = _doc("paste-meetup-bold-talks.md")
+    kinds = [(type(entry).__name__, getattr(entry, "info", None)) for entry in doc.content]
+    assert kinds == [("Block", ""), ("Block", "group"), ("List", None), ("Block", "group"), ("List", None), ("Block", "")]
+    assert doc.sections == ()
 
 
 def test_pasted_numbering_with_bullets_right_below():

@@ -291,9 +291,21 @@ def _heading_end(node: Node) -> int:
     return node.span.start + node.title.count("\n") + (1 if node.origin == "setext" else 0)
 
 
+def _emit_bold_heading(ctx: _Context, node: Node) -> None:
+    """A sub-heading the author wrote as a bold line (``**Q&A**``) stays a bold line, in the note's
+    strong-emphasis marker: a paragraph, so a blank line parts it from text or a list above."""
+    mark = "__" if ctx.styles.strong == "_" else "**"
+    ctx.separate("paragraph", node.span.start)
+    ctx.out.append(f"{mark}{node.title}{mark}")
+    ctx.above = Above("bold", node.span.start)
+
+
 def _emit_section(ctx: _Context, node: Node) -> None:
     ctx.pending_before(node.span.start, "")
-    _emit_heading(ctx, node.title, node.level, node.span.start, _heading_end(node))
+    if node.origin == "bold":
+        _emit_bold_heading(ctx, node)
+    else:
+        _emit_heading(ctx, node.title, node.level, node.span.start, _heading_end(node))
     _emit_content(ctx, node.content, "")
 
 

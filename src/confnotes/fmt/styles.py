@@ -85,6 +85,8 @@ class NoteParts:
                 parts.texts.append(entry.title)
                 if entry.is_section:
                     parts.sections.append(entry)
+                    if entry.origin == "bold":  # a bold sub-heading's marks are the note's strong style too
+                        parts.texts.append(f"{entry.marker}{entry.title}{entry.marker}")
             elif type(entry) is List:
                 if entry.origin == "list":
                     parts.lists.append(entry)
@@ -123,6 +125,7 @@ def heading_style(parts: NoteParts, setting: str) -> str:
         return setting
     used = {node.origin for node in parts.sections if node.level <= 2}
     used.discard("inferred")
+    used.discard("bold")  # bold sub-headings stay bold lines, whatever the heading style
     meta = parts.doc.meta
     if meta.title_origin == "heading" and meta.title_span is not None and meta.title_level <= 2:
         lines = meta.title_span.end - meta.title_span.start + 1

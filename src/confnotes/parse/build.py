@@ -300,14 +300,48 @@ class Assembler:
         if role == "bold-point":
             self.on_bold_point(position, top)
             return
+        if role == "bold-heading" and self.on_bold_heading(position, top):
+            return
         span = span_of(lines, top.a, top.b)
         if top.lead:
             block = paragraph_block(top.content, span, state.options.note_lines)
         else:
             block = make_block(lines, self.tokens, top.start, "paragraph", state.options.note_lines)
-        if role == "group":
+        if role == "group" or (role == "bold-heading" and self.heads_list(position)):
             block = replace(block, info="group")
         self.add(block)
+
+    def on_bold_heading(self, _position: int, top: Top) -> bool:
+        """``**Q&A**`` over what it heads, in a note with headings: a sub-section one level below the
+        section it stands in (in the lede, below the title), holding what follows up to the next bold
+        topic line or heading of its level or higher. Its title is the text inside the ``**``, and its
+        marker the ``**`` or ``__`` it was written with, so fmt writes the bold line back. False when
+        that level would pass Markdown's deepest (6): the line stays a paragraph."""
+        parent = next((section.level for section in reversed(self.sections) if section.origin != "bold"), None)
+        if parent is None:
+            title = self.title_block
+            parent = title.level if title is not None and title.kind == "heading" else 1
+        level = parent + 1
+        if level > 6:
+            return False
+        self.close_sections(level)
+        line = self.state.lines[top.a]
+        text = line.strip()
+        span = span_of(self.state.lines, top.a, top.b)
+        col = len(line) - len(line.lstrip()) + 1
+        builder = NodeBuilder(SECTION, text[2:-2].strip(), span.start, span.end, "bold", level, col=col, marker=text[:2])
+        self.sections.append(builder)
+        self.state.recovered.add("bold-headings")
+        return True
+
+    def heads_list(self, position: int) -> bool:
+        """Whether a list comes next (comments aside): a bold line left a paragraph then heads it."""
+        for index in range(position + 1, len(self.blocks)):
+            top = self.blocks[index]
+            if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
+                continue
+            return top.kind in ("bullet_list", "ordered_list")
+        return False
 
     def on_bold_point(self, _position: int, top: Top) -> None:
         """``**1. Why Rust?**`` becomes point 1, with the list right below it as its own."""

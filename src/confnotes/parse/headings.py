@@ -1,9 +1,12 @@
-"""Which plain lines are headings: the roles of top-level paragraphs (heading, filename, bold point, group).
+"""Which plain lines are headings: the roles of top-level paragraphs (heading, bold heading,
+filename, bold point, group).
 
 Precision matters more than recall: a heading wrongly invented changes every output and
 ``fmt`` would write it into the user's file. So headings are inferred only in notes that
 show they were pasted — pasted bullets, a file-name line, or a bare-line pattern of short heading-like lines
-each followed by the text they head — and only for lines that read as headings.
+each followed by the text they head — and only for lines that read as headings. In a note
+with Markdown headings, bold topic lines (``**Day 1**``, ``**Q&A**``) that stand alone over what
+they head are its sub-headings when there are at least two of them.
 """
 
 from __future__ import annotations
@@ -140,8 +143,8 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
 
 
 def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
-    """Give every top-level paragraph its role: heading, filename, bold-point, group or text
-    (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
+    """Give every top-level paragraph its role: heading, bold-heading, filename, bold-point, group
+    or text (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
     explicit = [top for top in blocks if top.kind == "heading"]
     mode = state.options.infer_headings
     allowed = mode == "always" or (mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1)
@@ -168,8 +171,16 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         elif recover.is_bold_line(content) and following is not None and following.kind in ("bullet_list", "ordered_list"):
             top.role = "group"
         opening = opening and top.role == "filename"
-    if not allowed:
-        return
+    if allowed:
+        _infer_headings(blocks, state)
+    if mode != "never":
+        _bold_headings(blocks, state)
+
+
+def _infer_headings(blocks: list[Top], state: ParseState) -> None:
+    """Bare lines as headings, in a note without Markdown headings (but a title) that shows it was
+    pasted or whose short lines each head real text."""
+    mode = state.options.infer_headings
     _session_headings(blocks, state)
     pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
     if pasted:
@@ -191,3 +202,69 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         candidates += titles
     for position in candidates:
         blocks[position].role = "heading"
+
+
+#: What a bold topic line heads besides a paragraph: a list, pasted bullets, code, a table, a quote, raw HTML.
+_BOLD_BODY_KINDS = _BODY_KINDS | {"html_block"}
+#: The fewest bold topic lines that make a note's pattern: one alone is emphasis, not structure.
+_BOLD_PATTERN = 2
+
+
+def is_bold_topic(top: Top, state: ParseState) -> bool:
+    """A paragraph that is one line of bold text and nothing else, reading as a heading: ``**Day 1**``,
+    ``**Q&A**``, ``**Talk: Cells at Scale**`` — not a sentence (``**We should have load tested.**``),
+    not a label line (``**Speaker: Priya Raman**``), not a bold point (``**1. Why Rust?**``)."""
+    if top.kind != "paragraph" or top.role not in ("", "group") or top.b - top.a != 1:
+        return False
+    content = top.content.strip()
+    if not recover.is_bold_line(content):
+        return False
+    inner = content[2:-2].strip()
+    limit = state.options.max_heading_length
+    return recover.is_heading_candidate(inner, limit) or recover.is_session_line(inner, limit)
+
+
+def _heads_content(blocks: list[Top], position: int, state: ParseState) -> bool:
+    """Whether the bold topic line at ``position`` heads something: the block after it (comments
+    aside) is a list, code, a table, a quote or text — not a heading, another bold topic line, a
+    ``---`` break or the end of the note."""
+    following = _following(blocks, position)
+    if following is None:
+        return False
+    if following.kind == "paragraph":
+        return following.role in ("", "group") and not is_bold_topic(following, state)
+    return following.kind in _BOLD_BODY_KINDS
+
+
+def _naming_line(blocks: list[Top]) -> Top | None:
+    """The note's first line when it names the notes (``KubeCon EU 2026 notes``): the title
+    ``meta.find_title`` takes where nothing above it gives one, and ``fmt`` writes as ``#``."""
+    content = [top for top in blocks if top.role not in ("filename", "skip", "email") and top.kind not in ("html_block", "reference")]
+    if len(content) < 2:
+        return None
+    first = content[0]
+    if first.kind != "paragraph" or first.role or first.b - first.a != 1:
+        return None
+    return first if recover.is_note_title(first.content) and not recover.is_label_line(first.content) else None
+
+
+def _bold_headings(blocks: list[Top], state: ParseState) -> None:
+    """In a note with headings, bold topic lines each standing alone over what they head are
+    sub-headings (the assembler places them one level below the section they stand in), when the
+    note has at least two: one bold line alone is the author's emphasis, not a pattern.
+
+    A note has headings when it has Markdown headings, headings recovered from bare lines, or a
+    first line naming the notes: everything ``fmt`` writes as a heading, so that a note reads the
+    same before and after ``fmt``."""
+    naming = _naming_line(blocks)
+    if naming is None and not any(top.kind == "heading" or top.role == "heading" for top in blocks):
+        return
+    topics = [
+        position
+        for position, top in enumerate(blocks)
+        if top is not naming and is_bold_topic(top, state) and _heads_content(blocks, position, state)
+    ]
+    if len(topics) < _BOLD_PATTERN:
+        return
+    for position in topics:
+        blocks[position].role = "bold-heading"

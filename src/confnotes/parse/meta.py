@@ -243,8 +243,8 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
             state.recovered.add("inferred-title")  # the first line of a paste names the notes
             return top.content.strip(), "inferred", span_of(lines, top.a, top.b), top
     for top in blocks:
-        if top.kind == "heading" or top.role == "heading":
-            break
+        if top.kind == "heading" or top.role in ("heading", "bold-heading"):
+            break  # the lede ends at the first section
         if top.kind == "paragraph" and not top.role:
             phrase = recover.lede_title(top.content.split("\n")[-1] if top.content else "")
             if phrase:

@@ -29,6 +29,8 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     meta = ctx.doc.meta
     previous = meta.title_level if meta.title_origin == "heading" else None
     for node, _ in sections(ctx):
+        if node.origin == "bold":
+            continue  # a bold sub-heading (**Q&A**) is no heading mark the author chose a level for
         if previous is not None and node.level > previous + 1 and node.origin in ("atx", "setext"):
             yield Report(node.span.start, node.col, f"heading level jumps from {previous} to {node.level}; use level {previous + 1}")
         previous = node.level

@@ -40,7 +40,9 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     kinds = [name for name in doc.recovered if name in _REPORTED]
     if not kinds:
         return
-    first = next((node for node, _ in ctx.walked if node.origin in ("glyph", "inferred", "bold")), None)
+    # bold points are pasted structure; bold sub-headings (**Q&A**) are the author's Markdown
+    pasted = (node for node, _ in ctx.walked if node.origin in ("glyph", "inferred") or (node.origin == "bold" and not node.is_section))
+    first = next(pasted, None)
     line, col = (first.span.start, first.col) if first and "front-matter-text" not in kinds else (1, 1)
     if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
         line, col = min((line, col), (doc.meta.title_span.start, 1))
