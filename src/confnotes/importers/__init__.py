@@ -107,6 +107,7 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
         meta.update(stated_meta(found))
         text = to_markdown(found, assets_folder, meta)
         assets, kind, dropped = found.assets, found.format, found.dropped
+    del found  # the document's blocks are in the Markdown now: not held while it is parsed and formatted
     note_path = f"{stem}.md"
     options = ParseOptions()
     doc = parse(text, note_path, options)
