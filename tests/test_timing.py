@@ -152,7 +152,7 @@ def test_lint_over_time_for_a_talk_past_its_slot(cli, tmp_path):
     result = cli("lint", "--no-cache", "--format", "json", str(note))
     found = [f for f in json.loads(result.stdout) if f["name"] == "over-time"]
     assert len(found) == 1 and found[0]["line"] == 2 and found[0]["severity"] == "warning"
-    assert re.search(r"runs about 3:\d\d min for a 2:00 min slot \(1\d\d%\)", found[0]["message"])
+    assert re.search(r"runs about 3 min( \d\d? s)? for a 2 min slot \(1\d\d%\)", found[0]["message"])
     note.write_text("---\nduration: 5min\n---\n" + (NOTES / "scale2025.md").read_text(encoding="utf-8"))
     result = cli("lint", "--no-cache", "--format", "json", str(note))
     assert "over-time" not in {f["name"] for f in json.loads(result.stdout)}
@@ -277,7 +277,7 @@ def test_what_new_users_tripped_on(cli, tmp_path):
     plan = _json(cli, str(note))
     assert [s["budget_minutes"] for s in plan["sections"]] == [6, 6]
     found = json.loads(cli("lint", "--no-cache", "--format", "json", str(note)).stdout)
-    assert any("budgets add up to 12:00 min, more than the 10:00 min slot" in f["message"] for f in found)
+    assert any("budgets add up to 12 min, more than the 10 min slot" in f["message"] for f in found)
     timings = tmp_path / "quick.json"
     timings.write_text(json.dumps({"format": "confnotes.rehearsal/1", "slides": [{"slide": 3, "seconds": 1}, {"slide": 4, "seconds": 1}]}))
     out = cli("time", "--rehearsal", str(timings), str(note)).stdout
@@ -450,3 +450,10 @@ def test_flow_style_front_matter_is_read_and_edited_in_place(cli, tmp_path):
     assert text.count("slides:") == 1 and "max_items: 2" in text and "wpm: " in text.split("slides:")[1].split("\n")[0]
     assert "<!-- time:" not in text, "budgets that live in the front matter are changed there"
     assert len(_json(cli, str(note))["slide_marks"]) == slides, "the deck's settings survive"
+
+
+def test_durations_in_messages_read_as_durations():
+    """A lint message says "59 s" or "1 min 34 s", never a clock followed by a unit ("0:59 min")."""
+    from confnotes.timing import spoken_minutes
+
+    assert [spoken_minutes(m) for m in (0.98, 1.5666, 30, 4.1, 0)] == ["59 s", "1 min 34 s", "30 min", "4 min 6 s", "0 s"]

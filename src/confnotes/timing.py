@@ -84,6 +84,16 @@ def format_minutes(minutes: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def spoken_minutes(minutes: float) -> str:
+    """``4.1`` → ``4 min 6 s``, ``0.98`` → ``59 s``, ``30`` → ``30 min``: a duration in a sentence
+    (a clock's ``0:59 min`` reads as neither)."""
+    seconds = round(minutes * 60)
+    whole, rest = divmod(seconds, 60)
+    if not whole:
+        return f"{rest} s"
+    return f"{whole} min" + (f" {rest} s" if rest else "")
+
+
 @dataclass(frozen=True, slots=True)
 class SlideTime:
     number: int  # 1-based, as the deck numbers slides

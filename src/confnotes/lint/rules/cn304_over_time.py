@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.timing import format_minutes, front_matter_line
+from confnotes.timing import front_matter_line, spoken_minutes
 
 META = RuleMeta.of(
     __name__,
@@ -34,7 +34,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         yield Report(
             line,
             1,
-            f"the talk runs about {format_minutes(timing.total_minutes)} min for a {format_minutes(slot)} min slot "
+            f"the talk runs about {spoken_minutes(timing.total_minutes)} for a {spoken_minutes(slot)} slot "
             f"({timing.total_minutes / slot:.0%}) at {timing.wpm} words a minute",
         )
     budgeted = [section.budget_minutes for section in timing.sections if section.budget_minutes is not None]
@@ -42,7 +42,7 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         yield Report(
             front_matter_line(ctx.doc, "duration") or 1,
             1,
-            f"the section budgets add up to {format_minutes(sum(budgeted))} min, more than the {format_minutes(slot)} min slot",
+            f"the section budgets add up to {spoken_minutes(sum(budgeted))}, more than the {spoken_minutes(slot)} slot",
         )
     for section in timing.sections:
         budget = section.budget_minutes
@@ -50,6 +50,6 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
             yield Report(
                 section.line,
                 1,
-                f"section '{section.title}' runs about {format_minutes(section.minutes)} min for a "
-                f"{format_minutes(budget)} min budget ({section.minutes / budget:.0%})",
+                f"section '{section.title}' runs about {spoken_minutes(section.minutes)} for a "
+                f"{spoken_minutes(budget)} budget ({section.minutes / budget:.0%})",
             )

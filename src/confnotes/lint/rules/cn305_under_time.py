@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.timing import format_minutes, front_matter_line
+from confnotes.timing import front_matter_line, spoken_minutes
 
 META = RuleMeta.of(
     __name__,
@@ -30,6 +30,6 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         yield Report(
             front_matter_line(ctx.doc, "duration") or 1,
             1,
-            f"the talk runs about {format_minutes(timing.total_minutes)} min of a {format_minutes(slot)} min slot "
+            f"the talk runs about {spoken_minutes(timing.total_minutes)} of a {spoken_minutes(slot)} slot "
             f"({timing.total_minutes / slot:.0%})",
         )
