@@ -7,6 +7,7 @@ pasted structure is rewritten; ``[fmt]`` in the config forces a style, for ``fmt
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -278,3 +279,24 @@ def test_fmt_settings_are_checked(tmp_path):
 
 def test_the_default_is_consistent_everywhere():
     assert FmtSettings() == FmtSettings("consistent", "consistent", "consistent", "consistent", "consistent")
+
+
+def test_outline_differences_agree_with_the_whole_signatures():
+    """fmt compares outlines entry by entry (``outline_differences``), never building two whole
+    signatures; it names the same parts ``iter_differences`` does, on every pair of fixtures and
+    on each fixture against its own formatted text (glyph bullets become Markdown lists there)."""
+    from confnotes.fmt import iter_differences, outline_differences
+
+    fixtures = Path(__file__).parent / "fixtures"
+    docs = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(fixtures.rglob("*.md"))[:60]]
+    formatted = []
+    for doc in docs:
+        try:
+            formatted.append(parse(format_markdown(doc), doc.path))
+        except NotesError:
+            continue
+    assert len(formatted) > 40
+    pairs = [*zip(docs, formatted, strict=False), *zip(docs, docs[1:], strict=False), *zip(formatted, docs[3:], strict=False)]
+    for before, after in pairs:
+        expected = list(iter_differences(outline_signature(before), outline_signature(after)))
+        assert outline_differences(before, after) == expected, (before.path, after.path)
