@@ -21,7 +21,7 @@ from confnotes.model import ITEM, SECTION, Block, Document, Entry, List, Node, S
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top, make_block, paragraph_block, split_top
 from confnotes.parse.glyphs import glyph_lists
-from confnotes.parse.headings import classify
+from confnotes.parse.headings import classify, next_block
 from confnotes.parse.lines import span_of, verbatim
 from confnotes.parse.lists import read_list
 from confnotes.parse.markdown import MAX_DEPTH, markdown_parser
@@ -336,12 +336,8 @@ class Assembler:
 
     def heads_list(self, position: int) -> bool:
         """Whether a list comes next (comments aside): a bold line left a paragraph then heads it."""
-        for index in range(position + 1, len(self.blocks)):
-            top = self.blocks[index]
-            if top.kind == "html_block" and top.content.lstrip().startswith("<!--"):
-                continue
-            return top.kind in ("bullet_list", "ordered_list")
-        return False
+        following = next_block(self.blocks, position)
+        return following is not None and following.kind in ("bullet_list", "ordered_list")
 
     def on_bold_point(self, _position: int, top: Top) -> None:
         """``**1. Why Rust?**`` becomes point 1, with the list right below it as its own."""

@@ -38,7 +38,7 @@ def _is_candidate(top: Top, state: ParseState, question: bool = False) -> bool:
     )
 
 
-def _following(blocks: list[Top], position: int) -> Top | None:
+def next_block(blocks: list[Top], position: int) -> Top | None:
     """The block after ``position`` that a reader sees: comments (a budget, a lint directive, speaker
     notes) are skipped, so a comment under a heading does not change what the heading heads."""
     for index in range(position + 1, len(blocks)):  # no slice: a copy of the rest for every block was quadratic
@@ -71,7 +71,7 @@ def _bare_line_pattern(candidates: list[int], titles: list[int], blocks: list[To
         return False
     heads = 0
     for position in candidates:
-        verdict = _heads_body(blocks[position], _following(blocks, position), state)
+        verdict = _heads_body(blocks[position], next_block(blocks, position), state)
         if verdict is False:
             return False
         heads += verdict is True
@@ -157,7 +157,7 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
             opening = opening and (top.kind == "html_block" or top.role == "filename")
             continue
         content = top.content
-        following = _following(blocks, position)
+        following = next_block(blocks, position)
         if not seen_section and top.b - top.a == 1 and recover.is_filename_line(content):
             top.role = "filename"
         elif (
@@ -195,7 +195,7 @@ def _infer_headings(blocks: list[Top], state: ParseState) -> None:
         titles = [
             position
             for position, top in enumerate(blocks[:last])
-            if position not in chosen and _is_candidate(top, state, question=True) and _heads_body(top, _following(blocks, position), state)
+            if position not in chosen and _is_candidate(top, state, question=True) and _heads_body(top, next_block(blocks, position), state)
         ]
         if not _bare_line_pattern(candidates, titles, blocks, state):
             return
@@ -228,7 +228,7 @@ def _heads_content(blocks: list[Top], position: int, state: ParseState) -> bool:
     """Whether the bold topic line at ``position`` heads something: the block after it (comments
     aside) is a list, code, a table, a quote or text — not a heading, another bold topic line, a
     ``---`` break or the end of the note."""
-    following = _following(blocks, position)
+    following = next_block(blocks, position)
     if following is None:
         return False
     if following.kind == "paragraph":
