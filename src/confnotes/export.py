@@ -96,20 +96,15 @@ def to_dict(doc: Document) -> dict[str, Any]:
     }
 
 
-def to_json(doc: Document, indent: int | None = 2) -> str:
-    if indent != 2:
-        return strict_json(to_dict(doc), indent=indent, default=str)
-    return "".join(json_chunks(doc))
-
-
 #: Stands for a node's children while the rest of it is encoded (``json_chunks``).
 _CHILDREN = "\x00children\x00"
 
 
 def json_chunks(doc: Document) -> Iterator[str]:
-    """``to_json(doc)`` piece by piece, the same text byte for byte: a node's own fields are
-    encoded with its children left out, and the children follow one by one, so a note of half a
-    million items never holds its whole outline as dictionaries, nor the JSON as one string."""
+    """The outline's JSON (``to_dict`` written with an indent of 2) piece by piece, the same text
+    byte for byte: a node's own fields are encoded with its children left out, and the children
+    follow one by one, so a note of half a million items never holds its whole outline as
+    dictionaries, nor the JSON as one string."""
     whole = to_dict(replace(doc, content=()))
     whole["content"] = _CHILDREN
     yield from _chunks(whole, doc.content, "")
