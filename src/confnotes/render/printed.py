@@ -23,6 +23,8 @@ MAX_PRINTED_CHARS = 1_000_000
 class _Budget:
     parts: int
     chars: int
+    #: words of the note not printed yet: once the budget is spent, the words it leaves out
+    words_left: int
 
     def spend(self, text: str) -> bool:
         """Take one part of ``text``'s length; False when the budget cannot hold it."""
@@ -30,37 +32,41 @@ class _Budget:
             return False
         self.parts -= 1
         self.chars -= len(text)
+        self.words_left -= count_words(text)
         return True
+
+    def note(self) -> str:
+        """The last line of a PDF cut short."""
+        return (
+            f"⋯ The rest of this note ({self.words_left:,} words) is not printed: a PDF prints at most "
+            f"{MAX_PRINTED_PARTS:,} sections, items and blocks or {MAX_PRINTED_CHARS:,} characters. Its HTML page shows all of it."
+        )
 
 
 def printed_part(doc: Document) -> tuple[Document, str | None]:
     """``doc`` cut to what a PDF prints, and a warning when something was left out (None: all of
     it). The PDF's last line, where the cut is, says how much is left out."""
-    parts, chars = MAX_PRINTED_PARTS, MAX_PRINTED_CHARS
-    budget = _Budget(parts, chars)
-    kept, cut = _take(doc.content, budget, None)
+    budget = _Budget(MAX_PRINTED_PARTS, MAX_PRINTED_CHARS, _words(doc.content))
+    kept, cut = _take(doc.content, budget)
     if not cut:
         return doc, None
-    left = _words(doc.content) - _words(kept)
-    note = (
-        f"⋯ The rest of this note ({left:,} words) is not printed: a PDF prints at most {parts:,} sections, "
-        f"items and blocks or {chars:,} characters. Its HTML page shows all of it."
+    warning = (
+        f"PDF cut: {budget.words_left:,} more words not printed (at most {MAX_PRINTED_PARTS:,} sections, items and blocks "
+        f"or {MAX_PRINTED_CHARS:,} characters a PDF)"
     )
-    kept, _ = _take(doc.content, _Budget(parts, chars), note)
-    warning = f"PDF cut: {left:,} more words not printed (at most {parts:,} sections, items and blocks or {chars:,} characters a PDF)"
     return replace(doc, content=kept), warning
 
 
-def _take(content: tuple[Entry, ...], budget: _Budget, note: str | None, in_list: bool = False) -> tuple[tuple[Entry, ...], bool]:
+def _take(content: tuple[Entry, ...], budget: _Budget, in_list: bool = False) -> tuple[tuple[Entry, ...], bool]:
     """The entries of ``content`` the budget holds, in order, and whether any were left out; where
-    the cut is, a paragraph of ``note`` closes the content (a list's items hold none: the content
-    holding the list gets it)."""
+    the cut is, a paragraph saying what is left out closes the content (a list's items hold none:
+    the content holding the list gets it). Nothing is spent after the cut, so its count is final."""
     kept: list[Entry] = []
 
     def cut() -> tuple[tuple[Entry, ...], bool]:
-        if note is not None and not in_list:
+        if not in_list:
             line = kept[-1].span.end + 1 if kept else 1
-            kept.append(Block("paragraph", note, Span(line, line)))
+            kept.append(Block("paragraph", budget.note(), Span(line, line)))
         return tuple(kept), True
 
     for entry in content:
@@ -69,7 +75,7 @@ def _take(content: tuple[Entry, ...], budget: _Budget, note: str | None, in_list
                 return cut()
             kept.append(entry)
         elif type(entry) is List:
-            items, was_cut = _take(entry.items, budget, note, in_list=True)
+            items, was_cut = _take(entry.items, budget, in_list=True)
             if items:
                 kept.append(replace(entry, items=items))  # type: ignore[arg-type]
             if was_cut:
@@ -78,7 +84,7 @@ def _take(content: tuple[Entry, ...], budget: _Budget, note: str | None, in_list
             node: Node = entry  # type: ignore[assignment]
             if not budget.spend(node.title):
                 return cut()
-            inner, was_cut = _take(node.content, budget, note)
+            inner, was_cut = _take(node.content, budget)
             kept.append(replace(node, content=inner))
             if was_cut:
                 return tuple(kept), True
