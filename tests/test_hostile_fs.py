@@ -312,15 +312,20 @@ def _one_line(result: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def _never_ending(path: Path, kind: str) -> Path:
+    """``path`` made a file whose read never ends: a pipe nobody writes to, or a device (/dev/zero)."""
+    if kind == "pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return path
+
+
 @pytest.mark.parametrize("kind", ["pipe", "device"])
 def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_path, kind):
     """A notes folder's config names the reference PPTX: a pipe there would hold the render for ever."""
     folder, note = _templates(tmp_path, {})
-    reference = tmp_path / "ref.pptx"
-    if kind == "pipe":
-        os.mkfifo(reference)
-    else:
-        reference.symlink_to("/dev/zero")
+    reference = _never_ending(tmp_path / "ref.pptx", kind)
     (tmp_path / "confnotes.toml").write_text('reference_pptx = "ref.pptx"\n')
     line = _one_line(_confnotes("render", str(note), "--to", "pptx", "-o", str(tmp_path / "talk.pptx")))
     # the config's path, links resolved (/dev/zero for the device)
@@ -331,11 +336,7 @@ def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_pat
 @pytest.mark.parametrize("kind", ["pipe", "device"])
 def test_rehearsal_timings_that_are_a_pipe_are_one_error_line(tmp_path, kind):
     _folder, note = _templates(tmp_path, {})
-    timings = tmp_path / "talk.timings.json"
-    if kind == "pipe":
-        os.mkfifo(timings)
-    else:
-        timings.symlink_to("/dev/zero")
+    timings = _never_ending(tmp_path / "talk.timings.json", kind)
     line = _one_line(_confnotes("time", str(note), "--rehearsal", str(timings)))
     assert line == f"{timings}: cannot read rehearsal timings: not a regular file"
 
