@@ -80,11 +80,10 @@ def lint_note(
 def format_text(text: str, path: str = STRING) -> str:
     """``text`` as ``confnotes fmt`` writes it; raises ``NotesError`` where fmt refuses (the result
     would not read back as the same outline)."""
-    from confnotes.fmt import format_markdown
-    from confnotes.load import parse_options, read_text
+    from confnotes import fmt
+    from confnotes.load import parse_options
 
-    config = _config(path, None)
-    return format_markdown(read_text(text, path, config), parse_options(config), text)
+    return fmt.format_text(text, path, parse_options(_config(path, None)))
 
 
 def build_deck(doc: Document, **slides: Any) -> Deck:

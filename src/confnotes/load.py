@@ -38,11 +38,20 @@ class LoadedNote(NamedTuple):
         return parse_options(self.config)
 
 
+def open_note(path: str, config: Config | None = None) -> tuple[Source, Config]:
+    """Read ``path`` (``-`` for standard input) and find its config (upward unless given), not
+    yet parsed: for ``fmt``, which parses the text itself and lets go of each outline in turn.
+
+    Raises ``NotesError`` for a note or config confnotes cannot read.
+    """
+    config = config if config is not None else find_config(path)
+    return read_source(path), config
+
+
 def load_note(path: str, config: Config | None = None) -> LoadedNote:
     """Read ``path`` (``-`` for standard input) with its config (found upward unless given).
 
     Raises ``NotesError`` for a note or config confnotes cannot read.
     """
-    config = config if config is not None else find_config(path)
-    source = read_source(path)
+    source, config = open_note(path, config)
     return LoadedNote(source, config, read_text(source.text, source.path, config))

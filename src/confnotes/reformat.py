@@ -30,20 +30,20 @@ def format_notes(notes: list[str], write: bool, with_diff: bool = False, force: 
     """Format each note with its own config; with ``write``, replace changed files atomically
     (in their own encoding and line endings). ``-`` is standard input: never written."""
     from confnotes.check import encode_like
-    from confnotes.fmt import format_markdown
-    from confnotes.load import load_note
+    from confnotes.fmt import format_text
+    from confnotes.load import open_note, parse_options
     from confnotes.output import rewrite_note
 
     for note in notes:
         try:
-            loaded = load_note(note)
-            formatted = format_markdown(loaded.doc, loaded.options, loaded.source.text)
+            source, config = open_note(note)
+            formatted = format_text(source.text, source.path, parse_options(config))
         except NotesError as exc:
             yield Formatted(note, error=exc)
             continue
-        before = loaded.source.text
+        before = source.text
         changed = formatted != before
         skipped = ""
         if changed and write and note != "-":
-            skipped = rewrite_note(note, before, encode_like(loaded.source, formatted), force) or ""
+            skipped = rewrite_note(note, before, encode_like(source, formatted), force) or ""
         yield Formatted(note, changed, formatted, unified_diff(note, before, formatted) if changed and with_diff else "", skipped=skipped)

@@ -110,7 +110,10 @@ def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) ->
         raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
     try:
         with open(name, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            # sized to the file: a read of the limit allocates the whole limit first (64 MB a note)
+            data = handle.read(min(st.st_size, max_bytes) + 1)
+            if len(data) > st.st_size:  # it grew since: read on, up to the limit
+                data += handle.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise input_error(os_message(exc), name) from None
     if len(data) > max_bytes:

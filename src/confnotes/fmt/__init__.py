@@ -15,11 +15,12 @@ same *ordered* outline — blocks, list boundaries and numbers included — or
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -399,19 +400,61 @@ def outline_differences(before: Document, after: Document) -> list[str]:
     ]
 
 
+def _signature_digest(doc: Document) -> tuple[bytes, ...]:
+    """``outline_signature`` as one hash a part, made item by item: what proves a formatted note
+    reads back the same without holding its first outline while the second is read."""
+    digests = []
+    for part in _signature_parts(doc):
+        digest = hashlib.blake2b(digest_size=32)
+        for item in part:
+            digest.update(repr(item).encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        digests.append(digest.digest())
+    return tuple(digests)
+
+
+class Refused(NotesError):
+    """fmt's output would not read back as the note's outline: the note is left as it is."""
+
+
+def _refused(changed: list[str], path: str) -> Refused:
+    return Refused(f"fmt cannot write this note without changing its outline ({', '.join(changed)}); left as is", path=path)
+
+
 def format_markdown(doc: Document, options: ParseOptions | None = None, source: str | None = None) -> str:
     """Canonical Markdown for ``doc``, in the styles of ``options.fmt`` (the config's ``[fmt]``);
     raises ``NotesError`` if it would not read back the same (read with ``options``, the parse
     options ``doc`` was read with). ``source``: the text ``doc`` was read from; when the result is
     that very text (an already formatted note, the common case of ``fmt --check``), it reads back
-    as ``doc`` by definition and is not parsed again."""
+    as ``doc`` by definition and is not parsed again. For a caller that holds ``doc`` anyway (an
+    editor's analysis, a lint rule, an import); ``format_text`` reads a note's text itself."""
     from confnotes.parse import parse
 
     text = render_markdown(doc, options.fmt if options is not None else None)
     if source is not None and text == source:
         return text
-    again = parse(text, doc.path, options)
-    changed = outline_differences(doc, again)
+    changed = outline_differences(doc, parse(text, doc.path, options))
     if changed:
-        raise NotesError(f"fmt cannot write this note without changing its outline ({', '.join(changed)}); left as is", path=doc.path)
+        raise _refused(changed, doc.path)
+    return text
+
+
+def format_text(source: str, path: str, options: ParseOptions | None = None, seen: Callable[[Document], object] | None = None) -> str:
+    """``format_markdown`` of the note ``source`` (at ``path``), holding one outline at a time: the
+    note's outline gives the text and a digest of what fmt must keep, and is let go before the
+    text is read back (a 20 MB note's outline is 240 MB beside the 780 MB its reading peaks at).
+    Only a refusal reads both again, to name the parts that would change. ``seen`` is shown the
+    note's outline first (an import counts its sections and items)."""
+    from confnotes.parse import parse
+
+    doc = parse(source, path, options)
+    if seen is not None:
+        seen(doc)
+    text = render_markdown(doc, options.fmt if options is not None else None)
+    if text == source:
+        return text
+    kept = _signature_digest(doc)
+    del doc
+    if _signature_digest(parse(text, path, options)) != kept:
+        raise _refused(outline_differences(parse(source, path, options), parse(text, path, options)), path)
     return text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from confnotes.errors import NotesError, input_error
+from confnotes.errors import input_error
 from confnotes.importers.blocks import Imported
 
 FORMATS = ("docx", "html", "opml", "text")
@@ -94,9 +94,9 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
 
 def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result:
     """Import one document: its canonical Markdown note (images linking into ``<stem>.assets/``)."""
-    from confnotes.fmt import format_markdown
+    from confnotes.fmt import Refused, format_text
     from confnotes.importers.markdown import to_markdown
-    from confnotes.parse import ParseOptions, parse
+    from confnotes.parse import ParseOptions
 
     found = read(data, path, fmt)
     assets_folder = f"{stem}.assets"
@@ -109,18 +109,15 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
         assets, kind, dropped = found.assets, found.format, found.dropped
     del found  # the document's blocks are in the Markdown now: not held while it is parsed and formatted
     note_path = f"{stem}.md"
-    options = ParseOptions()
-    doc = parse(text, note_path, options)
-    warnings: list[str] = []
-    try:
-        markdown = format_markdown(doc, options, text)
-    except NotesError:
-        markdown = text
-        warnings.append("kept as read: the canonical form would change its outline")
-    if not markdown.strip():
+    result = Result("", assets, kind, dropped=_counted(dropped))
+    try:  # fmt's output reads back as the outline counted, and it holds one outline at a time
+        result.markdown = format_text(text, note_path, ParseOptions(), seen=lambda doc: _count_parts(result, doc))
+    except Refused:
+        result.markdown = text
+        result.warnings.append("kept as read: the canonical form would change its outline")
+    if not result.markdown.strip():
         raise input_error("no text to import", path)
-    result = Result(markdown, assets, kind, dropped=_counted(dropped), warnings=warnings)
-    _count(result, doc)  # fmt's output reads back as this very outline
+    _count_words(result)
     return result
 
 
@@ -179,7 +176,7 @@ def _counted(dropped: list[str]) -> list[str]:
     return [phrase if count == 1 else f"{phrase} ×{count}" for phrase, count in counts.items()]
 
 
-def _count(result: Result, doc: object) -> None:
+def _count_parts(result: Result, doc: object) -> None:
     from confnotes.model import Document, Node, walk_content
 
     assert isinstance(doc, Document)
@@ -189,6 +186,9 @@ def _count(result: Result, doc: object) -> None:
                 result.sections += 1
             else:
                 result.items += 1
+
+
+def _count_words(result: Result) -> None:
     body = re.sub(r"\A---\n.*?\n---\n", "", result.markdown, flags=re.S)
     body = re.sub(r"\]\([^)]*\)", "]", body)
     result.words = len(re.findall(r"[^\W_]+", body))
