@@ -157,6 +157,8 @@ SLOW: dict[str, str] = {
     "test_hostile_sizes.py::test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory": "a 20 MB table, three processes",
     "test_hostile_sizes.py::test_twenty_megabytes_of_sections_and_bullets_stay_within_a_gigabyte": "260,000 sections, a process a command",
     "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
+    "test_hostile_sizes.py::test_a_big_pdfs_layout_is_let_go_once_written": "a 600-part PDF laid out under tracemalloc",
+    "test_hostile_sizes.py::test_fmt_holds_one_outline_at_a_time": "a 1 MB note read three times under tracemalloc",
 }
 
 #: Fixtures that start a real program: a test using one is marked for it.

@@ -199,6 +199,7 @@ def _render_formats(task: NoteTask, doc: Document, options: RenderOptions, outco
         data, warnings = render_note(doc, fmt, options, base_dir, target)
         outcome.warnings += [message for message in warnings if message not in outcome.warnings]
         write_in(task.out_dir, name, data)  # no link followed: a link planted in the site is refused
+        del data  # written: not held while the next format renders
         outcome.entry["outputs"][fmt] = name
 
 

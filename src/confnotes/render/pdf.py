@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import re
 import sys
@@ -115,6 +116,12 @@ def _fetcher_class() -> Any:
 
 
 #: WeasyPrint warnings about the machine, not the note (`confnotes doctor` reports those once).
+#: HTML longer than this (characters) is a PDF whose layout, a web of boxes that refer to each
+#: other, is collected as soon as it is written, so a build renders the note's next format in the
+#: room: a 2 MB note's PDF (410,000 characters of HTML) left 310 MB for the collector, and a 20 MB
+#: note's build peaked at 1.6 GB. Collecting costs about 0.5 s there against a minute of layout;
+#: after a usual note's PDF (20,000 characters) it would cost 47 ms against 150 ms, so not then.
+COLLECT_AFTER = 200_000
 _MACHINE_WARNINGS = ("Using fontTools instead of HarfBuzz-Subset", "Please install HarfBuzz version")
 
 
@@ -165,6 +172,9 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
     finally:
         logger.removeHandler(handler)
         logger.propagate = previous
+    del document
+    if len(html) > COLLECT_AFTER:
+        gc.collect()  # its boxes refer to each other: freed now, not when the collector next looks
     warnings += [f"refused to fetch {url[:80]}" for url in refused]
     if no_glyph:
         from confnotes.fonts import missing_glyph_warnings
