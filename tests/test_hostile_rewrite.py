@@ -25,13 +25,13 @@ def test_an_edit_saved_while_fmt_runs_is_kept(cli, tmp_path, monkeypatch):
     import confnotes.fmt as fmt
 
     note = _note(tmp_path)
-    original = fmt.format_markdown
+    original = fmt.format_text  # what fmt calls: it reads the note's text itself
 
     def slow_format(*args, **kwargs):
         note.write_text(EDIT, encoding="utf-8")  # the editor saves while fmt works
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(fmt, "format_markdown", slow_format)
+    monkeypatch.setattr(fmt, "format_text", slow_format)
     result = cli("fmt", str(note))
     assert note.read_text(encoding="utf-8") == EDIT
     assert result.exit_code == 1 and "changed since it was read; left as is" in result.stderr
