@@ -239,3 +239,139 @@ def test_build_reports_each_notes_render_warnings(cli, tmp_path):
     # --quiet prints only failures
     quiet = cli("build", str(notes), "-o", str(tmp_path / "site"), "--to", "html,slides", "-j", "1", "--force", "--quiet")
     assert quiet.exit_code == 0 and "warning" not in quiet.stderr
+
+
+# ------------------------------------------------------------------ outline.json from one file a note
+
+
+def _manifest(site: Path) -> dict:
+    return json.loads((site / ".confnotes-manifest.json").read_text())
+
+
+def test_outline_json_is_each_notes_outline_with_its_place_in_the_site(cli, tmp_path):
+    """Each note's outline is written to its own file as the note is built, and outline.json is
+    those files in turn: the same JSON, byte for byte, as one dump of every outline (keys sorted,
+    no spaces), each outline the one `outline --format json` prints with the note's place as path."""
+    from confnotes.escape import strict_json
+
+    site = tmp_path / "site"
+    assert cli("build", str(NOTES), "-o", str(site), "--to", "html", "-j", "1").exit_code == 0
+    expected = []
+    for rel in ("scale2025.md", "scaling-reading-list.md"):
+        printed = cli("outline", str(NOTES / rel), "--format", "json")
+        expected.append({**json.loads(printed.stdout), "path": rel})
+    whole = {"schema": "confnotes.site/2", "notes": expected}
+    assert (site / "outline.json").read_bytes() == (strict_json(whole, sort_keys=True, compact=True) + "\n").encode()
+
+
+def test_the_manifest_names_each_outline_file_by_size_and_hash_and_holds_no_outline(cli, tmp_path):
+    """The manifest held every note's outline (a 20 MB note's came to 170 MB of JSON, read back
+    whole on the next build); it now names the note's outline file, its size and its hash."""
+    import hashlib
+
+    site = tmp_path / "site"
+    assert cli("build", str(NOTES), "-o", str(site), "--to", "html", "-j", "1").exit_code == 0
+    manifest = _manifest(site)
+    for rel, entry in manifest["notes"].items():
+        outline = entry["outline"]
+        assert set(outline) == {"file", "bytes", "sha256"}
+        assert outline["file"].startswith(f".confnotes-outlines/{rel}.")
+        data = (site / outline["file"]).read_bytes()
+        assert len(data) == outline["bytes"] and hashlib.sha256(data).hexdigest() == outline["sha256"]
+        assert json.loads(data)["path"] == rel
+    assert len((site / ".confnotes-manifest.json").read_bytes()) < 4000
+
+
+def test_an_outline_file_changed_in_the_site_is_built_again_not_published(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 2)
+    site = tmp_path / "site"
+    assert cli("build", str(notes), "-o", str(site), "--to", "html", "-j", "1").exit_code == 0
+    before = (site / "outline.json").read_bytes()
+    planted = site / _manifest(site)["notes"]["day0/talk000.md"]["outline"]["file"]
+    planted.write_text(planted.read_text().replace("Talk 0", "Tampered"))
+    again = cli("build", str(notes), "-o", str(site), "--to", "html", "-j", "1")
+    assert again.exit_code == 0 and "rendered 1, skipped 1 unchanged" in again.stdout, again.output
+    assert (site / "outline.json").read_bytes() == before
+    assert "Tampered" not in planted.read_text()
+
+
+def test_an_unchanged_rebuild_leaves_outline_json_as_it_was(cli, tmp_path):
+    site = tmp_path / "site"
+    assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
+    stamp = (site / "outline.json").stat().st_mtime_ns
+    again = cli("build", str(NOTES), "-o", str(site), "--to", "html")
+    assert "rendered 0, skipped 2 unchanged" in again.stdout
+    assert (site / "outline.json").stat().st_mtime_ns == stamp, "an unchanged outline.json was written again"
+
+
+def test_merge_refuses_an_outline_file_its_shard_did_not_write(cli, tmp_path):
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 3)
+    site = tmp_path / "site"
+    for shard in ("1/2", "2/2"):
+        assert cli("build", str(notes), "-o", str(site), "--to", "html", "--shard", shard).exit_code == 0
+    shard_manifest = site / ".confnotes-manifest.shard-2-of-2.json"
+    entry = json.loads(shard_manifest.read_text())["notes"]["day1/talk001.md"]
+    planted = site / entry["outline"]["file"]
+    planted.write_bytes(planted.read_bytes()[:-40])  # cut short, as a failed copy between CI jobs leaves it
+    result = cli("build", "-o", str(site), "--merge")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"{planted}: is not the outline of day1/talk001.md that its build wrote (changed since); "
+        "build that note's shard again (nothing was merged)"
+    )
+    assert shard_manifest.exists() and not (site / "index.html").exists() and not (site / "outline.json").exists()
+
+
+def test_a_failed_rebuild_keeps_the_last_good_outline_and_leaves_none_of_its_own(tmp_path, monkeypatch):
+    """The live preview keeps a failing note's last good files (keep_failed): its outline file is
+    named by the note's key, so the failed build's outline never overwrites the kept one, and is
+    removed."""
+    from confnotes.build import OUTLINES, BuildRequest, build_site
+    from confnotes.errors import NotesError
+    from confnotes.render import pdf
+
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 1)
+    site = tmp_path / "site"
+    request = BuildRequest(str(notes), str(site), formats=("html", "pdf"), jobs=1, keep_failed=True)
+    assert not build_site(request).failed
+    kept = (site / "outline.json").read_bytes()
+    note = notes / "day0" / "talk000.md"
+    note.write_text(note.read_text().replace("Closing words 0.", "Closing words, revised."))
+
+    def broken(*args, **kwargs):
+        raise NotesError("the layout failed")
+
+    monkeypatch.setattr(pdf, "html_to_pdf", broken)
+    report = build_site(request)
+    assert [rel for rel, _ in report.failed] == ["day0/talk000.md"]
+    assert (site / "outline.json").read_bytes() == kept
+    assert len(list((site / OUTLINES).rglob("*.json"))) == 1
+
+
+def test_a_notes_pdfs_are_laid_out_once_the_note_is_let_go(tmp_path, monkeypatch):
+    """build renders a note's other formats and writes its outline, then lets the note go, then lays
+    out its PDFs: a 20 MB note's outline (about 600 MB) and a PDF's layout (about 330 MB) never
+    stand side by side. No outline of the note is alive when WeasyPrint starts."""
+    import gc
+
+    from confnotes.build import BuildRequest, build_site
+    from confnotes.model import Document
+    from confnotes.render import pdf
+
+    laid_out = []
+    real = pdf.html_to_pdf
+
+    def watched(html, base_dir, **kwargs):
+        gc.collect()
+        laid_out.append(sum(1 for thing in gc.get_objects() if type(thing) is Document))
+        return real(html, base_dir, **kwargs)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", watched)
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 1)
+    report = build_site(BuildRequest(str(notes), str(tmp_path / "site"), formats=("pdf", "html", "slides-pdf", "pptx"), jobs=1))
+    assert not report.failed, report.failed
+    assert laid_out == [0, 0], "a note's outline was held while its PDF was laid out"

@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from confnotes.build import OUTLINES
 from confnotes.cli import main
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -137,6 +139,7 @@ def test_front_matter_values_of_every_kind_through_every_command(tmp_path_factor
     note.write_text(f"---\n{fm}\n---\n\n# Talk\n\n## Part\n\n- point\n", encoding="utf-8")
     outline = run("outline", note, "--format", "json")
     assert_clean(outline, (0, 2))
+    talk = False
     if outline.exit_code == 2:  # one line, at a place inside the front matter
         line = int(re.match(rf"{re.escape(str(note))}:(\d+):\d+: ", outline.stderr).group(1))
         assert 1 <= line <= fm.count("\n") + 3
@@ -144,6 +147,7 @@ def test_front_matter_values_of_every_kind_through_every_command(tmp_path_factor
         meta = strict_loads(outline.stdout)["meta"]
         assert all(isinstance(meta[key], (str, type(None))) for key in ("title", "event", "date", "lang", "kind"))
         assert all(isinstance(item, str) for item in meta["speakers"] + meta["tags"])
+        talk = meta["kind"] == "talk" or bool({"duration", "slides", "budgets"} & set(meta["extra"]))
     for args in (
         ["outline", note],
         ["lint", "--no-cache", note],
@@ -152,7 +156,13 @@ def test_front_matter_values_of_every_kind_through_every_command(tmp_path_factor
     ):
         result = run(*args)
         assert_clean(result)
-        assert (result.exit_code == 2) == (outline.exit_code == 2) or args[0] in ("time", "render"), (args, result.output)
+        # what plans a talk (time, render, and lint's talk profile) reads duration, slides and
+        # budgets, which outline does not: it may refuse them, in one line inside the front matter
+        plans = args[0] in ("time", "render") or (args[0] == "lint" and talk)
+        assert (result.exit_code == 2) == (outline.exit_code == 2) or plans, (args, result.output)
+        if plans and result.exit_code == 2 and outline.exit_code == 0 and args[0] == "lint":
+            line = int(re.match(rf"{re.escape(str(note))}:(\d+):\d+: ", result.stderr).group(1))
+            assert 1 <= line <= fm.count("\n") + 3, result.stderr
 
 
 # ------------------------------------------------------------------ manifests
@@ -210,6 +220,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "notes": notes,
         "manifest": json.loads((root / "site" / ".confnotes-manifest.json").read_text()),
         "shard": json.loads((root / "shard" / ".confnotes-manifest.shard-1-of-1.json").read_text()),
+        "outlines": root / "shard" / OUTLINES,  # each note's outline, which the shard manifest names
     }
 
 
@@ -229,25 +240,30 @@ def test_build_reads_any_manifest_as_a_rebuild(tmp_path_factory, built, data):
 @FUZZ
 @given(st.data())
 def test_merge_takes_a_whole_shard_manifest_or_refuses_and_keeps_it(tmp_path_factory, built, data):
-    from confnotes.build import _manifest_problem
+    from confnotes.build import _manifest_problem, _outline_intact
 
     site = tmp_path_factory.mktemp("merge")
+    shutil.copytree(built["outlines"], site / OUTLINES)
     shard = site / ".confnotes-manifest.shard-1-of-1.json"
     raw = data.draw(damaged(built["shard"]))
     shard.write_bytes(raw)
     result = run("build", "--merge", "-o", site)
     assert_clean(result, (0, 2))
     try:
-        whole = _manifest_problem(strict_loads(raw)) is None
+        manifest = strict_loads(raw)
+        whole = _manifest_problem(manifest) is None
     except ValueError:
         whole = False
-    assert (result.exit_code == 0) == whole, result.output
-    if whole:
+    # a whole manifest whose outline entries name files it did not write is refused too
+    intact = whole and all(_outline_intact(site, rel, entry["outline"]) is None for rel, entry in manifest["notes"].items())
+    assert (result.exit_code == 0) == intact, result.output
+    if intact:
         assert not shard.exists() and (site / "index.html").exists()
         strict_loads((site / "outline.json").read_text())
     else:
         assert shard.read_bytes() == raw and not (site / "index.html").exists()
-        assert f"{shard}: cannot merge this shard manifest: " in result.stderr
+        why = "build that note's shard again (nothing was merged)" if whole else f"{shard}: cannot merge this shard manifest: "
+        assert why in result.stderr, result.stderr
 
 
 # ------------------------------------------------------------------ lint caches

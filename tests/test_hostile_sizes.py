@@ -113,19 +113,50 @@ def peak_resident(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
     ],
 )
 def test_twenty_megabytes_of_sections_and_bullets_stay_within_a_gigabyte(tmp_path, command):
-    """260,000 sections of three bullets: the outline's JSON was 2.9 GB (its tokens, then the whole
+    """135,000 sections of three bullets: the outline's JSON was 2.9 GB (its tokens, then the whole
     outline as dictionaries and the JSON as one string); tokens now cost half, go as the outline
     takes them, and the JSON is written as it is made. ``fmt --check`` held the note's outline
     while it read its own output back (1.15 GB); it now holds one at a time (880 MB). A PDF printing 5,000 parts
     of it peaked at 1.2 GB; it prints 3,000 (910 MB)."""
-    rng = random.Random(2)
-    note = twenty_megabytes(
-        tmp_path / "days.md", lambda i: f"## Session {i}\n\n- {phrase(rng, 6)}\n- {phrase(rng, 6)}\n  - {phrase(rng, 4)}\n"
-    )
+    note = sections_and_bullets(tmp_path / "days.md")
     result, resident = peak_resident(*(arg.format(tmp=tmp_path) for arg in command), str(note))
     assert result.returncode in (0, 1), result.stderr[-2000:]
     assert "Traceback" not in result.stderr
     assert 0 < resident <= RESIDENT, f"{' '.join(command)}: {resident / 1e6:,.0f} MB resident"
+
+
+def sections_and_bullets(path: Path) -> Path:
+    """135,000 sections of three bullets: 20 MB."""
+    rng = random.Random(2)
+    return twenty_megabytes(path, lambda i: f"## Session {i}\n\n- {phrase(rng, 6)}\n- {phrase(rng, 6)}\n  - {phrase(rng, 4)}\n")
+
+
+def test_a_build_of_twenty_megabytes_of_sections_stays_within_a_gigabyte(tmp_path):
+    """``build`` of a folder holding the 20 MB note peaked at 1.6 GB: it kept the note's outline as
+    dictionaries for the manifest and outline.json (170 MB of JSON, and more than that as objects),
+    and laid out its PDF beside the outline. The outline is now written to its own file as it is
+    made, outline.json copies those files in turn, and the PDF is laid out once the note is let go.
+    An unchanged rebuild reads no outline back: it checks the file's size and hash."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    sections_and_bullets(notes / "days.md")
+    site = tmp_path / "site"
+    result, resident = peak_resident("build", "-q", "-o", str(site), str(notes))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 0 < resident <= RESIDENT, f"build: {resident / 1e6:,.0f} MB resident"
+    assert {path.name for path in site.iterdir()} >= {"days.html", "days.pdf", "days.slides.html", "days.pptx", "outline.json"}
+    manifest = json.loads((site / ".confnotes-manifest.json").read_text())
+    outline = manifest["notes"]["days.md"]["outline"]
+    with (site / "outline.json").open("rb") as whole:
+        assert whole.read(40).startswith(b'{"notes":[{"breaks":[],"content":[{')
+        whole.seek(-80, os.SEEK_END)
+        assert whole.read().endswith(b'"schema":"confnotes.outline/2"}],"schema":"confnotes.site/2"}\n')
+    assert (site / "outline.json").stat().st_size == outline["bytes"] + len('{"notes":[],"schema":"confnotes.site/2"}\n')
+    stamps = {name: (site / name).stat().st_mtime_ns for name in ("days.html", "outline.json", "index.html")}
+    again, resident = peak_resident("build", "-q", "-o", str(site), str(notes))
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert {name: (site / name).stat().st_mtime_ns for name in stamps} == stamps, "an unchanged note was built again"
+    assert resident < 200 * 1024**2, f"an unchanged rebuild: {resident / 1e6:,.0f} MB resident"
 
 
 def test_fmt_holds_one_outline_at_a_time(tmp_path):

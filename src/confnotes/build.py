@@ -26,10 +26,14 @@ if TYPE_CHECKING:
     from confnotes.ignore import Exclude
     from confnotes.lint.types import Finding
     from confnotes.model import Document
+    from confnotes.output import Data
     from confnotes.render.options import RenderOptions
 
 MANIFEST = ".confnotes-manifest.json"
 SHARD_MANIFEST = ".confnotes-manifest.shard-{k}-of-{n}.json"
+#: Each note's outline for ``outline.json``, one file a note (``.confnotes-outlines/talk.md.<key>.json``):
+#: the manifest names it with its size and hash, so no process ever holds a whole site's outlines.
+OUTLINES = ".confnotes-outlines"
 DEFAULT_FORMATS = ("html", "pdf", "slides", "pptx")
 
 
@@ -160,22 +164,10 @@ class NoteOutcome:
 
 def build_note(task: NoteTask) -> NoteOutcome:
     """Render one note to every requested format; never raises (failures come back as data)."""
-    from confnotes.check import Checker, LintRequest
-    from confnotes.lint.engine import lint_context
-    from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.source import read_source
-
     outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
-        checker = Checker(LintRequest())
-        config = checker.config_for(task.note)
-        ctx = checker.context(read_source(task.note), config)
-        findings = lint_context(ctx, checker.settings_for(config))
-        overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
-        options = resolve_render_options(config, ctx.doc, overrides)
-        options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index
-        _render_formats(task, ctx.doc, options, outcome)
-        outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
+        for name, finish in _prepared_formats(task, outcome):  # the note is let go before the PDFs are laid out
+            _finish(task, outcome, name, finish)
     except NotesError as exc:
         outcome.error = str(exc) if exc.path else f"{task.note}: {exc}"
     except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
@@ -184,29 +176,51 @@ def build_note(task: NoteTask) -> NoteOutcome:
     return outcome
 
 
-def _render_formats(task: NoteTask, doc: Document, options: RenderOptions, outcome: NoteOutcome) -> None:
-    """Each format written into the site, as ``talk.slides.html`` beside ``talk.html``."""
-    from confnotes.output import write_in
-    from confnotes.render.formats import output_format, render_note
-    from confnotes.source import note_folder
+def _prepared_formats(task: NoteTask, outcome: NoteOutcome) -> list[tuple[str, Callable[[], tuple[str | bytes, list[str]]]]]:
+    """Lint the note, record its index facts and render every format that needs the note itself
+    (each written at once); returns the formats still to finish (PDFs to lay out) by file name.
+    The note, its lint context and its deck are gone when this returns."""
+    from confnotes.check import Checker, LintRequest
+    from confnotes.lint.engine import lint_context
+    from confnotes.render.formats import output_format, prepare_note
+    from confnotes.render.options import RenderOverrides, resolve_render_options
+    from confnotes.source import note_folder, read_source
 
+    checker = Checker(LintRequest())
+    config = checker.config_for(task.note)
+    ctx = checker.context(read_source(task.note), config)
+    findings = lint_context(ctx, checker.settings_for(config))
+    overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
+    options = resolve_render_options(config, ctx.doc, overrides)
+    options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index
     base_dir = note_folder(task.note) or Path.cwd()
     suffix = Path(task.rel).suffix
     stem = task.rel[: -len(suffix)] if suffix else task.rel
-    for fmt in task.formats:
+    later = []
+    for fmt in task.formats:  # each format written into the site, as ``talk.slides.html`` beside ``talk.html``
         name = stem + output_format(fmt).suffix
-        target = Path(task.out_dir) / name
-        data, warnings = render_note(doc, fmt, options, base_dir, target)
-        outcome.warnings += [message for message in warnings if message not in outcome.warnings]
-        write_in(task.out_dir, name, data)  # no link followed: a link planted in the site is refused
-        del data  # written: not held while the next format renders
+        finish = prepare_note(ctx.doc, fmt, options, base_dir, Path(task.out_dir) / name)
+        if output_format(fmt).printed:
+            later.append((name, finish))
+        else:
+            _finish(task, outcome, name, finish)
         outcome.entry["outputs"][fmt] = name
+    outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
+    return later
+
+
+def _finish(task: NoteTask, outcome: NoteOutcome, name: str, finish: Callable[[], tuple[str | bytes, list[str]]]) -> None:
+    """One format finished and written into the site; its bytes are not held after."""
+    from confnotes.output import write_in
+
+    data, warnings = finish()
+    outcome.warnings += [message for message in warnings if message not in outcome.warnings]
+    write_in(task.out_dir, name, data)  # no link followed: a link planted in the site is refused
 
 
 def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> dict[str, Any]:
     """What the index and outline.json show of a note: its meta, counts, lint status and outline,
     and for a talk its estimate against its slot (the deck as rendered)."""
-    from confnotes.export import to_dict
     from confnotes.source import note_folder
 
     sections = doc.sections
@@ -221,7 +235,7 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
         "points": sum(1 for s in sections for c in s.children if c.is_point),
         "entries": len(sections) if doc.is_reading_list else 0,
         "lint": {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")},
-        "outline": {**to_dict(doc), "path": task.rel},
+        "outline": _write_outline(task, doc),
     }
     if doc.is_talk:
         from confnotes.render.deck import deck_for, talk_timing
@@ -230,6 +244,76 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
         slot = timing.slot_minutes
         facts["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
     return facts
+
+
+def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:
+    """The note's entry of ``outline.json`` written to its own file in the site as it is made (a
+    20 MB note's outline is 170 MB of JSON, and more as dictionaries); returns the file's name,
+    size and hash for the manifest."""
+    from confnotes.export import json_chunks
+    from confnotes.output import write_in
+
+    name = f"{OUTLINES}/{task.rel}.{task.key[:16]}.json"  # a failed rebuild never overwrites the kept one's
+    digest, size = hashlib.sha256(), 0
+
+    def pieces() -> Iterator[bytes]:
+        nonlocal size
+        for chunk in json_chunks(doc, compact=True, path=task.rel):
+            data = chunk.encode("utf-8")
+            digest.update(data)
+            size += len(data)
+            yield data
+
+    write_in(task.out_dir, name, pieces())
+    return {"file": name, "bytes": size, "sha256": digest.hexdigest()}
+
+
+def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any]) -> Iterator[bytes]:
+    """A note's outline file, piece by piece, exactly as its build recorded it (size and hash), read
+    without following a link; raises ``NotesError`` when it is missing or not what was written."""
+    from confnotes.output import open_in
+
+    where = str(out_dir / outline["file"])
+    digest, size = hashlib.sha256(), 0
+    with open_in(out_dir, outline["file"]) as handle:
+        if handle is None:
+            raise NotesError(f"the outline of {rel} is missing, or is not a regular file", path=where)
+        while size <= outline["bytes"] and (piece := handle.read(1 << 20)):
+            size += len(piece)
+            digest.update(piece)
+            yield piece
+    if size != outline["bytes"] or digest.hexdigest() != outline["sha256"]:
+        raise NotesError(f"is not the outline of {rel} that its build wrote (changed since)", path=where)
+
+
+def _outline_intact(out_dir: Path, rel: str, outline: dict[str, Any]) -> str | None:
+    """None when a note's outline file is as built, else what is wrong with it."""
+    try:
+        for _ in _outline_pieces(out_dir, rel, outline):
+            pass
+    except NotesError as exc:
+        return str(exc)
+    return None
+
+
+def _site_outline(out_dir: Path, notes: dict[str, Any]) -> Iterator[bytes]:
+    """``outline.json``: every note's outline file in turn, as ``{"notes": [...], "schema": ...}``
+    with keys sorted and no spaces, the way confnotes writes its site's JSON."""
+    yield b'{"notes":['
+    for index, rel in enumerate(sorted(notes)):
+        if index:
+            yield b","
+        yield from _outline_pieces(out_dir, rel, notes[rel]["outline"])
+    yield b'],"schema":"confnotes.site/2"}\n'
+
+
+def _files(entry: dict[str, Any]) -> list[str]:
+    """The files in the site a manifest entry names: its outputs and its outline."""
+    files = [rel for rel in entry.get("outputs", {}).values() if isinstance(rel, str)]
+    outline = entry.get("outline")
+    if isinstance(outline, dict) and isinstance(outline.get("file"), str):
+        files.append(outline["file"])
+    return files
 
 
 # ---------------------------------------------------------------- the whole folder
@@ -252,8 +336,10 @@ _ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
     "points": (int,),
     "entries": (int,),
     "lint": (dict,),
-    "outline": (dict,),
+    "outline": (dict,),  # {"file", "bytes", "sha256"}: the note's outline file in the site
 }
+
+_SHA256 = frozenset("0123456789abcdef")
 
 
 def _entry_problem(rel: Any, entry: Any) -> str | None:
@@ -276,6 +362,18 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
         return f"the entry for {rel!r} has speakers or tags that are not text"
     if set(entry["lint"]) != {"error", "warning", "info"} or not all(type(n) is int for n in entry["lint"].values()):
         return f"the entry for {rel!r} has lint counts of the wrong shape"
+    outline = entry["outline"]
+    if not (
+        set(outline) == {"file", "bytes", "sha256"}
+        and isinstance(outline["file"], str)
+        and _site_relative(outline["file"])
+        and type(outline["bytes"]) is int
+        and outline["bytes"] >= 0
+        and isinstance(outline["sha256"], str)
+        and len(outline["sha256"]) == 64
+        and set(outline["sha256"]) <= _SHA256
+    ):
+        return f"the entry for {rel!r} has an outline that is not a file of the site with its size and hash"
     talk = entry.get("talk")
     if talk is not None and not (
         isinstance(talk, dict) and type(talk.get("minutes")) is int and "slot" in talk and isinstance(talk["slot"], (str, type(None)))
@@ -374,7 +472,7 @@ def inside(out_dir: Path, rel: str) -> Path | None:
     return target if root in target.parents else None
 
 
-def _write_if_changed(path: Path, data: str | bytes) -> bool:
+def _write_if_changed(path: Path, data: Data) -> bool:
     """Write a file of the site's own (manifest, index) unless it holds ``data``; never through a link."""
     from confnotes.output import write_in
 
@@ -387,7 +485,7 @@ def _remove_outputs(out_dir: Path, entry: dict[str, Any], keep: Iterable[str] = 
     from confnotes.output import remove_in
 
     kept = set(keep)
-    for rel in entry.get("outputs", {}).values():
+    for rel in _files(entry):
         if rel not in kept and inside(out_dir, rel) is not None:
             remove_in(out_dir, rel)
 
@@ -505,6 +603,7 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
         and not previous.get("error")
         and all((out_dir / p).exists() for p in outputs.values())
         and set(outputs) == set(formats)
+        and _outline_intact(out_dir, previous["rel"], previous["outline"]) is None
     )
 
 
@@ -546,9 +645,11 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
                 entries[rel] = old[rel]
             elif rel in old:  # its old files would be stale and unlisted
                 _remove_outputs(out_dir, old[rel])
+            if "outline" in outcome.entry:  # the failed build's own outline file, unless it is the kept one
+                _remove_outputs(out_dir, {"outline": outcome.entry["outline"]}, keep=_files(entries.get(rel, {})))
             continue
         if rel in old:  # outputs of formats no longer asked for
-            _remove_outputs(out_dir, old[rel], keep=outcome.entry["outputs"].values())
+            _remove_outputs(out_dir, old[rel], keep=_files(outcome.entry))
         entries[rel] = outcome.entry
         report.rendered.append(rel)
     manifest: dict[str, Any] = {
@@ -578,6 +679,12 @@ def merge_shards(out_dir: str) -> int:
         notes.update(data["notes"])
         failed.update(data.get("failed", {}))
         formats = data.get("formats", []) or formats
+    for rel, entry in sorted(notes.items()):  # and every note's outline file checked
+        try:
+            for _ in _outline_pieces(folder, rel, entry["outline"]):
+                pass
+        except NotesError as exc:
+            raise NotesError(f"{exc.message}; build that note's shard again (nothing was merged)", path=exc.path) from None
     manifest: dict[str, Any] = {
         "version": __version__,
         "formats": formats,
@@ -638,5 +745,4 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
         version=__version__,
     )
     _write_if_changed(out_dir / "index.html", html)
-    outlines = {"schema": "confnotes.site/2", "notes": [notes[rel]["outline"] for rel in sorted(notes)]}
-    _write_if_changed(out_dir / "outline.json", _json(outlines, default=str))
+    _write_if_changed(out_dir / "outline.json", _site_outline(out_dir, notes))

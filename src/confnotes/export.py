@@ -100,14 +100,40 @@ def to_dict(doc: Document) -> dict[str, Any]:
 _CHILDREN = "\x00children\x00"
 
 
-def json_chunks(doc: Document) -> Iterator[str]:
-    """The outline's JSON (``to_dict`` written with an indent of 2) piece by piece, the same text
-    byte for byte: a node's own fields are encoded with its children left out, and the children
-    follow one by one, so a note of half a million items never holds its whole outline as
-    dictionaries, nor the JSON as one string."""
+def json_chunks(doc: Document, *, compact: bool = False, path: str | None = None) -> Iterator[str]:
+    """The outline's JSON piece by piece, the same text byte for byte as one dump of ``to_dict``:
+    with an indent of 2 (``outline --format json``), or ``compact`` with keys sorted (the site's
+    ``outline.json``, where ``path`` names the note's place in the site). A node's own fields are
+    encoded with its children left out, and the children follow one by one, so a note of half a
+    million items never holds its whole outline as dictionaries, nor the JSON as one string."""
     whole = to_dict(replace(doc, content=()))
     whole["content"] = _CHILDREN
-    yield from _chunks(whole, doc.content, "")
+    if path is not None:
+        whole["path"] = path
+    if compact:
+        yield from _compact_chunks(whole, doc.content)
+    else:
+        yield from _chunks(whole, doc.content, "")
+
+
+def _compact_chunks(shell: dict[str, Any], children: tuple[Any, ...]) -> Iterator[str]:
+    """``shell`` as ``strict_json(sort_keys=True, compact=True)`` writes it, its children one by one."""
+    head, _, tail = strict_json(shell, sort_keys=True, compact=True, default=str).partition(strict_json(_CHILDREN))
+    yield head + "["
+    for index, child in enumerate(children):
+        if index:
+            yield ","
+        if type(child) is Block:
+            yield strict_json(block_dict(child), sort_keys=True, compact=True, default=str)
+        elif type(child) is List:
+            data = list_dict(replace(child, items=()))
+            data["items"] = _CHILDREN
+            yield from _compact_chunks(data, child.items)
+        else:
+            data = node_dict(replace(child, content=()))
+            data["content"] = _CHILDREN
+            yield from _compact_chunks(data, child.content)
+    yield "]" + tail
 
 
 def _chunks(shell: dict[str, Any], children: tuple[Any, ...], margin: str) -> Iterator[str]:

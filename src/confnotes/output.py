@@ -7,7 +7,9 @@ import contextlib
 import os
 import stat
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.source import os_message
@@ -224,9 +226,14 @@ def _open_folder(root: Path, parts: list[str], create: bool) -> int:
     return fd
 
 
-def write_in(root: str | os.PathLike[str], rel: str, data: bytes | str, if_changed: bool = False) -> bool:
+#: What ``write_in`` writes: text or bytes, or pieces of them in order (a file too big to hold whole).
+Data = bytes | str | Iterable[bytes | str]
+
+
+def write_in(root: str | os.PathLike[str], rel: str, data: Data, if_changed: bool = False) -> bool:
     """Write ``data`` to ``root/rel`` atomically, making the folders it needs; returns whether it
-    wrote (``if_changed``: not when the file already holds ``data``).
+    wrote (``if_changed``: not when the file already holds ``data``). ``data`` given in pieces is
+    written, and compared with the file, piece by piece: it is never held whole.
 
     ``build``, ``render`` and ``import`` write only through here: no name below ``root`` may be
     a symbolic link (a link planted in a site folder would carry the write outside it), which is
@@ -237,14 +244,21 @@ def write_in(root: str | os.PathLike[str], rel: str, data: bytes | str, if_chang
         raise NotesError("not a path inside the output folder; not written", path=str(base / rel), kind=ErrorKind.RENDER)
     if os.open not in os.supports_dir_fd:  # no descriptors for folders here: check each name, then write
         _check_names(base, parts)
-        write_atomic(base.joinpath(*parts), data)
+        write_atomic(base.joinpath(*parts), b"".join(_pieces(data)))
         return True
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload: bytes | Iterator[bytes] = data.encode("utf-8") if isinstance(data, str) else data if isinstance(data, bytes) else _pieces(data)
     folder = _open_folder(base, parts[:-1], create=True)
     try:
         return _write_at(folder, base, parts, payload, if_changed)
     finally:
         os.close(folder)
+
+
+def _pieces(data: Data) -> Iterator[bytes]:
+    if isinstance(data, (str, bytes)):
+        data = (data,)
+    for piece in data:
+        yield piece.encode("utf-8") if isinstance(piece, str) else piece
 
 
 def _check_names(base: Path, parts: list[str]) -> None:
@@ -253,7 +267,7 @@ def _check_names(base: Path, parts: list[str]) -> None:
             raise _refused(base, parts[: index + 1])
 
 
-def _write_at(folder: int, base: Path, parts: list[str], payload: bytes, if_changed: bool) -> bool:
+def _write_at(folder: int, base: Path, parts: list[str], payload: bytes | Iterator[bytes], if_changed: bool) -> bool:
     name, where = parts[-1], str(base.joinpath(*parts))
     try:
         mode: int | None = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
@@ -269,33 +283,29 @@ def _write_at(folder: int, base: Path, parts: list[str], payload: bytes, if_chan
         if mode is not None and not stat.S_ISREG(mode):  # a device or a pipe: written into, never replaced
             _write_fd(os.open(name, os.O_WRONLY | _NOFOLLOW, dir_fd=folder), payload)
             return True
-        if if_changed and mode is not None and _read_at(folder, name, len(payload) + 1) == payload:
+        if if_changed and mode is not None and isinstance(payload, bytes) and _read_at(folder, name, len(payload) + 1) == payload:
             return False
-        _replace_at(folder, name, payload, None if mode is None else stat.S_IMODE(mode), where)
+        compare = if_changed and not isinstance(payload, bytes)  # bytes were compared just above
+        return _replace_at(folder, name, payload, None if mode is None else stat.S_IMODE(mode), where, compare)
     except OSError as exc:
         raise NotesError(f"cannot write: {os_message(exc)}", path=where, kind=ErrorKind.RENDER) from None
-    return True
 
 
-def _write_fd(fd: int, payload: bytes) -> None:
+def _write_fd(fd: int, payload: bytes | Iterator[bytes]) -> None:
     with os.fdopen(fd, "wb") as handle:
-        handle.write(payload)
+        for piece in (payload,) if isinstance(payload, bytes) else payload:
+            handle.write(piece)
 
 
 def _read_at(folder: int, name: str, limit: int) -> bytes | None:
-    try:
-        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=folder)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return handle.read(limit)
+    with _old_bytes(folder, name, True) as handle:
+        return None if handle is None else handle.read(limit)
 
 
-def _replace_at(folder: int, name: str, payload: bytes, mode: int | None, where: str) -> None:
+def _replace_at(folder: int, name: str, payload: bytes | Iterator[bytes], mode: int | None, where: str, if_changed: bool = False) -> bool:
     """A temporary file beside ``name`` (never a link: ``O_EXCL``), filled, then renamed over it;
-    a rename replaces whatever ``name`` is by then and never follows it."""
+    a rename replaces whatever ``name`` is by then and never follows it. Pieces are compared with
+    the file as they are written when ``if_changed``: a file that already holds them is kept (False)."""
     import secrets
 
     temp = f".{name[:200]}.{secrets.token_hex(6)}.tmp"
@@ -304,8 +314,14 @@ def _replace_at(folder: int, name: str, payload: bytes, mode: int | None, where:
     except OSError as exc:
         raise NotesError(f"cannot write here: {os_message(exc)}", path=where, kind=ErrorKind.RENDER) from None
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+        with os.fdopen(fd, "wb") as handle, _old_bytes(folder, name, if_changed and mode is not None) as old:
+            same = old is not None
+            for piece in (payload,) if isinstance(payload, bytes) else payload:
+                handle.write(piece)
+                same = same and old is not None and old.read(len(piece)) == piece
+            if same and old is not None and not old.read(1):
+                os.unlink(temp, dir_fd=folder)
+                return False
             handle.flush()
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
@@ -315,20 +331,47 @@ def _replace_at(folder: int, name: str, payload: bytes, mode: int | None, where:
         with contextlib.suppress(OSError):
             os.unlink(temp, dir_fd=folder)
         raise
+    return True
+
+
+@contextlib.contextmanager
+def _old_bytes(folder: int, name: str, wanted: bool) -> Iterator[Any]:
+    """The regular file ``name`` open for reading (no link followed), or None."""
+    if not wanted:
+        yield None
+        return
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=folder)
+    except OSError:
+        yield None
+        return
+    with os.fdopen(fd, "rb") as handle:
+        yield handle if stat.S_ISREG(os.fstat(fd).st_mode) else None
 
 
 def read_in(root: str | os.PathLike[str], rel: str, limit: int) -> bytes | None:
     """At most ``limit`` bytes of the regular file ``root/rel``, no link followed; None when there
     is no such file (or it is a link, a folder or a device)."""
+    with open_in(root, rel) as handle:
+        return None if handle is None else handle.read(limit)
+
+
+@contextlib.contextmanager
+def open_in(root: str | os.PathLike[str], rel: str) -> Iterator[Any]:
+    """The regular file ``root/rel`` open for reading in binary, no link followed on the way; None
+    when there is no such file (or it is a link, a folder or a device)."""
     parts = _parts(rel)
     if parts is None:
-        return None
+        yield None
+        return
     try:
         folder = _open_folder(Path(root), parts[:-1], create=False)
     except (NotesError, OSError):
-        return None
+        yield None
+        return
     try:
-        return _read_at(folder, parts[-1], limit)
+        with _old_bytes(folder, parts[-1], True) as handle:
+            yield handle
     finally:
         os.close(folder)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
@@ -16,6 +16,9 @@ from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
 from confnotes.timing import Timing, agenda_label, format_minutes, schedule, shared_plan
+
+if TYPE_CHECKING:
+    from confnotes.render.pdf import PrintJob
 
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
@@ -113,13 +116,12 @@ def _render_deck(
     return text.replace(_CODE_CSS, colours), context["md"].warnings
 
 
-def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any) -> tuple[bytes, list[str]]:
-    """A deck template printed to PDF through WeasyPrint (the slides PDF, the handout)."""
-    from confnotes.render.pdf import html_to_pdf
+def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Path | None, **extra: Any) -> PrintJob:
+    """A deck template to print to PDF through WeasyPrint (the slides PDF, the handout)."""
+    from confnotes.render.pdf import PrintJob
 
     html, warnings = _render_deck(template, doc, options, base_dir, True, extra)  # for print: within its limits
-    pdf, pdf_warnings = html_to_pdf(html, base_dir, tagged=options.tagged)
-    return pdf, warnings + pdf_warnings
+    return PrintJob(html, base_dir, options.tagged, tuple(warnings))
 
 
 def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int]:

@@ -8,6 +8,7 @@ never loads WeasyPrint, python-pptx or Jinja.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -26,16 +27,17 @@ class OutputFormat:
     binary: bool
     summary: str
     deck: bool = False  # made from the fitted deck (its slides that do not fit are warned of)
+    printed: bool = False  # laid out by WeasyPrint: its module's ``prepare`` makes the HTML, a ``PrintJob``
 
 
 FORMATS: dict[str, OutputFormat] = {
     fmt.name: fmt
     for fmt in (
         OutputFormat("html", ".html", "Page", "html", False, "one self-contained page"),
-        OutputFormat("pdf", ".pdf", "PDF", "pdf", True, "a printable PDF (WeasyPrint)"),
+        OutputFormat("pdf", ".pdf", "PDF", "pdf", True, "a printable PDF (WeasyPrint)", printed=True),
         OutputFormat("slides", ".slides.html", "Slides", "deck_html", False, "an HTML deck with speaker notes", deck=True),
-        OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF", deck=True),
-        OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper", deck=True),
+        OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF", deck=True, printed=True),
+        OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper", deck=True, printed=True),
         OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown", deck=True),
         OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)", deck=True),
         OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck", deck=True),
@@ -62,6 +64,16 @@ def render_note(
 ) -> tuple[str | bytes, list[str]]:
     """Render ``doc`` as format ``to``; returns the data (text or bytes) and warnings. ``output`` is
     where it will be written (formats that link files, Marp, make their links relative to it)."""
+    return prepare_note(doc, to, options, base_dir, output)()
+
+
+def prepare_note(
+    doc: Document, to: str, options: RenderOptions, base_dir: Path | None, output: str | Path | None = None
+) -> Callable[[], tuple[str | bytes, list[str]]]:
+    """``render_note`` in two steps: what needs the note is done now, and the call returned
+    finishes the output without it. For a PDF (page, slides, handout) that call is WeasyPrint's
+    layout of HTML already made (``pdf.PrintJob``), so a caller that lets the note go first never
+    holds both; any other format is finished here and the call only hands it over."""
     if output is not None and str(output) != "-":
         from dataclasses import replace
 
@@ -74,11 +86,21 @@ def render_note(
 
         options = replace(options, decks=Decks(doc))  # the deck is built once: for the output and its warnings
     module = import_module(f"confnotes.render.{fmt.module}")
-    data, warnings = module.render(doc, options, base_dir)
+    if fmt.printed:
+        job = module.prepare(doc, options, base_dir)
+    else:
+        done = module.render(doc, options, base_dir)
+        job = lambda: done  # noqa: E731 - finished already
+    extra: list[str] = []
     if fmt.deck:
         from confnotes.render.deck import deck_for
         from confnotes.slides.fit import overflow_message, overflowing
 
         deck = deck_for(doc, options, base_dir)
-        warnings = [*warnings, *deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides))]
-    return data, list(warnings)
+        extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides))]
+
+    def finish() -> tuple[str | bytes, list[str]]:
+        data, warnings = job()
+        return data, [*warnings, *extra]
+
+    return finish

@@ -7,7 +7,12 @@ from pathlib import Path
 from confnotes.model import Document
 from confnotes.render.deck import deck_pdf
 from confnotes.render.options import RenderOptions
+from confnotes.render.pdf import PrintJob
+
+
+def prepare(doc: Document, options: RenderOptions, base_dir: Path | None) -> PrintJob:
+    return deck_pdf("deck.html", doc, options, base_dir, mode="pdf")
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
-    return deck_pdf("deck.html", doc, options, base_dir, mode="pdf")
+    return prepare(doc, options, base_dir)()
