@@ -295,3 +295,35 @@ def test_a_wide_table_stays_inside_the_margins(tmp_path):
         right = max(float(x) for x in re.findall(r'xMax="([\d.]+)"', out))
         assert right <= width - 18 * MM + 1, f"{paper}: text reaches {right:.0f} of {width:.0f} pt"
         assert "r18c12" in out, "the table's last cell is printed"
+
+
+def test_a_handout_lays_out_no_flex_box(cli, tmp_path, monkeypatch):
+    """A handout's rows were flex boxes (the slide, then its notes): WeasyPrint measured every
+    slide's and note's narrowest and widest widths for each one, three quarters of a long
+    handout's layout (3x its slides PDF; 11x on one long real note). The slide now floats beside
+    its notes, which WeasyPrint lays out in one pass, and the handout lays out no flex box at all,
+    on any paper and any number of slides a page."""
+    from pypdf import PdfReader
+    from weasyprint.layout import block, flex
+
+    from helpers import pdf_reading_text
+
+    laid_out = []
+    real = flex.flex_layout
+
+    def counted(*args, **kwargs):
+        laid_out.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(block, "flex_layout", counted)
+    note = tmp_path / "talk.md"
+    story = " ".join(f"Sentence {n} about the incident." for n in range(40))
+    note.write_text(f"# Talk\n\n## Part\n\n- point one\n  - detail\n\n<!-- notes: {story} -->\n\n## Second\n\n- point two\n")
+    for per_page in (1, 2, 3):
+        out = tmp_path / f"h{per_page}.pdf"
+        assert cli("render", str(note), "--to", "handout", "--per-page", str(per_page), "-o", str(out)).exit_code == 0
+        assert len(PdfReader(str(out)).pages) >= 1
+    assert laid_out == [], f"{len(laid_out)} flex layouts in three handouts"
+    text = pdf_reading_text(tmp_path / "h3.pdf")
+    if text is not None:  # the notes beside their slide, whole
+        assert "Sentence 39 about the incident." in " ".join(text.split())
