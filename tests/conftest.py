@@ -121,6 +121,7 @@ SLOW: dict[str, str] = {
     "test_hostile_folder.py::test_every_command_over_a_hostile_folder": "about 150 commands, each a fresh process, PDFs included",
     "test_build.py::test_build_notes_folder_links_every_note_and_format": "a site in every format, PDFs included",
     "test_decisions.py::test_sharded_build_is_byte_identical_to_a_plain_build": "three shards and a plain build, compared byte for byte",
+    "test_decisions.py::test_shards_built_on_separate_machines_merge_into_the_one_machine_site": "four builds in fresh processes",
     "test_demo.py::test_make_demo": "make demo as a user runs it, in a fresh process per format",
     "test_wheel.py::test_wheel_renders_from_its_own_templates": "builds a wheel and installs it in a fresh environment",
     "test_hostile.py::test_hundred_thousand_headings": "a hostile note of 100,000 headings through every command",

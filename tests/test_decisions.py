@@ -92,6 +92,57 @@ def test_sharded_build_is_byte_identical_to_a_plain_build(cli, tmp_path):
     assert _tree_bytes(sharded) == _tree_bytes(plain)
 
 
+@pytest.mark.slow
+def test_shards_built_on_separate_machines_merge_into_the_one_machine_site(tmp_path):
+    """docs/ci.md's workflow, run here: N shard processes each build into their own folder (a CI
+    machine each), the folders are copied into one as an artifact download merges them, hidden
+    files included, and ``--merge`` makes it byte for byte the site one machine builds."""
+    import shutil
+
+    notes = tmp_path / "notes"
+    for index in range(7):
+        day = notes / f"day{index % 2}"
+        day.mkdir(parents=True, exist_ok=True)
+        (day / f"talk{index}.md").write_text(
+            f"---\ntitle: Talk {index}\nevent: Conf\nduration: 20min\n---\n\n# Talk {index}\n\n## Part\n\n1. point {index}\n   - detail\n"
+        )
+    formats = "html,slides,pptx,outline"
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
+
+    def confnotes(*args: str) -> None:
+        result = subprocess.run([sys.executable, "-m", "confnotes", *args], capture_output=True, text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+
+    confnotes("build", str(notes), "-o", str(tmp_path / "plain"), "--to", formats)
+    shards = 3
+    machines = [
+        subprocess.Popen(  # the matrix: every shard at once, each in its own folder
+            [
+                sys.executable,
+                "-m",
+                "confnotes",
+                "build",
+                str(notes),
+                "-o",
+                str(tmp_path / f"shard-{k}"),
+                "--to",
+                formats,
+                "-q",
+                "--shard",
+                f"{k}/{shards}",
+            ],
+            env=env,
+        )
+        for k in range(1, shards + 1)
+    ]
+    assert [machine.wait(timeout=300) for machine in machines] == [0] * shards
+    site = tmp_path / "site"
+    for k in range(1, shards + 1):  # download-artifact with merge-multiple: one folder, hidden files too
+        shutil.copytree(tmp_path / f"shard-{k}", site, dirs_exist_ok=True)
+    confnotes("build", "--merge", "-o", str(site))
+    assert _tree_bytes(site) == _tree_bytes(tmp_path / "plain")
+
+
 def test_build_reports_the_total_before_the_first_note(tmp_path):
     from confnotes.build import BuildRequest, build_site
 

@@ -293,3 +293,35 @@ def test_a_data_image_is_a_picture_and_a_broken_one_a_short_warning(cli, tmp_pat
     assert len(warnings) == 1 and "could not be read" in warnings[0] and len(warnings[0]) < len(str(note)) + 120
     marp = cli("render", str(note), "--to", "marp", "-o", str(tmp_path / "talk.marp.md"))
     assert "warning" not in marp.stderr  # marp-cli shows data: images itself
+
+
+def test_a_deck_writes_the_same_pptx_first_and_later_in_a_process(tmp_path):
+    """The default template's 16:9 boxes are worked out once a process (they were 40% of a deck's
+    PPTX, for every note of a build): the deck written after others is byte for byte the one a
+    fresh process writes first, and its layouts keep those boxes."""
+    import subprocess
+    import sys
+
+    from pptx import Presentation
+
+    from confnotes.load import load_note
+    from confnotes.render.formats import render_note
+    from confnotes.render.options import RenderOptions
+
+    def written(note: Path) -> bytes:
+        return bytes(render_note(load_note(str(note)).doc, "pptx", RenderOptions(), note.parent)[0])
+
+    talk = NOTES / "scale2025.md"
+    for other in (NOTES / "scaling-reading-list.md", talk):
+        written(other)
+    later = written(talk)
+    fresh = tmp_path / "fresh.pptx"
+    run = subprocess.run(
+        [sys.executable, "-m", "confnotes", "render", str(talk), "--to", "pptx", "-o", str(fresh)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert later == fresh.read_bytes()
+    prs = Presentation(str(fresh))
+    title = prs.slide_layouts[0].placeholders[0]
+    assert (prs.slide_width, prs.slide_height) == (12192000, 6858000)
+    assert title.left + title.width <= prs.slide_width and title.width > prs.slide_width // 2
