@@ -719,13 +719,6 @@ def _conference(table: Table, notes: Path, work: Path) -> list[tuple[str, str, b
         table.add(f"  that conference, `--to {name}` alone", secs(alone), f"{alone / count * 1000:.1f} ms a note", "")
     again = median_time(lambda: run([*CLI, "build", str(notes), "-o", str(site), "-q"]), 3)
     table.add("`confnotes build` of that conference unchanged (nothing to do)", secs(again), "", "")
-    WHY["a 1000-note conference"] = (
-        "The build runs one worker per core beside the command itself. Each worker holds WeasyPrint, "
-        "python-pptx, Jinja and the fonts (about 130 MB once the first PDF is laid out) and grows as it "
-        "renders: 224 MB for the three processes after 100 notes, 285 MB after 300 (proportional set "
-        "size), mostly WeasyPrint's and the fonts' caches and the memory a PDF's layout leaves to Python's "
-        "allocator."
-    )
     return [
         (f"a {count}-note conference in every default format: peak memory <= 400 MB", f"{peak:.0f} MB", peak <= 400),
         (f"an unchanged rebuild of a {count}-note conference <= 1 s", secs(again), again <= 1.0),

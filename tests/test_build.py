@@ -375,3 +375,32 @@ def test_a_notes_pdfs_are_laid_out_once_the_note_is_let_go(tmp_path, monkeypatch
     report = build_site(BuildRequest(str(notes), str(tmp_path / "site"), formats=("pdf", "html", "slides-pdf", "pptx"), jobs=1))
     assert not report.failed, report.failed
     assert laid_out == [0, 0], "a note's outline was held while its PDF was laid out"
+
+
+def test_a_worker_renders_a_bounded_number_of_notes_then_a_fresh_one_takes_over(tmp_path, monkeypatch):
+    """The caches below WeasyPrint (Pango, HarfBuzz, fontconfig) grow with every PDF a process
+    lays out, so a 1,000-note build's workers each grew by 100 MB: workers now come in pools of
+    ``NOTES_PER_WORKER`` notes each, and every note is still built once."""
+    import os
+    from collections import Counter
+
+    import confnotes.build as build
+    from confnotes.build import BuildRequest, build_site
+
+    real = build.build_note
+
+    def counted(task):
+        outcome = real(task)
+        outcome.warnings.append(f"pid {os.getpid()}")
+        return outcome
+
+    counted.__module__, counted.__qualname__ = "confnotes.build", "build_note"  # pickled by name to forked workers
+    monkeypatch.setattr(build, "build_note", counted)
+    monkeypatch.setattr(build, "NOTES_PER_WORKER", 2)
+    notes = tmp_path / "notes"
+    _make_corpus(notes, 9)
+    report = build_site(BuildRequest(str(notes), str(tmp_path / "site"), formats=("outline",), jobs=2))
+    assert sorted(report.rendered) == sorted(str(p.relative_to(notes)) for p in notes.rglob("*.md"))
+    per_process = Counter(message for _, message in report.warnings if message.startswith("pid "))
+    assert sum(per_process.values()) == 9
+    assert max(per_process.values()) <= 4 and len(per_process) >= 5, per_process
