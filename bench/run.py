@@ -519,6 +519,12 @@ def main() -> int:
 
     lsp_server.report(table, targets)
 
+    # 8. serve: from a save to Chromium showing it (bench/serve_latency.py)
+    print("live preview:", flush=True)
+    import serve_latency
+
+    serve_latency.report(table, targets, WHY)
+
     report = _report(table, targets, size_kb)
     print()
     print(report)
