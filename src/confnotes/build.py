@@ -286,11 +286,16 @@ def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any]) -> Iterato
         raise NotesError(f"is not the outline of {rel} that its build wrote (changed since)", path=where)
 
 
+def _check_outline(out_dir: Path, rel: str, outline: dict[str, Any]) -> None:
+    """Read a note's outline file through; raises ``NotesError`` when it is not as built."""
+    for _ in _outline_pieces(out_dir, rel, outline):
+        pass
+
+
 def _outline_intact(out_dir: Path, rel: str, outline: dict[str, Any]) -> str | None:
     """None when a note's outline file is as built, else what is wrong with it."""
     try:
-        for _ in _outline_pieces(out_dir, rel, outline):
-            pass
+        _check_outline(out_dir, rel, outline)
     except NotesError as exc:
         return str(exc)
     return None
@@ -692,8 +697,7 @@ def merge_shards(out_dir: str) -> int:
         formats = data.get("formats", []) or formats
     for rel, entry in sorted(notes.items()):  # and every note's outline file checked
         try:
-            for _ in _outline_pieces(folder, rel, entry["outline"]):
-                pass
+            _check_outline(folder, rel, entry["outline"])
         except NotesError as exc:
             raise NotesError(f"{exc.message}; build that note's shard again (nothing was merged)", path=exc.path) from None
     manifest: dict[str, Any] = {

@@ -318,8 +318,8 @@ def _replace_at(folder: int, name: str, payload: bytes | Iterator[bytes], mode: 
             same = old is not None
             for piece in (payload,) if isinstance(payload, bytes) else payload:
                 handle.write(piece)
-                same = same and old is not None and old.read(len(piece)) == piece
-            if same and old is not None and not old.read(1):
+                same = same and old.read(len(piece)) == piece
+            if same and not old.read(1):
                 os.unlink(temp, dir_fd=folder)
                 return False
             handle.flush()

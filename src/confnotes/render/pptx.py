@@ -87,7 +87,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     deck = deck_for(doc, options, base_dir)
     reference = options.reference_pptx
     prs = _open_reference(reference) if reference else Presentation()
-    _sixteen_nine(prs, scale_layouts=not reference)
+    _sixteen_nine(prs, default_template=not reference)
     layouts = _layouts(prs)
     core = prs.core_properties
     core.title = xml_safe(md.plain(doc.meta.title))
@@ -155,8 +155,10 @@ def _open_reference(path: str) -> Any:
     return prs
 
 
-def _sixteen_nine(prs: Any, scale_layouts: bool) -> None:
-    """13.333 × 7.5 in; the default template's 4:3 masters and layouts are widened to match."""
+def _sixteen_nine(prs: Any, default_template: bool) -> None:
+    """13.333 × 7.5 in. When ``prs`` is python-pptx's default template, its 4:3 masters and layouts
+    are widened to match, to boxes worked out once a process (``_widened_boxes``); a reference
+    template's own layouts are kept as the author made them."""
     from pptx.util import Emu
 
     old_width, old_height = prs.slide_width, prs.slide_height
@@ -164,7 +166,7 @@ def _sixteen_nine(prs: Any, scale_layouts: bool) -> None:
     size = prs.part._element.sldSz  # noqa: SLF001
     if "type" in size.attrib:
         del size.attrib["type"]  # "screen4x3" would contradict the size
-    if not scale_layouts or (old_width, old_height) == (SLIDE_W * EMU, SLIDE_H * EMU):
+    if not default_template or (old_width, old_height) == (SLIDE_W * EMU, SLIDE_H * EMU):
         return
     for shape, box in zip(_placeholders(prs), _widened_boxes(old_width, old_height), strict=True):
         if box is not None:
