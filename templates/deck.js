@@ -13,6 +13,8 @@
   var current = 0;
   var screen = "";        // "", "black" or "white": what the audience sees instead of the slide
   var self = String(Math.random()).slice(2);
+  var sent = 0;           // how many messages this window has sent: each carries its number
+  var heard = {};         // the last number applied from each other window
   var channelName = "confnotes-deck:" + window.location.pathname;
   var channel = null;
   var presenterWindow = null;
@@ -48,11 +50,12 @@
   /* ------------------------------------------------------------ keeping windows in step */
 
   function send() {
-    var message = { kind: "confnotes-go", index: current, screen: screen, source: self };
+    sent += 1;
+    var message = { kind: "confnotes-go", index: current, screen: screen, source: self, seq: sent };
     if (channel) { channel.postMessage(message); }
     else {
       var local = storage("localStorage");
-      try { if (local) { local.setItem(channelName, JSON.stringify({ index: current, screen: screen, source: self, t: Date.now() })); } }
+      try { if (local) { local.setItem(channelName, JSON.stringify({ index: current, screen: screen, source: self, seq: sent, t: Date.now() })); } }
       catch (e) { /* storage may be full or off: the direct link below still works */ }
     }
     var other = presenter ? window.opener : presenterWindow;
@@ -62,6 +65,13 @@
   }
   function receive(message) {
     if (!message || message.kind !== "confnotes-go" || message.source === self) { return; }
+    /* a message comes twice (channel and direct link), and the two roads do not keep each other's
+       order: apply each window's messages once, newest only, or a late copy undoes a later change */
+    var seq = Number(message.seq);
+    if (seq > 0) {
+      if (seq <= (heard[message.source] || 0)) { return; }
+      heard[message.source] = seq;
+    }
     if (typeof message.screen === "string" && message.screen !== screen) { setScreen(message.screen, true); }
     var index = clamp(Number(message.index));
     if (index !== current) { show(index, true); }

@@ -393,6 +393,28 @@ def test_black_and_white_screens_in_both_windows(two_windows):
 
 
 @pytest.mark.browser
+def test_a_late_or_repeated_copy_of_a_message_never_undoes_a_later_one(stage, talk):
+    """Each change reaches the other window twice (channel and direct link), in no fixed order."""
+    _, deck, _ = talk
+    _, page, _ = stage(deck, slide=1)
+    # The deck's channel was opened first, so it handles each message before the listener here
+    # does: what the listener reads is the screen after the deck has handled the message.
+    post = """([screen, seq]) => new Promise(done => {
+        const name = "confnotes-deck:" + location.pathname;
+        const heard = new BroadcastChannel(name), other = new BroadcastChannel(name);
+        heard.onmessage = () => { heard.close(); other.close(); done(document.body.dataset.screen); };
+        other.postMessage({kind: "confnotes-go", index: 0, screen, source: "audience", seq});
+    })"""
+    assert page.evaluate(post, ["black", 2]) == "black"
+    assert page.evaluate(post, ["", 1]) == "black", "the late copy of an older change"
+    assert page.evaluate(post, ["white", 3]) == "white"
+    assert page.evaluate(post, ["", 3]) == "white", "a second copy with the same number"
+    assert page.evaluate(post, ["black", 2]) == "white"
+    assert page.evaluate(post, ["", 4]) == "slide"
+    assert page.locator(".pv-screen").is_hidden()
+
+
+@pytest.mark.browser
 def test_go_to_a_slide_by_number(two_windows):
     _, audience, presenter = two_windows
     presenter.keyboard.type("6")
