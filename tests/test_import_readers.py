@@ -112,3 +112,74 @@ def test_a_bullet_whose_text_opens_with_a_number_or_dash_stays_one_item():
     assert result.items == 3
     assert result.warnings == []  # fmt wrote it: the outline read back the same
     assert "- 1\\. shard by tenant first\n- \\- then by region\n- \\+ 2) cache the hot keys\n" in result.markdown
+
+
+def _with_unread_part(data: bytes, size: int) -> bytes:
+    """The document with a part the reader never needs, related from the document as Word relates
+    its second copy of the styles (``stylesWithEffects.xml``): ``size`` bytes of style-like XML."""
+    import random
+    import zipfile
+
+    rng = random.Random(7)
+    names = ("Normal", "Heading", "List", "Bullet", "Table", "Grid")
+    words = " ".join(rng.choice(names) + str(rng.randrange(999)) for _ in range(size // 10))
+    unread = f'<?xml version="1.0"?><w:styles xmlns:w="urn:x"><w:style w:styleId="x">{words}</w:style></w:styles>'.encode()
+    rel = (
+        '<Relationship Id="rIdUnread" Type="http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"'
+        ' Target="stylesWithEffects.xml"/></Relationships>'
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            body = source.read(member)
+            if member.filename == "word/stylesWithEffects.xml":
+                body = unread
+            elif member.filename == "word/_rels/document.xml.rels" and b"stylesWithEffects" not in body:
+                body = body.replace(b"</Relationships>", rel.encode())
+            target.writestr(member, body)
+    return out.getvalue()
+
+
+def test_a_docx_part_the_reader_never_reads_is_never_held_in_memory():
+    """A package is read part by part, as the body needs them: a 3 MB part nothing reads costs
+    nothing (python-docx read every part of the package into memory at once, and kept this one)."""
+    import tracemalloc
+
+    import docx
+
+    from confnotes.importers.docx import read_docx
+
+    document = docx.Document()
+    document.add_heading("Notes", 0)
+    document.add_paragraph("Caching is hard", style="List Bullet")
+    out = io.BytesIO()
+    document.save(out)
+    data = _with_unread_part(out.getvalue(), 3_000_000)
+    read_docx(data, "n.docx")  # modules imported, caches warm: what is measured is the reading
+    tracemalloc.start()
+    try:
+        imported = read_docx(data, "n.docx")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [block.text for block in imported.blocks] == ["Notes", "Caching is hard"]  # type: ignore[union-attr]
+    assert peak < 1_000_000, f"reading held {peak / 1e6:.1f} MB"
+
+
+def test_confnotes_import_of_a_docx_leaves_python_docx_unloaded(tmp_path):
+    import subprocess
+    import sys
+
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Notes", 0)
+    document.add_paragraph("Caching is hard", style="List Bullet")
+    document.save(tmp_path / "n.docx")
+    probe = (
+        "import sys; from confnotes.importers import convert; "
+        f"convert(open({str(tmp_path / 'n.docx')!r}, 'rb').read(), 'n.docx', 'n'); "
+        "print(sorted(name for name in sys.modules if name == 'docx' or name.startswith('docx.')))"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"

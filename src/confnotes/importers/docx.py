@@ -1,14 +1,19 @@
 """Word documents (.docx, from Word, LibreOffice, Google Docs or Pages) to the block stream.
 
-python-docx opens the package and resolves styles; the body is walked as XML in document
-order so that tables, numbered items, code and pictures stay where the author put them.
-(mammoth maps styles to HTML but discards list levels' numbering and run fonts, which is where
-the outline and the code of conference notes live.)
+The body is walked as XML in document order so that tables, numbered items, code and pictures
+stay where the author put them. (mammoth maps styles to HTML but discards list levels' numbering
+and run fonts, which is where the outline and the code of conference notes live.)
+
+The package is opened here, not by python-docx: the reader needs four parts (the document, its
+relationships, styles and numbering) and the pictures it meets, while ``docx.Document`` reads every
+part of the package into memory at once and keeps those it has no class for, such as Word's second
+copy of the styles (``stylesWithEffects.xml``). Each part read here is parsed straight from the
+archive, so a 100-page document's 1.3 MB of XML is never held as bytes.
 """
 
 from __future__ import annotations
 
-import io
+import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
@@ -18,7 +23,7 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
-from confnotes.importers.safety import check_relationships, open_zip
+from confnotes.importers.safety import check_relationships, open_zip, read_member
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -26,6 +31,8 @@ A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 V = "{urn:schemas-microsoft-com:vml}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+_RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
 _LIST_NAME = re.compile(r"^list(?: (?:bullet|number|paragraph|continue))?\s*(\d)$", re.I)
 _CODE_STYLE = re.compile(r"code|preformatted|source text|verbatim|plain text|macro", re.I)
@@ -180,13 +187,66 @@ class _Styles:
         return info
 
 
+@dataclass(frozen=True)
+class _Rel:
+    kind: str  # the relationship type's last word: styles, numbering, image, hyperlink…
+    target: str  # a member of the archive, or an address outside it
+    external: bool
+
+
+class _Package:
+    """A .docx's parts by name, each parsed from the archive only when asked for (OPC: the parts
+    a part relates to are named in ``<folder>/_rels/<part>.rels``, relative to the part's folder)."""
+
+    def __init__(self, archive: zipfile.ZipFile, path: str) -> None:
+        from lxml import etree
+
+        self.archive = archive
+        self.path = path
+        self.names = set(archive.namelist())
+        # as python-docx parses: entities are never expanded, nothing is fetched, blank text dropped
+        self.parser = etree.XMLParser(remove_blank_text=True, resolve_entities=False, no_network=True, load_dtd=False)
+
+    def xml(self, name: str | None) -> Any:
+        """The part's root element; None if the package has no such part."""
+        if name is None or name not in self.names:
+            return None
+        from lxml import etree
+
+        try:
+            with self.archive.open(name) as handle:
+                return etree.parse(handle, self.parser).getroot()
+        except etree.XMLSyntaxError as exc:
+            raise input_error(f"not a readable Word document ('{name}': {exc})", self.path) from None
+
+    def blob(self, name: str) -> bytes:
+        return read_member(self.archive, name, self.path, "Word document")
+
+    def rels(self, part: str) -> dict[str, _Rel]:
+        """The relationships of ``part`` (``""``: the package's own) by id."""
+        folder, base = posixpath.split(part)
+        root = self.xml(posixpath.join(folder, "_rels", f"{base}.rels"))
+        found: dict[str, _Rel] = {}
+        for rel in root.iter(f"{_RELS}Relationship") if root is not None else ():
+            target = rel.get("Target", "")
+            external = rel.get("TargetMode", "") == "External"
+            if not external:  # a member's name: absolute from the package's root, or relative to the part's folder
+                target = posixpath.normpath(target[1:] if target.startswith("/") else posixpath.join(folder, target))
+            found[rel.get("Id", "")] = _Rel(rel.get("Type", "").rsplit("/", 1)[-1], target, external)
+        return found
+
+    def related(self, rels: dict[str, _Rel], kind: str) -> str | None:
+        """The member a part relates to as ``kind`` (its first such relationship)."""
+        return next((rel.target for rel in rels.values() if rel.kind == kind and not rel.external), None)
+
+
 class _Reader:
-    def __init__(self, document: Any, imported: Imported) -> None:
-        part = document.part
-        self.part = part
+    def __init__(self, package: _Package, rels: dict[str, _Rel], imported: Imported) -> None:
+        self.package = package
+        self.rels = rels
         self.imported = imported
-        self.styles = _Styles(_element_of(part, "_styles_part"))
-        self.numbering = _Numbering.read(_element_of(part, "numbering_part"))
+        self.styles = _Styles(package.xml(package.related(rels, "styles")))
+        self.numbering = _Numbering.read(package.xml(package.related(rels, "numbering")))
         self.counts: dict[str, int] = {}
         self.images_seen: dict[str, str] = {}
         #: a document set in a monospace face throughout (a text file opened in a word processor): the
@@ -239,10 +299,9 @@ class _Reader:
                 yield from self.run(child, style, link or field_link)
             elif tag == f"{W}hyperlink":
                 target = None
-                rid = child.get(f"{R}id")
-                if rid and rid in self.part.rels:
-                    rel = self.part.rels[rid]
-                    target = rel.target_ref if rel.is_external else None
+                rel = self.rels.get(child.get(f"{R}id") or "")
+                if rel is not None and rel.external:
+                    target = rel.target
                 anchor = child.get(f"{W}anchor")
                 if target and anchor:
                     target += "#" + anchor
@@ -308,7 +367,8 @@ class _Reader:
         if rid is None:
             data = element.find(f".//{V}imagedata")
             rid = data.get(f"{R}id") if data is not None else None
-        if rid is None or rid not in self.part.related_parts:
+        rel = self.rels.get(rid) if rid is not None else None
+        if rel is None or rel.external or rel.target not in self.package.names:
             if element.tag == f"{W}object":
                 self.count("embedded object")
             return None
@@ -316,11 +376,10 @@ class _Reader:
         alt = ""
         if doc_pr is not None:
             alt = doc_pr.get("descr") or doc_pr.get("title") or ""
-        if rid not in self.images_seen:
-            target = self.part.related_parts[rid]
-            suffix = PurePosixPath(str(target.partname)).suffix
-            self.images_seen[rid] = self.imported.add_asset(target.blob, suffix)
-        return Image(self.images_seen[rid], alt)
+        if rel.target not in self.images_seen:
+            suffix = PurePosixPath(rel.target).suffix
+            self.images_seen[rel.target] = self.imported.add_asset(self.package.blob(rel.target), suffix)
+        return Image(self.images_seen[rel.target], alt)
 
     def paragraph(self, p: Any) -> Iterator[Block]:
         ppr = p.find(f"{W}pPr")
@@ -394,13 +453,6 @@ class _Reader:
         return Table(tuple(rows))
 
 
-def _element_of(part: Any, name: str) -> Any:
-    try:
-        return getattr(part, name).element
-    except (KeyError, NotImplementedError, AttributeError):
-        return None
-
-
 def read_docx(data: bytes, path: str) -> Imported:
     """Read a .docx; raises ``NotesError`` for an archive that is corrupt, a bomb, or points outside itself."""
     archive = open_zip(data, path, "Word document")
@@ -408,25 +460,26 @@ def read_docx(data: bytes, path: str) -> Imported:
     if "word/document.xml" not in names and "[Content_Types].xml" not in names:
         raise input_error("not a Word document (no word/document.xml in the archive)", path)
     check_relationships(archive, path)
-    import docx
-    from docx.opc.exceptions import OpcError
-
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except (OpcError, KeyError, ValueError, TypeError, AttributeError, IndexError, SyntaxError, zipfile.BadZipFile) as exc:
-        # lxml's XMLSyntaxError is a SyntaxError; a missing part is a KeyError
-        raise input_error(f"not a readable Word document ({type(exc).__name__}: {exc})", path) from None
+    package = _Package(archive, path)
+    package_rels = package.rels("")
+    main = package.related(package_rels, "officeDocument") or "word/document.xml"
+    root = package.xml(main)
+    body = root.find(f"{W}body") if root is not None else None
+    if body is None:
+        raise input_error(f"not a readable Word document (no document body in '{main}')", path)
     imported = Imported("docx")
-    title = (document.core_properties.title or "").strip()
-    imported.title = title or None
-    reader = _Reader(document, imported)
-    blocks = list(reader.body(document.element.body))
+    core = package.xml(package.related(package_rels, "core-properties"))
+    title = core.find(_DC_TITLE) if core is not None else None
+    imported.title = ((title.text or "").strip() or None) if title is not None else None
+    rels = package.rels(main)
+    reader = _Reader(package, rels, imported)
+    blocks = list(reader.body(body))
     texts = [block for block in blocks if isinstance(block, (Para, Code))]
     if len(texts) >= 3 and all(isinstance(block, Code) for block in texts):
         imported.assets.clear()
-        reader = _Reader(document, imported)
+        reader = _Reader(package, rels, imported)
         reader.mono_face = True
-        blocks = list(reader.body(document.element.body))
+        blocks = list(reader.body(body))
     imported.blocks = merge_code(blocks)
     for what, count in reader.counts.items():
         imported.drop(f"{count} {what}{'s' if count != 1 and not what.endswith('text') else ''}")
