@@ -55,7 +55,7 @@ def test_commands_choices_and_help_topics_complete():
 
 
 def test_zsh_gets_the_same_values_with_their_help():
-    assert complete("confnotes lint --select CN20", shell="zsh") == [f"CN20{n}" for n in range(1, 9)]
+    assert complete("confnotes lint --select CN20", shell="zsh") == [f"CN20{n}" for n in range(1, 10)]
 
 
 def test_the_scripts_documented_for_each_shell_are_generated():

@@ -20,7 +20,9 @@ WITH_IMAGES = sorted((FIXTURES / "slides" / "with-images").glob("*.md"))
 #: the hardest shapes of real notes: linked headings, images in a table, a giant setext heading, a tall
 #: screenshot, `1. 1. 1.` lists, wide tables and URLs, fences in list items, lead-in sentences
 HARD = sorted((FIXTURES / "slides" / "hard").glob("*.md"))
-NOTES_ALL = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md")), *WITH_IMAGES, *HARD]
+#: talks that direct their slides: math, footnotes, diagrams, layouts, columns (issue 27's fixtures)
+DIRECTED = sorted((FIXTURES / "directed").glob("*.md"))
+NOTES_ALL = [STRESS, *sorted(NOTES.glob("*.md")), *sorted((FIXTURES / "real").glob("*.md")), *WITH_IMAGES, *HARD, *DIRECTED]
 
 #: every slide shown in turn; a slide overflows when its content is taller or wider than its box
 #: (the slide clips with overflow: hidden, so nothing else would tell), or a code block's lines
@@ -36,7 +38,7 @@ MEASURE = """() => {
     if (body.scrollHeight > body.clientHeight + 1) bad.push(`height ${body.scrollHeight} > ${body.clientHeight}`);
     if (body.scrollWidth > body.clientWidth + 1) bad.push(`width ${body.scrollWidth} > ${body.clientWidth}`);
     const box = body.getBoundingClientRect();
-    for (const el of body.querySelectorAll("pre, table, img, li, p")) {
+    for (const el of body.querySelectorAll("pre, table, img, li, p, .math-display")) {
       const r = el.getBoundingClientRect();
       if (r.bottom > box.bottom - 60 + 1 || r.right > box.right - 88 + 1) bad.push(`${el.tagName} out of the box`);
       if (el.tagName === "PRE" && el.scrollWidth > el.clientWidth + 1) bad.push("code wider than its block");

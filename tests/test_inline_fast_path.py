@@ -59,6 +59,8 @@ def test_text_that_may_be_a_link_or_markup_is_parsed():
         "line\nbreak",
         " lead",
         "end ",
+        "$x$",  # TeX math (dollarmath): a dollar before anything but a space
+        "costs $5",
     )
     for text in may_be:
         assert _MAY_BE_MARKUP.search(text) is not None, text
@@ -71,8 +73,34 @@ def test_the_fast_path_was_written_for_this_parser():
     assert md.options["typographer"] is False
     assert md.get_active_rules() == {
         "core": ["normalize", "block", "inline", "linkify", "text_join", "direction", "label_lines"],
-        "block": ["table", "code", "fence", "blockquote", "hr", "list", "reference", "html_block", "heading", "lheading", "paragraph"],
-        "inline": ["text", "linkify", "newline", "escape", "backticks", "emphasis", "link", "image", "autolink", "html_inline", "entity"],
+        "block": [
+            "table",
+            "code",
+            "math_block",
+            "fence",
+            "blockquote",
+            "hr",
+            "list",
+            "reference",
+            "html_block",
+            "heading",
+            "lheading",
+            "paragraph",
+        ],
+        "inline": [
+            "text",
+            "linkify",
+            "newline",
+            "math_inline",
+            "escape",
+            "backticks",
+            "emphasis",
+            "link",
+            "image",
+            "autolink",
+            "html_inline",
+            "entity",
+        ],
         "inline2": ["balance_pairs", "emphasis", "fragments_join"],
     }
 

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "confnotes.archives": 1,
     "confnotes.config": 1,
     "confnotes.fonts": 1,
+    "confnotes.math": 1,
     "confnotes.parse": 2,
     "confnotes.load": 3,
     "confnotes.slides": 3,

@@ -75,3 +75,20 @@ def test_duplicate_entries_found_from_cached_facts(cli, tmp_path, monkeypatch):
     first = json.loads(cli("lint", str(folder), "--format", "json").stdout)
     second = json.loads(cli("lint", str(folder), "--format", "json").stdout)
     assert [f["rule"] for f in first] == [f["rule"] for f in second] == ["CN401"]
+
+
+def test_a_rule_added_to_the_catalogue_is_not_hidden_by_cached_results(cli, tmp_path, monkeypatch):
+    """Within one version (a checkout of confnotes that gains a rule, or turns one on), the cache
+    must miss: its key holds the catalogue."""
+    import confnotes.lint.rules as rules
+    from confnotes.check import LintCache
+
+    notes = _corpus(tmp_path / "notes", 2)
+    monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(tmp_path / "cache"))
+    cli("lint", str(notes))
+    checker = Checker.__new__(Checker)
+    checker.request = type("Request", (), {"config_file": None, "select": None, "ignore": None, "fail_on": "warning", "profile": None})()
+    before = LintCache(str(tmp_path / "cache"), checker).salt
+    more = (*rules.CATALOGUE, rules.Entry("CN299", "new-rule", "warning"))
+    monkeypatch.setattr(rules, "CATALOGUE", more)
+    assert LintCache(str(tmp_path / "cache"), checker).salt != before

@@ -374,7 +374,13 @@ class LintCache:
         except (OSError, ValueError):
             pass  # no cache, or one we cannot read (not UTF-8, not JSON, NaN in it): everything is a miss
         request = checker.request
-        self.salt = json.dumps([__version__, request.config_file, request.select, request.ignore, request.fail_on, request.profile])
+        from confnotes.lint.rules import CATALOGUE
+
+        # the rule catalogue too: a rule added or turned on by default (within one version, as a
+        # checkout of confnotes changes) must not be hidden by results cached without it
+        catalogue = [list(entry) for entry in CATALOGUE]
+        asked = [request.config_file, request.select, request.ignore, request.fail_on, request.profile]
+        self.salt = json.dumps([__version__, catalogue, *asked])
         self._config_keys: dict[str | None, str] = {}
         self._stamps: dict[str, tuple[list[int], str]] = {}
 

@@ -107,6 +107,8 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
         return Block("html", text, span)
     if kind == "container_notes":
         return Block("note", text, span, "container")
+    if kind == "math_block":
+        return Block("math", text, span)
     if kind == "blockquote":
         return Block("quote", text, span)
     if kind == "table":

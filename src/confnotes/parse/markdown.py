@@ -23,6 +23,11 @@ def markdown_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
+    # a display formula ($$ on its own lines) is one block, read verbatim: its lines are TeX, never
+    # a list or a heading (``- x`` or ``+ y`` inside one)
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    dollarmath_plugin(md, allow_labels=False, allow_space=False, allow_digits=False, allow_blank_lines=False)
     # The outline keeps inline Markdown verbatim (renderers render it once, later), so the
     # block structure is all the builder needs: skipping inline parsing makes reading
     # notes cheaper than a full markdown-it parse.
@@ -96,7 +101,33 @@ def render_parser() -> MarkdownIt:
     # its text without its tags (render.markdown)
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": True, "linkify": True}).enable(["table", "linkify"])
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
+    math(md)
     return md
+
+
+def math(md: MarkdownIt) -> None:
+    """TeX math as pandoc reads it: ``$…$`` with no space inside the dollars and no digit right
+    after the closing one (so "$5 and $10" stays prices), ``$$…$$`` on its own lines or in text,
+    no blank line inside a formula."""
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    dollarmath_plugin(md, allow_labels=False, allow_space=False, allow_digits=False, allow_blank_lines=False, double_inline=True)
+    dollars = md.inline.ruler.__rules__[md.inline.ruler.__find__("math_inline")].fn
+
+    def math_inline(state: Any, silent: bool) -> bool:
+        # dollarmath reads the character before position 0 as src[-1], the text's last: "$x$ 1" or
+        # "$x$ \\" would not be math, nor "\\\\$x$ \\". A space after the text gives it nothing to
+        # read there, and changes nothing else it reads.
+        if not state.src or not (state.src[-1] == "\\" or state.src[-1].isdigit()):
+            return bool(dollars(state, silent))
+        source = state.src
+        state.src = source + " "
+        try:
+            return bool(dollars(state, silent))
+        finally:
+            state.src = source
+
+    md.inline.ruler.at("math_inline", math_inline)
 
 
 def _positioned_emphasis(state: Any, silent: bool) -> bool:

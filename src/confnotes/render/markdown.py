@@ -37,7 +37,7 @@ _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 #: ``#`` or a letter; a lone ``&`` is escaped alike), HTML, line breaks, and anything that may start a link
 #: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address). Most titles
 #: and items have none, and are escaped directly instead of parsed (the same HTML, byte for byte).
-_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$")
+_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$\S")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 #: A code block printed in a PDF: its first lines, up to this many lines and characters (WeasyPrint
@@ -50,6 +50,8 @@ MAX_PAGE_TABLE_CELLS = 20_000
 #: SVG elements a PDF draws, in all of a page's SVG images (each embedding counts): WeasyPrint took
 #: 63 s and 824 MB for one 200,000-element SVG. An SVG past the budget is shown as its alt text.
 MAX_PRINTED_SVG_ELEMENTS = 20_000
+#: The size (px) formulas are drawn at for print; the page scales them to the text's size (em).
+MATH_PX = 20
 
 
 def _scheme(url: str) -> str:
@@ -91,6 +93,9 @@ class InlineRenderer:
             ("table_open", self._table_open),
             ("table_close", self._table_close),
             ("blockquote_open", self._small_block),
+            ("math_inline", self._math),
+            ("math_inline_double", self._math),
+            ("math_block", self._math),
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
@@ -248,6 +253,9 @@ class InlineRenderer:
                 kind = child.type
                 if kind in ("text", "code_inline"):
                     out.append(child.content)
+                elif kind in ("math_inline", "math_inline_double"):
+                    fence = "$" if kind == "math_inline" else "$$"
+                    out.append(fence + child.content + fence)  # plain text keeps the TeX as written
                 elif kind in ("softbreak", "hardbreak"):
                     out.append(" ")
                 elif kind == "image":
@@ -280,6 +288,10 @@ class InlineRenderer:
                     runs.append((child.content, frozenset(styles), href))
                 elif kind == "code_inline":
                     runs.append((child.content, frozenset([*styles, "code"]), href))
+                elif kind in ("math_inline", "math_inline_double"):
+                    from confnotes.math import linear
+
+                    runs.append((linear(child.content.strip()), frozenset([*styles, "math"]), href))
                 elif kind == "softbreak":  # a space, as in the HTML (label lines keep theirs: hardbreaks)
                     runs.append((" ", frozenset(styles), href))
                 elif kind == "hardbreak":
@@ -314,6 +326,31 @@ class InlineRenderer:
         if not info:
             return html
         return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
+
+    def _math(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
+        token = tokens[idx]
+        display = token.type != "math_inline"
+        html = self.math(token.content.strip(), display)
+        return f'<div class="math-display">{html}</div>\n' if token.type == "math_block" else html
+
+    def math(self, tex: str, display: bool) -> str:
+        """A formula as HTML: MathML for a browser, SVG for print (``render.math``); TeX a
+        typesetter cannot read is shown as code, with a warning."""
+        from confnotes.math import MathError, mathml, svg
+
+        try:
+            if not self.printed:
+                return mathml(tex, display)
+            drawn = svg(tex, display, MATH_PX)
+        except MathError as exc:
+            fence = "$$" if display else "$"
+            self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
+            return f'<code class="math-error" title="{escape(str(exc))}">{escape(fence + tex + fence)}</code>'
+        em = 1 / MATH_PX
+        size = f"width:{drawn.width * em:.3f}em;height:{drawn.height * em:.3f}em;vertical-align:{-drawn.depth * em:.3f}em"
+        body = re.sub(r'^<svg ([^>]*?)width="[^"]*" height="[^"]*"', rf'<svg \1style="{size}"', drawn.svg, count=1)
+        body = body.replace("<svg ", f'<svg role="img" aria-label="{escape(tex)}" ', 1)
+        return f'<span class="math">{body}</span>'
 
     def _html(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Raw HTML as written if the config allows it; otherwise its text without its tags (a

@@ -25,7 +25,7 @@ from confnotes.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.parse.blocks import is_image_only
 from confnotes.render.deck import contained, measure_image, render_template_deck
-from confnotes.render.marp_guard import guarded, loads_from_afar, quiet_code_emoji, quiet_emoji, quiet_html, speaker_note
+from confnotes.render.marp_guard import code_pieces, guarded, loads_from_afar, quiet_code_emoji, quiet_emoji, quiet_html, speaker_note
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence
@@ -73,6 +73,11 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         if kind in ("paragraph", "quote") and not is_image_only(text):
             text = joined_lines(text)
         text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)
+        if "$" in text:
+            return "".join(formula(piece, warnings) if math else words(piece) for math, piece in formulas(text))
+        return words(text)
+
+    def words(text: str) -> str:
         text = guarded(text, options.allow_html)
         if remote:
             return text
@@ -85,6 +90,33 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
     helpers = {"safe": safe, "sizes": slide_style, "items": item_lines, "code": code, "note_comment": speaker_note}
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+def formulas(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into its formulas and the rest, code spans left whole (``math.math_pieces``)."""
+    from confnotes.math import math_pieces
+
+    out: list[tuple[bool, str]] = []
+    for code, piece in code_pieces(text):
+        out += [(False, piece)] if code else math_pieces(piece)
+    return out
+
+
+def formula(piece: str, warnings: list[str]) -> str:
+    """A formula as Marp typesets it (MathJax, in the deck's own build): its TeX as written, but ``<``
+    and ``>`` as ``\\lt`` and ``\\gt``, so no reader of the Markdown can take them for HTML; TeX that
+    cannot be typeset is shown as code, as in every other output, with a warning."""
+    from confnotes.math import MathError, mathml
+
+    display = piece.startswith("$$")
+    tex = piece[2:-2] if display else piece[1:-1]
+    try:
+        mathml(tex.strip(), display)
+    except MathError as exc:
+        warnings.append(f"math not typeset ({exc}); shown as TeX: {piece[:64]}")
+        fence = "``" if "`" in piece else "`"
+        return f"{fence} {piece} {fence}" if "`" in piece else f"{fence}{piece}{fence}"
+    return piece.replace("<", "\\lt ").replace(">", "\\gt ")
 
 
 def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None, Path | None], remote: bool, warnings: list[str]) -> str:

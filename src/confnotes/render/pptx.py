@@ -27,6 +27,7 @@ from typing import Any
 from confnotes.errors import NotesError, render_error
 from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
+from confnotes.math import display_tex
 from confnotes.model import Document
 from confnotes.render.deck import agenda_minutes, contained, deck_for, image_size, slide_lines, talk_timing
 from confnotes.render.markdown import InlineRenderer
@@ -486,6 +487,12 @@ def _content_slide(
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
         elif run.kind == "missing-image":
             height = _missing_image(page, run, (left, y, width), base_dir, warnings)
+        elif (
+            run.kind == "math"
+            and (tex := display_tex(run.text)) is not None
+            and _formula(page, tex, slide.scale * shrink, (left, y, width, height))
+        ):
+            pass
         else:
             _text(page, run, slide.scale * shrink, (left, y, width, height), md)
         y += height
@@ -509,6 +516,26 @@ def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
             paragraph._p.get_or_add_pPr().set("marL", str(int(QUOTE_INDENT * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
+
+
+def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, float]) -> bool:
+    """A display formula as a picture centred in ``box`` at the size the deck draws it (python-pptx
+    has no equations; PowerPoint's OMML needs Office to write), its TeX as the alt text; False for
+    TeX that cannot be typeset (the paragraph is then written as text, as every deck shows it)."""
+    from confnotes.math import MathError, png, svg
+
+    size = max(BODY_MIN, TEXT[0] * scale) * 1.15
+    try:
+        drawn, blob = svg(tex, True, 20.0), png(tex, True, 20.0)
+    except MathError:
+        return False
+    left, top, width, height = box
+    w, h = drawn.width / 20.0 * size, drawn.height / 20.0 * size
+    if w > width:
+        w, h = width, h * width / w
+    picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
+    picture._element.nvPicPr.cNvPr.set("descr", xml_safe(f"$${tex}$$"))  # noqa: SLF001 - the alt text, as PowerPoint stores it
+    return True
 
 
 def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float]) -> None:

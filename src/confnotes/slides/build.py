@@ -76,7 +76,7 @@ def _fold(node: Node) -> str:
 
 
 #: Blocks under an item that keep their own form on a slide (a code sample is not a bullet).
-_SHOWN_AS_IS = frozenset(("code", "table", "image"))
+_SHOWN_AS_IS = frozenset(("code", "table", "image", "math"))
 
 
 def _bullet(node: Node, level: int, number: str | None) -> SlideItem:

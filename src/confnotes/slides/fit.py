@@ -204,6 +204,8 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
         return MIN_IMAGE * images_in(entry) + TEXT[2] * scale
     size = px["text"]
     text = entry.text
+    if kind == "math" and (drawn := display_math(text, size)) is not None:
+        return drawn + TEXT[2] * scale
     if kind == "quote":
         text = "\n".join(line.lstrip("> ") for line in text.split("\n"))
         box_w -= 30
@@ -212,6 +214,22 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     for paragraph in paragraphs:
         height += wrap_count(plain(paragraph), box_w, size) * size * TEXT[1] + TEXT[2] * scale
     return height
+
+
+def display_math(text: str, size: float) -> float | None:
+    """The height in px of a display formula block (``$$…$$``) at text ``size``, as deck.css draws it
+    (1.15 times the text, line height 1); None for TeX that cannot be typeset (it is shown as text,
+    and measured so)."""
+    from confnotes.math import MathError, display_tex, svg
+
+    tex = display_tex(text)
+    if tex is None:
+        return None
+    try:
+        drawn = svg(tex, True, 20.0)
+    except MathError:
+        return None
+    return drawn.height / 20.0 * size * 1.15
 
 
 def _table_height(text: str, size: float, box_w: float) -> float:

@@ -114,11 +114,11 @@ class Deck:
 
 
 def entry_words(entry: SlideEntry) -> int:
-    """Words an audience reads on a slide; code and tables are looked at, not read, so they count
-    none (the fit engine measures them)."""
+    """Words an audience reads on a slide; code, tables and formulas are looked at, not read, so
+    they count none (the fit engine measures them)."""
     if type(entry) is SlideItem:
         return _words(entry.full)
-    return 0 if entry.kind in ("code", "table") else _words(entry.text)
+    return 0 if entry.kind in ("code", "table", "math") else _words(entry.text)
 
 
 @lru_cache(maxsize=16384)  # the splitter, lint, timing and the deck count the same texts

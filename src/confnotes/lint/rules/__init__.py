@@ -54,6 +54,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("CN206", "unbalanced-emphasis", "warning"),
     Entry("CN207", "empty-link", "warning"),
     Entry("CN208", "missing-alt-text", "error"),
+    Entry("CN209", "bad-math", "warning"),
     Entry("CN301", "too-many-items", "warning", profile="talk"),
     Entry("CN302", "dense-slide", "warning", profile="talk"),
     Entry("CN303", "long-title", "warning", profile="talk"),

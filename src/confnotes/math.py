@@ -1,0 +1,274 @@
+"""TeX math (``$…$`` in text, ``$$…$$`` on its own lines) typeset without a browser or TeX.
+
+One formula, three forms, each made here and nowhere else:
+
+- **MathML** for what a browser shows (the HTML page, the HTML deck): latex2mathml writes MathML
+  Core, which Chromium and Firefox typeset themselves, selectable and at the text's own size.
+- **SVG** for what WeasyPrint prints (PDF, slides PDF, handout), which has no MathML: ziamath lays
+  the formula out in its bundled STIX Two Math font and writes paths, filled with the text's
+  colour (``currentColor``), so a formula is legible on a dark theme too.
+- **PNG** (with the SVG beside it) for PPTX, whose pictures python-pptx writes as raster images:
+  resvg draws the SVG at three times its size.
+
+ziamath was chosen over MathJax and KaTeX (a JavaScript engine in a browser: confnotes prints
+without one) and matplotlib's mathtext (a TeX subset, 40 MB); it reads its TeX with latex2mathml,
+so every output reads a formula the same way, and refuses the same invalid TeX.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+#: A formula longer than this (characters) is shown as its TeX: no slide or page holds one, and
+#: the typesetters' time grows with it.
+MAX_TEX = 4000
+#: Nesting (braces, ``\left``…) deeper than this is refused before a typesetter recurses on it.
+MAX_DEPTH = 40
+_NESTING = re.compile(r"\\[{}\\]|[{}]|\\left\b|\\right\b")
+_VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
+
+
+class MathError(ValueError):
+    """TeX a typesetter cannot read; the message says what, in a few words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A formula drawn as SVG: its markup and its size in px at the size asked for; ``depth`` is
+    how far it reaches below the text's baseline (for inline formulas)."""
+
+    svg: str
+    width: float
+    height: float
+    depth: float
+
+
+def check(tex: str) -> None:
+    """Raise ``MathError`` for TeX no typesetter should be given: too long or nested too deep."""
+    if len(tex) > MAX_TEX:
+        raise MathError(f"a formula of {len(tex):,} characters (at most {MAX_TEX:,})")
+    depth = deepest = braces = 0
+    for match in _NESTING.finditer(tex):
+        token = match.group(0)
+        if token in ("\\{", "\\}", "\\\\"):
+            continue  # a brace drawn, or a line break: no group
+        step = 1 if token in ("{", "\\left") else -1
+        depth += step
+        deepest = max(deepest, depth)
+        if token in ("{", "}"):
+            braces += step
+            if braces < 0:
+                raise MathError("a } closes no {")
+    if deepest > MAX_DEPTH:
+        raise MathError(f"nested {deepest} levels deep (at most {MAX_DEPTH})")
+    if braces > 0:
+        raise MathError("a { is never closed" if braces == 1 else f"{braces} {{ are never closed")
+
+
+#: latex2mathml's refusals, in a writer's words
+_REASONS = {
+    "NoAvailableTokensError": "it ends too early: a brace, argument or \\end is missing",
+    "NumeratorNotFoundError": "a fraction has no numerator",
+    "DenominatorNotFoundError": "a fraction has no denominator",
+    "ExtraLeftOrMissingRightError": "a \\left has no \\right",
+    "MissingSuperScriptOrSubscriptError": "a ^ or _ has nothing after it",
+    "DoubleSubscriptsError": "two subscripts in a row (write x_{ab})",
+    "DoubleSuperscriptsError": "two superscripts in a row (write x^{ab})",
+    "MissingEndError": "a \\begin has no \\end",
+    "InvalidAlignmentError": "an array's column alignment is not l, c or r",
+    "InvalidWidthError": "a width it cannot read",
+    "InvalidStyleForGenfracError": "a \\genfrac style it cannot read",
+    "LimitsMustFollowMathOperatorError": "\\limits after something that is not an operator",
+}
+
+
+def _reason(exc: BaseException) -> str:
+    known = _REASONS.get(type(exc).__name__)
+    if known:
+        return known
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(exc).__name__.removesuffix("Error")).lower()
+    detail = " ".join(str(exc).split())
+    return f"{name}: {detail}"[:120] if detail else name
+
+
+@lru_cache(maxsize=2048)
+def mathml(tex: str, display: bool) -> str:
+    """The formula as a ``<math>`` element (MathML Core); ``MathError`` for TeX it cannot read."""
+    check(tex)
+    from latex2mathml.converter import convert
+
+    try:
+        return str(convert(tex, display="block" if display else "inline"))
+    except RecursionError:
+        raise MathError("nested too deeply") from None
+    except Exception as exc:  # noqa: BLE001 - latex2mathml raises a dozen classes for bad TeX
+        raise MathError(_reason(exc)) from None
+
+
+@lru_cache(maxsize=2048)
+def svg(tex: str, display: bool, size: float) -> Drawn:
+    """The formula drawn as SVG paths at ``size`` px, in the text's colour."""
+    mathml(tex, display)  # the same refusals as the browser's form
+    with warnings.catch_warnings():  # ziamath finds its font with a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import ziamath as imported
+
+    ziamath: Any = imported  # (the package re-exports its classes without saying so)
+    ziamath.config.svg2 = False  # paths, no <symbol>/<use>: ids would clash between formulas on one page
+    ziamath.config.precision = 2
+    try:
+        drawn = ziamath.Latex(tex, size=size, inline=not display, color="currentColor").svg()
+    except RecursionError:
+        raise MathError("nested too deeply") from None
+    except Exception as exc:  # noqa: BLE001 - ziamath and its font raise their own classes
+        raise MathError(_reason(exc)) from None
+    box = _VIEWBOX.search(drawn)
+    if box is None:
+        raise MathError("the typesetter drew nothing")
+    _, top, width, height = (float(value) for value in box.groups())
+    return Drawn(drawn, width, height, max(0.0, height + top))
+
+
+@lru_cache(maxsize=256)
+def png(tex: str, display: bool, size: float, zoom: int = 3) -> bytes:
+    """The formula drawn as a PNG, ``zoom`` times its size in px (for a sharp picture in PPTX), in black."""
+    import resvg_py
+
+    drawn = svg(tex, display, size).svg.replace("currentColor", "#1d1d24")
+    return bytes(resvg_py.svg_to_bytes(svg_string=drawn, zoom=zoom, skip_system_fonts=True))
+
+
+#: ``$$…$$`` standing alone as a paragraph (the form ``fmt`` keeps and the outline reads as one block).
+_DISPLAY = re.compile(r"\A\s*\$\$(?P<tex>.+?)\$\$\s*\Z", re.S)
+
+
+def display_tex(text: str) -> str | None:
+    """The TeX of a paragraph that is one display formula (``$$…$$``), else None."""
+    match = _DISPLAY.match(text)
+    if match is None or "$$" in match.group("tex"):
+        return None
+    return match.group("tex").strip()
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789+-=()niax", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃˣ")
+_SUBSCRIPTS = str.maketrans("0123456789+-=()aeioxjkmnt", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒₓⱼₖₘₙₜ")
+_MATHML = "{http://www.w3.org/1998/Math/MathML}"
+_SPACED = frozenset(("=", "+", "−", "-", "<", ">", "≤", "≥", "≈", "→", "×", "·", "≠", "∈"))
+
+
+@lru_cache(maxsize=2048)
+def linear(tex: str) -> str:
+    """The formula as one line of plain text, as far as Unicode writes it (``x²``, ``a/b``, ``√(x)``,
+    ``θᵢ``): for text that cannot hold a drawing, such as a PPTX run; the TeX itself when it cannot
+    be read."""
+    from xml.etree import ElementTree
+
+    try:
+        root = ElementTree.fromstring(mathml(tex, False))
+    except (MathError, ElementTree.ParseError):
+        return tex
+    return " ".join(_linear(root).split())
+
+
+def _script(text: str, table: dict[int, Any], mark: str) -> str:
+    mapped = text.translate(table)
+    if all(char != original or char.isspace() for char, original in zip(mapped, text, strict=True)):
+        return mapped
+    return f"{mark}({text})" if len(text) > 1 else f"{mark}{text}"
+
+
+def _grouped(text: str) -> str:
+    return text if len(text) <= 1 or text.isalnum() else f"({text})"
+
+
+def _linear(node: object) -> str:
+    from xml.etree.ElementTree import Element
+
+    assert isinstance(node, Element)
+    tag = node.tag.removeprefix(_MATHML)
+    children = list(node)
+    parts = [_linear(child) for child in children]
+    if tag in ("mi", "mn", "mo", "mtext", "ms"):
+        text = node.text or ""
+        spaced = (tag == "mo" and text in _SPACED) or (tag == "mi" and len(text) > 1)  # a = b, log x
+        return f" {text} " if spaced else text
+    if tag == "mspace":
+        return " "
+    if tag in ("msup", "msub", "msubsup", "munder", "munderover") and parts:
+        out = parts[0].strip()
+        if tag in ("msub", "msubsup", "munder", "munderover") and len(parts) > 1:
+            out += _script("".join(parts[1].split()), _SUBSCRIPTS, "_")
+        if tag in ("msup", "msubsup", "munderover") and len(parts) > 2 - (tag == "msup"):
+            out += _script("".join(parts[-1].split()), _SUPERSCRIPTS, "^")
+        return out + " " if tag in ("munder", "munderover") else out
+    if tag == "mover" and parts:
+        return parts[0]
+    if tag == "mfrac" and len(parts) == 2:
+        top, bottom = (part.strip() for part in parts)
+        return f"{_grouped(top)}/{_grouped(bottom)}"
+    if tag in ("msqrt", "mroot"):
+        return f"√({''.join(parts[:1] if tag == 'mroot' else parts).strip()})"
+    return "".join(parts)
+
+
+def _escaped(text: str, index: int) -> bool:
+    """Whether the character at ``index`` follows an odd number of backslashes."""
+    count = 0
+    while index - count - 1 >= 0 and text[index - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _closing(text: str, index: int) -> int:
+    """Where the formula opened by the ``$`` (or ``$$``) at ``index`` closes (its last dollar), or -1:
+    mdit-py-plugins' dollarmath rule with pandoc's options (``render_parser``), step for step."""
+    size = len(text)
+    if index + 1 >= size or text[index + 1].isspace() or (index > 0 and text[index - 1].isdigit()) or _escaped(text, index):
+        return -1
+    double = text[index + 1] == "$"
+    position = index + 1 + double
+    while True:
+        end = text.find("$", position)
+        if end == -1:
+            return -1
+        if _escaped(text, end):
+            position = end + 1
+            continue
+        if double:
+            if end + 1 >= size:
+                return -1
+            if text[end + 1] != "$":
+                position = end + 1
+                continue
+            end += 1
+        break
+    if text[end - 1].isspace() or (end + 1 < size and text[end + 1].isdigit()):
+        return -1
+    if end - index - 1 - 2 * double < 0 or (double and end - index <= 3) or (not double and end == index + 1):
+        return -1
+    return end
+
+
+def math_pieces(text: str) -> list[tuple[bool, str]]:
+    """``text`` (inline Markdown, outside code spans) cut into formulas and what is between them, as
+    the render parser reads them (pandoc's rule): ``$$…$$``; ``$…$`` with no space inside either
+    dollar, no digit right after the closing one nor right before the opening one, and no ``\\``
+    before either dollar. Each formula keeps its dollars."""
+    pieces: list[tuple[bool, str]] = []
+    done = index = 0
+    while (index := text.find("$", index)) != -1:
+        end = _closing(text, index)
+        if end == -1:
+            index += 1
+            continue
+        if index > done:
+            pieces.append((False, text[done:index]))
+        pieces.append((True, text[index : end + 1]))
+        done = index = end + 1
+    if done < len(text):
+        pieces.append((False, text[done:]))
+    return pieces
