@@ -61,6 +61,7 @@ def test_text_that_may_be_a_link_or_markup_is_parsed():
         "end ",
         "$x$",  # TeX math (dollarmath): a dollar before anything but a space
         "costs $5",
+        "a call[^1]",  # a footnote's reference opens with [, as a link does
     )
     for text in may_be:
         assert _MAY_BE_MARKUP.search(text) is not None, text
@@ -97,6 +98,7 @@ def test_the_fast_path_was_written_for_this_parser():
             "emphasis",
             "link",
             "image",
+            "footnote_ref",
             "autolink",
             "html_inline",
             "entity",

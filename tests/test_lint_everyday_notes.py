@@ -229,7 +229,8 @@ def test_the_engine_puts_every_rules_message_on_one_line(cli, tmp_path, monkeypa
     """Whatever a rule quotes (a title, a paragraph, a link text), its finding is one line: the engine
     collapses the whitespace, for every rule, in every output format."""
     note = tmp_path / "n.md"
-    note.write_text("# T\n\n## A\n\n- a point\n", encoding="utf-8")
+    needs = " ".join(f"`{entry.needs}`" for entry in CATALOGUE if entry.needs)  # what each rule needs to run at all
+    note.write_text(f"# T\n\n## A\n\n- a point {needs}\n", encoding="utf-8")
     for entry in CATALOGUE:
         if entry.project:
             continue

@@ -81,3 +81,26 @@ def test_fix_gives_expected_text_and_clears_the_finding(cli, folder, tmp_path, u
     assert remaining == []
     _lint(cli, note, rule_id, "--fix")
     assert note.read_text(encoding="utf-8") == fixed, "a second --fix must change nothing"
+
+
+def test_a_rule_that_needs_text_the_note_lacks_is_not_imported(tmp_path):
+    """Most notes hold no formula, footnote, link or image: those rules' modules never load for them."""
+    import subprocess
+    import sys
+
+    note = tmp_path / "plain.md"
+    note.write_text("# Talk\n\n## Part\n\n- a point\n", encoding="utf-8")
+    with_all = tmp_path / "all.md"
+    with_all.write_text("# Talk\n\n## Part\n\n- $x$ and a call[^a], [a link](x.md) ![pic](p.png)\n\n[^a]: A note.\n", encoding="utf-8")
+    probe = (
+        "import sys; from confnotes.cli import main\n"
+        "try: main(['lint', '--no-cache', sys.argv[1]])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(name.rsplit('.', 1)[-1] for name in sys.modules if name.startswith('confnotes.lint.rules.cn2')))"
+    )
+    names = {}
+    for path in (note, with_all):
+        out = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=True).stdout
+        names[path.name] = out.strip().splitlines()[-1]
+    for module in ("cn207_empty_link", "cn208_missing_alt_text", "cn209_bad_math", "cn210_dangling_footnote"):
+        assert module not in names["plain.md"] and module in names["all.md"], module

@@ -21,7 +21,21 @@ LIST = "list"
 #: How a node was recognised in the source.
 ORIGINS = ("atx", "setext", "inferred", "list", "glyph", "bold")
 #: Kinds of blocks; ``text`` always holds the block's source verbatim (de-indented).
-BLOCK_KINDS = ("paragraph", "code", "quote", "table", "html", "image", "heading", "break", "note", "comment", "reference", "math")
+BLOCK_KINDS = (
+    "paragraph",
+    "code",
+    "quote",
+    "table",
+    "html",
+    "image",
+    "heading",
+    "break",
+    "note",
+    "comment",
+    "reference",
+    "math",
+    "footnote",
+)
 #: Blocks that are kept (``fmt`` writes them back) but never printed: speaker notes and comments.
 UNPRINTED = frozenset(("note", "comment"))
 

@@ -50,11 +50,12 @@ _PASTED = frozenset(
 )
 #: What a text line written right below would continue: a paragraph (lazily, in a quote or list
 #: item too) or a table (as its next row).
-_CONTINUED = frozenset(("title", "bold", "paragraph", "image", "reference", "note", "quote", "list", "table"))
+_CONTINUED = frozenset(("title", "bold", "paragraph", "image", "reference", "note", "quote", "list", "table", "footnote"))
 #: What runs on to the next blank line, whatever the line below is (raw HTML other than a comment).
 _RUNS_ON = frozenset(("html",))
 #: What merges into a paragraph (or indented code, a quote) written right above it.
-_MERGES = frozenset(("paragraph", "image", "reference", "note", "html", "indented", "setext", "break"))
+#: (A display formula's ``$$`` cannot interrupt a paragraph: right below one, it would be its text.)
+_MERGES = frozenset(("paragraph", "image", "reference", "note", "html", "indented", "setext", "break", "math"))
 #: A first heading line that would read as something else once underlined (a list item, a quote…).
 _NOT_SETEXT = re.compile(
     r"^(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|<=:~`_\s]|\[[^\]]*\]:|([-*_])(?:[ \t]*\1){2,}[ \t]*$)"

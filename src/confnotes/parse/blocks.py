@@ -109,6 +109,8 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
         return Block("note", text, span, "container")
     if kind == "math_block":
         return Block("math", text, span)
+    if kind == "footnote_reference":
+        return Block("footnote", text, span, str(token.meta.get("label", "")))
     if kind == "blockquote":
         return Block("quote", text, span)
     if kind == "table":

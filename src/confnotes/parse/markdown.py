@@ -28,6 +28,11 @@ def markdown_parser() -> MarkdownIt:
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
     dollarmath_plugin(md, allow_labels=False, allow_space=False, allow_digits=False, allow_blank_lines=False)
+    # a footnote's definition ([^id]: text, and the indented lines under it) is one block, where the
+    # author wrote it: the plugin's tail rule, which moves definitions to the end, stays off
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    footnote_plugin(md, inline=False, move_to_end=False)
     # The outline keeps inline Markdown verbatim (renderers render it once, later), so the
     # block structure is all the builder needs: skipping inline parsing makes reading
     # notes cheaper than a full markdown-it parse.
@@ -102,6 +107,12 @@ def render_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "html": True, "linkify": True}).enable(["table", "linkify"])
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
     math(md)
+    # footnote references ([^id]); their definitions are blocks of the outline, numbered and placed
+    # by the renderer (confnotes.footnotes), so the plugin's definition rule stays off
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    footnote_plugin(md, inline=False, move_to_end=False)
+    md.disable("footnote_def")
     return md
 
 

@@ -66,6 +66,9 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
     from confnotes.templating import read_builtin
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed)
+    from confnotes.footnotes import footnotes_of
+
+    md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot
 
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))

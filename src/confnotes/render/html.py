@@ -65,6 +65,10 @@ def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
     printed = options.mode == "pdf"
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if printed else None, printed=printed)
     md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
+    from confnotes.footnotes import footnotes_of
+
+    notes = footnotes_of(doc)
+    md.load_footnotes(notes, "page" if printed else "end")
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]
     return {
@@ -77,6 +81,13 @@ def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -
         "css": stylesheet(options),
         "paper": "letter" if options.paper == "letter" else "A4",
         "plain_title": md.plain(doc.meta.title),
+        # the page's list of footnotes: all of them on screen; in a PDF, those nothing cites (the
+        # cited ones stand at the foot of the page that cites them)
+        "footnotes": [
+            (n, label, md.footnote_html(text), label in notes.cited_ids)
+            for n, label, text in notes.ordered
+            if not printed or label not in notes.cited_ids
+        ],
         "subject": " · ".join(part for part in (doc.meta.event, doc.meta.date) if part) or md.plain(doc.meta.title),
     }
 

@@ -50,6 +50,9 @@ MAX_PAGE_TABLE_CELLS = 20_000
 #: SVG elements a PDF draws, in all of a page's SVG images (each embedding counts): WeasyPrint took
 #: 63 s and 824 MB for one 200,000-element SVG. An SVG past the budget is shown as its alt text.
 MAX_PRINTED_SVG_ELEMENTS = 20_000
+_PARAGRAPH_BREAK = re.compile(r"</p>\s*<p\b[^>]*>")
+_PARAGRAPH_EDGE = re.compile(r"\A<p\b[^>]*>|</p>\Z")
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789?", "⁰¹²³⁴⁵⁶⁷⁸⁹ˀ")
 #: The size (px) formulas are drawn at for print; the page scales them to the text's size (em).
 MATH_PX = 20
 
@@ -77,6 +80,11 @@ class InlineRenderer:
     printed: bool = False
     warnings: list[str] = field(default_factory=list)
     references: dict[str, Any] = field(default_factory=dict)
+    #: the note's footnotes (``load_footnotes``), and where a reference shows its footnote: ``end``
+    #: (a numbered link to the page's list), ``page`` (WeasyPrint's page-bottom footnote, its text
+    #: at the reference) or ``slide`` (a number; the slide lists its footnotes at its foot)
+    footnotes: Any = None
+    footnotes_at: str = "end"
 
     def __post_init__(self) -> None:
         from confnotes.parse.markdown import render_parser
@@ -96,6 +104,7 @@ class InlineRenderer:
             ("math_inline", self._math),
             ("math_inline_double", self._math),
             ("math_block", self._math),
+            ("footnote_ref", self._footnote_ref),
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
@@ -105,6 +114,7 @@ class InlineRenderer:
         self._embedded: dict[Path, str] = {}
         self._embedded_bytes = 0
         self._svg_elements = 0
+        self._called: set[int] = set()  # the footnotes whose first call is written (it holds the back link's anchor)
 
     # markdown-it render rules -------------------------------------------------
     def _link_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
@@ -191,8 +201,45 @@ class InlineRenderer:
             self.md.parse(block.text, env)
         self.references = env.get("references", {})
 
+    def load_footnotes(self, footnotes: Any, where: str) -> None:
+        """The note's footnotes (``confnotes.footnotes.footnotes_of``), shown ``where`` (see the field)."""
+        self.footnotes = footnotes
+        self.footnotes_at = where
+
     def _env(self) -> dict[str, Any]:
+        if self.footnotes:
+            refs = {":" + label: -1 for label in self.footnotes.numbers}
+            return {"references": dict(self.references), "footnotes": {"refs": refs, "list": {}}}
         return {"references": dict(self.references)}
+
+    def footnote_html(self, text: str, inline: bool = False) -> Markup:
+        """A footnote's text as HTML; a lone paragraph without its ``<p>`` (it stands in small print).
+        ``inline``: paragraphs as lines of one inline box (a page-bottom footnote is a ``<span>``)."""
+        html = str(self.blocks(text)).strip()
+        if inline or html.count("<p") == 1:
+            html = _PARAGRAPH_BREAK.sub("<br>", html)
+            html = _PARAGRAPH_EDGE.sub("", html)
+        return Markup(html)
+
+    def _footnote_ref(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
+        label = str(tokens[idx].meta.get("label", ""))
+        number = self.footnotes.numbers.get(label) if self.footnotes else None
+        if number is None:
+            return str(escape(f"[^{label}]"))
+        if self.footnotes_at == "page":
+            # WeasyPrint floats the text to the foot of the page and numbers the call and the note;
+            # a footnote citing another shows that one's number (a footnote in a footnote cannot float)
+            self.footnotes_at = "slide"
+            try:
+                text = self.footnote_html(self.footnotes.texts[label], inline=True)
+            finally:
+                self.footnotes_at = "page"
+            return f'<span class="footnote">{text}</span>'
+        if self.footnotes_at == "slide":
+            return f'<sup class="footnote-ref">{number}</sup>'
+        anchor = "" if number in self._called else f' id="fnref-{number}"'  # the first call is where its note links back to
+        self._called.add(number)
+        return f'<sup class="footnote-ref"><a href="#fn-{number}"{anchor} role="doc-noteref">{number}</a></sup>'
 
     @staticmethod
     def direction(text: str) -> str:
@@ -211,8 +258,8 @@ class InlineRenderer:
             return Markup(escapeHtml(text))
         env = self._env()
         tokens = self.md.parseInline(text, env)
-        for token in tokens:
-            token.children = [child for child in token.children or [] if child.type not in ("link_open", "link_close")]
+        for token in tokens:  # (a footnote's call too: a contents entry is a link to its heading, not a citation)
+            token.children = [child for child in token.children or [] if child.type not in ("link_open", "link_close", "footnote_ref")]
         return Markup(self.md.renderer.render(tokens, self.md.options, env))
 
     def toc_entry(self, title: str, limit: int = 90) -> Markup:
@@ -228,7 +275,7 @@ class InlineRenderer:
         return Markup(self.md.render(text, self._env()))
 
     def block(self, block: Block) -> Markup:
-        if block.kind in ("reference", "comment"):
+        if block.kind in ("reference", "comment", "footnote"):  # a footnote is shown where it is cited
             return Markup("")
         if block.kind == "note":
             return self.blocks(note_text(block))
@@ -256,6 +303,8 @@ class InlineRenderer:
                 elif kind in ("math_inline", "math_inline_double"):
                     fence = "$" if kind == "math_inline" else "$$"
                     out.append(fence + child.content + fence)  # plain text keeps the TeX as written
+                elif kind == "footnote_ref" and self.footnotes:
+                    out.append(f"[{self.footnotes.numbers.get(child.meta.get('label'), '?')}]")
                 elif kind in ("softbreak", "hardbreak"):
                     out.append(" ")
                 elif kind == "image":
@@ -292,6 +341,9 @@ class InlineRenderer:
                     from confnotes.math import linear
 
                     runs.append((linear(child.content.strip()), frozenset([*styles, "math"]), href))
+                elif kind == "footnote_ref" and self.footnotes:
+                    number = str(self.footnotes.numbers.get(child.meta.get("label"), "?"))
+                    runs.append((number.translate(_SUPERSCRIPT_DIGITS), frozenset(styles), href))
                 elif kind == "softbreak":  # a space, as in the HTML (label lines keep theirs: hardbreaks)
                     runs.append((" ", frozenset(styles), href))
                 elif kind == "hardbreak":

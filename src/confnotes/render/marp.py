@@ -73,6 +73,8 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         if kind in ("paragraph", "quote") and not is_image_only(text):
             text = joined_lines(text)
         text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)
+        if "[^" in text and numbers:
+            text = _calls(text, numbers)
         if "$" in text:
             return "".join(formula(piece, warnings) if math else words(piece) for math, piece in formulas(text))
         return words(text)
@@ -83,13 +85,52 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
             return text
         return quiet_emoji(quiet_html(text) if options.allow_html else text)
 
+    from confnotes.footnotes import footnotes_of
+
+    numbers = footnotes_of(doc).numbers
+
     def code(run: SlideText) -> str:
         fenced = closed_fence(run)
         return fenced if remote else quiet_code_emoji(fenced)
 
-    helpers = {"safe": safe, "sizes": slide_style, "items": item_lines, "code": code, "note_comment": speaker_note}
+    helpers = {
+        "safe": safe,
+        "sizes": slide_style,
+        "items": item_lines,
+        "code": code,
+        "note_comment": speaker_note,
+        "footnote_footer": footnote_footer,
+    }
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _calls(text: str, numbers: dict[str, int]) -> str:
+    """Footnote calls (``[^id]``, code aside) as superscript numbers: Marp reads no footnotes."""
+    from confnotes.footnotes import REFERENCE
+
+    def call(match: re.Match[str]) -> str:
+        number = numbers.get(match.group(1))
+        return str(number).translate(_SUPERSCRIPTS) if number is not None else match.group(0)
+
+    return "".join(piece if code else REFERENCE.sub(call, piece) for code, piece in code_pieces(text))
+
+
+def footnote_footer(slide: Slide) -> str:
+    """The slide's footnotes as its Marp footer (``_footer``, the small line at the slide's foot),
+    plain text in a quoted string that no text can end early."""
+    import json
+
+    from confnotes.slides.fit import plain
+
+    if not slide.footnotes:
+        return ""
+    parts = [f"{str(number).translate(_SUPERSCRIPTS)} {' '.join(plain(text).split())}" for number, _, text in slide.footnotes]
+    value = json.dumps(" · ".join(parts), ensure_ascii=False).replace("--", "-\u2060-").replace("<", "\u003c")
+    return f"<!-- _footer: {value} -->"
 
 
 def formulas(text: str) -> list[tuple[bool, str]]:

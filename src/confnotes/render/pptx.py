@@ -44,6 +44,7 @@ from confnotes.slides.geometry import (
     CODE_PAD,
     DIVIDER_TITLE,
     FOOTER,
+    FOOTNOTE,
     ITEM,
     KICKER,
     LEDE,
@@ -85,6 +86,9 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     from pptx import Presentation
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
+    from confnotes.footnotes import footnotes_of
+
+    md.load_footnotes(footnotes_of(doc), "slide")
     deck = deck_for(doc, options, base_dir)
     reference = options.reference_pptx
     prs = _open_reference(reference) if reference else Presentation()
@@ -364,6 +368,31 @@ def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
         _run(paragraph, text, FOOTER).font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF) if on_dark else _muted()  # type: ignore[no-untyped-call]
 
 
+def _footnotes(page: Any, slide: Slide, md: InlineRenderer, box: tuple[float, float, float, float]) -> None:
+    """The footnotes the slide cites, one paragraph each (``1. text``), in small muted text."""
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.util import Emu
+
+    left, top, width, height = box
+    rule = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(left, top, width, 1))  # the thin rule the deck draws above them
+    rule.fill.solid()
+    rule.fill.fore_color.rgb = _muted()
+    rule.line.fill.background()
+    rule.shadow.inherit = False
+    shape = page.shapes.add_textbox(*_emu(left, top + 1, width, height - 1))
+    frame = shape.text_frame
+    _frame(frame, autofit=False)
+    frame.margin_top = Emu(int((FOOTNOTE[2] - 1) * EMU))
+    size = FOOTNOTE[0]
+    for index, (number, _, text) in enumerate(slide.footnotes):
+        parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
+        for at, part in enumerate(parts):
+            paragraph = frame.paragraphs[0] if index == 0 and at == 0 else frame.add_paragraph()
+            if at == 0:
+                _run(paragraph, f"{number}. ", size).font.color.rgb = _muted()
+            _rich(paragraph, " ".join(part.split()), size, md, colour=_muted())
+
+
 def _drop_empty(page: Any) -> None:
     for ph in list(page.placeholders):
         if ph.placeholder_format.idx != 0 and not ph.text_frame.text.strip():
@@ -459,6 +488,12 @@ def _content_slide(
         else:
             top = (title.top + title.height) / EMU + 12
             area = (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
+    if slide.footnotes:  # at the foot of the content area, as the deck shows them
+        from confnotes.slides.fit import footnotes_height
+
+        height = footnotes_height(slide.footnotes)
+        area = (area[0], area[1], area[2], max(MIN_BODY, area[3] - height))
+        _footnotes(page, slide, md, (area[0], area[1] + area[3], area[2], height))
     if only_items and body:
         placeholder = body[0]
         _box(placeholder, *area)

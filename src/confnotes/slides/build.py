@@ -17,7 +17,8 @@ from confnotes.slides.split import split_slide
 LONG_TITLE = 80
 
 #: Blocks a slide leaves to the speaker notes or drops (they say nothing on screen).
-_OFF_SLIDE = frozenset(("reference", "break", *UNPRINTED))
+#: (A footnote's definition goes to the foot of the slides that refer to it.)
+_OFF_SLIDE = frozenset(("reference", "break", "footnote", *UNPRINTED))
 
 
 class Decks:
@@ -167,11 +168,37 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
             continue
         _section_slides(section, slides, notes_in)
     _flush_entries(bare, meta.title, slides)
+    if any(entry.kind == "footnote" for entry in walk_content(doc.content) if type(entry) is Block):
+        slides = _with_footnotes(doc, slides)
     if any(len(slide.title) > LONG_TITLE for slide in slides):  # a setext heading holding a whole paragraph
         from confnotes.slides.fit import long_titles
 
         slides = long_titles(slides)
     return tuple(slides)
+
+
+def _slide_texts(slide: Slide) -> list[str]:
+    return [slide.title, slide.subtitle, *(entry.full if type(entry) is SlideItem else entry.text for entry in slide.content)]
+
+
+def _with_footnotes(doc: Document, slides: list[Slide]) -> list[Slide]:
+    """Each slide with the footnotes it cites (numbered as in every output: ``confnotes.footnotes``)."""
+    from confnotes.footnotes import footnotes_of
+
+    notes = footnotes_of(doc)
+    return [replace(slide, footnotes=tuple(notes.cited(*_slide_texts(slide)))) for slide in slides]
+
+
+def own_footnotes(slide: Slide) -> Slide:
+    """A part of a split slide with the footnotes its own content cites (the fit engine kept room
+    for all of the whole slide's)."""
+    if not slide.footnotes:
+        return slide
+    from confnotes.footnotes import references
+
+    cited = {label for text in _slide_texts(slide) for label in references(text)}
+    kept = tuple(note for note in slide.footnotes if note[1] in cited)
+    return slide if kept == slide.footnotes else replace(slide, footnotes=kept)
 
 
 def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Slide, ...] | None = None) -> Deck:
@@ -218,13 +245,13 @@ def _slides_of(slide: Slide, options: DeckOptions) -> Iterator[Slide]:
     """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and split)."""
     parts = split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide]
     if not options.fit:
-        yield from parts
+        yield from map(own_footnotes, parts)
         return
     from confnotes.slides.fit import fit_slide, unshown_images
 
     for part in parts:
         shown = unshown_images([part], options.image_root)[0] if options.image_root is not None else part
-        yield from fit_slide(shown)
+        yield from map(own_footnotes, fit_slide(shown))
 
 
 def _numbered(group: list[Slide]) -> list[Slide]:

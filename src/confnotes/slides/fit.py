@@ -32,6 +32,7 @@ from confnotes.slides.geometry import (
     CODE_PAD,
     DIVIDER_TITLE,
     FLOOR,
+    FOOTNOTE,
     ITEM,
     KICKER,
     MIN_IMAGE,
@@ -279,7 +280,20 @@ def _lede_height(entry: SlideEntry, scale: float) -> float:
 
 
 def box_height(slide: Slide) -> float:
-    return (TITLE_BOX_H if slide.kind in ("title", "divider") else BOX_H) - SLACK
+    """The room for the slide's title and content: its box, less its footnotes at the foot."""
+    room = (TITLE_BOX_H if slide.kind in ("title", "divider") else BOX_H) - SLACK
+    return room - footnotes_height(slide.footnotes) if slide.footnotes else room
+
+
+@lru_cache(maxsize=1024)
+def footnotes_height(footnotes: tuple[tuple[int, str, str], ...]) -> float:
+    """The height in px of a slide's footnotes (deck.css ``.slide-footnotes``): each its wrapped lines."""
+    size, line, gap = FOOTNOTE
+    lines = 0
+    for number, _, text in footnotes:  # each of its paragraphs a line of its own (deck: <br>)
+        parts = [" ".join(part.split()) for part in re.split(r"\n\s*\n", text) if part.strip()] or [""]
+        lines += sum(wrap_count(plain(f"{number}. {part}" if index == 0 else part), BOX_W, size) for index, part in enumerate(parts))
+    return lines * size * line + gap + 1
 
 
 def content_height(slide: Slide, scale: float) -> float:

@@ -39,6 +39,8 @@ BODY_MIN, CODE_MIN = 24, 16
 DIVIDER_TITLE = 60
 LEDE = 26
 FOOTER = 18
+#: a slide's footnotes (deck.css .slide-footnotes): size, line height, the rule and gap above them
+FOOTNOTE = (18, 1.3, 14)
 QUOTE_INDENT = 24
 MONO_EM = 0.602  # DejaVu Sans Mono's advance
 

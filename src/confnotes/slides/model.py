@@ -66,6 +66,8 @@ class Slide:
     #: for each note, how many of ``content``'s entries were written before it (empty: none, all
     #: notes open the slide); a split gives each note to the part holding the entry it follows
     notes_at: tuple[int, ...] = ()
+    #: the footnotes the slide cites, ``(number, id, Markdown text)``, shown at its foot
+    footnotes: tuple[tuple[int, str, str], ...] = ()
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)
