@@ -104,6 +104,10 @@ def _lint_cache_outside_the_checkout(tmp_path_factory):
 
     os.environ["CONFNOTES_CACHE_DIR"] = str(tmp_path_factory.mktemp("lint-cache"))
     os.environ["CONFNOTES_TEMPLATE_CACHE"] = str(tmp_path_factory.mktemp("template-cache"))
+    # mermaid-cli as .ci/run installs it (npm, beside the checkout), unless the machine names one
+    local_mmdc = ROOT / ".ci" / "node_modules" / ".bin" / "mmdc"
+    if "CONFNOTES_MMDC" not in os.environ and local_mmdc.exists():
+        os.environ["CONFNOTES_MMDC"] = str(local_mmdc)
     yield
 
 
@@ -161,6 +165,9 @@ SLOW: dict[str, str] = {
     "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
     "test_hostile_sizes.py::test_a_big_pdfs_layout_is_let_go_once_written": "a 600-part PDF laid out under tracemalloc",
     "test_hostile_sizes.py::test_fmt_holds_one_outline_at_a_time": "a 1 MB note read three times under tracemalloc",
+    "test_diagrams.py": "mermaid-cli starts a Chromium for each diagram it draws (about 1.5 s)",
+    "test_math.py::test_marp_cli_typesets_every_formula_with_no_network": "marp-cli, a Node program",
+    "test_footnotes.py::test_marp_cli_shows_the_footnotes_in_each_slides_footer": "marp-cli, a Node program",
 }
 
 #: Fixtures that start a real program: a test using one is marked for it.

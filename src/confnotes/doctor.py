@@ -92,6 +92,7 @@ def _programs() -> list[Check]:
         Check(
             "LibreOffice", soffice is not None, soffice or "not found", "opening PPTX decks in tests", "apt-get install libreoffice-impress"
         ),
+        *_diagram_tools(),
         Check(
             "pdftotext",
             shutil.which("pdftotext") is not None,
@@ -99,6 +100,18 @@ def _programs() -> list[Check]:
             "reading PDFs in tests",
             "apt-get install poppler-utils",
         ),
+    ]
+
+
+def _diagram_tools() -> list[Check]:
+    from confnotes.diagrams import INSTALL, program
+
+    mermaid, dot = program("mermaid"), program("dot")
+    return [
+        Check(
+            "mermaid-cli", mermaid is not None, mermaid or "not found (or no chromium)", "drawing ```mermaid diagrams", INSTALL["mermaid"]
+        ),
+        Check("Graphviz", dot is not None, dot or "not found", "drawing ```dot diagrams", INSTALL["dot"]),
     ]
 
 

@@ -372,8 +372,14 @@ class InlineRenderer:
         return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns, whole, first) + "</code></pre>")
 
     def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is not lost."""
+        """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is
+        not lost. A diagram's fence (mermaid, dot) is drawn where its tool is installed."""
         info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
+        if info:
+            from confnotes.diagrams import language
+
+            if language(info) is not None and (drawn := self.diagram(info, tokens[idx].content, warn=True)) is not None:
+                return drawn
         html = self._code_html(tokens[idx].content, info)
         if not info:
             return html
@@ -403,6 +409,36 @@ class InlineRenderer:
         body = re.sub(r'^<svg ([^>]*?)width="[^"]*" height="[^"]*"', rf'<svg \1style="{size}"', drawn.svg, count=1)
         body = body.replace("<svg ", f'<svg role="img" aria-label="{escape(tex)}" ', 1)
         return f'<span class="math">{body}</span>'
+
+    def diagram(self, info: str, source: str, warn: bool = True) -> str | None:
+        """A diagram's drawing as an image (``confnotes.diagrams``: SVG, cached), or None when it is
+        not drawn here, with one warning a diagram saying why (the code is shown instead)."""
+        from confnotes.diagrams import draw, language
+
+        tool = language(info)
+        if tool is None:
+            return None
+        drawn = draw(tool, source)
+        if drawn.svg is None:
+            if warn:
+                first = " ".join(source.strip().split("\n", 1)[0].split())[:40]
+                self.warnings.append(f"{tool} diagram ({first}) shown as code: {drawn.problem}")
+            return None
+        data = drawn.svg.encode("utf-8")
+        if self.printed and not self._svg_fits(f"{tool} diagram", data):
+            return None
+        alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram"
+        uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
+        return f'<figure class="diagram diagram-{tool}"><img src="{uri}" alt="{alt}"></figure>\n'
+
+    def slide_diagram(self, text: str, info: str) -> Markup:
+        """A diagram block on a slide (its fenced source): drawn, or as code when it cannot be."""
+        from confnotes.slides import SlideText
+        from confnotes.slides.fit import code_lines
+
+        source = "\n".join(code_lines(SlideText(text, "code", info)))
+        drawn = self.diagram(info, source)
+        return Markup(drawn) if drawn is not None else self.slide_code(text, info, 1.0)
 
     def _html(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Raw HTML as written if the config allows it; otherwise its text without its tags (a

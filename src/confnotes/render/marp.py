@@ -16,6 +16,7 @@ never runs or fetches what a note smuggled in. Code is left as written (but for 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from dataclasses import replace
@@ -24,12 +25,12 @@ from pathlib import Path
 from confnotes.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.parse.blocks import is_image_only
-from confnotes.render.deck import contained, measure_image, render_template_deck
+from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
 from confnotes.render.marp_guard import code_pieces, guarded, loads_from_afar, quiet_code_emoji, quiet_emoji, quiet_html, speaker_note
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
-from confnotes.slides.fit import IMAGE_REF, closed_fence
-from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, TABLE, TEXT
+from confnotes.slides.fit import IMAGE_REF, closed_fence, code_lines
+from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, MIN_IMAGE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
 
 
@@ -93,6 +94,10 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         fenced = closed_fence(run)
         return fenced if remote else quiet_code_emoji(fenced)
 
+    def diagram(run: SlideText, slide: Slide) -> str:
+        drawn = _diagram(run, slide, warnings)
+        return drawn if drawn is not None else code(SlideText(run.text, "code", run.info))
+
     helpers = {
         "safe": safe,
         "sizes": slide_style,
@@ -100,9 +105,31 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         "code": code,
         "note_comment": speaker_note,
         "footnote_footer": footnote_footer,
+        "diagram": diagram,
     }
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
+    """A drawn diagram as a PNG in the file (Marp shows no SVG ``data:`` image), sized for its
+    slide; None, with a warning, when it is not drawn here (the code is shown)."""
+    import base64
+
+    from confnotes.diagrams import draw, language, png
+
+    tool = language(run.info) or "dot"
+    drawn = draw(tool, "\n".join(code_lines(SlideText(run.text, "code", run.info))))
+    if drawn.svg is None:
+        warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
+        return None
+    blob = png(drawn.svg, 2 * BOX_W)
+    size = image_size(io.BytesIO(blob))
+    alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram"
+    if size is not None:
+        width, height = contained(size, (BOX_W, slide.image_px or MIN_IMAGE))
+        alt = f"w:{width} h:{height} {alt}"
+    return f"![{alt}](data:image/png;base64,{base64.b64encode(blob).decode('ascii')})"
 
 
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -477,17 +477,7 @@ def _content_slide(
 ) -> None:
     _set_title(page, md.plain(slide.display_title), slide, own_geometry)
     body = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]
-    title = page.shapes.title
-    if own_geometry or title is None:
-        top = TOP + _head(slide)
-        area = (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
-    else:  # a reference template: the content goes where its layout's body (or title's bottom) says
-        source = body[0] if body else None
-        if source is not None and source.width and source.height:
-            area = (source.left / EMU, source.top / EMU, source.width / EMU, source.height / EMU)
-        else:
-            top = (title.top + title.height) / EMU + 12
-            area = (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
+    area = _content_area(page, slide, body, own_geometry)
     if slide.footnotes:  # at the foot of the content area, as the deck shows them
         from confnotes.slides.fit import footnotes_height
 
@@ -518,6 +508,8 @@ def _content_slide(
             _code(page, run, slide.scale * shrink, (left, y, width, height))
         elif run.kind == "table":
             height = _table(page, run, slide, shrink, (left, y, width, height), md, (base_dir, warnings))
+        elif run.kind == "diagram":
+            height = _diagram(page, run, slide, (left, y, width, bottom - y), warnings)
         elif is_image(run):
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
         elif run.kind == "missing-image":
@@ -531,6 +523,20 @@ def _content_slide(
         else:
             _text(page, run, slide.scale * shrink, (left, y, width, height), md)
         y += height
+
+
+def _content_area(page: Any, slide: Slide, body: list[Any], own_geometry: bool) -> tuple[float, float, float, float]:
+    """Where a slide's content goes (px): below its title, or where a reference template's layout
+    puts its body (or below the layout's title)."""
+    title = page.shapes.title
+    if own_geometry or title is None:
+        top = TOP + _head(slide)
+        return (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
+    source = body[0] if body else None
+    if source is not None and source.width and source.height:
+        return (source.left / EMU, source.top / EMU, source.width / EMU, source.height / EMU)
+    top = (title.top + title.height) / EMU + 12
+    return (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
 
 
 def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
@@ -571,6 +577,31 @@ def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, 
     picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(f"$${tex}$$"))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return True
+
+
+def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], warnings: list[str]) -> float:
+    """A diagram drawn (``confnotes.diagrams``) as a picture scaled into ``room``, centred, its tool
+    named in the alt text; as code when it cannot be drawn here. Returns the height it took (px)."""
+    from confnotes.diagrams import draw, language, png
+
+    left, top, width, available = room
+    tool = language(entry.info) or "dot"
+    source = "\n".join(code_lines(SlideText(entry.text, "code", entry.info)))
+    drawn = draw(tool, source)
+    if drawn.svg is None:
+        warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
+        height = min(available, entry_height(SlideText(entry.text, "code", entry.info), slide.scale))
+        _code(page, SlideText(entry.text, "code", entry.info), slide.scale, (left, top, width, height))
+        return height
+    blob = png(drawn.svg, 2 * int(width))
+    pixels = image_size(io.BytesIO(blob))
+    if pixels is None:
+        return 0.0
+    w, h = contained(pixels, (width, min(float(slide.image_px or MIN_IMAGE), available)))
+    picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
+    alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram: " + " ".join(source.split())[:200]
+    picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
+    return h + TEXT[2]
 
 
 def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float]) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
+from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText
 from confnotes.slides.options import DeckOptions
@@ -80,6 +81,14 @@ def _fold(node: Node) -> str:
 _SHOWN_AS_IS = frozenset(("code", "table", "image", "math"))
 
 
+def _shown(block: Block) -> SlideText:
+    """A block as slide content; a diagram's fence (```` ```mermaid ````, ```` ```dot ````) is a
+    ``diagram`` where its tool is installed (measured as a picture), else code."""
+    if block.kind == "code" and block.info and len(block.text) <= MAX_SOURCE and shown_as_drawing(block.info):
+        return SlideText(block.text, "diagram", block.info)
+    return SlideText(block.text, block.kind, block.info)
+
+
 def _bullet(node: Node, level: int, number: str | None) -> SlideItem:
     """An item as a slide bullet: its label apart from its text, the number a reader sees."""
     return SlideItem(node.text if node.label is not None else node.title, node.label, level, number)
@@ -92,7 +101,7 @@ def _item_entries(node: Node, number: str | None) -> Iterator[SlideEntry]:
     for entry in node.content:
         if type(entry) is Block:
             if entry.kind in _SHOWN_AS_IS:
-                yield SlideText(entry.text, entry.kind, entry.info)
+                yield _shown(entry)
             elif entry.kind not in _OFF_SLIDE:
                 yield SlideItem(_block_line(entry), None, 1)
         elif type(entry) is List:
@@ -110,7 +119,7 @@ def _slide_entries(content: tuple[Entry, ...]) -> list[SlideEntry]:
     for entry in content:
         if type(entry) is Block:
             if entry.kind not in _OFF_SLIDE:
-                out.append(SlideText(entry.text, entry.kind, entry.info))
+                out.append(_shown(entry))
         elif type(entry) is List:
             for index, item in enumerate(entry.items):
                 out.extend(_item_entries(item, entry.shown_number(index)))
@@ -284,7 +293,7 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
                     at = current.note_positions() + (len(current.content),) * len(added)
                     current = replace(current, notes=current.notes + added, notes_at=at)
                 elif entry.kind not in _OFF_SLIDE:
-                    current = replace(current, content=current.content + (SlideText(entry.text, entry.kind, entry.info),))
+                    current = replace(current, content=current.content + (_shown(entry),))
             continue
         if current is not None:
             slides.append(current)

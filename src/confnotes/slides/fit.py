@@ -98,6 +98,8 @@ def unshown_images(slides: list[Slide], root: str) -> list[Slide]:
 def images_in(entry: SlideEntry) -> int:
     """How many image heights ``entry`` stacks: its images (an image block), or the rows of a
     table that hold images (side by side in a row, they share one height)."""
+    if type(entry) is SlideText and entry.kind == "diagram":
+        return 1
     if is_image(entry):
         return len(_IMAGE.findall(entry.text))
     if type(entry) is SlideText and entry.kind == "table" and "![" in entry.text:
@@ -201,7 +203,7 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
         return count * size * CODE[1] + 2 * CODE_PAD[0] + CODE[2] * scale
     if kind == "table":
         return _table_height(entry.text, px["table"], box_w) + TABLE[2] * scale
-    if is_image(entry):
+    if kind == "diagram" or is_image(entry):
         return MIN_IMAGE * images_in(entry) + TEXT[2] * scale
     size = px["text"]
     text = entry.text

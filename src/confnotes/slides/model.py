@@ -137,6 +137,11 @@ def is_image(entry: SlideEntry) -> bool:
     return type(entry) is SlideText and entry.kind in ("image", "paragraph") and is_image_only(entry.text)
 
 
+def is_picture(entry: SlideEntry) -> bool:
+    """Whether ``entry`` takes a picture's room on the slide: an image block or a drawn diagram."""
+    return type(entry) is SlideText and (entry.kind == "diagram" or is_image(entry))
+
+
 def is_lead_in(entry: SlideEntry) -> bool:
     """Whether ``entry``, right before an item, introduces it (and goes to a new slide with it):
     text, not an image (a picture stands on its own)."""
