@@ -119,7 +119,7 @@ def test_no_title_only_slides_and_no_orphans(note):
             assert not (slide.title == slides[index - 1].title and not slide.continued and slides[index - 1].kind == "divider"), (
                 f"slides {index} and {index + 1} are both '{slide.title}'"
             )
-        if slide.continued and len(slide.content) == 1 and type(slide.content[0]) is SlideItem:
+        if slide.continued and not slide.forced and len(slide.content) == 1 and type(slide.content[0]) is SlideItem:
             before = slides[index - 1]
             assert not (before.content and type(before.content[-1]) is SlideItem and before.title == slide.title), (
                 f"slide {index + 1} '{slide.display_title}' holds one item torn from the slide before"

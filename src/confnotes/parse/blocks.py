@@ -12,6 +12,8 @@ from confnotes.parse.lines import after_close, span_of, verbatim
 
 _DIRECTIVE = re.compile(r"^\s*<!--\s*confnotes-")
 _COMMENT = re.compile(r"^\s*<!--")
+#: a slide directive (``confnotes.slides.directives``): a comment whose first word is ``slide``
+SLIDE_COMMENT = re.compile(r"\A\s*<!--\s*slide\b(.*?)-->\s*\Z", re.S | re.I)
 _NOTES_COMMENT = re.compile(r"^\s*<!--\s*(?:speaker[ -]?)?notes?\s*:", re.IGNORECASE)
 _IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
 
@@ -103,7 +105,7 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
         if _NOTES_COMMENT.match(token.content):
             return Block("note", text, span, "comment")
         if _COMMENT.match(token.content):
-            return Block("comment", text, span)
+            return Block("comment", text, span, "slide" if SLIDE_COMMENT.match(token.content) else "")
         return Block("html", text, span)
     if kind == "container_notes":
         return Block("note", text, span, "container")

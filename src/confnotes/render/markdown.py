@@ -431,6 +431,28 @@ class InlineRenderer:
         uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
         return f'<figure class="diagram diagram-{tool}"><img src="{uri}" alt="{alt}"></figure>\n'
 
+    def slide_classes(self, slide: Any) -> Markup:
+        """The classes a slide's directives add (``<!-- slide class: … -->``), and ``on-dark`` on a dark
+        background colour, each after a space; names were checked when read (``slides.directives``)."""
+        from confnotes.slides.directives import is_dark
+
+        names = [*slide.classes, *(["on-dark"] if slide.background and is_dark(slide.background) else [])]
+        return Markup("".join(f" {escape(name)}" for name in names))
+
+    def slide_style(self, slide: Any) -> Markup:
+        """A slide's background (``<!-- slide background: … -->``) as its ``style``: a colour, or an
+        image below the note's folder, embedded as the page's images are."""
+        if not slide.background:
+            return Markup("")
+        from confnotes.slides.directives import is_colour
+
+        if is_colour(slide.background):
+            return Markup(f' style="background: {escape(slide.background)}"')
+        uri = self._embed(slide.background)
+        if not uri:
+            return Markup("")
+        return Markup(f' style="background: url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
+
     def slide_diagram(self, text: str, info: str) -> Markup:
         """A diagram block on a slide (its fenced source): drawn, or as code when it cannot be."""
         from confnotes.slides import SlideText

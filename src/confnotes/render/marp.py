@@ -94,6 +94,9 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         fenced = closed_fence(run)
         return fenced if remote else quiet_code_emoji(fenced)
 
+    def directed(slide: Slide, base: str) -> str:
+        return _directed(slide, base, (base_dir, output_dir), warnings)
+
     def diagram(run: SlideText, slide: Slide) -> str:
         drawn = _diagram(run, slide, warnings)
         return drawn if drawn is not None else code(SlideText(run.text, "code", run.info))
@@ -106,9 +109,26 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         "note_comment": speaker_note,
         "footnote_footer": footnote_footer,
         "diagram": diagram,
+        "directed": directed,
     }
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
+
+
+def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None], warnings: list[str]) -> str:
+    """The slide's class and background as Marp's own directives (``_class``, ``_backgroundColor``,
+    a ``![bg]`` image), from what ``<!-- slide … -->`` asked for (values checked when read)."""
+    from confnotes.slides.directives import is_colour, is_dark
+
+    names = [name for name in (base, *slide.classes, "invert" if slide.background and is_dark(slide.background) else "") if name]
+    lines = [f"<!-- _class: {' '.join(names)} -->"] if names else []
+    if slide.background and is_colour(slide.background):
+        lines.append(f'<!-- _backgroundColor: "{slide.background}" -->')
+    elif slide.background:
+        match = IMAGE_REF.search(f"![bg]({slide.background})")
+        if match is not None:
+            lines.append(_image(match, None, folders, False, warnings))
+    return "\n".join(lines)
 
 
 def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:

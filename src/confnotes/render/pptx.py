@@ -117,8 +117,11 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
             if slide.kind == "agenda" and minutes:
                 _agenda_minutes(page, minutes)
+        if slide.background or slide.classes:
+            _directed(prs.slides[-1], slide, base_dir, warnings)
         if not reference and slide.kind != "title":
-            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=slide.kind == "divider")
+            on_dark = slide.kind == "divider" or _is_dark(slide.background)
+            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
         if slide.notes:
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
@@ -391,6 +394,49 @@ def _footnotes(page: Any, slide: Slide, md: InlineRenderer, box: tuple[float, fl
             if at == 0:
                 _run(paragraph, f"{number}. ", size).font.color.rgb = _muted()
             _rich(paragraph, " ".join(part.split()), size, md, colour=_muted())
+
+
+def _is_dark(background: str) -> bool:
+    from confnotes.slides.directives import is_dark
+
+    return bool(background) and is_dark(background)
+
+
+def _directed(page: Any, slide: Slide, base_dir: Path | None, warnings: list[str]) -> None:
+    """What ``<!-- slide … -->`` asked of a slide, as PowerPoint has it: a background colour (light
+    text on a dark one), or a background picture covering the slide behind everything; classes
+    are CSS and have no PPTX form (a warning says they were dropped)."""
+    from pptx.dml.color import RGBColor
+
+    from confnotes.slides.directives import is_colour, rgb
+
+    if slide.classes:
+        warnings.append(f"slide classes ({', '.join(slide.classes)}) style the HTML decks and Marp; PPTX has no classes: dropped")
+    if not slide.background:
+        return
+    if is_colour(slide.background):
+        colour = rgb(slide.background)
+        if colour is not None:
+            fill = page.background.fill
+            fill.solid()
+            fill.fore_color.rgb = RGBColor(*colour)  # type: ignore[no-untyped-call]
+            if _is_dark(slide.background):
+                for shape in page.shapes:
+                    if shape.has_text_frame:
+                        for paragraph in shape.text_frame.paragraphs:
+                            for run in paragraph.runs:
+                                run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
+        return
+    path = local_image(slide.background, base_dir)
+    pixels = image_size(io.BytesIO(path.read_bytes())) if path is not None else None
+    if path is None or pixels is None:
+        warnings.append(image_warning(slide.background, base_dir) or f"background {shown_source(slide.background)} could not be read")
+        return
+    picture = page.shapes.add_picture(str(path), *_emu(0, 0, SLIDE_W, SLIDE_H))
+    picture._element.nvPicPr.cNvPr.set("descr", "")  # noqa: SLF001 - decoration: no alt text
+    tree = page.shapes._spTree  # noqa: SLF001 - behind every other shape: first after the tree's own properties
+    tree.remove(picture._element)  # noqa: SLF001
+    tree.insert(2, picture._element)  # noqa: SLF001
 
 
 def _drop_empty(page: Any) -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
+
+if TYPE_CHECKING:
+    from confnotes.slides.directives import Directives
 
 #: A title shorter than this (characters) never needs cutting (``fit.short_title``): two lines of
 #: the widest title font hold more.
@@ -162,6 +165,7 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
     slides: list[Slide] = [
         Slide("title", meta.title, _subtitle(meta), content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
     ]
+    slides[0] = _directed(slides[0], _segments(lede[:opening])[0][0])
     if opening < len(lede):
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
@@ -177,6 +181,8 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
             continue
         _section_slides(section, slides, notes_in)
     _flush_entries(bare, meta.title, slides)
+    if any(slide.hidden for slide in slides):  # <!-- slide hide -->: out of every deck and the talk's plan
+        slides = [slide for slide in slides if not slide.hidden]
     if any(entry.kind == "footnote" for entry in walk_content(doc.content) if type(entry) is Block):
         slides = _with_footnotes(doc, slides)
     if any(len(slide.title) > LONG_TITLE for slide in slides):  # a setext heading holding a whole paragraph
@@ -279,33 +285,13 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
     line = node.span.start
     start = len(slides)
+    heading = _segments(own[:first_list])[0][0]  # a directive under the heading: the section's first slide
     opening = _slide_entries(own[:first_list])
     if opening:  # the section's own text opens it (a divider with the same title before it would repeat it)
         slides.append(Slide("text", node.title, content=tuple(opening), notes=notes_in(own[:first_list]), line=line))
     else:
         slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
-    current: Slide | None = None
-    for entry in own[first_list:]:
-        if type(entry) is Block:
-            if current is not None:
-                if entry.kind == "note":  # a note after a point or list: that slide's, unless notes are off
-                    added = notes_in((entry,))
-                    at = current.note_positions() + (len(current.content),) * len(added)
-                    current = replace(current, notes=current.notes + added, notes_at=at)
-                elif entry.kind not in _OFF_SLIDE:
-                    current = replace(current, content=current.content + (_shown(entry),))
-            continue
-        if current is not None:
-            slides.append(current)
-        lst: List = entry  # type: ignore[assignment]
-        if not lst.ordered:
-            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
-            continue
-        point_slides = _points(lst, node.title, notes_in)
-        slides.extend(point_slides[:-1])
-        current = point_slides[-1]
-    if current is not None:
-        slides.append(current)
+    _after_the_opening(node, own[first_list:], slides, notes_in)
     divider = slides[start]
     if divider.kind == "divider" and len(slides) > start + 1 and slides[start + 1].title == divider.title:
         # the points were listed on one slide with the section's title: that slide opens the section
@@ -316,6 +302,52 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     for index in range(start + 1, len(slides)):  # the section's title again, after its points: "(cont.)"
         if slides[index].title == node.title and slides[index].kind != "divider":
             slides[index] = replace(slides[index], continued=True)
+    if heading is not None:
+        slides[start] = _directed(slides[start], heading)
+
+
+def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide], notes_in: NotesOf) -> None:
+    """A points section's slides from its first list on: a slide per point and per bullet list,
+    text after either staying on it; a ``<!-- slide … -->`` comment starts the next one, directed."""
+    current: Slide | None = None
+    pending: Directives | None = None
+    for entry in rest:
+        if _is_directive(entry):
+            from confnotes.slides.directives import read
+
+            pending = read(entry.text)  # type: ignore[union-attr]
+            if current is not None:
+                slides.append(current)
+                current = None
+            continue
+        if type(entry) is Block:
+            if current is not None:
+                current = _with_block(current, entry, notes_in)
+            continue
+        if current is not None:
+            slides.append(current)
+        lst: List = entry  # type: ignore[assignment]
+        if not lst.ordered:
+            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
+            current, pending = _directed(current, pending, forced=True), None
+            continue
+        point_slides = _points(lst, node.title, notes_in)
+        point_slides[0], pending = _directed(point_slides[0], pending, forced=True), None
+        slides.extend(point_slides[:-1])
+        current = point_slides[-1]
+    if current is not None:
+        slides.append(current)
+
+
+def _with_block(current: Slide, entry: Block, notes_in: NotesOf) -> Slide:
+    """A block after a point or list: its note goes to that slide (unless notes are off), its text on it."""
+    if entry.kind == "note":
+        added = notes_in((entry,))
+        at = current.note_positions() + (len(current.content),) * len(added)
+        return replace(current, notes=current.notes + added, notes_at=at)
+    if entry.kind not in _OFF_SLIDE:
+        return replace(current, content=current.content + (_shown(entry),))
+    return current
 
 
 def _flush_entries(bare: list[Node], title: str, slides: list[Slide]) -> None:
@@ -369,10 +401,47 @@ def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> No
             _point_slides(node, slides, notes_in)
         else:
             own = tuple(entry for entry in node.content if type(entry) is not Node)
-            entries, notes, at = _with_notes(own, notes_in)
-            if entries or not subsections:
-                kind = "bullets" if node.items else "text"
-                slides.append(Slide(kind, node.title, content=tuple(entries), notes=notes, notes_at=at, line=node.span.start))
-            else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
-                slides.append(Slide("divider", node.title, notes=notes_in(own), line=node.span.start))
+            for index, (directed, part) in enumerate(_segments(own)):
+                entries, notes, at = _with_notes(part, notes_in)
+                if entries or not subsections:
+                    kind = "bullets" if any(type(entry) is List for entry in part) else "text"
+                    line = part[0].span.start if index and part else node.span.start
+                    slide = Slide(
+                        kind, node.title, content=tuple(entries), notes=notes, notes_at=at, line=line, continued=index > 0, forced=index > 0
+                    )
+                else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
+                    slide = Slide("divider", node.title, notes=notes_in(part), line=node.span.start)
+                slides.append(_directed(slide, directed))
         stack.extend(reversed(subsections))
+
+
+def _is_directive(entry: Entry) -> bool:
+    return type(entry) is Block and entry.kind == "comment" and entry.info == "slide"
+
+
+def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple[Entry, ...]]]:
+    """``content`` cut where a ``<!-- slide … -->`` comment stands (a new slide starts there), each
+    part with the directives that opened it; a comment before anything directs the first part."""
+    if not any(_is_directive(entry) for entry in content):
+        return [(None, content)]
+    from confnotes.slides.directives import merged, read
+
+    out: list[tuple[Directives | None, list[Entry]]] = [(None, [])]
+    for entry in content:
+        if not _is_directive(entry):
+            out[-1][1].append(entry)
+            continue
+        found = read(entry.text)  # type: ignore[union-attr]
+        directed, part = out[-1]
+        if any(type(kept) is not Block or kept.kind not in _OFF_SLIDE for kept in part):
+            out.append((found, []))  # after something shown: a new slide
+        else:
+            out[-1] = (found if directed is None else merged(directed, found), part)
+    return [(directed, tuple(part)) for directed, part in out if part or directed is not None or len(out) == 1]
+
+
+def _directed(slide: Slide, directed: Directives | None, forced: bool = False) -> Slide:
+    """The slide as ``directed`` asks (``forced``: the comment started it, mid-section)."""
+    if directed is None:
+        return slide
+    return replace(slide, classes=directed.classes, background=directed.background, hidden=directed.hide, forced=forced or slide.forced)

@@ -68,6 +68,13 @@ class Slide:
     notes_at: tuple[int, ...] = ()
     #: the footnotes the slide cites, ``(number, id, Markdown text)``, shown at its foot
     footnotes: tuple[tuple[int, str, str], ...] = ()
+    #: what the author directed (``<!-- slide … -->``, ``slides.directives``): CSS classes, a
+    #: background colour or image, and whether the slide is left out
+    classes: tuple[str, ...] = ()
+    background: str = ""
+    hidden: bool = False
+    #: the author started this slide (``<!-- slide -->`` inside a section), not a split
+    forced: bool = False
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)

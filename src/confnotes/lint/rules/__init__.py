@@ -49,6 +49,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("CN111", "stray-filename", "warning"),
     Entry("CN112", "misplaced-break", "warning"),
     Entry("CN113", "unknown-rule", "warning"),
+    Entry("CN114", "slide-directive", "warning", needs="<!--"),
     Entry("CN201", "long-item", "warning", profile="talk"),
     Entry("CN202", "heading-punctuation", "warning"),
     Entry("CN203", "empty-item", "warning"),
