@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "confnotes.fonts": 1,
     "confnotes.math": 1,
     "confnotes.diagrams": 1,
+    "confnotes.cachedir": 1,
     "confnotes.parse": 2,
     "confnotes.load": 3,
     "confnotes.slides": 3,

@@ -298,3 +298,25 @@ def _formula_pieces(text: str) -> list[tuple[bool, str]]:
     from confnotes.math import math_pieces
 
     return math_pieces(text)
+
+
+def test_a_rebuild_takes_its_formulas_from_the_cache_and_imports_no_typesetter(tmp_path):
+    import os
+    import sys
+
+    probe = (
+        "import sys; from confnotes.cli import main\n"
+        "try: main(['render', sys.argv[1], '--to', sys.argv[2], '-o', sys.argv[3]])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(name for name in ('latex2mathml', 'ziamath') if name in sys.modules))"
+    )
+    env = {**os.environ, "CONFNOTES_CACHE_DIR": str(tmp_path / "cache")}
+    seen = []
+    runs = (("slides", "a.slides.html"), ("slides", "b.slides.html"), ("slides-pdf", "c.slides.pdf"), ("slides-pdf", "d.slides.pdf"))
+    for to, out in runs:
+        done = subprocess.run([sys.executable, "-c", probe, str(ML), to, str(tmp_path / out)], capture_output=True, text=True, env=env)
+        seen.append(done.stdout.strip().splitlines()[-1])
+    assert seen[0] == "['latex2mathml', 'ziamath']"  # the first run typesets (the fit engine measures by the drawing)
+    assert seen[1] == "[]"  # the second, nothing: MathML and sizes from .confnotes_cache/math
+    assert seen[3] == "[]"  # a PDF again: its drawings too
+    assert (tmp_path / "b.slides.html").read_bytes() == (tmp_path / "a.slides.html").read_bytes()

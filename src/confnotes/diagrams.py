@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from confnotes.cachedir import keep, read_cached
+
 #: A fence's language and the tool that draws it.
 LANGUAGES = {"mermaid": "mermaid", "mmd": "mermaid", "dot": "dot", "graphviz": "dot", "gv": "dot"}
 #: Seconds a tool may take for one diagram (Mermaid starts a browser: about 1.5 s).
@@ -81,11 +83,6 @@ def shown_as_drawing(info: str) -> bool:
     return tool is not None and program(tool) is not None
 
 
-def cache_folder() -> Path:
-    """Where drawn diagrams are kept between runs (the lint cache's folder)."""
-    return Path(os.environ.get("CONFNOTES_CACHE_DIR", ".confnotes_cache")) / "diagrams"
-
-
 def _key(tool: str, path: str, source: str) -> str:
     try:
         stamp = f"{path}:{os.stat(path).st_mtime_ns}"  # a new version of the tool draws again
@@ -108,16 +105,14 @@ def _draw(tool: str, source: str) -> Drawn:
     if len(source) > MAX_SOURCE:
         return Drawn(None, f"its source is {len(source):,} characters, more than a slide holds ({MAX_SOURCE:,})")
     key = _key(tool, path, source)
-    cached = cache_folder() / f"{key}.svg"
-    try:
-        return Drawn(cached.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        pass
+    cached = read_cached("diagrams", key, ".svg")
+    if cached is not None:
+        return Drawn(cached)
     drawn = _mermaid(path, source) if tool == "mermaid" else _dot(path, source)
     if drawn.svg is None:
         return drawn
     svg = sized(drawn.svg)
-    _keep(cached, svg)
+    keep("diagrams", key, ".svg", svg)
     return Drawn(svg)
 
 
@@ -145,21 +140,6 @@ def png(svg: str, width: int) -> bytes:
     import resvg_py
 
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
-
-
-def _keep(path: Path, svg: str) -> None:
-    """Write the drawing to the cache, atomically; a cache that cannot be written is no cache."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = path.parent.parent / ".gitignore"
-        if not ignore.exists():  # the cache folder is the lint cache's: never committed
-            ignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".diagram-", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(svg)
-        os.replace(temporary, path)
-    except OSError:
-        pass
 
 
 def _run(command: list[str], source: str, folder: str, env: dict[str, str]) -> tuple[int, str, str]:

@@ -95,10 +95,60 @@ def _reason(exc: BaseException) -> str:
     return f"{name}: {detail}"[:120] if detail else name
 
 
+@lru_cache(maxsize=1)
+def _stamp() -> str:
+    """What a cached formula was typeset with: the typesetters' files (a new version typesets again)."""
+    import importlib.util
+    import os
+
+    parts = []
+    for name in ("latex2mathml", "ziamath"):
+        spec = importlib.util.find_spec(name)
+        try:
+            parts.append(f"{name}:{os.stat(spec.origin).st_mtime_ns}" if spec and spec.origin else name)
+        except OSError:
+            parts.append(name)
+    return ";".join(parts)
+
+
+def _cached(form: str, tex: str, display: bool, size: float, make: Any) -> dict[str, Any]:
+    """A formula's ``form`` from the cache folder (``confnotes.cachedir``: a rebuild imports no
+    typesetter), else made by ``make`` and kept; a refusal is kept too, and raised again."""
+    import hashlib
+    import json
+
+    from confnotes.cachedir import keep, read_cached
+
+    key = hashlib.sha256("\0".join((form, _stamp(), tex, str(display), f"{float(size):g}")).encode("utf-8", "surrogatepass")).hexdigest()
+    found = read_cached("math", key, ".json")
+    data: Any = None
+    if found is not None:
+        try:
+            data = json.loads(found)
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        try:
+            data = make()
+        except MathError as exc:
+            data = {"error": str(exc)}
+        keep("math", key, ".json", json.dumps(data))
+    if isinstance(data.get("error"), str):
+        raise MathError(data["error"])
+    return dict(data)
+
+
 @lru_cache(maxsize=2048)
 def mathml(tex: str, display: bool) -> str:
     """The formula as a ``<math>`` element (MathML Core); ``MathError`` for TeX it cannot read."""
     check(tex)
+    found = _cached("mathml", tex, display, 0, lambda: {"mathml": _mathml(tex, display)})
+    if not isinstance(found.get("mathml"), str):
+        raise MathError("the cache holds no formula")
+    return str(found["mathml"])
+
+
+def _mathml(tex: str, display: bool) -> str:
     from latex2mathml.converter import convert
 
     try:
@@ -113,6 +163,14 @@ def mathml(tex: str, display: bool) -> str:
 def svg(tex: str, display: bool, size: float) -> Drawn:
     """The formula drawn as SVG paths at ``size`` px, in the text's colour."""
     mathml(tex, display)  # the same refusals as the browser's form
+    found = _cached("svg", tex, display, size, lambda: _drawn(tex, display, size))
+    try:
+        return Drawn(str(found["svg"]), float(found["width"]), float(found["height"]), float(found["depth"]))
+    except (KeyError, TypeError, ValueError):
+        raise MathError("the cache holds no drawing") from None
+
+
+def _drawn(tex: str, display: bool, size: float) -> dict[str, Any]:
     with warnings.catch_warnings():  # ziamath finds its font with a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
         import ziamath as imported
@@ -130,7 +188,7 @@ def svg(tex: str, display: bool, size: float) -> Drawn:
     if box is None:
         raise MathError("the typesetter drew nothing")
     _, top, width, height = (float(value) for value in box.groups())
-    return Drawn(drawn, width, height, max(0.0, height + top))
+    return {"svg": drawn, "width": width, "height": height, "depth": max(0.0, height + top)}
 
 
 @lru_cache(maxsize=256)

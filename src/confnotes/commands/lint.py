@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -90,12 +89,13 @@ def command(
     or <!-- confnotes-disable-next-line CN201 -->. 'confnotes rules' lists the rules.
     """
 
+    from confnotes.cachedir import cache_root
     from confnotes.check import Checker, LintRequest
     from confnotes.lint import report
     from confnotes.lint.engine import failing
     from confnotes.source import discover
 
-    cache_dir = None if no_cache else os.environ.get("CONFNOTES_CACHE_DIR", ".confnotes_cache")
+    cache_dir = None if no_cache else str(cache_root())
     request = LintRequest(config_file, csv(select), csv(ignore), fail_on, fix, jobs, cache_dir, profile, stdin_filename)
     checker = Checker(request)
     targets = list(paths) or ["."]
