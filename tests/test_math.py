@@ -70,6 +70,12 @@ def test_outline_json_keeps_formulas_in_place(cli):
 # ---------------------------------------------------------------- the page: MathML, and prices stay prices
 
 
+def test_an_operator_name_latex2mathml_does_not_know_is_written_as_its_name():
+    from confnotes.math import mathml
+
+    assert "<mi>arg</mi>" in mathml(r"\arg\max_k z_i", False) and "\\arg" not in mathml(r"\arg\max_k z_i", False)
+
+
 def test_the_page_typesets_math_as_mathml_and_leaves_prices_alone(cli, tmp_path):
     out = tmp_path / "ml.html"
     result = _render(cli, ML, "html", out)
@@ -174,7 +180,17 @@ def test_pptx_shows_display_formulas_as_pictures_and_inline_ones_as_text(cli, tm
     assert len([alt for alt in alts if alt.startswith("$$")]) == 3
     assert any("\\mathrm{ECE}" in alt for alt in alts)
     texts = " ".join(shape.text_frame.text for slide in prs.slides for shape in slide.shapes if shape.has_text_frame)
-    assert "Cross-entropy ℒ(θ) = − ∑ᵢyᵢ log yᵢ rewards confidence" in texts
+    assert "Cross-entropy ℒ(θ) = − ∑ᵢyᵢ log ŷᵢ rewards confidence" in texts
+    typo = next(
+        run
+        for slide in prs.slides
+        for shape in slide.shapes
+        if shape.has_text_frame
+        for p in shape.text_frame.paragraphs
+        for run in p.runs
+        if "frac{p}" in run.text
+    )
+    assert typo.text == "$\\frac{p}{$" and typo.font.name == "DejaVu Sans Mono"  # as code, as every output shows it
     assert "$\\mathcal" not in texts  # inline math is written as text a reader reads, not as TeX
     assert "2K parameters for K classes" in texts
     with zipfile.ZipFile(out) as archive:
@@ -193,6 +209,9 @@ def test_inline_math_in_plain_text_reads_as_a_person_would_write_it():
     assert linear(r"\theta_i") == "θᵢ"
     assert linear(r"\sqrt{x^2+1}") == "√(x² + 1)"
     assert linear(r"O(n \log n)") == "O(n log n)"
+    assert linear(r"\log \hat{y}_i") == "log ŷᵢ" and linear(r"\bar{W}") == "W̄"  # an accent is kept: ŷ is not y
+    assert linear(r"\sqrt[n]{0.99}") == "ⁿ√(0.99)"  # the root's index too
+    assert linear(r"\arg\max_k z") == "arg maxₖz"  # an operator latex2mathml does not know: its name, no backslash
     assert linear(r"\frac{p}{") == r"\frac{p}{"  # unreadable: as written
 
 

@@ -89,7 +89,8 @@ def _key(tool: str, path: str, source: str) -> str:
     except OSError:
         stamp = path
     settings = json.dumps(_MERMAID_CONFIG, sort_keys=True) if tool == "mermaid" else ""
-    return hashlib.sha256("\0".join((tool, stamp, settings, source)).encode("utf-8", "surrogatepass")).hexdigest()
+    own = str(os.stat(__file__).st_mtime_ns)  # this module's way of drawing (its settings, sized())
+    return hashlib.sha256("\0".join((tool, stamp, own, settings, source)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=256)

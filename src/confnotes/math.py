@@ -101,7 +101,7 @@ def _stamp() -> str:
     import importlib.util
     import os
 
-    parts = []
+    parts = [f"confnotes:{os.stat(__file__).st_mtime_ns}"]  # this module's forms of a formula too
     for name in ("latex2mathml", "ziamath"):
         spec = importlib.util.find_spec(name)
         try:
@@ -152,7 +152,8 @@ def _mathml(tex: str, display: bool) -> str:
     from latex2mathml.converter import convert
 
     try:
-        return str(convert(tex, display="block" if display else "inline"))
+        # an operator name latex2mathml does not know (\arg) comes out as "\arg": written as its name
+        return _UNKNOWN_NAME.sub(r"<mi>\1</mi>", str(convert(tex, display="block" if display else "inline")))
     except RecursionError:
         raise MathError("nested too deeply") from None
     except Exception as exc:  # noqa: BLE001 - latex2mathml raises a dozen classes for bad TeX
@@ -215,6 +216,19 @@ def display_tex(text: str) -> str | None:
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()niax", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃˣ")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()aeioxjkmnt", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒₓⱼₖₘₙₜ")
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
+_UNKNOWN_NAME = re.compile(r"<mi>\\([A-Za-z]+)</mi>")
+#: an accent over a letter (\hat, \bar, \tilde, \vec, \dot, \ddot) as the combining mark a line of text can hold
+_ACCENTS = {
+    "^": "\u0302",
+    "ˆ": "\u0302",
+    "¯": "\u0304",
+    "‾": "\u0305",
+    "~": "\u0303",
+    "˜": "\u0303",
+    "→": "\u20d7",
+    "˙": "\u0307",
+    "¨": "\u0308",
+}
 _SPACED = frozenset(("=", "+", "−", "-", "<", ">", "≤", "≥", "≈", "→", "×", "·", "≠", "∈"))
 
 
@@ -229,14 +243,17 @@ def linear(tex: str) -> str:
         root = ElementTree.fromstring(mathml(tex, False))
     except (MathError, ElementTree.ParseError):
         return tex
-    return " ".join(_linear(root).split())
+    import unicodedata
+
+    return unicodedata.normalize("NFC", " ".join(_linear(root).split()))  # ŷ as one character where Unicode has one
 
 
 def _script(text: str, table: dict[int, Any], mark: str) -> str:
     mapped = text.translate(table)
     if all(char != original or char.isspace() for char, original in zip(mapped, text, strict=True)):
         return mapped
-    return f"{mark}({text})" if len(text) > 1 else f"{mark}{text}"
+    grouped = len(text) <= 1 or (text.startswith("(") and text.endswith(")"))
+    return f"{mark}{text}" if grouped else f"{mark}({text})"
 
 
 def _grouped(text: str) -> str:
@@ -264,12 +281,15 @@ def _linear(node: object) -> str:
             out += _script("".join(parts[-1].split()), _SUPERSCRIPTS, "^")
         return out + " " if tag in ("munder", "munderover") else out
     if tag == "mover" and parts:
-        return parts[0]
+        mark = _ACCENTS.get(parts[-1].strip()) if len(parts) == 2 else None
+        return parts[0].strip() + mark if mark else parts[0]
     if tag == "mfrac" and len(parts) == 2:
         top, bottom = (part.strip() for part in parts)
         return f"{_grouped(top)}/{_grouped(bottom)}"
-    if tag in ("msqrt", "mroot"):
-        return f"√({''.join(parts[:1] if tag == 'mroot' else parts).strip()})"
+    if tag == "mroot" and len(parts) == 2:  # the index before the sign: ⁿ√(0.99)
+        return f"{_script(''.join(parts[1].split()), _SUPERSCRIPTS, '^').removeprefix('^')}√({parts[0].strip()})"
+    if tag == "msqrt":
+        return f"√({''.join(parts).strip()})"
     return "".join(parts)
 
 

@@ -226,9 +226,12 @@ class InlineRenderer:
         number = self.footnotes.numbers.get(label) if self.footnotes else None
         if number is None:
             return str(escape(f"[^{label}]"))
+        if self.footnotes_at == "page" and number in self._called:  # cited again: its number, one note
+            return f'<sup class="footnote-ref">{number}</sup>'
         if self.footnotes_at == "page":
             # WeasyPrint floats the text to the foot of the page and numbers the call and the note;
             # a footnote citing another shows that one's number (a footnote in a footnote cannot float)
+            self._called.add(number)
             self.footnotes_at = "slide"
             try:
                 text = self.footnote_html(self.footnotes.texts[label], inline=True)
@@ -338,9 +341,7 @@ class InlineRenderer:
                 elif kind == "code_inline":
                     runs.append((child.content, frozenset([*styles, "code"]), href))
                 elif kind in ("math_inline", "math_inline_double"):
-                    from confnotes.math import linear
-
-                    runs.append((linear(child.content.strip()), frozenset([*styles, "math"]), href))
+                    runs.append(self._math_run(child.content.strip(), kind == "math_inline_double", styles, href))
                 elif kind == "footnote_ref" and self.footnotes:
                     number = str(self.footnotes.numbers.get(child.meta.get("label"), "?"))
                     runs.append((number.translate(_SUPERSCRIPT_DIGITS), frozenset(styles), href))
@@ -358,6 +359,19 @@ class InlineRenderer:
                 elif kind == "link_close" and links:
                     links.pop()
         return runs
+
+    def _math_run(self, tex: str, display: bool, styles: list[str], href: str | None) -> tuple[str, frozenset[str], str | None]:
+        """A formula in a run of text (PPTX): as Unicode text; TeX a typesetter cannot read as code,
+        with the warning every output gives."""
+        from confnotes.math import MathError, linear, mathml
+
+        try:
+            mathml(tex, display)
+        except MathError as exc:
+            fence = "$$" if display else "$"
+            self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
+            return (fence + tex + fence, frozenset([*styles, "code"]), href)
+        return (linear(tex), frozenset([*styles, "math"]), href)
 
     def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
@@ -451,7 +465,9 @@ class InlineRenderer:
         uri = self._embed(slide.background)
         if not uri:
             return Markup("")
-        return Markup(f' style="background: url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
+        # under a veil of the paper's colour: the slide's text stays legible on any picture
+        veil = "linear-gradient(rgba(255, 255, 255, .78), rgba(255, 255, 255, .78))"
+        return Markup(f' style="background: {veil}, url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
 
     def slide_diagram(self, text: str, info: str) -> Markup:
         """A diagram block on a slide (its fenced source): drawn, or as code when it cannot be."""

@@ -125,7 +125,7 @@ def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None],
     if slide.background and is_colour(slide.background):
         lines.append(f'<!-- _backgroundColor: "{slide.background}" -->')
     elif slide.background:
-        match = IMAGE_REF.search(f"![bg]({slide.background})")
+        match = IMAGE_REF.search(f"![bg opacity:.25]({slide.background})")  # faded: the text stays legible
         if match is not None:
             lines.append(_image(match, None, folders, False, warnings))
     return "\n".join(lines)

@@ -432,11 +432,22 @@ def _directed(page: Any, slide: Slide, base_dir: Path | None, warnings: list[str
     if path is None or pixels is None:
         warnings.append(image_warning(slide.background, base_dir) or f"background {shown_source(slide.background)} could not be read")
         return
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.oxml.ns import qn
+
     picture = page.shapes.add_picture(str(path), *_emu(0, 0, SLIDE_W, SLIDE_H))
     picture._element.nvPicPr.cNvPr.set("descr", "")  # noqa: SLF001 - decoration: no alt text
+    veil = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(0, 0, SLIDE_W, SLIDE_H))  # the decks' veil: text stays legible
+    veil.fill.solid()
+    veil.fill.fore_color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
+    colour = veil.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency
+    colour.append(colour.makeelement(qn("a:alpha"), {"val": "78000"}))
+    veil.line.fill.background()
+    veil.shadow.inherit = False
     tree = page.shapes._spTree  # noqa: SLF001 - behind every other shape: first after the tree's own properties
-    tree.remove(picture._element)  # noqa: SLF001
-    tree.insert(2, picture._element)  # noqa: SLF001
+    for index, shape in enumerate((picture, veil)):
+        tree.remove(shape._element)  # noqa: SLF001
+        tree.insert(2 + index, shape._element)  # noqa: SLF001
 
 
 def _drop_empty(page: Any) -> None:
