@@ -30,6 +30,8 @@ def test_directives_break_style_and_hide_slides_in_the_deck():
         ("What we built", False, (), "queue-curve.png"),  # under the heading: the section's own slide
         ("What we learned", False, (), ""),  # "The numbers" is hidden
     ]
+    agenda = next(slide for slide in deck.slides if slide.kind == "agenda")
+    assert [item.text for item in agenda.content] == ["Where we were", "What we built", "What we learned"]  # no backup slide announced
     where = next(slide for slide in deck.slides if slide.continued)
     assert [entry.text for entry in where.content] == ["Then a Friday outage took checkout down for 3 hours"]
     assert where.notes == ("Pause here. Let the number land before the next slide.",)  # the note stays with its slide

@@ -57,7 +57,12 @@ def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None)
 def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
     """The minutes a talk's agenda shows per part (its budget, else its estimate), the same in
     every deck output; None for notes that are not a talk."""
-    return [agenda_label(section.planned_minutes) for section in timing.sections] if doc.is_talk and doc.parts else None
+    if not (doc.is_talk and doc.parts):
+        return None
+    from confnotes.slides.build import shown_parts
+
+    # one label per item of the agenda, which leaves out the parts the deck hides
+    return [agenda_label(section.planned_minutes) for section, shown in zip(timing.sections, shown_parts(doc), strict=False) if shown]
 
 
 def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, printed: bool = False) -> dict[str, Any]:

@@ -225,12 +225,13 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     # a talk gets an agenda unless the author wrote one (a reading list gets none)
     own = any(part.title.strip().strip("*_").strip().lower() == "agenda" for part in doc.parts)
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list and not own
+    parts = [part for part, shown in zip(doc.parts, shown_parts(doc), strict=True) if shown]
     if agenda and doc.sections:  # right after the title slide
-        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in doc.parts)))
-    if agenda and any(len(part.title) > LONG_TITLE for part in doc.parts):
+        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in parts)))
+    if agenda and any(len(part.title) > LONG_TITLE for part in parts):
         from confnotes.slides.fit import short_title
 
-        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in doc.parts))
+        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in parts))
     expanded, cut = _capped(slides, options)
     return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, tuple(cut))
 
@@ -413,6 +414,18 @@ def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> No
                     slide = Slide("divider", node.title, notes=notes_in(part), line=node.span.start)
                 slides.append(_directed(slide, directed))
         stack.extend(reversed(subsections))
+
+
+def shown_parts(doc: Document) -> list[bool]:
+    """For each of the talk's parts (``doc.parts``), whether the deck shows it: not when every slide
+    it makes is hidden (``<!-- slide hide -->`` under its heading, and after each break), so the
+    agenda never announces a backup slide."""
+    out = []
+    for part in doc.parts:
+        own = tuple(entry for entry in part.content if type(entry) is not Node)
+        segments = _segments(own) if not part.sections and any(_is_directive(entry) for entry in own) else [(None, own)]
+        out.append(not all(directed is not None and directed.hide for directed, _ in segments))
+    return out
 
 
 def _is_directive(entry: Entry) -> bool:
