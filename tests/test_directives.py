@@ -26,7 +26,7 @@ def test_directives_break_style_and_hide_slides_in_the_deck():
     assert shown == [
         ("The Boring Platform", False, (), "#0b1f3a"),
         ("Where we were", False, (), ""),
-        ("Where we were", True, ("emphasis",), ""),  # <!-- slide class: … --> after the bullets: a new slide
+        ("Where we were", True, ("invert",), ""),  # <!-- slide class: … --> after the bullets: a new slide
         ("What we built", False, (), "queue-curve.png"),  # under the heading: the section's own slide
         ("What we learned", False, (), ""),  # "The numbers" is hidden
     ]
@@ -56,7 +56,7 @@ def test_the_html_deck_carries_classes_and_backgrounds(cli, tmp_path):
         "kind-title on-dark",
         ' style="background: #0b1f3a" id="slide-1" data-index="1" aria-roledescription="slide" aria-label="1 of 6"',
     )
-    assert sections[3][0] == "kind-bullets continued emphasis"
+    assert sections[3][0] == "kind-bullets continued invert"
     # embedded (the deck loads nothing), under a veil of the paper's colour so the text stays legible
     assert (
         'style="background: linear-gradient(rgba(255, 255, 255, .78), rgba(255, 255, 255, .78)), url(&quot;data:image/png;base64,'
@@ -110,7 +110,9 @@ def test_pptx_fills_the_background_and_puts_the_picture_behind_everything(cli, t
     first, veil = built.shapes[0], built.shapes[1]
     assert first.shape_type == 13 and (first.left, first.top, first.width, first.height) == (0, 0, 12192000, 6858000)
     assert 'alpha val="78000"' in veil._element.xml  # the decks' veil over the picture
-    assert "PPTX has no classes: dropped" in result.stderr  # class: emphasis, said once
+    invert = slides[3]  # class: invert, a built-in class: the decks' dark blue, light text
+    assert str(invert.background.fill.fore_color.rgb) == "0F2547"
+    assert "dropped" not in result.stderr
 
 
 def test_marp_gets_its_own_directives_for_each(cli, tmp_path):
@@ -118,7 +120,7 @@ def test_marp_gets_its_own_directives_for_each(cli, tmp_path):
     _render(cli, KEYNOTE, "marp", out)
     text = out.read_text(encoding="utf-8")
     assert '<!-- _class: lead invert -->\n<!-- _backgroundColor: "#0b1f3a" -->' in text
-    assert "<!-- _class: emphasis -->" in text
+    assert "<!-- _class: invert -->" in text
     assert re.search(r"!\[bg opacity:\.25\]\([^)]*queue-curve\.png\)", text)
     assert "cost breakdown" not in text and "slide background" not in text
 
@@ -135,7 +137,35 @@ def test_marp_cli_shows_the_directed_slides(cli, tmp_path):
     page = html.read_text(encoding="utf-8")
     assert len(set(re.findall(r'<section[^>]* id="(\d+)"', page))) == 6
     assert re.search(r'<section[^>]*class="lead invert"[^>]*style="[^"]*background-color:#0b1f3a', page)
-    assert 'class="emphasis"' in page
+    assert 'class="invert"' in page
+
+
+@pytest.mark.browser
+def test_the_built_in_classes_look_as_in_marp_in_chromium(cli, tmp_path, open_page):
+    out = tmp_path / "keynote.slides.html"
+    _render(cli, KEYNOTE, "slides", out)
+    page, errors, _ = open_page(out, viewport=(1280, 720))
+    looks = page.evaluate(
+        """() => {
+        const slide = document.querySelector("#slide-4");
+        return [getComputedStyle(slide).backgroundColor, getComputedStyle(slide.querySelector(".slide-title")).color];
+    }"""
+    )
+    assert looks == ["rgb(15, 37, 71)", "rgb(255, 255, 255)"]
+    assert not errors
+
+
+def test_pptx_drops_a_class_it_has_no_form_for_with_one_warning(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Results\n\n<!-- slide class: lead big-quote -->\n\n- p99 down 40%\n", encoding="utf-8")
+    from pptx import Presentation
+    from pptx.enum.text import PP_ALIGN
+
+    result = _render(cli, note, "pptx", tmp_path / "talk.pptx")
+    assert "slide classes (big-quote) style the HTML decks and Marp; PPTX has no classes: dropped" in result.stderr
+    slide = list(Presentation(str(tmp_path / "talk.pptx")).slides)[-1]
+    body = next(shape for shape in slide.shapes if shape.has_text_frame and "p99" in shape.text_frame.text)
+    assert body.text_frame.paragraphs[0].alignment == PP_ALIGN.CENTER  # lead: centred, as the decks centre it
 
 
 def test_a_directive_it_cannot_read_is_a_lint_finding_naming_what_is_allowed(cli, tmp_path):

@@ -120,7 +120,8 @@ def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None],
     a ``![bg]`` image), from what ``<!-- slide … -->`` asked for (values checked when read)."""
     from confnotes.slides.directives import is_colour, is_dark
 
-    names = [name for name in (base, *slide.classes, "invert" if slide.background and is_dark(slide.background) else "") if name]
+    extra = "invert" if slide.background and is_dark(slide.background) else ""
+    names = list(dict.fromkeys(name for name in (base, *slide.classes, extra) if name))
     lines = [f"<!-- _class: {' '.join(names)} -->"] if names else []
     if slide.background and is_colour(slide.background):
         lines.append(f'<!-- _backgroundColor: "{slide.background}" -->')

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
         if not reference and slide.kind != "title":
-            on_dark = slide.kind == "divider" or _is_dark(slide.background)
+            on_dark = slide.kind == "divider" or _is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
             _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
         if slide.notes:
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
@@ -396,6 +397,10 @@ def _footnotes(page: Any, slide: Slide, md: InlineRenderer, box: tuple[float, fl
             _rich(paragraph, " ".join(part.split()), size, md, colour=_muted())
 
 
+#: the classes every deck knows (Marp's themes have them too): light on dark, and centred
+BUILT_IN_CLASSES = ("invert", "lead")
+
+
 def _is_dark(background: str) -> bool:
     from confnotes.slides.directives import is_dark
 
@@ -404,37 +409,60 @@ def _is_dark(background: str) -> bool:
 
 def _directed(page: Any, slide: Slide, base_dir: Path | None, warnings: list[str]) -> None:
     """What ``<!-- slide … -->`` asked of a slide, as PowerPoint has it: a background colour (light
-    text on a dark one), or a background picture covering the slide behind everything; classes
-    are CSS and have no PPTX form (a warning says they were dropped)."""
+    text on a dark one), or a background picture covering the slide behind everything; of the
+    classes, the built-in ones (``invert``, ``lead``); the others are CSS (a warning says so)."""
+    from pptx.enum.text import PP_ALIGN
+
+    from confnotes.slides.directives import is_colour
+
+    others = [name for name in slide.classes if name not in BUILT_IN_CLASSES]
+    if others:
+        warnings.append(f"slide classes ({', '.join(others)}) style the HTML decks and Marp; PPTX has no classes: dropped")
+    if "lead" in slide.classes:  # centred, as the decks centre it
+        for paragraph in _paragraphs(page):
+            paragraph.alignment = PP_ALIGN.CENTER
+    background = slide.background or ("#0f2547" if "invert" in slide.classes else "")  # invert: the decks' dark blue
+    if background and is_colour(background):
+        _fill(page, background)
+    elif background:
+        _background_picture(page, background, base_dir, warnings)
+
+
+def _paragraphs(page: Any) -> Iterator[Any]:
+    for shape in page.shapes:
+        if shape.has_text_frame:
+            yield from shape.text_frame.paragraphs
+
+
+def _fill(page: Any, background: str) -> None:
+    """The slide's background in a colour; its text light on a dark one."""
     from pptx.dml.color import RGBColor
 
-    from confnotes.slides.directives import is_colour, rgb
+    from confnotes.slides.directives import rgb
 
-    if slide.classes:
-        warnings.append(f"slide classes ({', '.join(slide.classes)}) style the HTML decks and Marp; PPTX has no classes: dropped")
-    if not slide.background:
+    colour = rgb(background)
+    if colour is None:
         return
-    if is_colour(slide.background):
-        colour = rgb(slide.background)
-        if colour is not None:
-            fill = page.background.fill
-            fill.solid()
-            fill.fore_color.rgb = RGBColor(*colour)  # type: ignore[no-untyped-call]
-            if _is_dark(slide.background):
-                for shape in page.shapes:
-                    if shape.has_text_frame:
-                        for paragraph in shape.text_frame.paragraphs:
-                            for run in paragraph.runs:
-                                run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
-        return
-    path = local_image(slide.background, base_dir)
-    pixels = image_size(io.BytesIO(path.read_bytes())) if path is not None else None
-    if path is None or pixels is None:
-        warnings.append(image_warning(slide.background, base_dir) or f"background {shown_source(slide.background)} could not be read")
-        return
+    fill = page.background.fill
+    fill.solid()
+    fill.fore_color.rgb = RGBColor(*colour)  # type: ignore[no-untyped-call]
+    if _is_dark(background):
+        for paragraph in _paragraphs(page):
+            for run in paragraph.runs:
+                run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
+
+
+def _background_picture(page: Any, background: str, base_dir: Path | None, warnings: list[str]) -> None:
+    """A picture covering the slide behind everything, under the decks' veil."""
+    from pptx.dml.color import RGBColor
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.oxml.ns import qn
 
+    path = local_image(background, base_dir)
+    pixels = image_size(io.BytesIO(path.read_bytes())) if path is not None else None
+    if path is None or pixels is None:
+        warnings.append(image_warning(background, base_dir) or f"background {shown_source(background)} could not be read")
+        return
     picture = page.shapes.add_picture(str(path), *_emu(0, 0, SLIDE_W, SLIDE_H))
     picture._element.nvPicPr.cNvPr.set("descr", "")  # noqa: SLF001 - decoration: no alt text
     veil = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(0, 0, SLIDE_W, SLIDE_H))  # the decks' veil: text stays legible
