@@ -398,3 +398,10 @@ def rendered_deck(note: Path):  # -> a Deck
     from confnotes.slides import DeckOptions, build_deck
 
     return build_deck(load_note(str(note)).doc, DeckOptions(image_root=str(note.parent)))
+
+
+def rendered(cli, note: Path, to: str, out: Path, *extra: str):  # -> click's Result
+    """``confnotes render NOTE --to TO -o OUT``, which must succeed; its result (for the warnings)."""
+    result = cli("render", str(note), "--to", to, "-o", str(out), *extra)
+    assert result.exit_code == 0, result.stderr
+    return result

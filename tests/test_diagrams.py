@@ -9,12 +9,11 @@ import http.server
 import re
 import subprocess
 import threading
-from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
-from helpers import rendered_deck, require, require_marp
+from helpers import rendered, rendered_deck, require, require_marp
 
 TALK = FIXTURES / "directed" / "zero-downtime.md"
 
@@ -38,12 +37,6 @@ def cache(tmp_path, monkeypatch):
     diagrams.draw.cache_clear()
 
 
-def _render(cli, note: Path, to: str, out: Path):
-    result = cli("render", str(note), "--to", to, "-o", str(out))
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
 def _svgs(html: str) -> list[str]:
     return [base64.b64decode(data).decode("utf-8") for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', html)]
 
@@ -51,7 +44,7 @@ def _svgs(html: str) -> list[str]:
 def test_the_page_draws_each_diagram_with_its_labels_as_text(cli, tmp_path, cache):
     _tools()
     out = tmp_path / "talk.html"
-    result = _render(cli, TALK, "html", out)
+    result = rendered(cli, TALK, "html", out)
     html = out.read_text(encoding="utf-8")
     assert html.count('<figure class="diagram diagram-mermaid">') == 2 and html.count('<figure class="diagram diagram-dot">') == 1
     svgs = _svgs(html)
@@ -77,16 +70,16 @@ def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cach
         return real(command, source, folder, env)
 
     monkeypatch.setattr(diagrams, "_run", counted)
-    _render(cli, TALK, "html", tmp_path / "a.html")
-    _render(cli, TALK, "slides-pdf", tmp_path / "a.pdf")
+    rendered(cli, TALK, "html", tmp_path / "a.html")
+    rendered(cli, TALK, "slides-pdf", tmp_path / "a.pdf")
     assert len(calls) == 3  # three diagrams, drawn once for both outputs
     assert len(list(cache.glob("*.svg"))) == 3 and (cache.parent / ".gitignore").read_text().endswith("*\n")
     diagrams.draw.cache_clear()  # a new run: only the cache folder remembers
-    _render(cli, TALK, "pptx", tmp_path / "a.pptx")
+    rendered(cli, TALK, "pptx", tmp_path / "a.pptx")
     assert len(calls) == 3
     changed = tmp_path / "changed.md"
     changed.write_text(TALK.read_text(encoding="utf-8").replace("API pod 2", "API pod 3"), encoding="utf-8")
-    _render(cli, changed, "html", tmp_path / "c.html")
+    rendered(cli, changed, "html", tmp_path / "c.html")
     assert len(calls) == 4  # the changed diagram only
 
 
@@ -97,7 +90,7 @@ def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(
 
     monkeypatch.setattr(diagrams, "program", lambda _tool: None)
     out = tmp_path / "talk.html"
-    result = _render(cli, TALK, "html", out)
+    result = rendered(cli, TALK, "html", out)
     html = out.read_text(encoding="utf-8")
     text = " ".join(re.sub(r"<[^>]+>", "", html).split())
     assert '<figure class="diagram' not in html and "flowchart LR" in text and "digraph rollout {" in text
@@ -173,7 +166,7 @@ def test_slides_give_a_diagram_a_pictures_room_and_pptx_a_picture(cli, tmp_path,
     diagrams = [entry for slide in deck.slides for entry in slide.content if getattr(entry, "kind", "") == "diagram"]
     assert [entry.info for entry in diagrams] == ["mermaid", "dot", "mermaid"]
     out = tmp_path / "talk.pptx"
-    _render(cli, TALK, "pptx", out)
+    rendered(cli, TALK, "pptx", out)
     pictures = [shape for slide in Presentation(str(out)).slides for shape in slide.shapes if shape.shape_type == 13]
     alts = [picture._element.nvPicPr.cNvPr.get("descr") for picture in pictures]
     assert [alt.split(":")[0] for alt in alts] == ["Mermaid diagram", "Graphviz diagram", "Mermaid diagram"]
@@ -185,7 +178,7 @@ def test_marp_embeds_each_diagram_as_a_png_that_marp_cli_shows(cli, tmp_path, ca
     _tools()
     marp = require_marp()
     out = tmp_path / "talk.marp.md"
-    _render(cli, TALK, "marp", out)
+    rendered(cli, TALK, "marp", out)
     text = out.read_text(encoding="utf-8")
     assert len(re.findall(r"!\[w:\d+ h:\d+ (?:Mermaid|Graphviz) diagram\]\(data:image/png;base64,", text)) == 3
     assert "flowchart LR" not in text

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
-from helpers import rendered_deck, require_marp, require_program
+from helpers import rendered, rendered_deck, require_marp, require_program
 
 KEYNOTE = FIXTURES / "directed" / "keynote-directed.md"
-
-
-def _render(cli, note: Path, to: str, out: Path):
-    result = cli("render", str(note), "--to", to, "-o", str(out))
-    assert result.exit_code == 0, result.stderr
-    return result
 
 
 def test_directives_break_style_and_hide_slides_in_the_deck():
@@ -39,7 +32,7 @@ def test_directives_break_style_and_hide_slides_in_the_deck():
 
 def test_the_page_shows_nothing_of_a_directive_and_fmt_keeps_it(cli, tmp_path):
     out = tmp_path / "keynote.html"
-    _render(cli, KEYNOTE, "html", out)
+    rendered(cli, KEYNOTE, "html", out)
     html = out.read_text(encoding="utf-8")
     assert "slide background" not in html and "cost breakdown per team" in html  # hidden on slides, not in the notes
     copy = tmp_path / KEYNOTE.name
@@ -49,7 +42,7 @@ def test_the_page_shows_nothing_of_a_directive_and_fmt_keeps_it(cli, tmp_path):
 
 def test_the_html_deck_carries_classes_and_backgrounds(cli, tmp_path):
     out = tmp_path / "keynote.slides.html"
-    _render(cli, KEYNOTE, "slides", out)
+    rendered(cli, KEYNOTE, "slides", out)
     html = out.read_text(encoding="utf-8")
     sections = re.findall(r'<section class="slide ([^"]*)"([^>]*)>', html)
     assert sections[0] == (
@@ -68,7 +61,7 @@ def test_the_html_deck_carries_classes_and_backgrounds(cli, tmp_path):
 @pytest.mark.browser
 def test_chromium_paints_the_background_and_light_text_on_a_dark_one(cli, tmp_path, open_page):
     out = tmp_path / "keynote.slides.html"
-    _render(cli, KEYNOTE, "slides", out)
+    rendered(cli, KEYNOTE, "slides", out)
     page, errors, requests = open_page(out, viewport=(1280, 720))
     colours = page.evaluate(
         """() => {
@@ -88,7 +81,7 @@ def test_the_slides_pdf_paints_the_background(cli, tmp_path):
 
     require_program("pdftoppm", install="apt-get install poppler-utils")
     out = tmp_path / "keynote.slides.pdf"
-    _render(cli, KEYNOTE, "slides-pdf", out)
+    rendered(cli, KEYNOTE, "slides-pdf", out)
     subprocess.run(["pdftoppm", "-r", "20", "-f", "1", "-l", "1", "-png", str(out), str(tmp_path / "page")], check=True)
     image = Image.open(next(tmp_path.glob("page-*.png"))).convert("RGB")
     assert image.getpixel((5, 5)) == (11, 31, 58)  # the corner: the slide's own colour, edge to edge
@@ -98,7 +91,7 @@ def test_pptx_fills_the_background_and_puts_the_picture_behind_everything(cli, t
     from pptx import Presentation
 
     out = tmp_path / "keynote.pptx"
-    result = _render(cli, KEYNOTE, "pptx", out)
+    result = rendered(cli, KEYNOTE, "pptx", out)
     slides = list(Presentation(str(out)).slides)
     assert len(slides) == 6
     assert str(slides[0].background.fill.fore_color.rgb) == "0B1F3A"
@@ -117,7 +110,7 @@ def test_pptx_fills_the_background_and_puts_the_picture_behind_everything(cli, t
 
 def test_marp_gets_its_own_directives_for_each(cli, tmp_path):
     out = tmp_path / "keynote.marp.md"
-    _render(cli, KEYNOTE, "marp", out)
+    rendered(cli, KEYNOTE, "marp", out)
     text = out.read_text(encoding="utf-8")
     assert '<!-- _class: lead invert -->\n<!-- _backgroundColor: "#0b1f3a" -->' in text
     assert "<!-- _class: invert -->" in text
@@ -131,7 +124,7 @@ def test_marp_cli_shows_the_directed_slides(cli, tmp_path):
     (tmp_path / "queue-curve.png").write_bytes((KEYNOTE.parent / "queue-curve.png").read_bytes())
     copy = tmp_path / KEYNOTE.name
     copy.write_bytes(KEYNOTE.read_bytes())
-    _render(cli, copy, "marp", deck)
+    rendered(cli, copy, "marp", deck)
     html = tmp_path / "keynote.marp.html"
     subprocess.run([marp, "--no-stdin", str(deck), "-o", str(html)], check=True, capture_output=True, timeout=180)
     page = html.read_text(encoding="utf-8")
@@ -143,7 +136,7 @@ def test_marp_cli_shows_the_directed_slides(cli, tmp_path):
 @pytest.mark.browser
 def test_the_built_in_classes_look_as_in_marp_in_chromium(cli, tmp_path, open_page):
     out = tmp_path / "keynote.slides.html"
-    _render(cli, KEYNOTE, "slides", out)
+    rendered(cli, KEYNOTE, "slides", out)
     page, errors, _ = open_page(out, viewport=(1280, 720))
     looks = page.evaluate(
         """() => {
@@ -161,7 +154,7 @@ def test_pptx_drops_a_class_it_has_no_form_for_with_one_warning(cli, tmp_path):
     from pptx import Presentation
     from pptx.enum.text import PP_ALIGN
 
-    result = _render(cli, note, "pptx", tmp_path / "talk.pptx")
+    result = rendered(cli, note, "pptx", tmp_path / "talk.pptx")
     assert "slide classes (big-quote) style the HTML decks and Marp; PPTX has no classes: dropped" in result.stderr
     slide = list(Presentation(str(tmp_path / "talk.pptx")).slides)[-1]
     body = next(shape for shape in slide.shapes if shape.has_text_frame and "p99" in shape.text_frame.text)

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
-from helpers import assert_words_in_order, page_words, pdf_reading_text, rendered_deck, require_marp, source_words
+from helpers import assert_words_in_order, page_words, pdf_reading_text, rendered, rendered_deck, require_marp, source_words
 
 POST = FIXTURES / "directed" / "postgres-on-k8s.md"
-
-
-def _render(cli, note: Path, to: str, out: Path):
-    result = cli("render", str(note), "--to", to, "-o", str(out))
-    assert result.exit_code == 0, result.stderr
-    return result
 
 
 def test_a_definition_is_one_block_where_it_was_written_and_fmt_keeps_it(cli, tmp_path):
@@ -48,7 +41,7 @@ def test_numbers_follow_the_first_citation_and_an_uncited_note_comes_last():
 
 def test_the_page_links_each_call_to_its_note_at_the_end(cli, tmp_path):
     out = tmp_path / "post.html"
-    _render(cli, POST, "html", out)
+    rendered(cli, POST, "html", out)
     html = out.read_text(encoding="utf-8")
     calls = re.findall(r'<sup class="footnote-ref"><a href="#fn-(\d+)"( id="fnref-\d+")? role="doc-noteref">(\d+)</a></sup>', html)
     assert [number for number, _, _ in calls] == ["1", "2", "3", "4", "5", "1"]
@@ -65,7 +58,7 @@ def test_the_page_links_each_call_to_its_note_at_the_end(cli, tmp_path):
 
 def test_the_pdf_puts_each_note_at_the_foot_of_the_page_that_cites_it(cli, tmp_path):
     out = tmp_path / "post.pdf"
-    _render(cli, POST, "pdf", out)
+    rendered(cli, POST, "pdf", out)
     text = pdf_reading_text(out)
     # the call's number sits in the sentence; the note's text is not in the sentence
     assert re.search(r"three operators\s?1 before settling", text)
@@ -108,7 +101,7 @@ def test_pptx_writes_a_slides_notes_in_a_box_at_its_foot(cli, tmp_path):
     from pptx import Presentation
 
     out = tmp_path / "post.pptx"
-    _render(cli, POST, "pptx", out)
+    rendered(cli, POST, "pptx", out)
     prs = Presentation(str(out))
     for slide in prs.slides:
         texts = [shape.text_frame.text for shape in slide.shapes if shape.has_text_frame]
@@ -123,7 +116,7 @@ def test_pptx_writes_a_slides_notes_in_a_box_at_its_foot(cli, tmp_path):
 
 def test_marp_writes_calls_as_numbers_and_notes_in_the_slides_footer(cli, tmp_path):
     out = tmp_path / "post.marp.md"
-    _render(cli, POST, "marp", out)
+    rendered(cli, POST, "marp", out)
     text = out.read_text(encoding="utf-8")
     assert "operators¹ before settling" in text and "[^ops]" not in text
     assert '<!-- _footer: "⁴ fio, 4k random writes, iodepth 32." -->' in text
@@ -133,7 +126,7 @@ def test_marp_writes_calls_as_numbers_and_notes_in_the_slides_footer(cli, tmp_pa
 def test_marp_cli_shows_the_footnotes_in_each_slides_footer(cli, tmp_path):
     marp = require_marp()
     deck = tmp_path / "post.marp.md"
-    _render(cli, POST, "marp", deck)
+    rendered(cli, POST, "marp", deck)
     html = tmp_path / "post.marp.html"
     subprocess.run([marp, "--no-stdin", str(deck), "-o", str(html)], check=True, capture_output=True, timeout=180)
     footers = re.findall(r"<footer>(.*?)</footer>", html.read_text(encoding="utf-8"))
@@ -144,7 +137,7 @@ def test_marp_cli_shows_the_footnotes_in_each_slides_footer(cli, tmp_path):
 @pytest.mark.browser
 def test_the_deck_shows_each_slides_notes_inside_its_box(cli, tmp_path, open_page):
     out = tmp_path / "post.slides.html"
-    _render(cli, POST, "slides", out)
+    rendered(cli, POST, "slides", out)
     page, errors, _ = open_page(out, viewport=(1280, 720))
     page.goto(out.resolve().as_uri() + "#3")
     boxes = page.evaluate(
@@ -165,7 +158,7 @@ def test_the_deck_shows_each_slides_notes_inside_its_box(cli, tmp_path, open_pag
 
 def test_words_of_the_post_keep_their_order_in_the_page(cli, tmp_path):
     out = tmp_path / "post.html"
-    _render(cli, POST, "html", out)
+    rendered(cli, POST, "html", out)
     source = POST.read_text(encoding="utf-8")
     prose = "\n".join(line for line in source.splitlines() if not line.startswith("[^") and not line.startswith("    "))
     prose = re.sub(r"\[\^[^\]\s]+\]", " ", prose)

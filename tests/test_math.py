@@ -19,17 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
-from helpers import pdf_reading_text, require_marp, source_words
+from helpers import pdf_reading_text, rendered, require_marp, source_words
 
 DIRECTED = FIXTURES / "directed"
 ML = DIRECTED / "ml-calibration.md"
 QUEUES = DIRECTED / "little-law.md"
-
-
-def _render(cli, note: Path, to: str, out: Path, *extra: str):
-    result = cli("render", str(note), "--to", to, "-o", str(out), *extra)
-    assert result.exit_code == 0, result.stderr
-    return result
 
 
 # ---------------------------------------------------------------- reading: outline and fmt
@@ -78,7 +72,7 @@ def test_an_operator_name_latex2mathml_does_not_know_is_written_as_its_name():
 
 def test_the_page_typesets_math_as_mathml_and_leaves_prices_alone(cli, tmp_path):
     out = tmp_path / "ml.html"
-    result = _render(cli, ML, "html", out)
+    result = rendered(cli, ML, "html", out)
     html = out.read_text(encoding="utf-8")
     assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') == 3
     assert html.count('display="inline"') >= 8
@@ -92,7 +86,7 @@ def test_the_page_typesets_math_as_mathml_and_leaves_prices_alone(cli, tmp_path)
 @pytest.mark.browser
 def test_chromium_lays_out_the_mathml_of_the_page(cli, tmp_path, open_page):
     out = tmp_path / "ml.html"
-    _render(cli, ML, "html", out)
+    rendered(cli, ML, "html", out)
     page, errors, requests = open_page(out)
     assert not errors and not requests
     boxes = page.eval_on_selector_all(
@@ -114,7 +108,7 @@ def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path):
     assert html.count("<svg ") == 2 and 'fill="currentColor"' in html
     assert 'aria-label="\\mathcal{L}"' in html and "vertical-align:" in html
     out = tmp_path / "ml.pdf"
-    _render(cli, ML, "pdf", out)
+    rendered(cli, ML, "pdf", out)
     text = pdf_reading_text(out)
     assert "rewards confidence, not honesty" in text and "$5 per 1,000 predictions" in text
     assert "\\mathcal" not in text  # typeset, not printed as TeX
@@ -123,7 +117,7 @@ def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path):
 
 def test_a_dark_themed_slides_pdf_draws_formulas_in_the_themes_ink(cli, tmp_path):
     out = tmp_path / "q.slides.pdf"
-    _render(cli, QUEUES, "slides-pdf", out, "--theme", "dark")
+    rendered(cli, QUEUES, "slides-pdf", out, "--theme", "dark")
     pages = _png_pages(out, tmp_path, first=3, last=3)
     from PIL import Image
 
@@ -164,7 +158,7 @@ def test_the_slides_pdf_shows_every_formula_and_nothing_overflows(cli, tmp_path)
     kinds = [entry.kind for slide in deck.slides for entry in slide.content if hasattr(entry, "kind") and entry.kind == "math"]
     assert len(kinds) == 3
     out = tmp_path / "ml.slides.pdf"
-    _render(cli, ML, "slides-pdf", out)
+    rendered(cli, ML, "slides-pdf", out)
     text = pdf_reading_text(out)
     assert "\\begin{pmatrix}" not in text and "Dirichlet calibration" in text
 
@@ -173,7 +167,7 @@ def test_pptx_shows_display_formulas_as_pictures_and_inline_ones_as_text(cli, tm
     from pptx import Presentation
 
     out = tmp_path / "ml.pptx"
-    _render(cli, ML, "pptx", out)
+    rendered(cli, ML, "pptx", out)
     prs = Presentation(str(out))
     pictures = [shape for slide in prs.slides for shape in slide.shapes if shape.shape_type == 13]
     alts = [picture._element.nvPicPr.cNvPr.get("descr") for picture in pictures]
@@ -217,7 +211,7 @@ def test_inline_math_in_plain_text_reads_as_a_person_would_write_it():
 
 def test_marp_gets_formulas_it_can_typeset_and_never_html_in_them(cli, tmp_path):
     out = tmp_path / "ml.marp.md"
-    result = _render(cli, ML, "marp", out)
+    result = rendered(cli, ML, "marp", out)
     text = out.read_text(encoding="utf-8")
     assert "math: mathjax" in text
     assert "$p\\lt 0.05$" in text  # not "<0.05": a reader of the Markdown could take "<0" for a tag
@@ -229,7 +223,7 @@ def test_marp_gets_formulas_it_can_typeset_and_never_html_in_them(cli, tmp_path)
 def test_marp_cli_typesets_every_formula_with_no_network(tmp_path, cli):
     marp = require_marp()
     deck = tmp_path / "ml.marp.md"
-    _render(cli, ML, "marp", deck)
+    rendered(cli, ML, "marp", deck)
     html = tmp_path / "ml.marp.html"
     subprocess.run([marp, "--no-stdin", str(deck), "-o", str(html)], check=True, capture_output=True, timeout=180)
     page = html.read_text(encoding="utf-8")
@@ -265,7 +259,7 @@ def test_an_unterminated_display_formula_stays_text(cli, tmp_path):
     note = tmp_path / "open.md"
     note.write_text("# Talk\n\n## Loss\n\n$$\nL = \\sum_i x_i\n\n- an item after it\n", encoding="utf-8")
     out = tmp_path / "open.html"
-    _render(cli, note, "html", out)
+    rendered(cli, note, "html", out)
     html = out.read_text(encoding="utf-8")
     assert "<math" not in html and "$$" in html and "an item after it" in html
 
@@ -307,7 +301,7 @@ def test_words_around_formulas_keep_their_order_in_the_page(cli, tmp_path):
     from helpers import assert_words_in_order, page_words
 
     out = tmp_path / "q.html"
-    _render(cli, QUEUES, "html", out)
+    rendered(cli, QUEUES, "html", out)
     source = QUEUES.read_text(encoding="utf-8")
     prose = "".join(" " if math else piece for math, piece in _formula_pieces(source))
     assert_words_in_order(source_words(prose), page_words(out.read_text(encoding="utf-8")), "the page")

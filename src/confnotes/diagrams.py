@@ -52,6 +52,11 @@ class Drawn:
     problem: str = ""
 
 
+def diagram_name(tool: str) -> str:
+    """What a drawing is called where it is named (alt text): "Mermaid diagram", "Graphviz diagram"."""
+    return "Mermaid diagram" if tool == "mermaid" else "Graphviz diagram"
+
+
 def language(info: str) -> str | None:
     """The tool a fence's info string names (``mermaid``, ``dot``), else None."""
     return LANGUAGES.get(info.strip().split(" ", 1)[0].lower()) if info else None

@@ -23,13 +23,25 @@ _DEFINITION = re.compile(r"\A[ \t]*\[\^([^\]\s]+)\]:[ \t]?")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
 
 
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789?", "⁰¹²³⁴⁵⁶⁷⁸⁹ˀ")
+
+
+def blank_code_spans(text: str) -> str:
+    """``text`` with its code spans blanked, each character a space (columns stay where they were):
+    what is inside code is never a call, nor a formula."""
+    return _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), text) if "`" in text else text
+
+
+def call_mark(number: int | str) -> str:
+    """A footnote's number as the superscript a line of plain text can hold (``¹²``): PPTX, Marp."""
+    return str(number).translate(_SUPERSCRIPT_DIGITS)
+
+
 def references(text: str) -> list[str]:
     """The ids ``text`` (inline Markdown) refers to, in order; code spans aside."""
     if "[^" not in text:
         return []
-    if "`" in text:
-        text = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), text)
-    return REFERENCE.findall(text)
+    return REFERENCE.findall(blank_code_spans(text))
 
 
 def body(block: Block) -> str:

@@ -52,7 +52,6 @@ MAX_PAGE_TABLE_CELLS = 20_000
 MAX_PRINTED_SVG_ELEMENTS = 20_000
 _PARAGRAPH_BREAK = re.compile(r"</p>\s*<p\b[^>]*>")
 _PARAGRAPH_EDGE = re.compile(r"\A<p\b[^>]*>|</p>\Z")
-_SUPERSCRIPT_DIGITS = str.maketrans("0123456789?", "⁰¹²³⁴⁵⁶⁷⁸⁹ˀ")
 #: The size (px) formulas are drawn at for print; the page scales them to the text's size (em).
 MATH_PX = 20
 
@@ -343,8 +342,9 @@ class InlineRenderer:
                 elif kind in ("math_inline", "math_inline_double"):
                     runs.append(self._math_run(child.content.strip(), kind == "math_inline_double", styles, href))
                 elif kind == "footnote_ref" and self.footnotes:
-                    number = str(self.footnotes.numbers.get(child.meta.get("label"), "?"))
-                    runs.append((number.translate(_SUPERSCRIPT_DIGITS), frozenset(styles), href))
+                    from confnotes.footnotes import call_mark
+
+                    runs.append((call_mark(self.footnotes.numbers.get(child.meta.get("label"), "?")), frozenset(styles), href))
                 elif kind == "softbreak":  # a space, as in the HTML (label lines keep theirs: hardbreaks)
                     runs.append((" ", frozenset(styles), href))
                 elif kind == "hardbreak":
@@ -427,7 +427,7 @@ class InlineRenderer:
     def diagram(self, info: str, source: str, warn: bool = True) -> str | None:
         """A diagram's drawing as an image (``confnotes.diagrams``: SVG, cached), or None when it is
         not drawn here, with one warning a diagram saying why (the code is shown instead)."""
-        from confnotes.diagrams import draw, language
+        from confnotes.diagrams import diagram_name, draw, language
 
         tool = language(info)
         if tool is None:
@@ -441,7 +441,7 @@ class InlineRenderer:
         data = drawn.svg.encode("utf-8")
         if self.printed and not self._svg_fits(f"{tool} diagram", data):
             return None
-        alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram"
+        alt = diagram_name(tool)
         uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
         return f'<figure class="diagram diagram-{tool}"><img src="{uri}" alt="{alt}"></figure>\n'
 
@@ -450,7 +450,7 @@ class InlineRenderer:
         background colour, each after a space; names were checked when read (``slides.directives``)."""
         from confnotes.slides.directives import is_dark
 
-        names = [*slide.classes, *(["on-dark"] if slide.background and is_dark(slide.background) else [])]
+        names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else [])]
         return Markup("".join(f" {escape(name)}" for name in names))
 
     def slide_style(self, slide: Any) -> Markup:

@@ -120,7 +120,7 @@ def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None],
     a ``![bg]`` image), from what ``<!-- slide … -->`` asked for (values checked when read)."""
     from confnotes.slides.directives import is_colour, is_dark
 
-    extra = "invert" if slide.background and is_dark(slide.background) else ""
+    extra = "invert" if is_dark(slide.background) else ""
     names = list(dict.fromkeys(name for name in (base, *slide.classes, extra) if name))
     lines = [f"<!-- _class: {' '.join(names)} -->"] if names else []
     if slide.background and is_colour(slide.background):
@@ -137,7 +137,7 @@ def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
     slide; None, with a warning, when it is not drawn here (the code is shown)."""
     import base64
 
-    from confnotes.diagrams import draw, language, png
+    from confnotes.diagrams import diagram_name, draw, language, png
 
     tool = language(run.info) or "dot"
     drawn = draw(tool, "\n".join(code_lines(SlideText(run.text, "code", run.info))))
@@ -146,23 +146,20 @@ def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
         return None
     blob = png(drawn.svg, 2 * BOX_W)
     size = image_size(io.BytesIO(blob))
-    alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram"
+    alt = diagram_name(tool)
     if size is not None:
         width, height = contained(size, (BOX_W, slide.image_px or MIN_IMAGE))
         alt = f"w:{width} h:{height} {alt}"
     return f"![{alt}](data:image/png;base64,{base64.b64encode(blob).decode('ascii')})"
 
 
-_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def _calls(text: str, numbers: dict[str, int]) -> str:
     """Footnote calls (``[^id]``, code aside) as superscript numbers: Marp reads no footnotes."""
-    from confnotes.footnotes import REFERENCE
+    from confnotes.footnotes import REFERENCE, call_mark
 
     def call(match: re.Match[str]) -> str:
         number = numbers.get(match.group(1))
-        return str(number).translate(_SUPERSCRIPTS) if number is not None else match.group(0)
+        return call_mark(number) if number is not None else match.group(0)
 
     return "".join(piece if code else REFERENCE.sub(call, piece) for code, piece in code_pieces(text))
 
@@ -176,7 +173,9 @@ def footnote_footer(slide: Slide) -> str:
 
     if not slide.footnotes:
         return ""
-    parts = [f"{str(number).translate(_SUPERSCRIPTS)} {' '.join(plain(text).split())}" for number, _, text in slide.footnotes]
+    from confnotes.footnotes import call_mark
+
+    parts = [f"{call_mark(number)} {' '.join(plain(text).split())}" for number, _, text in slide.footnotes]
     value = json.dumps(" · ".join(parts), ensure_ascii=False).replace("--", "-\u2060-").replace("<", "\u003c")
     return f"<!-- _footer: {value} -->"
 

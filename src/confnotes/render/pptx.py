@@ -34,6 +34,7 @@ from confnotes.render.deck import agenda_minutes, contained, deck_for, image_siz
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
+from confnotes.slides.directives import is_dark
 from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, head_height, plain, table_row_heights, table_rows
 from confnotes.slides.geometry import (
     BODY_MIN,
@@ -121,7 +122,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
         if not reference and slide.kind != "title":
-            on_dark = slide.kind == "divider" or _is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
+            on_dark = slide.kind == "divider" or is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
             _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
         if slide.notes:
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
@@ -401,12 +402,6 @@ def _footnotes(page: Any, slide: Slide, md: InlineRenderer, box: tuple[float, fl
 BUILT_IN_CLASSES = ("invert", "lead")
 
 
-def _is_dark(background: str) -> bool:
-    from confnotes.slides.directives import is_dark
-
-    return bool(background) and is_dark(background)
-
-
 def _directed(page: Any, slide: Slide, base_dir: Path | None, warnings: list[str]) -> None:
     """What ``<!-- slide … -->`` asked of a slide, as PowerPoint has it: a background colour (light
     text on a dark one), or a background picture covering the slide behind everything; of the
@@ -446,7 +441,7 @@ def _fill(page: Any, background: str) -> None:
     fill = page.background.fill
     fill.solid()
     fill.fore_color.rgb = RGBColor(*colour)  # type: ignore[no-untyped-call]
-    if _is_dark(background):
+    if is_dark(background):
         for paragraph in _paragraphs(page):
             for run in paragraph.runs:
                 run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
@@ -667,7 +662,7 @@ def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, 
 def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], warnings: list[str]) -> float:
     """A diagram drawn (``confnotes.diagrams``) as a picture scaled into ``room``, centred, its tool
     named in the alt text; as code when it cannot be drawn here. Returns the height it took (px)."""
-    from confnotes.diagrams import draw, language, png
+    from confnotes.diagrams import diagram_name, draw, language, png
 
     left, top, width, available = room
     tool = language(entry.info) or "dot"
@@ -684,7 +679,7 @@ def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float
         return 0.0
     w, h = contained(pixels, (width, min(float(slide.image_px or MIN_IMAGE), available)))
     picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
-    alt = f"{'Mermaid' if tool == 'mermaid' else 'Graphviz'} diagram: " + " ".join(source.split())[:200]
+    alt = f"{diagram_name(tool)}: " + " ".join(source.split())[:200]
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
 

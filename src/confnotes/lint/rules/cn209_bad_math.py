@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
@@ -21,13 +20,11 @@ META = RuleMeta.of(
 
 Options = NoOptions
 
-#: code spans, whose dollars are code: blanked (same length) before formulas are looked for
-_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
-
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "$" not in ctx.text:
         return
+    from confnotes.footnotes import blank_code_spans  # (code spans' dollars are code)
     from confnotes.math import MathError, display_tex, math_pieces, mathml
 
     for kind, text, line, col in ctx.texts:
@@ -36,7 +33,7 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
         if kind == "math":
             found = [(0, text, display_tex(text) or "", True)]
         else:
-            blanked = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), text)
+            blanked = blank_code_spans(text)
             found = []
             offset = 0
             for math, piece in math_pieces(blanked):
