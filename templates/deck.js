@@ -1,6 +1,7 @@
 /* confnotes deck: keyboard, click, tap and swipe navigation, #N deep links, go to slide (number +
    Enter), notes (S), overview (O), black/white screen (B/W), help (?) and a presenter view (P) in a
-   second window that the audience window follows. Works offline from the one file: no network. */
+   second window that the audience window follows; an incremental list's items are revealed one step
+   at a time. Works offline from the one file: no network. */
 (function () {
   "use strict";
   var slides = Array.prototype.slice.call(document.querySelectorAll("main.slides > .slide"));
@@ -11,6 +12,7 @@
   var plan = planNode ? JSON.parse(planNode.textContent) : { slides: [], sections: [], total: 0 };
   var presenter = /^#presenter(:|$)/.test(window.location.hash);
   var current = 0;
+  var step = 0;           // how many of the current slide's steps are revealed (incremental lists)
   var screen = "";        // "", "black" or "white": what the audience sees instead of the slide
   var self = String(Math.random()).slice(2);
   var sent = 0;           // how many messages this window has sent: each carries its number
@@ -51,11 +53,11 @@
 
   function send() {
     sent += 1;
-    var message = { kind: "confnotes-go", index: current, screen: screen, source: self, seq: sent };
+    var message = { kind: "confnotes-go", index: current, step: step, screen: screen, source: self, seq: sent };
     if (channel) { channel.postMessage(message); }
     else {
       var local = storage("localStorage");
-      try { if (local) { local.setItem(channelName, JSON.stringify({ index: current, screen: screen, source: self, seq: sent, t: Date.now() })); } }
+      try { if (local) { local.setItem(channelName, JSON.stringify({ index: current, step: step, screen: screen, source: self, seq: sent, t: Date.now() })); } }
       catch (e) { /* storage may be full or off: the direct link below still works */ }
     }
     var other = presenter ? window.opener : presenterWindow;
@@ -74,7 +76,9 @@
     }
     if (typeof message.screen === "string" && message.screen !== screen) { setScreen(message.screen, true); }
     var index = clamp(Number(message.index));
-    if (index !== current) { show(index, true); }
+    var wanted = Math.max(0, Number(message.step) || 0);
+    if (index !== current) { show(index, true, wanted); }
+    else if (wanted !== step) { reveal(wanted); }
   }
   if (typeof window.BroadcastChannel === "function") {
     channel = new window.BroadcastChannel(channelName);
@@ -92,9 +96,34 @@
 
   /* ------------------------------------------------------------ showing a slide */
 
-  function show(index, remote) {
+  /* the step values of a slide's fragments, in order (an item and its sub-items share one) */
+  function stepsOf(slide) {
+    var seen = [];
+    Array.prototype.forEach.call(slide.querySelectorAll(".fragment[data-step]"), function (node) {
+      var value = Number(node.getAttribute("data-step"));
+      if (seen.indexOf(value) < 0) { seen.push(value); }
+    });
+    return seen.sort(function (a, b) { return a - b; });
+  }
+  function revealIn(slide, count) {
+    var steps = stepsOf(slide);
+    var upto = count > 0 ? steps[Math.min(count, steps.length) - 1] : 0;
+    Array.prototype.forEach.call(slide.querySelectorAll(".fragment[data-step]"), function (node) {
+      node.classList.toggle("shown", Number(node.getAttribute("data-step")) <= upto);
+    });
+  }
+  function reveal(count, remote) {
+    step = Math.max(0, Math.min(count, stepsOf(slides[current]).length));
+    revealIn(slides[current], step);
+    if (presenter) { presenterShow(current); }
+    if (!remote) { send(); }
+  }
+  /* step: how many of the slide's steps show (undefined: none; going back, all of them) */
+  function show(index, remote, shown) {
     var previous = current;
     current = clamp(index);
+    step = Math.max(0, Math.min(shown === undefined ? 0 : shown, stepsOf(slides[current]).length));
+    revealIn(slides[current], step);
     slides.forEach(function (slide, i) {
       var on = i === current;
       slide.classList.toggle("current", on);
@@ -106,9 +135,17 @@
     panelBody.innerHTML = notes ? notes.innerHTML : "<p><em>No notes for this slide.</em></p>";
     document.body.setAttribute("data-slide", String(current + 1));
     if (presenter) { presenterShow(previous); }
-    if (!remote && previous !== current) { send(); }
+    if (!remote) { send(); }
   }
-  function advance(step) { show(current + step); }
+  /* forward: the next step of the slide's list, else the next slide; back: the step before, else
+     the slide before, whole */
+  function advance(by) {
+    var steps = stepsOf(slides[current]).length;
+    if (by > 0 && step < steps) { reveal(step + 1); }
+    else if (by < 0 && step > 0) { reveal(step - 1); }
+    else if (by < 0) { show(current - 1, false, current > 0 ? stepsOf(slides[current - 1]).length : 0); }
+    else { show(current + by); }
+  }
   function toggleOverview(on) {
     document.body.classList.toggle("overview", on);
     if (!on) { slides[current].scrollIntoView({ block: "nearest" }); }
@@ -357,11 +394,22 @@
       if (!started) { startClock(); }
     }
     view.currentFrame.replaceChildren(copyOf(current));
-    view.nextFrame.replaceChildren(current + 1 < slides.length ? copyOf(current + 1) : el("p", "pv-end", "End of the deck"));
-    view.next.setAttribute("data-slide", String(current + 2));
-    var line = firstLine(current + 1);
-    view.nextNotes.textContent = current + 1 >= slides.length ? "" : line ? "Then say: " + line : "The next slide has no notes.";
-    view.nextNotes.classList.toggle("pv-none", !line);
+    var steps = stepsOf(slides[current]);
+    if (step < steps.length) {  // more of this slide's list to come: the next step is what comes next
+      var upcoming = copyOf(current);
+      revealIn(upcoming, step + 1);
+      view.nextFrame.replaceChildren(upcoming);
+      view.next.setAttribute("data-slide", String(current + 1));
+      var item = slides[current].querySelector('.fragment[data-step="' + steps[step] + '"]');
+      view.nextNotes.textContent = "Next item (" + (step + 1) + " of " + steps.length + "): " + (item ? item.textContent.replace(/\s+/g, " ").trim() : "");
+      view.nextNotes.classList.remove("pv-none");
+    } else {
+      view.nextFrame.replaceChildren(current + 1 < slides.length ? copyOf(current + 1) : el("p", "pv-end", "End of the deck"));
+      view.next.setAttribute("data-slide", String(current + 2));
+      var line = firstLine(current + 1);
+      view.nextNotes.textContent = current + 1 >= slides.length ? "" : line ? "Then say: " + line : "The next slide has no notes.";
+      view.nextNotes.classList.toggle("pv-none", !line);
+    }
     var notes = slides[current].querySelector(".notes");
     view.notesBody.innerHTML = notes ? notes.innerHTML : "<p class=\"pv-none\">No notes for this slide.</p>";
     view.notesBody.scrollTop = 0;
@@ -622,7 +670,8 @@
     if (Math.abs(dx) >= 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) { advance(dx < 0 ? 1 : -1); }
   }, { passive: true });
 
-  window.addEventListener("hashchange", function () { show(fromHash()); });
+  window.addEventListener("hashchange", function () { if (fromHash() !== current) { show(fromHash()); } });
+  document.body.classList.add("fragments");  // without this script, every item shows
   window.addEventListener("resize", rescale);
   var restored = null;
   if (presenter) {

@@ -165,4 +165,7 @@ def test_a_directive_it_cannot_read_is_a_lint_finding_naming_what_is_allowed(cli
     note = tmp_path / "talk.md"
     note.write_text("# Talk\n\n## Results\n\n<!-- slide layuot: two-column -->\n\n- p99 down 40%\n", encoding="utf-8")
     result = cli("lint", "--no-cache", str(note))
-    assert "CN114 slide-directive unknown slide directive 'layuot' (known: class, background, hide)" in result.stdout
+    assert (
+        "CN114 slide-directive unknown slide directive 'layuot' (known: layout, class, background, notes, hide, incremental)"
+        in result.stdout
+    )

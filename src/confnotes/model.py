@@ -35,6 +35,7 @@ BLOCK_KINDS = (
     "reference",
     "math",
     "footnote",
+    "div",
 )
 #: Blocks that are kept (``fmt`` writes them back) but never printed: speaker notes and comments.
 UNPRINTED = frozenset(("note", "comment"))

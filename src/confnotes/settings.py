@@ -36,6 +36,9 @@ class SlideSettings:
     max_words: int = setting(60, "Words a slide holds before it is split.", 1, 100_000)
     agenda: bool | None = setting(None, "An agenda slide of the sections (default: for talk notes, not reading lists).")
     notes: bool = setting(True, "Speaker notes in decks; false leaves every note out, e.g. to publish the deck.")
+    steps: bool = setting(
+        False, "Slides PDF: a page for each step of an incremental list (a slide revealed item by item), not one a slide."
+    )
     wpm: int = setting(130, "Speaking rate in words a minute, for timing a talk.", 50, 400)
     slide_seconds: float = setting(2.0, "Seconds allowed per slide on top of its words (looking, clicking).", 0, 60)
 

@@ -64,6 +64,12 @@ from confnotes.settings import SlideSettings, choices, setting_range
 )
 @click.option("--agenda/--no-agenda", "agenda", default=None, help="Slides: include the agenda slide (default on).")
 @click.option(
+    "--steps/--no-steps",
+    "steps",
+    default=None,
+    help="Slides PDF: a page for each step of an incremental list, as the HTML deck reveals it (default: one page a slide).",
+)
+@click.option(
     "--config",
     "config_file",
     type=click.Path(dir_okay=False),

@@ -263,7 +263,7 @@ def lint_context(ctx: LintContext, settings: LintSettings) -> list[Finding]:
     skipped = settings.ignored_for(ctx.doc.path)
     for rule_id in settings.enabled:
         entry = BY_ID[rule_id]
-        if entry.project or (entry.profile == "talk" and not talk) or rule_id in skipped or entry.needs not in ctx.text:
+        if entry.project or (entry.profile == "talk" and not talk) or rule_id in skipped or not entry.may_report(ctx.text):
             continue  # a rule that does not run here is not even imported
         rule = load_note_rule(rule_id)
         for report in rule.check(ctx, settings.options_for(rule)):

@@ -89,6 +89,10 @@ def paragraph_block(text: str, span: Span, note_lines: bool, content: str | None
     return Block("paragraph", text, span)
 
 
+#: token types that are one kind of block each, and nothing more to read
+_SIMPLE = {"math_block": "math", "blockquote": "quote", "table": "table", "heading": "heading", "hr": "break"}
+
+
 def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_lines: bool, strip: int = 0, first_col: int = 0) -> Block:
     """The ``Block`` of the token at ``start`` (of type ``kind``, without ``_open``), text verbatim."""
     token = tokens[start]
@@ -109,18 +113,12 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
         return Block("html", text, span)
     if kind == "container_notes":
         return Block("note", text, span, "container")
-    if kind == "math_block":
-        return Block("math", text, span)
+    if kind == "div_fence":
+        return Block("div", text, span, token.info)
+    if kind in _SIMPLE:
+        return Block(_SIMPLE[kind], text, span)
     if kind == "footnote_reference":
         return Block("footnote", text, span, str(token.meta.get("label", "")))
-    if kind == "blockquote":
-        return Block("quote", text, span)
-    if kind == "table":
-        return Block("table", text, span)
-    if kind == "heading":
-        return Block("heading", text, span)
-    if kind == "hr":
-        return Block("break", text, span)
     if kind == "paragraph":
         return paragraph_block(text, span, note_lines, tokens[start + 1].content)
     return Block("html", text, span)

@@ -418,6 +418,10 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
     title_text, title_origin, title_span, title_block = find_title(state, blocks, fm)
     assembler = Assembler(state, tokens, blocks, title_block)
     content = assembler.run()
+    if ":::" in text:  # fenced divs pair up within each content sequence (parse.divs)
+        from confnotes.parse.divs import pair_all
+
+        content = list(pair_all(tuple(content)))
     source_name = fm.get("source_name", assembler.source_name)
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1

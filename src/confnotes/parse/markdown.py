@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -15,6 +16,38 @@ MAX_DEPTH = 32
 MAX_NESTING = 2 * MAX_DEPTH + 8
 
 
+#: ``:::: columns``, ``::: column``, ``::: {.column width="40%"}``, ``::: incremental``, ``:::``
+_FENCE = re.compile(r"^(:{3,})[ \t]*(?:\{[ \t]*\.(columns|column|incremental)\b([^}]*)\}|(columns|column|incremental))?[ \t]*$")
+
+
+def fence(line: str) -> tuple[str, str, str] | None:
+    """A fence line's colons, its div's name (``end`` for a closing fence) and its attributes."""
+    match = _FENCE.match(line.strip())
+    if match is None:
+        return None
+    name = match.group(2) or match.group(4) or "end"
+    return match.group(1), name, match.group(3) or ""
+
+
+def div_fence_rule(state: Any, start: int, end: int, silent: bool) -> bool:  # noqa: ARG001 - markdown-it's signature
+    """A markdown-it block rule: one fence line of a div is one ``div_fence`` token (info: its name)."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    if state.src[begin : begin + 3] != ":::":
+        return False
+    found = fence(state.src[begin : state.eMarks[start]])
+    if found is None:
+        return False
+    if silent:
+        return True
+    token = state.push("div_fence", "div", 0)
+    token.map = [start, start + 1]
+    token.markup, token.info = found[0], found[1]
+    state.line = start + 1
+    return True
+
+
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
     from mdit_py_plugins.container import container_plugin
@@ -23,6 +56,9 @@ def markdown_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
+    # pandoc's fenced divs that direct slides (:::: columns, ::: column, ::: incremental): each
+    # fence line is a block of its own, and what stands between them stays in place
+    md.block.ruler.before("fence", "div_fence", div_fence_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]})
     # a display formula ($$ on its own lines) is one block, read verbatim: its lines are TeX, never
     # a list or a heading (``- x`` or ``+ y`` inside one)
     from mdit_py_plugins.dollarmath import dollarmath_plugin

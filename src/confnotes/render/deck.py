@@ -119,6 +119,10 @@ def _render_deck(
     from confnotes.templating import render_template
 
     context = deck_context(doc, options, base_dir, printed)
+    if extra.pop("steps", False):
+        from confnotes.slides.build import stepped
+
+        context["deck"] = stepped(context["deck"])
     text = render_template(template, options.templates, options.trust_templates, **context, **extra)
     colours = style_safe(code_css(options.theme)) if _HIGHLIGHTED.search(text) else ""
     return text.replace(_CODE_CSS, colours), context["md"].warnings

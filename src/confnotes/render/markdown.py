@@ -281,6 +281,8 @@ class InlineRenderer:
             return Markup("")
         if block.kind == "note":
             return self.blocks(note_text(block))
+        if block.kind == "div" and block.info:  # a fenced div's fence, paired (parse.divs): its tag
+            return self.div(block)
         if block.kind == "table" and (cells := table_cells(block.text)) > MAX_PAGE_TABLE_CELLS:
             self.warnings.append(
                 f"table of {cells:,} cells (line {block.span.start}) shown as its text: a page lays out at most "
@@ -288,6 +290,18 @@ class InlineRenderer:
             )
             return Markup(self._code_html(block.text, ""))
         return self.blocks(block.text)
+
+    def div(self, block: Block) -> Markup:
+        """A fenced div's fence as the page's tag: ``columns`` a responsive grid of its columns (a
+        column's ``width="40%"`` its share), ``incremental`` a plain group (the page shows it all)."""
+        if block.info == "end":
+            return Markup("</div>")
+        if block.info == "column":
+            from confnotes.parse.divs import width
+
+            share = width(block)
+            return Markup(f'<div class="column" style="flex: {share * 100:.0f} 1 0">' if share else '<div class="column">')
+        return Markup(f'<div class="{escape(block.info)}">')
 
     def plain(self, text: str, urls: bool = False) -> str:
         """Inline Markdown as plain text (PDF metadata, ``<title>``, PPTX); with ``urls``, link and
@@ -373,14 +387,15 @@ class InlineRenderer:
             return (fence + tex + fence, frozenset([*styles, "code"]), href)
         return (linear(tex), frozenset([*styles, "math"]), href)
 
-    def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0) -> Markup:
+    def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0, box_w: float | None = None) -> Markup:
         """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
-        wrapped where the fit engine measured them, each continuation behind a mark."""
+        wrapped where the fit engine measured them (in its column, ``box_w`` px), each
+        continuation behind a mark."""
         from confnotes.slides import SlideText
         from confnotes.slides.fit import code_columns, code_lines
-        from confnotes.slides.geometry import CODE, CODE_MIN
+        from confnotes.slides.geometry import BOX_W, CODE, CODE_MIN
 
-        columns = code_columns(max(CODE_MIN, CODE[0] * scale))
+        columns = code_columns(max(CODE_MIN, CODE[0] * scale), box_w or BOX_W)
         lines = code_lines(SlideText(text, "code", info))
         label = f' data-lang="{escape(info)}"' if info else ""
         return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns, whole, first) + "</code></pre>")
@@ -450,8 +465,16 @@ class InlineRenderer:
         background colour, each after a space; names were checked when read (``slides.directives``)."""
         from confnotes.slides.directives import is_dark
 
-        names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else [])]
+        names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else []), *([f"layout-{slide.layout}"] if slide.layout else [])]
         return Markup("".join(f" {escape(name)}" for name in names))
+
+    def column_px(self, slide: Any, share: float) -> float:
+        """The width in px of a slide's column of ``share`` (``slides.layouts``): what its code wraps at."""
+        from confnotes.slides.layouts import column_widths, text_width
+
+        if slide.grid is not None and share < 1.0:
+            return column_widths(len(slide.grid.widths), (share,))[0]
+        return text_width(slide)
 
     def slide_style(self, slide: Any) -> Markup:
         """A slide's background (``<!-- slide background: … -->``) as its ``style``: a colour, or an

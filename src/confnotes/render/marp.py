@@ -32,6 +32,8 @@ from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence, code_lines
 from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, MIN_IMAGE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
+from confnotes.slides.layouts import BIG, COLUMN_GAP, LAYOUT_TITLE, QUOTE
+from confnotes.slides.model import runs_of
 
 
 def _counts_up(run: list[SlideItem]) -> bool:
@@ -97,6 +99,9 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
     def directed(slide: Slide, base: str) -> str:
         return _directed(slide, base, (base_dir, output_dir), warnings)
 
+    def picture(run: SlideText, slide: Slide) -> str:
+        return _picture(run, slide, (base_dir, output_dir), warnings)
+
     def diagram(run: SlideText, slide: Slide) -> str:
         drawn = _diagram(run, slide, warnings)
         return drawn if drawn is not None else code(SlideText(run.text, "code", run.info))
@@ -110,6 +115,7 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         "footnote_footer": footnote_footer,
         "diagram": diagram,
         "directed": directed,
+        "picture": picture,
     }
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
@@ -120,8 +126,15 @@ def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None],
     a ``![bg]`` image), from what ``<!-- slide … -->`` asked for (values checked when read)."""
     from confnotes.slides.directives import is_colour, is_dark
 
-    extra = "invert" if is_dark(slide.background) else ""
-    names = list(dict.fromkeys(name for name in (base, *slide.classes, extra) if name))
+    extra = "invert" if is_dark(slide.background) or slide.layout in ("section", "full-image") else ""
+    laid = (
+        ("lead", f"layout-{slide.layout}")
+        if slide.layout in ("title", "section", "quote", "big-number")
+        else (f"layout-{slide.layout}",)
+        if slide.layout
+        else ()
+    )
+    names = list(dict.fromkeys(name for name in (base, *laid, *slide.classes, extra) if name))
     lines = [f"<!-- _class: {' '.join(names)} -->"] if names else []
     if slide.background and is_colour(slide.background):
         lines.append(f'<!-- _backgroundColor: "{slide.background}" -->')
@@ -130,6 +143,21 @@ def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None],
         if match is not None:
             lines.append(_image(match, None, folders, False, warnings))
     return "\n".join(lines)
+
+
+#: an image layout's picture as Marp's split or full background
+_BACKGROUNDS = {"image-left": "bg left:40%", "image-right": "bg right:40%", "full-image": "bg brightness:.5"}
+
+
+def _picture(run: SlideText, slide: Slide, folders: tuple[Path | None, Path | None], warnings: list[str]) -> str:
+    """An image layout's picture (``slides.layouts``) as a Marp background: beside the text, or
+    behind it, darkened (the slide is ``invert``); the image's alt text is kept in Marp's alt."""
+    found = IMAGE_REF.search(run.text)
+    if found is None:
+        return run.text
+    alt, src = found.group(1), found.group(2)
+    match = IMAGE_REF.search(f"![{_BACKGROUNDS[slide.layout]} {alt}]({src})")
+    return _image(match, None, folders, False, warnings) if match is not None else run.text
 
 
 def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
@@ -277,16 +305,60 @@ def item_lines(run: list[SlideItem]) -> list[tuple[SlideItem, str]]:
     for item in run:
         indent = columns[item.level - 1] if 0 < item.level <= len(columns) else 2 * item.level
         number = item.number or ""
-        marker = f"{number}. " if ordered and number else "- " + (f"{number}\\. " if number else "")
+        # an incremental list's items: Marp's fragmented list (``*`` bullets, ``1)`` numbers)
+        bullet, point = ("* ", ") ") if item.step else ("- ", ". ")
+        marker = f"{number}{point}" if ordered and number else bullet + (f"{number}\\. " if number else "")
         del columns[item.level :]
         columns.append(indent + len(marker) if ordered and number else indent + 2)
         out.append((item, " " * indent + marker))
     return out
 
 
+def layout_style(slide: Slide) -> str:
+    """A laid-out slide's boxes as Marp scoped CSS: columns as a grid whose cells are the slide's
+    elements (its title, then one element a run of content), a layout's sizes as the deck's."""
+    out = []
+    if slide.grid is not None:
+        grid = slide.grid
+        widths = " ".join(f"{share * 100:.2f}fr" for share in grid.widths)
+        out.append(f"section {{ display: grid; grid-template-columns: {widths}; column-gap: {COLUMN_GAP}px; ")
+        out.append("align-content: start; align-items: start; }")
+        out.append("section > * { grid-column: 1 / -1; }")
+        above, below = runs_of(slide.content[: grid.start]), runs_of(slide.content[grid.stops[-1] :])
+        child, row = 2, 2  # the title is the first element, in the first row
+        for _ in above:
+            out.append(f"section > :nth-child({child}) {{ grid-row: {row}; }}")
+            child, row = child + 1, row + 1
+        tallest = 0
+        for column, (start, stop) in enumerate(grid.spans(), 1):
+            runs = runs_of(slide.content[start:stop])
+            for offset in range(len(runs)):
+                out.append(f"section > :nth-child({child}) {{ grid-column: {column}; grid-row: {row + offset}; }}")
+                child += 1
+            tallest = max(tallest, len(runs))
+        row += tallest
+        for _ in below:
+            out.append(f"section > :nth-child({child}) {{ grid-row: {row}; }}")
+            child, row = child + 1, row + 1
+    if slide.layout == "quote":
+        out.append(f"blockquote {{ font-size: {QUOTE[0] * slide.scale:.1f}px; font-style: italic; border: none; }}")
+    if slide.layout == "big-number":
+        big = f"font-size: {BIG[0] * slide.scale:.1f}px; line-height: {BIG[1]}; font-weight: 700; list-style: none;"
+        out.append(f"section > :nth-child(2) {{ {big} }}")
+    if slide.layout in ("title", "section"):
+        out.append(f"h2 {{ font-size: {LAYOUT_TITLE[0 if slide.layout == 'title' else 1]}px; }}")
+    return " ".join(out)
+
+
 def slide_style(slide: Slide) -> str:
     """The fit engine's sizes for this slide, as a Marp scoped style: Marp sets the text in the same
     sizes as the HTML deck, which is what the slide was fitted (shrunk, split) for."""
+    if slide.grid is not None or slide.layout:
+        return _sizes(slide) + " " + layout_style(slide)
+    return _sizes(slide)
+
+
+def _sizes(slide: Slide) -> str:
     px = fit_sizes(slide.scale)
     # an image sits on its line's top, as the deck's block images do: no gap under it
     on_top = " img { vertical-align: top; }" if slide.image_px else ""

@@ -53,6 +53,7 @@ class RenderOverrides:
     max_items: int | None = None
     max_words: int | None = None
     agenda: bool | None = None
+    steps: bool | None = None
     trust_templates: bool = False
     reference_pptx: str | None = None
     allow_remote: bool = False
@@ -61,7 +62,9 @@ class RenderOverrides:
 def resolve_render_options(config: Config, doc: Document, overrides: RenderOverrides | None = None) -> RenderOptions:
     """Defaults < config < the note's front matter < the command line."""
     given = overrides or RenderOverrides()
-    slides = slide_settings(config.slides, doc).overridden(max_items=given.max_items, max_words=given.max_words, agenda=given.agenda)
+    slides = slide_settings(config.slides, doc).overridden(
+        max_items=given.max_items, max_words=given.max_words, agenda=given.agenda, steps=given.steps
+    )
     templates = given.templates or config.templates
     return RenderOptions(
         theme=given.theme or config.theme,

@@ -59,6 +59,7 @@ from confnotes.slides.geometry import (
     TEXT,
     TITLE,
 )
+from confnotes.slides.model import SlideEntry, runs_of
 
 EMU = 9525  # per px of the 1280×720 deck
 LEFT = BOX_PAD[1]
@@ -66,8 +67,14 @@ TOP = 40
 BOTTOM = 56
 MIN_BODY = 60  # px the content keeps below even a title too long for any slide
 FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"
-LAYOUTS = {"title": "Title Slide", "section": "Section Header", "content": "Title and Content", "title-only": "Title Only"}
-_DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5}
+LAYOUTS = {
+    "title": "Title Slide",
+    "section": "Section Header",
+    "content": "Title and Content",
+    "title-only": "Title Only",
+    "two": "Two Content",
+}
+_DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5, "two": 3}
 
 
 def _muted() -> Any:
@@ -105,8 +112,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     warnings: list[str] = []
     minutes = agenda_minutes(doc, talk_timing(doc, options, deck))
     for slide in deck.slides:
-        if slide.kind == "title":
-            _title_slide(prs, layouts["title"], slide, md)
+        if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
+            _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)
         elif slide.kind == "divider":
             page = prs.slides.add_slide(layouts["section"])
             _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
@@ -115,8 +122,17 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
                 _dark_divider(page)
         else:
             only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
-            page = prs.slides.add_slide(layouts["content" if only_items else "title-only"])
+            two = (
+                only_items
+                and slide.grid is not None
+                and len(slide.grid.widths) == 2
+                and slide.grid.start == 0
+                and slide.grid.stops[-1] == len(slide.content)
+            )
+            page = prs.slides.add_slide(layouts["two" if two else "content" if only_items and slide.grid is None else "title-only"])
             _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
+            if slide.layout == "full-image":  # on the band over the picture
+                _light_text(page)
             if slide.kind == "agenda" and minutes:
                 _agenda_minutes(page, minutes)
         if slide.background or slide.classes:
@@ -124,7 +140,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if not reference and slide.kind != "title":
             on_dark = slide.kind == "divider" or is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
             _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
-        if slide.notes:
+        if slide.notes and not slide.private_notes:  # <!-- slide notes: presenter -->: the presenter view's alone
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
     buffer = io.BytesIO()
     prs.save(buffer)
@@ -442,9 +458,16 @@ def _fill(page: Any, background: str) -> None:
     fill.solid()
     fill.fore_color.rgb = RGBColor(*colour)  # type: ignore[no-untyped-call]
     if is_dark(background):
-        for paragraph in _paragraphs(page):
-            for run in paragraph.runs:
-                run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
+        _light_text(page)
+
+
+def _light_text(page: Any) -> None:
+    """Every text on the slide light, as the decks set it on a dark background."""
+    from pptx.dml.color import RGBColor
+
+    for paragraph in _paragraphs(page):
+        for run in paragraph.runs:
+            run.font.color.rgb = RGBColor(0xEE, 0xF0, 0xF6)  # type: ignore[no-untyped-call]
 
 
 def _background_picture(page: Any, background: str, base_dir: Path | None, warnings: list[str]) -> None:
@@ -564,22 +587,144 @@ def _content_slide(
         height = footnotes_height(slide.footnotes)
         area = (area[0], area[1], area[2], max(MIN_BODY, area[3] - height))
         _footnotes(page, slide, md, (area[0], area[1] + area[3], area[2], height))
-    if only_items and body:
-        placeholder = body[0]
-        _box(placeholder, *area)
-        frame = placeholder.text_frame
-        _frame(frame, scale=slide.scale)
-        _items_into(frame, [entry for entry in slide.content if isinstance(entry, SlideItem)], slide.scale, md, bullets=False)
+    if only_items and body and (slide.grid is None or len(body) >= len(slide.grid.widths)):
+        columns = [(0, len(slide.content))] if slide.grid is None else slide.grid.spans()
+        for placeholder, (box, (start, stop)) in zip(body, zip(_column_areas(slide, area), columns, strict=True), strict=False):
+            _box(placeholder, *box)  # Two Content's placeholders, side by side, as the deck's columns
+            frame = placeholder.text_frame
+            _frame(frame, scale=slide.scale)
+            _items_into(
+                frame, [entry for entry in slide.content[start:stop] if isinstance(entry, SlideItem)], slide.scale, md, bullets=False
+            )
         _drop_empty(page)
         return
     _drop_empty(page)
     for ph in [ph for ph in page.placeholders if ph.placeholder_format.idx != 0]:
         ph._element.getparent().remove(ph._element)  # noqa: SLF001
+    found = (base_dir, warnings)
+    if slide.picture is not None:  # an image layout: the picture at the side, or under everything
+        area = _laid_picture(page, slide, area, found)
+    if slide.grid is None:
+        _runs_into(page, slide, slide.content, area, md, found)
+        return
+    grid = slide.grid
+    above, below = slide.content[: grid.start], slide.content[grid.stops[-1] :]
+    top = area[1] + sum(entry_height(e, slide.scale) for e in above)
+    tallest = 0.0
+    if above:
+        _runs_into(page, slide, above, (area[0], area[1], area[2], top - area[1]), md, found)
+    for box, (start, stop) in zip(_column_areas(slide, (area[0], top, area[2], area[1] + area[3] - top)), grid.spans(), strict=True):
+        _runs_into(page, slide, slide.content[start:stop], box, md, found)
+        tallest = max(tallest, sum(entry_height(e, slide.scale, box[2]) for e in slide.content[start:stop]))
+    if below:
+        _runs_into(page, slide, below, (area[0], top + tallest, area[2], area[1] + area[3] - top - tallest), md, found)
+
+
+def _column_areas(slide: Slide, area: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """The boxes of the slide's columns across ``area`` (px), as the deck sets them."""
+    from confnotes.slides.layouts import COLUMN_GAP, column_widths
+
+    if slide.grid is None:
+        return [area]
+    left, top, width, height = area
+    out = []
+    for column in column_widths(len(slide.grid.widths), slide.grid.widths, width):
+        out.append((left, top, column, height))
+        left += column + COLUMN_GAP
+    return out
+
+
+def _laid_picture(
+    page: Any, slide: Slide, area: tuple[float, float, float, float], found: tuple[Path | None, list[str]]
+) -> tuple[float, float, float, float]:
+    """An image layout's picture: filling the slide's left or right share (``image-left``,
+    ``image-right``) or the whole slide behind a dark band (``full-image``); returns the area
+    left for the text (the title is moved there too)."""
+    from confnotes.slides.layouts import BAND_ROOM, PICTURE_SHARE, TEXT_BESIDE_W
+
+    picture = slide.picture
+    match = IMAGE_REF.search(picture.text) if picture is not None else None
+    left, top, width, height = area
+    if slide.layout == "full-image":
+        box = (0.0, 0.0, float(SLIDE_W), float(SLIDE_H))
+        text_area = (left, SLIDE_H - 48 - BAND_ROOM, width, BAND_ROOM)
+    else:
+        share = SLIDE_W * PICTURE_SHARE
+        box = (0.0 if slide.layout == "image-left" else SLIDE_W - share, 0.0, share, float(SLIDE_H))
+        text_left = share + LEFT if slide.layout == "image-left" else LEFT
+        text_area = (text_left, top, TEXT_BESIDE_W, height)
+    placed = _cover(page, match, box, found[0]) if match is not None else False
+    if not placed:
+        found[1].append(f"slide '{slide.title[:60]}': its {slide.layout} picture could not be read")
+    title = page.shapes.title
+    if title is not None:
+        title_top = text_area[1] - _head(slide) if slide.layout == "full-image" else title.top / EMU
+        _box(title, text_area[0], title_top, text_area[2], _head(slide) - 12)
+    if slide.layout == "full-image":
+        _band(page, (0.0, text_area[1] - _head(slide) - 14, float(SLIDE_W), SLIDE_H - text_area[1] + _head(slide) + 14))
+    return text_area
+
+
+def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, float], base_dir: Path | None) -> bool:
+    """The image filling ``box`` (cropped to it, as the deck's ``object-fit: cover``), behind every
+    other shape, with its alt text; False when it cannot be read."""
+    path = local_image(match.group(2), base_dir)
+    blob = data_image(match.group(2)) if path is None else path.read_bytes()
+    pixels = image_size(io.BytesIO(blob)) if blob is not None else None
+    if blob is None or pixels is None:
+        return False
+    picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(*box))
+    box_ratio, image_ratio = box[2] / box[3], pixels[0] / pixels[1]
+    if image_ratio > box_ratio:  # wider than the box: crop its sides
+        cut = (1 - box_ratio / image_ratio) / 2
+        picture.crop_left = picture.crop_right = cut
+    else:
+        cut = (1 - image_ratio / box_ratio) / 2
+        picture.crop_top = picture.crop_bottom = cut
+    picture._element.nvPicPr.cNvPr.set("descr", xml_safe(match.group(1)))  # noqa: SLF001 - the alt text
+    tree = page.shapes._spTree  # noqa: SLF001 - behind every other shape
+    tree.remove(picture._element)  # noqa: SLF001
+    tree.insert(2, picture._element)  # noqa: SLF001
+    return True
+
+
+def _band(page: Any, box: tuple[float, float, float, float]) -> None:
+    """The full-image layout's dark band behind its title and text (the deck's), text turned light."""
+    from pptx.dml.color import RGBColor
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.oxml.ns import qn
+
+    band = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(*box))
+    band.fill.solid()
+    band.fill.fore_color.rgb = RGBColor(0x0C, 0x12, 0x20)  # type: ignore[no-untyped-call]
+    colour = band.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency
+    colour.append(colour.makeelement(qn("a:alpha"), {"val": "78000"}))
+    band.line.fill.background()
+    band.shadow.inherit = False
+    tree = page.shapes._spTree  # noqa: SLF001 - above the picture, below the text
+    tree.remove(band._element)  # noqa: SLF001
+    tree.insert(3, band._element)  # noqa: SLF001
+
+
+def _runs_into(
+    page: Any,
+    slide: Slide,
+    content: tuple[SlideEntry, ...],
+    area: tuple[float, float, float, float],
+    md: InlineRenderer,
+    found: tuple[Path | None, list[str]],
+) -> None:
+    """``content``'s runs one under another in ``area`` (px), each at the fit engine's size there."""
+    base_dir, warnings = found
     left, y, width, bottom = area[0], area[1], area[2], area[1] + area[3]
-    shrink = min(1.0, area[3] / max(1.0, sum(entry_height(e, slide.scale) for e in slide.content)))
-    for kind, run in slide.runs:
+    from confnotes.slides.layouts import entry_room
+
+    shrink = min(1.0, area[3] / max(1.0, sum(entry_room(slide, e, slide.scale, width) for e in content if e is not slide.picture)))
+    for kind, run in runs_of(content):
+        if run is slide.picture:
+            continue  # placed by its layout (_laid_picture)
         entries = list(run) if kind == "items" else [run]
-        height = sum(entry_height(entry, slide.scale) for entry in entries) * shrink
+        height = sum(entry_room(slide, entry, slide.scale, width) for entry in entries) * shrink
         if kind == "items":
             box = page.shapes.add_textbox(*_emu(left, y, width, height))
             _frame(box.text_frame, scale=slide.scale * shrink)
@@ -601,8 +746,19 @@ def _content_slide(
         ):
             pass
         else:
-            _text(page, run, slide.scale * shrink, (left, y, width, height), md)
+            _text(page, run, slide.scale * shrink, (left, y, width, height), md, _layout_size(slide, run))
         y += height
+
+
+def _layout_size(slide: Slide, run: SlideText) -> float | None:
+    """A quote layout's quote, or a big-number layout's figure: its size in px (else the text's)."""
+    from confnotes.slides.layouts import BIG, QUOTE
+
+    if slide.layout == "quote" and run.kind == "quote":
+        return QUOTE[0] * slide.scale
+    if run is slide.big:
+        return BIG[0] * slide.scale
+    return None
 
 
 def _content_area(page: Any, slide: Slide, body: list[Any], own_geometry: bool) -> tuple[float, float, float, float]:
@@ -619,10 +775,12 @@ def _content_area(page: Any, slide: Slide, body: list[Any], own_geometry: bool) 
     return (LEFT, top, BOX_W, max(MIN_BODY, SLIDE_H - BOTTOM - top))
 
 
-def _text(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+def _text(
+    page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer, px: float | None = None
+) -> None:
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
-    size = _size(max(BODY_MIN, TEXT[0] * scale), scale)
+    size = _size(px if px is not None else max(BODY_MIN, TEXT[0] * scale), scale)
     text = entry.text
     quote = entry.kind == "quote"
     if quote:
@@ -699,7 +857,7 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size), entry.whole, entry.first)
+    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size, width), entry.whole, entry.first)
     for index, (continued, spans) in enumerate(lines):
         paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
         if continued:

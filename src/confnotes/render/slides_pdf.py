@@ -11,7 +11,8 @@ from confnotes.render.pdf import PrintJob
 
 
 def prepare(doc: Document, options: RenderOptions, base_dir: Path | None) -> PrintJob:
-    return deck_pdf("deck.html", doc, options, base_dir, mode="pdf")
+    # an incremental list: one page a step only when asked (slides.steps, --steps); else the whole list
+    return deck_pdf("deck.html", doc, options, base_dir, mode="pdf", steps=options.slides.steps)
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:

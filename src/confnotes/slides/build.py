@@ -75,7 +75,7 @@ def _fold(node: Node) -> str:
     for entry in walk_content(node.content):
         if type(entry) is Node:
             parts.append(entry.title)
-        elif type(entry) is Block and entry.kind not in _OFF_SLIDE:
+        elif type(entry) is Block and entry.kind not in _OFF_SLIDE and not (entry.kind == "div" and entry.info):
             parts.append(_block_line(entry))
     return "; ".join(part for part in parts if part)
 
@@ -89,6 +89,8 @@ def _shown(block: Block) -> SlideText:
     ``diagram`` where its tool is installed (measured as a picture), else code."""
     if block.kind == "code" and block.info and len(block.text) <= MAX_SOURCE and shown_as_drawing(block.info):
         return SlideText(block.text, "diagram", block.info)
+    if block.kind == "div":  # a fence of a fenced div (read by slides.layouts), or, paired with nothing, text
+        return SlideText(block.text, "div" if block.info else "paragraph", block.info)
     return SlideText(block.text, block.kind, block.info)
 
 
@@ -103,6 +105,8 @@ def _item_entries(node: Node, number: str | None) -> Iterator[SlideEntry]:
     yield _bullet(node, 0, number)
     for entry in node.content:
         if type(entry) is Block:
+            if entry.kind == "div" and entry.info:
+                continue  # a fenced div inside an item directs nothing
             if entry.kind in _SHOWN_AS_IS:
                 yield _shown(entry)
             elif entry.kind not in _OFF_SLIDE:
@@ -183,6 +187,9 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
     _flush_entries(bare, meta.title, slides)
     if any(slide.hidden for slide in slides):  # <!-- slide hide -->: out of every deck and the talk's plan
         slides = [slide for slide in slides if not slide.hidden]
+    from confnotes.slides.layouts import arrange, needs_arranging
+
+    slides = [arrange(slide) if needs_arranging(slide) else slide for slide in slides]
     if any(entry.kind == "footnote" for entry in walk_content(doc.content) if type(entry) is Block):
         slides = _with_footnotes(doc, slides)
     if any(len(slide.title) > LONG_TITLE for slide in slides):  # a setext heading holding a whole paragraph
@@ -236,6 +243,18 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, tuple(cut))
 
 
+def stepped(deck: Deck) -> Deck:
+    """The deck with each slide of an incremental list as one slide a step (``Slide.upto``), as the
+    HTML deck reveals it: the slides PDF's ``steps``. Each step keeps the whole list's room."""
+    if not any(slide.steps for slide in deck.slides):
+        return deck
+    out: list[Slide] = []
+    for slide in deck.slides:
+        values = sorted({entry.step for entry in slide.content if type(entry) is SlideItem and entry.step})
+        out += [replace(slide, upto=value) for value in values] if values else [slide]
+    return replace(deck, slides=tuple(out))
+
+
 def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], list[str]]:
     """Each slide as the slides it becomes (its blocks cut to what slides show, split by the
     limits, each part fitted and split), up to ``MAX_SLIDES``: a deck that would be longer ends
@@ -247,6 +266,8 @@ def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], lis
     for index, slide in enumerate(slides):
         slide, warnings = limit_slide(slide)
         cut += warnings
+        if slide.layout or slide.grid is not None:
+            cut += _layout_warnings(slide, options)
         room = MAX_SLIDES - len(expanded) - (1 if index + 1 < len(slides) else 0)
         group = list(itertools.islice(_slides_of(slide, options), room + 1))
         if len(group) > room:  # no room left for the whole of this slide, or for the ones after it
@@ -259,15 +280,39 @@ def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], lis
 
 def _slides_of(slide: Slide, options: DeckOptions) -> Iterator[Slide]:
     """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and split)."""
+    if slide.layout:
+        from confnotes.slides.layouts import problem
+
+        if problem(slide) is not None:
+            slide = replace(slide, layout="")
     parts = split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide]
     if not options.fit:
         yield from map(own_footnotes, parts)
         return
     from confnotes.slides.fit import fit_slide, unshown_images
+    from confnotes.slides.layouts import fit_laid_out
 
     for part in parts:
         shown = unshown_images([part], options.image_root)[0] if options.image_root is not None else part
-        yield from map(own_footnotes, fit_slide(shown))
+        fit = fit_laid_out if shown.grid is not None or shown.layout else fit_slide
+        yield from map(own_footnotes, fit(shown))
+
+
+def _layout_warnings(slide: Slide, options: DeckOptions) -> list[str]:
+    """What a slide's layout or columns could not keep: a layout without what it needs, or too
+    much to fit the layout's boxes (the slide is then laid out as written, and split)."""
+    from confnotes.slides.layouts import problem
+
+    found = problem(slide)
+    if found is not None:
+        return [found]
+    if options.fit and slide.kind not in ("title", "divider"):
+        from confnotes.slides.layouts import fit_laid_out
+
+        if not any(part.layout or part.grid is not None for part in fit_laid_out(slide)):
+            what = f"layout {slide.layout}" if slide.layout else "columns"
+            return [f"slide '{slide.title[:60]}': too much for its {what} at the smallest text; laid out one block under another"]
+    return []
 
 
 def _numbered(group: list[Slide]) -> list[Slide]:
@@ -457,4 +502,16 @@ def _directed(slide: Slide, directed: Directives | None, forced: bool = False) -
     """The slide as ``directed`` asks (``forced``: the comment started it, mid-section)."""
     if directed is None:
         return slide
-    return replace(slide, classes=directed.classes, background=directed.background, hidden=directed.hide, forced=forced or slide.forced)
+    content = slide.content
+    if directed.incremental:  # its items revealed one by one (numbered by slides.layouts.arrange)
+        content = tuple(replace(entry, step=-1) if type(entry) is SlideItem else entry for entry in content)
+    return replace(
+        slide,
+        content=content,
+        classes=directed.classes,
+        background=directed.background,
+        hidden=directed.hide,
+        forced=forced or slide.forced,
+        layout=directed.layout,
+        private_notes=directed.notes == "presenter",
+    )

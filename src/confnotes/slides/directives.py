@@ -9,7 +9,10 @@ word ``slide``, separated by ``;`` or new lines:
   ``--css`` to style;
 - ``background: COLOUR`` (``#0b1f3a``, ``#fff``, a CSS colour name) or ``background: IMAGE`` (an
   image file below the note's folder, as images are);
-- ``hide`` — the slide is left out of every deck (and of the talk's plan).
+- ``hide`` — the slide is left out of every deck (and of the talk's plan);
+- ``layout: NAME`` — one of ``LAYOUTS`` (``slides.layouts``);
+- ``incremental`` — the slide's lists are revealed item by item;
+- ``notes: presenter`` — the slide's speaker notes are the presenter view's alone.
 
 An HTML comment is invisible in every Markdown viewer, so a note stays a note; pandoc, GitHub
 and Obsidian show nothing of it. Unknown words or values are lint findings (CN114).
@@ -19,14 +22,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from confnotes.parse.blocks import SLIDE_COMMENT as _BODY
 
 _COLOUR = re.compile(r"\A(?:#[0-9a-fA-F]{3}|#[0-9a-fA-F]{4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|[a-zA-Z]{3,20})\Z")
 _CLASS = re.compile(r"\A[A-Za-z][A-Za-z0-9_-]{0,40}\Z")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|webp|svg)\Z", re.I)
-KEYS = ("class", "background")
-FLAGS = ("hide",)
+KEYS = ("layout", "class", "background", "notes")
+FLAGS = ("hide", "incremental")
+#: what ``layout:`` may name (``slides.layouts``)
+LAYOUTS = ("title", "section", "two-column", "image-left", "image-right", "full-image", "quote", "big-number")
+#: where ``notes:`` may send a slide's speaker notes: everywhere notes go (the default), or to the
+#: presenter view alone
+NOTES = ("all", "presenter")
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,9 @@ class Directives:
     classes: tuple[str, ...] = ()
     background: str = ""
     hide: bool = False
+    layout: str = ""
+    incremental: bool = False
+    notes: str = ""
     problems: tuple[str, ...] = field(default=(), compare=False)
 
 
@@ -50,36 +62,46 @@ def read(text: str) -> Directives:
     match = _BODY.match(text)
     if match is None:
         return Directives()
-    classes: list[str] = []
-    background = ""
-    hide = False
+    found: dict[str, Any] = {"classes": [], "background": "", "hide": False, "layout": "", "incremental": False, "notes": ""}
     problems: list[str] = []
     for part in re.split(r"[;\n]", match.group(1)):
         part = part.strip()
-        if not part:
-            continue
-        key, colon, value = part.partition(":")
-        key, value = key.strip().lower(), value.strip()
-        if not colon:
-            if key in FLAGS:
-                hide = True
-            else:
-                problems.append(f"unknown slide directive '{part[:40]}' (known: {', '.join((*KEYS, *FLAGS))})")
-            continue
-        if key == "class":
-            for name in value.split():
-                if _CLASS.match(name):
-                    classes.append(name)
-                else:
-                    problems.append(f"class '{name[:40]}' is not a class name (letters, digits, - and _)")
-        elif key == "background":
-            if _COLOUR.match(value) or _IMAGE.search(value):
-                background = value
-            else:
-                problems.append(f"background '{value[:40]}' is neither a colour (#0b1f3a, navy) nor an image file (.png, .jpg, .svg, …)")
-        else:
-            problems.append(f"unknown slide directive '{key[:40]}' (known: {', '.join((*KEYS, *FLAGS))})")
-    return Directives(tuple(classes), background, hide, tuple(problems))
+        if part:
+            problems += _read_part(part, found)
+    return Directives(
+        tuple(found["classes"]), found["background"], found["hide"], found["layout"], found["incremental"], found["notes"], tuple(problems)
+    )
+
+
+def _known() -> str:
+    return ", ".join((*KEYS, *FLAGS))
+
+
+def _read_part(part: str, found: dict[str, Any]) -> list[str]:
+    """One ``key: value`` or flag of a directive comment into ``found``; what was not understood."""
+    key, colon, value = part.partition(":")
+    key, value = key.strip().lower(), value.strip()
+    if not colon:
+        if key in FLAGS:
+            found[key] = True
+            return []
+        return [f"unknown slide directive '{part[:40]}' (known: {_known()})"]
+    if key == "class":
+        bad = [name for name in value.split() if not _CLASS.match(name)]
+        found["classes"] += [name for name in value.split() if _CLASS.match(name)]
+        return [f"class '{name[:40]}' is not a class name (letters, digits, - and _)" for name in bad]
+    if key == "background":
+        if _COLOUR.match(value) or _IMAGE.search(value):
+            found["background"] = value
+            return []
+        return [f"background '{value[:40]}' is neither a colour (#0b1f3a, navy) nor an image file (.png, .jpg, .svg, …)"]
+    if key in ("layout", "notes"):
+        allowed = LAYOUTS if key == "layout" else NOTES
+        if value.lower() in allowed:
+            found[key] = value.lower()
+            return []
+        return [f"{key} '{value[:40]}' is not one of {', '.join(allowed)}"]
+    return [f"unknown slide directive '{key[:40]}' (known: {_known()})"]
 
 
 def is_colour(value: str) -> bool:
@@ -113,5 +135,8 @@ def merged(first: Directives, then: Directives) -> Directives:
         classes=first.classes + tuple(name for name in then.classes if name not in first.classes),
         background=then.background or first.background,
         hide=first.hide or then.hide,
+        layout=then.layout or first.layout,
+        incremental=first.incremental or then.incremental,
+        notes=then.notes or first.notes,
         problems=first.problems + then.problems,
     )

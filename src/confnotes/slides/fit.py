@@ -133,9 +133,10 @@ def closed_fence(entry: SlideText) -> str:
     return fence + entry.info + "\n" + "\n".join(lines) + "\n" + fence
 
 
-def code_columns(size: float) -> int:
-    """Characters a code line holds at ``size`` px before it wraps (the renderers wrap there)."""
-    return max(20, int((BOX_W - 2 * CODE_PAD[1]) / (MONO_EM * size * SAFETY)))
+def code_columns(size: float, box_w: float = BOX_W) -> int:
+    """Characters a code line holds at ``size`` px in a box ``box_w`` wide before it wraps (the
+    renderers wrap there)."""
+    return max(12 if box_w < BOX_W else 20, int((box_w - 2 * CODE_PAD[1]) / (MONO_EM * size * SAFETY)))
 
 
 def wrapped_code(lines: list[str], columns: int) -> list[tuple[str, bool]]:
@@ -199,7 +200,7 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     kind = entry.kind
     if kind == "code":
         size = px["code"]
-        count = len(wrapped_code(code_lines(entry), code_columns(size)))
+        count = len(wrapped_code(code_lines(entry), code_columns(size, box_w)))
         return count * size * CODE[1] + 2 * CODE_PAD[0] + CODE[2] * scale
     if kind == "table":
         return _table_height(entry.text, px["table"], box_w) + TABLE[2] * scale
@@ -307,7 +308,8 @@ def content_height(slide: Slide, scale: float) -> float:
 
 
 def fit_slide(slide: Slide) -> list[Slide]:
-    """The slide at the largest scale that fits, or split into slides that each fit."""
+    """The slide at the largest scale that fits, or split into slides that each fit (a slide laid
+    out in columns or a layout is fitted by ``slides.layouts.fit_laid_out``)."""
     if slide.kind == "divider" or not slide.content:
         return [slide]
     room = box_height(slide)
@@ -334,6 +336,10 @@ def fit_slide(slide: Slide) -> list[Slide]:
         scale = next((s for s in _steps_for(part) if content_height(part, s) <= room), FLOOR)
         out.append(_finish(part, scale))
     return out
+
+
+def steps_for(slide: Slide) -> tuple[float, ...]:
+    return _steps_for(slide)
 
 
 def _steps_for(slide: Slide) -> tuple[float, ...]:

@@ -19,6 +19,8 @@ class SlideItem:
     label: str | None = None
     level: int = 0
     number: str | None = None
+    #: in an incremental list, the step that reveals it (1, 2, …; a sub-item its item's); 0: shown
+    step: int = 0
 
     @property
     def kind(self) -> str:
@@ -45,6 +47,20 @@ class SlideText:
 
 
 SlideEntry = SlideItem | SlideText
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Content shown side by side: ``content[start:stops[0]]`` is the first column,
+    ``content[stops[0]:stops[1]]`` the second, …; what stands before ``start`` is above the
+    columns, after ``stops[-1]`` below them. ``widths``: each column's share, together 1."""
+
+    start: int
+    stops: tuple[int, ...]
+    widths: tuple[float, ...]
+
+    def spans(self) -> list[tuple[int, int]]:
+        return list(zip((self.start, *self.stops[:-1]), self.stops, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +91,15 @@ class Slide:
     hidden: bool = False
     #: the author started this slide (``<!-- slide -->`` inside a section), not a split
     forced: bool = False
+    #: ``<!-- slide layout: … -->`` (``slides.layouts``), and content side by side (``:::: columns``
+    #: or the two-column layout)
+    layout: str = ""
+    grid: Columns | None = None
+    #: ``<!-- slide notes: presenter -->``: the notes are the presenter view's alone (no handout,
+    #: PPTX or Marp file carries them)
+    private_notes: bool = False
+    #: the slides PDF's steps of an incremental list: the items up to this step are shown (0: all)
+    upto: int = 0
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)
@@ -96,16 +121,54 @@ class Slide:
     def runs(self) -> list[tuple[str, Any]]:
         """The content as renderers draw it, in order: ``("items", (SlideItem, …))`` for a run of
         bullets, ``("text", SlideText)`` for a block."""
-        out: list[tuple[str, Any]] = []
-        for entry in self.content:
-            if type(entry) is SlideItem:
-                if out and out[-1][0] == "items":
-                    out[-1] = ("items", (*out[-1][1], entry))
-                else:
-                    out.append(("items", (entry,)))
-            else:
-                out.append(("text", entry))
+        return runs_of(self.content)
+
+    @property
+    def rows(self) -> list[list[tuple[float, list[tuple[str, Any]]]]]:
+        """The content as rows of columns, each ``(width, runs)``: one row of one column unless
+        the slide has columns (``grid``): then what is above them, the columns, what is below."""
+        grid = self.grid
+        if grid is None:
+            return [[(1.0, self.runs)]]
+        out = []
+        if grid.start:
+            out.append([(1.0, runs_of(self.content[: grid.start]))])
+        out.append([(width, runs_of(self.content[a:b])) for width, (a, b) in zip(grid.widths, grid.spans(), strict=True)])
+        if grid.stops[-1] < len(self.content):
+            out.append([(1.0, runs_of(self.content[grid.stops[-1] :]))])
         return out
+
+    @property
+    def picture(self) -> SlideEntry | None:
+        """An image layout's picture (``image-left``, ``image-right``, ``full-image``): the first."""
+        if self.layout not in ("image-left", "image-right", "full-image"):
+            return None
+        return next((entry for entry in self.content if is_picture(entry)), None)
+
+    @property
+    def big(self) -> SlideEntry | None:
+        """The big-number layout's figure: the first entry that is not a picture."""
+        if self.layout != "big-number":
+            return None
+        return next((entry for entry in self.content if not is_picture(entry)), None)
+
+    @property
+    def steps(self) -> int:
+        """How many steps reveal the slide's incremental lists (0: none)."""
+        return max((entry.step for entry in self.content if type(entry) is SlideItem), default=0)
+
+
+def runs_of(content: tuple[SlideEntry, ...]) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for entry in content:
+        if type(entry) is SlideItem:
+            if out and out[-1][0] == "items":
+                out[-1] = ("items", (*out[-1][1], entry))
+            else:
+                out.append(("items", (entry,)))
+        else:
+            out.append(("text", entry))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ def split_slide(slide: Slide, options: DeckOptions) -> list[Slide]:
     lead-in text with the item it introduces), then the groups are shared out over as few slides
     as the limits allow, as evenly as they can be (7 items at 6 a slide: 4 + 3; a point with two
     sub-points is not left alone on a slide while the rest crowd the next)."""
+    if slide.grid is not None or slide.layout:
+        return [slide]  # laid out by its author: the fit engine holds it to its boxes
     items = sum(1 for entry in slide.content if type(entry) is SlideItem)
     if options.max_words >= UNLIMITED and items <= options.max_items:
         return [slide]  # nothing to measure (lint's unsplit deck)

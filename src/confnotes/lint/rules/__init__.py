@@ -25,9 +25,14 @@ class Entry(NamedTuple):
     default: bool = True  # on unless turned off; False: opt-in, runs only when named
     profile: str = "notes"  # "notes": every note; "talk": notes meant as a talk (slide advice)
     project: bool = False  # checks the notes of a run together (facts per note, then one check)
-    #: text every note it can report on holds ("$" for math): for other notes the rule is not even
-    #: imported (most notes have no formulas, no footnotes, no images)
-    needs: str = ""
+    #: text every note it can report on holds ("$" for math; several: one of them): for other notes
+    #: the rule is not even imported (most notes have no formulas, no footnotes, no images)
+    needs: str | tuple[str, ...] = ""
+
+    def may_report(self, text: str) -> bool:
+        """Whether a note of ``text`` holds what the rule needs to report anything."""
+        needs = self.needs
+        return needs in text if type(needs) is str else any(need in text for need in needs)
 
     @property
     def module(self) -> str:
@@ -49,7 +54,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("CN111", "stray-filename", "warning"),
     Entry("CN112", "misplaced-break", "warning"),
     Entry("CN113", "unknown-rule", "warning"),
-    Entry("CN114", "slide-directive", "warning", needs="<!--"),
+    Entry("CN114", "slide-directive", "warning", needs=("<!--", ":::")),
     Entry("CN201", "long-item", "warning", profile="talk"),
     Entry("CN202", "heading-punctuation", "warning"),
     Entry("CN203", "empty-item", "warning"),

@@ -1,4 +1,5 @@
-"""CN114 slide-directive: a ``<!-- slide … -->`` comment with a word or value the decks do not know."""
+"""CN114 slide-directive: a ``<!-- slide … -->`` comment with a word or value the decks do not know,
+or a fenced div (``:::: columns``, ``::: column``, ``::: incremental``) that pairs with nothing."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 META = RuleMeta.of(
     __name__,
     tags=("slides",),
-    summary="A <!-- slide … --> directive has a word or value the decks do not know",
+    summary="A <!-- slide … --> directive has a word or value the decks do not know, or a ::: fence pairs with nothing",
     rationale="A slide directive the decks cannot read is left out silently in every deck: a "
     "misspelt `backgroud:` or `hidden` leaves the slide as it was, which is found only on stage. "
-    "The message names what is allowed: `class:` with CSS class names, `background:` with a colour "
-    "or an image file, and `hide`.",
+    "The message names what is allowed: `layout:` with one of the layouts, `class:` with CSS class "
+    "names, `background:` with a colour or an image file, `notes: presenter`, `hide` and "
+    "`incremental`. A `:::: columns`, `::: column` or `::: incremental` fence that no `:::` closes "
+    "(or a `:::` that closes nothing, or a column outside `:::: columns`, or a heading inside a "
+    "column) is shown as text in every output, the columns lost.",
     bad="## Results\n\n<!-- slide backgroud: #0b1f3a; hidden -->\n\n- p99 down 40%\n",
     good="## Results\n\n<!-- slide background: #0b1f3a -->\n\n- p99 down 40%\n",
 )
@@ -26,6 +30,19 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     from confnotes.slides.directives import read
 
     for entry in walk_content(ctx.doc.content):
-        if type(entry) is Block and entry.kind == "comment" and entry.info == "slide":
+        if type(entry) is not Block:
+            continue
+        if entry.kind == "comment" and entry.info == "slide":
             for problem in read(entry.text).problems:
                 yield Report(entry.span.start, 1, problem)
+        elif entry.kind == "div" and not entry.info:
+            yield Report(entry.span.start, 1, _unpaired(entry.text))
+
+
+def _unpaired(text: str) -> str:
+    fence = text.strip()[:40]
+    if fence.rstrip(":") == "":
+        return f"'{fence}' closes no whole div (the div it closes is never closed itself, or none is open); shown as text"
+    if "column" in fence and "columns" not in fence:
+        return f"'{fence}' stands outside a ':::: columns' div, or is never closed by ':::'; shown as text"
+    return f"'{fence}' is never closed by ':::' in its section (a heading ends it); shown as text"
