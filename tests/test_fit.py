@@ -39,6 +39,7 @@ MEASURE = """() => {
     if (body.scrollWidth > body.clientWidth + 1) bad.push(`width ${body.scrollWidth} > ${body.clientWidth}`);
     const box = body.getBoundingClientRect();
     for (const el of body.querySelectorAll("pre, table, img, li, p, .math-display")) {
+      if (el.closest(".layout-picture")) continue;  // an image layout's picture fills its side or the slide
       const r = el.getBoundingClientRect();
       if (r.bottom > box.bottom - 60 + 1 || r.right > box.right - 88 + 1) bad.push(`${el.tagName} out of the box`);
       if (el.tagName === "PRE" && el.scrollWidth > el.clientWidth + 1) bad.push("code wider than its block");
@@ -218,7 +219,8 @@ def test_slide_lint_reports_what_the_deck_does(cli, note):
     result = cli("lint", "--no-cache", "--profile", "talk", "--format", "json", "--select", "CN301,CN302,CN306", str(note))
     found = json.loads(result.stdout)
     deck = rendered_deck(note)
-    by_limits = {s.line or 1 for s in deck.slides if (s.parts > 1 and not s.overflow) or s.dense}
+    # (an agenda the deck writes is no slide of the author's: a long one is split, and not reported)
+    by_limits = {s.line or 1 for s in deck.slides if s.kind != "agenda" and ((s.parts > 1 and not s.overflow) or s.dense)}
     by_fit = {s.line or 1 for s in deck.slides if s.overflow}
     assert {f["line"] for f in found if f["rule"] in ("CN301", "CN302")} == by_limits
     assert {f["line"] for f in found if f["rule"] == "CN306"} == by_fit

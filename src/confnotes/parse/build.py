@@ -146,6 +146,7 @@ class Assembler:
         self.absorbed = False  # this block was taken in by the point above it (pasted bullets, a bold point)
         self.after_absorbed = False  # the previous block was
         self.talk_points_seen: set[int] = set()  # first lines of points that took the bullets below them
+        self.open_divs = 0  # fenced divs open here (:::: columns): a line in one never becomes a heading
 
     # ------------------------------------------------------------ where entries go
 
@@ -289,6 +290,8 @@ class Assembler:
         state = self.state
         lines = state.lines
         role = top.role
+        if self.open_divs and role in ("heading", "bold-heading", "bold-point"):
+            role = "group" if role == "bold-heading" and self.heads_list(position) else ""  # a column's own lines stay in it
         if role == "heading":
             self.on_heading(position, top)
             return
@@ -358,6 +361,8 @@ class Assembler:
 
     def on_block(self, _position: int, top: Top) -> None:
         block = make_block(self.state.lines, self.tokens, top.start, top.kind, self.state.options.note_lines)
+        if block.kind == "div":
+            self.open_divs = max(0, self.open_divs + (-1 if block.info == "end" else 1))
         if block.kind == "directive":
             self.state.directives.append(block)
             return

@@ -329,13 +329,13 @@ def layout_style(slide: Slide) -> str:
         for _ in above:
             out.append(f"section > :nth-child({child}) {{ grid-row: {row}; }}")
             child, row = child + 1, row + 1
-        tallest = 0
-        for column, (start, stop) in enumerate(grid.spans(), 1):
-            runs = runs_of(slide.content[start:stop])
-            for offset in range(len(runs)):
-                out.append(f"section > :nth-child({child}) {{ grid-column: {column}; grid-row: {row + offset}; }}")
+        counts = [len(runs_of(slide.content[start:stop])) for start, stop in grid.spans()]
+        tallest = max(counts, default=0)
+        for column, count in enumerate(counts, 1):
+            for offset in range(count):  # a shorter column's last run spans the rows left, so no gap opens in it
+                span = tallest - offset if offset == count - 1 else 1
+                out.append(f"section > :nth-child({child}) {{ grid-column: {column}; grid-row: {row + offset} / span {span}; }}")
                 child += 1
-            tallest = max(tallest, len(runs))
         row += tallest
         for _ in below:
             out.append(f"section > :nth-child({child}) {{ grid-row: {row}; }}")

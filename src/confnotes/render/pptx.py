@@ -114,6 +114,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     for slide in deck.slides:
         if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
             _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)
+            if slide.picture is not None:
+                _title_picture(prs.slides[-1], slide, (base_dir, warnings))
         elif slide.kind == "divider":
             page = prs.slides.add_slide(layouts["section"])
             _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
@@ -510,6 +512,8 @@ def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> Non
     # (code, a table or raw HTML, rare here, as their plain words)
     parts: list[tuple[str, bool]] = [(slide.subtitle, False)] if slide.subtitle else []
     for entry, (line, _level, _label) in zip(slide.content, slide_lines(slide, md.plain), strict=True):
+        if entry is slide.picture:
+            continue  # an image layout's picture: placed by _title_picture
         rich = isinstance(entry, SlideText) and entry.kind not in ("code", "table", "html") and not is_image(entry)
         parts.append((entry.text.strip(), True) if rich else (line, False))
     parts = [(text, rich) for text, rich in parts if text]
@@ -665,6 +669,22 @@ def _laid_picture(
     return text_area
 
 
+def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]) -> None:
+    """A title slide's picture (``layout: full-image`` in the lede, or ``image-left``/``-right``):
+    covering the slide under a dark veil, its text light, or filling its side."""
+    from confnotes.slides.layouts import PICTURE_SHARE
+
+    match = IMAGE_REF.search(slide.picture.text) if slide.picture is not None else None
+    share = SLIDE_W * PICTURE_SHARE
+    box = {"image-left": (0.0, 0.0, share, float(SLIDE_H)), "image-right": (SLIDE_W - share, 0.0, share, float(SLIDE_H))}
+    if match is None or not _cover(page, match, box.get(slide.layout, (0.0, 0.0, float(SLIDE_W), float(SLIDE_H))), found[0]):
+        found[1].append(f"slide '{slide.title[:60]}': its {slide.layout} picture could not be read")
+        return
+    if slide.layout == "full-image":
+        _band(page, (0.0, 0.0, float(SLIDE_W), float(SLIDE_H)))
+        _light_text(page)
+
+
 def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, float], base_dir: Path | None) -> bool:
     """The image filling ``box`` (cropped to it, as the deck's ``object-fit: cover``), behind every
     other shape, with its alt text; False when it cannot be read."""
@@ -674,6 +694,7 @@ def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, floa
     if blob is None or pixels is None:
         return False
     picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(*box))
+    picture.name = "Layout picture"
     box_ratio, image_ratio = box[2] / box[3], pixels[0] / pixels[1]
     if image_ratio > box_ratio:  # wider than the box: crop its sides
         cut = (1 - box_ratio / image_ratio) / 2
@@ -695,6 +716,7 @@ def _band(page: Any, box: tuple[float, float, float, float]) -> None:
     from pptx.oxml.ns import qn
 
     band = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(*box))
+    band.name = "Layout band"
     band.fill.solid()
     band.fill.fore_color.rgb = RGBColor(0x0C, 0x12, 0x20)  # type: ignore[no-untyped-call]
     colour = band.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency

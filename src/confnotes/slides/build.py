@@ -187,9 +187,9 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
     _flush_entries(bare, meta.title, slides)
     if any(slide.hidden for slide in slides):  # <!-- slide hide -->: out of every deck and the talk's plan
         slides = [slide for slide in slides if not slide.hidden]
-    from confnotes.slides.layouts import arrange, needs_arranging
+    from confnotes.slides.layouts import arrange_all
 
-    slides = [arrange(slide) if needs_arranging(slide) else slide for slide in slides]
+    slides = arrange_all(slides)
     if any(entry.kind == "footnote" for entry in walk_content(doc.content) if type(entry) is Block):
         slides = _with_footnotes(doc, slides)
     if any(len(slide.title) > LONG_TITLE for slide in slides):  # a setext heading holding a whole paragraph
@@ -333,17 +333,19 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     start = len(slides)
     heading = _segments(own[:first_list])[0][0]  # a directive under the heading: the section's first slide
     opening = _slide_entries(own[:first_list])
-    if opening:  # the section's own text opens it (a divider with the same title before it would repeat it)
+    if any(type(entry) is not SlideText or entry.kind != "div" for entry in opening):
+        # the section's own text opens it (a divider with the same title before it would repeat it)
         slides.append(Slide("text", node.title, content=tuple(opening), notes=notes_in(own[:first_list]), line=line))
-    else:
-        slides.append(Slide("divider", node.title, notes=notes_in(own[:first_list]), line=line))
+    else:  # (a div's fences, if any, for slides.layouts to read: ``::: incremental`` over the points)
+        slides.append(Slide("divider", node.title, content=tuple(opening), notes=notes_in(own[:first_list]), line=line))
     _after_the_opening(node, own[first_list:], slides, notes_in)
     divider = slides[start]
     if divider.kind == "divider" and len(slides) > start + 1 and slides[start + 1].title == divider.title:
         # the points were listed on one slide with the section's title: that slide opens the section
         merged = slides[start + 1]
-        at = (0,) * len(divider.notes) + merged.note_positions()
-        slides[start + 1] = replace(merged, notes=divider.notes + merged.notes, notes_at=at)
+        fences = len(divider.content)
+        at = (0,) * len(divider.notes) + tuple(position + fences for position in merged.note_positions())
+        slides[start + 1] = replace(merged, content=divider.content + merged.content, notes=divider.notes + merged.notes, notes_at=at)
         del slides[start]
     for index in range(start + 1, len(slides)):  # the section's title again, after its points: "(cont.)"
         if slides[index].title == node.title and slides[index].kind != "divider":

@@ -44,7 +44,19 @@ def needs_arranging(slide: Slide) -> bool:
     )
 
 
-def arrange(slide: Slide) -> Slide:
+def arrange_all(slides: list[Slide]) -> list[Slide]:
+    """``arrange`` on each slide that needs it; an ``::: incremental`` div that spans slides (over a
+    section's points, each a slide) reveals the items of every slide it spans."""
+    out = []
+    carried = 0  # incremental divs open at the end of the slide before
+    for slide in slides:
+        if carried or needs_arranging(slide):
+            slide, carried = arrange(slide, carried)
+        out.append(slide)
+    return out
+
+
+def arrange(slide: Slide, carried: int = 0) -> tuple[Slide, int]:
     """The slide with its div fences read into ``grid`` and steps (the fences leave its content),
     a quote of list items (pandoc's ``> - item``) as incremental items, and items marked to reveal
     (``step`` -1: ``<!-- slide incremental -->``) numbered; ``two-column`` without columns shared
@@ -54,7 +66,7 @@ def arrange(slide: Slide) -> Slide:
     starts: list[int] = []
     widths: list[float | None] = []
     stop = -1
-    open_divs: list[str] = []
+    open_divs: list[str] = ["incremental"] * carried
     for entry in slide.content:
         kept.append(len(content))
         if type(entry) is SlideText and entry.kind == "div":
@@ -82,7 +94,7 @@ def arrange(slide: Slide) -> Slide:
     out = replace(slide, content=_numbered_steps(content), grid=grid, notes_at=at)
     if out.layout == "two-column" and out.grid is None and len(out.content) > 1:
         out = replace(out, grid=halves(out.content))
-    return out
+    return out, open_divs.count("incremental")
 
 
 def _width(text: str) -> float | None:

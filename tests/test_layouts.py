@@ -1,0 +1,314 @@
+"""Slides the author lays out: ``:::: columns``, ``<!-- slide layout: … -->``, incremental lists and
+presenter-only notes, in the outline, ``fmt``, every deck format, and as pictures.
+
+The fixtures in ``fixtures/directed`` are written the way pandoc, Marp and Slidev users write
+talks: columns with code beside bullets, a full-image opening, a whiteboard photo beside its
+points, a timeline revealed line by line (``> - ``), a big number and a quote."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from conftest import FIXTURES
+from helpers import rendered, rendered_deck, require_marp
+
+DIRECTED = FIXTURES / "directed"
+COLUMNS = DIRECTED / "golden-path-columns.md"
+STAGE = DIRECTED / "keynote-stage.md"
+STEPS = DIRECTED / "incident-review-steps.md"
+RUST = DIRECTED / "rust-async-columns.md"
+PRICING = DIRECTED / "pricing-model-math.md"
+LAID_OUT = [COLUMNS, STAGE, STEPS, RUST, PRICING]
+
+
+def _copy(note, tmp_path):
+    """The note and the pictures beside it, in ``tmp_path`` (renders resolve images there)."""
+    for picture in note.parent.glob("*.png"):
+        (tmp_path / picture.name).write_bytes(picture.read_bytes())
+    copy = tmp_path / note.name
+    copy.write_bytes(note.read_bytes())
+    return copy
+
+
+def _slide(deck, title):
+    return next(slide for slide in deck.slides if slide.title == title)
+
+
+# ------------------------------------------------------------------ the outline and fmt
+
+
+@pytest.mark.parametrize("note", LAID_OUT, ids=lambda path: path.name)
+def test_fmt_keeps_every_fence_and_directive_byte_for_byte(cli, tmp_path, note):
+    copy = _copy(note, tmp_path)
+    assert cli("fmt", str(copy)).exit_code == 0
+    assert copy.read_bytes() == note.read_bytes()
+
+
+def test_each_fence_is_a_div_block_where_it_stands():
+    from confnotes.load import load_note
+    from confnotes.model import Block, walk_content
+
+    doc = load_note(str(COLUMNS)).doc
+    blocks = [entry for entry in walk_content(doc.content) if type(entry) is Block]
+    fences = [(entry.info, entry.text, entry.span.start) for entry in blocks if entry.kind == "div"]
+    assert fences[:6] == [
+        ("columns", ":::: columns", 13),
+        ("column", '::: {.column width="45%"}', 14),
+        ("end", ":::", 20),
+        ("column", '::: {.column width="55%"}', 21),
+        ("end", ":::", 31),
+        ("end", "::::", 32),
+    ]
+    before = next(section for section in doc.sections if section.title == "Before and after")
+    assert not before.sections  # "**Before**" over a list, inside a column, stays in the column
+
+
+def test_words_keep_their_order_in_the_outline_and_the_deck():
+    from confnotes.load import load_note
+
+    text = COLUMNS.read_text(encoding="utf-8")
+    deck = rendered_deck(COLUMNS)
+    slides = [slide for slide in deck.slides if slide.kind != "agenda"]
+    shown = " ".join(entry.full if hasattr(entry, "full") else entry.text for slide in slides for entry in slide.content)
+    words = re.findall(r"[A-Za-z]{4,}", shown)
+    at = [text.find(word) for word in dict.fromkeys(words)]
+    assert all(position >= 0 for position in at)
+    assert load_note(str(COLUMNS)).doc.meta.title == "The Golden Path, One Year In"
+
+
+def test_a_fence_that_pairs_with_nothing_is_text_and_a_finding(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Side by side\n\n:::: columns\n::: column\n- left\n:::\n\n## Next\n\n- a point\n", encoding="utf-8")
+    deck = rendered_deck(note)
+    side = _slide(deck, "Side by side")
+    assert side.grid is None and [getattr(entry, "text", "") for entry in side.content] == [":::: columns", "::: column", "left", ":::"]
+    result = cli("lint", "--no-cache", "--select", "CN114", str(note))
+    assert "5:1: CN114 slide-directive ':::: columns' is never closed by ':::' in its section" in result.stdout
+
+
+# ------------------------------------------------------------------ the deck model
+
+
+def test_columns_give_the_slide_a_grid_with_the_authors_widths():
+    deck = rendered_deck(COLUMNS)
+    started = _slide(deck, "Where we started")
+    assert started.grid is not None and started.grid.widths == (0.45, 0.55)
+    assert [entry.kind for entry in started.content[started.grid.stops[0] :]] == ["code"]  # the pipeline, beside the bullets
+    template = _slide(deck, "What a template gives you")  # layout: two-column, no fences: shared out evenly
+    assert template.grid is not None and template.grid.stops == (3, 6)
+
+
+def test_incremental_lists_number_their_steps_however_they_are_written():
+    deck = rendered_deck(STEPS)
+    timeline = _slide(deck, "Timeline")  # > - item, as pandoc reads it
+    assert [item.step for item in timeline.items] == [1, 2, 3, 4, 5]
+    well = _slide(deck, "What went well")  # <!-- slide incremental -->: a sub-item shows with its item
+    assert [(item.level, item.step) for item in well.items] == [(0, 1), (1, 1), (0, 2), (0, 3)]
+    rollout = _slide(rendered_deck(COLUMNS), "The rollout, step by step")  # ::: incremental over a section's points
+    assert [item.step for item in rollout.items] == [1, 2, 3, 4] and not rollout.continued
+
+
+def test_layouts_are_read_and_fitted_in_their_boxes():
+    deck = rendered_deck(STAGE)
+    layouts = {slide.title: slide.layout for slide in deck.slides if slide.layout}
+    assert layouts == {
+        "Ten Years of On-Call": "full-image",
+        "It started with a pager": "full-image",
+        "What we measured": "big-number",
+        "The architecture we drew on a whiteboard": "image-left",
+        "What the dashboard showed": "image-right",
+        "What I believe now": "quote",
+        "Part two: the next ten years": "section",
+        "Thank you": "title",
+    }
+    assert deck.cut == ()
+    assert _slide(deck, "What we measured").big.text == "73%"
+
+
+def test_a_layout_without_what_it_needs_or_too_full_warns_and_falls_back(tmp_path):
+    note = tmp_path / "talk.md"
+    items = "\n".join(f"- point {n} with a few more words to read on the slide" for n in range(14))
+    photo = "## Photo\n\n<!-- slide layout: image-left -->\n\n- no photo here\n\n"
+    note.write_text(f"# Talk\n\n{photo}## Crowded\n\n<!-- slide layout: two-column -->\n\n{items}\n", encoding="utf-8")
+    deck = rendered_deck(note)
+    assert "slide 'Photo': layout image-left needs an image on the slide; laid out as a plain slide" in deck.cut
+    assert "slide 'Crowded': too much for its layout two-column at the smallest text; laid out one block under another" in deck.cut
+    crowded = [slide for slide in deck.slides if slide.title == "Crowded"]
+    assert len(crowded) == 2 and all(not slide.layout and slide.grid is None for slide in crowded)
+
+
+def test_presenter_notes_stay_out_of_every_file_handed_out(cli, tmp_path):
+    from pptx import Presentation
+
+    copy = _copy(STEPS, tmp_path)
+    secret = "the database team is in the room"
+    rendered(cli, copy, "pptx", tmp_path / "deck.pptx")
+    notes = [slide.notes_slide.notes_text_frame.text for slide in Presentation(str(tmp_path / "deck.pptx")).slides if slide.has_notes_slide]
+    assert notes and not any(secret in text for text in notes)
+    assert any("Read the timeline slowly" in text for text in notes)  # other slides keep theirs
+    for to, out in (("handout", "h.pdf"), ("marp", "m.md"), ("outline", "o.txt")):
+        rendered(cli, copy, to, tmp_path / out)
+    from pypdf import PdfReader
+
+    assert secret not in " ".join(page.extract_text() for page in PdfReader(str(tmp_path / "h.pdf")).pages).replace("\n", " ")
+    assert secret not in (tmp_path / "m.md").read_text(encoding="utf-8") and secret not in (tmp_path / "o.txt").read_text(encoding="utf-8")
+    rendered(cli, copy, "slides", tmp_path / "deck.html")
+    assert secret in (tmp_path / "deck.html").read_text(encoding="utf-8")  # the presenter view's own
+
+
+# ------------------------------------------------------------------ the slides PDF's steps
+
+
+def test_the_slides_pdf_gets_a_page_a_step_only_when_asked(cli, tmp_path):
+    from pypdf import PdfReader
+
+    copy = _copy(STEPS, tmp_path)
+    slides = len(rendered_deck(STEPS).slides)
+    rendered(cli, copy, "slides-pdf", tmp_path / "one.pdf")
+    assert len(PdfReader(str(tmp_path / "one.pdf")).pages) == slides
+    rendered(cli, copy, "slides-pdf", tmp_path / "steps.pdf", "--steps")
+    pages = PdfReader(str(tmp_path / "steps.pdf")).pages
+    assert len(pages) == slides + 4 + 2 + 2  # timeline 5 steps, went well 3, went badly 3
+    timeline = [page.extract_text() for page in pages if page.extract_text().startswith("Timeline")]
+    assert len(timeline) == 5
+    assert "09:14" not in timeline[0] and "09:12" in timeline[0] and "12:09" in timeline[-1]
+
+
+# ------------------------------------------------------------------ PPTX and Marp
+
+
+def test_pptx_uses_the_templates_layouts_and_places_pictures(cli, tmp_path):
+    from pptx import Presentation
+    from pptx.util import Emu
+
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "deck.pptx")
+    prs = Presentation(str(tmp_path / "deck.pptx"))
+    width, height = prs.slide_width, prs.slide_height
+    slides = list(prs.slides)
+    by_title = {slide.shapes.title.text_frame.text: slide for slide in slides if slide.shapes.title is not None}
+    left = [shape for shape in by_title["The architecture we drew on a whiteboard"].shapes if shape.shape_type == 13]
+    assert len(left) == 1 and left[0].left == 0 and abs(left[0].width - Emu(int(width * 0.4))) < width * 0.01 and left[0].height == height
+    right = [shape for shape in by_title["What the dashboard showed"].shapes if shape.shape_type == 13][0]
+    assert right.left + right.width == width and right.crop_left > 0  # cropped to fill its side, as the deck's cover
+    full = [shape for shape in by_title["It started with a pager"].shapes if shape.shape_type == 13][0]
+    assert (full.left, full.top, full.width, full.height) == (0, 0, width, height)
+    assert by_title["Part two: the next ten years"].slide_layout.name == "Section Header"
+    assert by_title["Thank you"].slide_layout.name == "Title Slide"
+    copy = _copy(COLUMNS, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "columns.pptx")
+    columns = Presentation(str(tmp_path / "columns.pptx")).slides
+    template = next(s for s in columns if s.shapes.title.text_frame.text == "What a template gives you")
+    assert template.slide_layout.name == "Two Content"
+    boxes = sorted((shape.left, shape.width) for shape in template.placeholders if shape.placeholder_format.idx != 0)
+    assert len(boxes) == 2 and boxes[0][0] + boxes[0][1] < boxes[1][0]  # side by side, a gap between
+
+
+def test_marp_gets_grids_split_backgrounds_and_fragmented_lists(cli, tmp_path):
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "marp", tmp_path / "stage.md")
+    stage = (tmp_path / "stage.md").read_text(encoding="utf-8")
+    assert "![bg left:40% Whiteboard sketch" in stage and "![bg right:40% Checkout p99 latency" in stage
+    assert "<!-- _class: lead layout-big-number -->" in stage
+    copy = _copy(STEPS, tmp_path)
+    rendered(cli, copy, "marp", tmp_path / "steps.md")
+    steps = (tmp_path / "steps.md").read_text(encoding="utf-8")
+    assert "* 09:12 deploy of `cart-svc` 4.18.0 starts" in steps and "1) The rollback ran a down-migration" in steps
+    copy = _copy(COLUMNS, tmp_path)
+    rendered(cli, copy, "marp", tmp_path / "columns.md")
+    columns = (tmp_path / "columns.md").read_text(encoding="utf-8")
+    assert "grid-template-columns: 45.00fr 55.00fr" in columns
+
+
+@pytest.mark.browser
+def test_marp_cli_lays_columns_side_by_side(cli, tmp_path, open_page):
+    marp = require_marp()
+    copy = _copy(COLUMNS, tmp_path)
+    rendered(cli, copy, "marp", tmp_path / "columns.md")
+    html = tmp_path / "columns.html"
+    subprocess.run([marp, "--no-stdin", str(tmp_path / "columns.md"), "-o", str(html)], check=True, capture_output=True, timeout=180)
+    page, errors, _ = open_page(html, viewport=(1280, 720))
+    boxes = page.evaluate(
+        """() => {
+        const slide = document.querySelector("h2#where-we-started").parentElement;
+        const list = slide.querySelector("ul").getBoundingClientRect(), code = slide.querySelector("marp-pre, pre").getBoundingClientRect();
+        return [list.left, list.right, list.top, code.left, code.top];
+    }"""
+    )
+    list_left, list_right, list_top, code_left, code_top = boxes
+    assert code_left > list_right and abs(code_top - list_top) < 120, boxes
+    assert not errors
+
+
+# ------------------------------------------------------------------ as pictures, in Chromium
+
+
+@pytest.mark.browser
+def test_columns_and_pictures_are_where_the_layout_puts_them(cli, tmp_path, open_page):
+    copy = _copy(COLUMNS, tmp_path)
+    rendered(cli, copy, "slides", tmp_path / "columns.html")
+    page, errors, _ = open_page(tmp_path / "columns.html", viewport=(1280, 720))
+    columns = page.evaluate(
+        """() => [...document.querySelectorAll(".slide")].filter(s => s.querySelector(".slide-columns")).map(s => {
+        s.classList.add("current");
+        const boxes = [...s.querySelectorAll(".slide-column")].map(c => c.getBoundingClientRect());
+        s.classList.remove("current");
+        return boxes.map(b => [Math.round(b.left), Math.round(b.right), Math.round(b.top)]);
+    })"""
+    )
+    assert len(columns) == 3
+    for first, second in columns:
+        assert second[0] >= first[1] + 40 and first[2] == second[2]  # side by side, the gap between, tops level
+    assert not errors
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "slides", tmp_path / "stage.html")
+    page, errors, _ = open_page(tmp_path / "stage.html", viewport=(1280, 720))
+    pictures = page.evaluate(
+        """() => [...document.querySelectorAll(".slide")].filter(s => s.querySelector(".layout-picture img")).map(s => {
+        s.classList.add("current");
+        const slide = s.getBoundingClientRect(), img = s.querySelector(".layout-picture img").getBoundingClientRect();
+        const text = s.querySelector(".slide-title").getBoundingClientRect();
+        s.classList.remove("current");
+        return [s.className.match(/layout-[a-z-]+/)[0], img.left - slide.left, img.width, img.height, text.left - slide.left];
+    })"""
+    )
+    found = {layout: (round(left), round(width), round(height), round(text)) for layout, left, width, height, text in pictures}
+    assert found["layout-image-left"][:3] == (0, 512, 720) and found["layout-image-left"][3] >= 512
+    assert found["layout-image-right"][:3] == (768, 512, 720) and found["layout-image-right"][3] < 768
+    assert found["layout-full-image"][:3] == (0, 1280, 720)
+    assert not errors
+
+
+@pytest.mark.browser
+def test_the_deck_reveals_a_list_step_by_step_and_the_presenter_sees_what_comes(cli, tmp_path, open_page):
+    copy = _copy(STEPS, tmp_path)
+    rendered(cli, copy, "slides", tmp_path / "steps.html")
+    deck = rendered_deck(STEPS)
+    timeline = next(index for index, slide in enumerate(deck.slides, 1) if slide.title == "Timeline")
+    page, errors, _ = open_page(tmp_path / "steps.html", viewport=(1280, 720))
+    page.evaluate(f"() => {{ window.location.hash = '#{timeline}'; }}")
+    page.wait_for_function(f"() => document.body.dataset.slide === '{timeline}'")
+    shown = "() => [...document.querySelectorAll('.slide.current .fragment')].map(li => getComputedStyle(li).visibility)"
+    assert page.evaluate(shown) == ["hidden"] * 5
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(shown) == ["visible"] + ["hidden"] * 4
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate(shown) == ["visible"] * 5 and page.evaluate("() => document.body.dataset.slide") == str(timeline)
+    page.keyboard.press("ArrowRight")  # every step shown: on to the next slide
+    assert page.evaluate("() => document.body.dataset.slide") == str(timeline + 1)
+    page.keyboard.press("ArrowLeft")  # back: the slide before, whole
+    assert page.evaluate(shown) == ["visible"] * 5
+    assert not errors
+    presenter, errors, _ = open_page(tmp_path / "steps.html", viewport=(1280, 800))
+    presenter.evaluate(f"() => {{ window.location.hash = '#presenter:{timeline}'; window.location.reload(); }}")
+    presenter.wait_for_selector(".pv-next-notes")
+    presenter.wait_for_function("() => document.querySelector('.pv-next-notes').textContent.startsWith('Next item')")
+    first = presenter.evaluate("() => document.querySelector('.pv-next-notes').textContent")
+    assert first == "Next item (1 of 5): 09:12 deploy of cart-svc 4.18.0 starts"
+    presenter.keyboard.press("ArrowRight")
+    assert presenter.evaluate("() => document.querySelector('.pv-next-notes').textContent").startswith("Next item (2 of 5): 09:14")
+    assert not errors
