@@ -89,6 +89,45 @@ def test_a_fence_that_pairs_with_nothing_is_text_and_a_finding(cli, tmp_path):
     assert "5:1: CN114 slide-directive ':::: columns' is never closed by ':::' in its section" in result.stdout
 
 
+def test_fences_pair_as_pandoc_reads_them(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Talk\n\n## Open\n\n::: incremental\n- one\n\n## Points\n\n**1. Why Rust?**\n\n- memory safety\n\n"
+        "## Nested\n\n:::: columns\n::: column\n:::: columns\n::: column\n- inner\n:::\n::::\n:::\n::::\n\n"
+        "## Tip\n\n:::tip\nUse `--steps` for handouts.\n:::\n\n## Inside\n\n::: incremental\n::: column\n- x\n:::\n- y\n:::\n",
+        encoding="utf-8",
+    )
+    from confnotes.load import load_note
+    from confnotes.model import Block, walk_content
+
+    doc = load_note(str(note)).doc
+    points = next(section for section in doc.sections if section.title == "Points")
+    assert [point.title for point in points.points] == ["Why Rust?"]  # an unclosed div above ends at its section
+    fences = {}
+    for section in doc.sections:
+        fences[section.title] = [entry.info for entry in walk_content(section.content) if type(entry) is Block and entry.kind == "div"]
+    # columns in a column: the inner ones are text (no deck nests columns), the outer ones pair
+    assert fences["Nested"] == ["columns", "column", "", "", "", "", "end", "end"]
+    assert fences["Tip"] == ["tip", "end"]  # any other div pairs too (pandoc's ::: tip)
+    assert fences["Inside"] == ["incremental", "", "", "end"]  # a column outside columns is text; the list still steps
+    inside = _slide(rendered_deck(note), "Inside")
+    assert [item.step for item in inside.items] == [1, 2]
+    rendered(cli, note, "html", tmp_path / "talk.html")
+    assert '<div class="tip">' in (tmp_path / "talk.html").read_text(encoding="utf-8")
+
+
+def test_a_quote_with_an_attribution_is_a_quote_and_steps_count_per_part(tmp_path):
+    note = tmp_path / "talk.md"
+    items = "\n".join(f"- step {n}" for n in range(1, 10))
+    quote = "> - make it work\n> - make it right\n>\n> Kent Beck\n"
+    note.write_text(f"# Talk\n\n## Said\n\n{quote}\n## Many\n\n::: incremental\n{items}\n:::\n", encoding="utf-8")
+    deck = rendered_deck(note)
+    said = _slide(deck, "Said")
+    assert [entry.kind for entry in said.content] == ["quote"] and not said.steps
+    many = [slide for slide in deck.slides if slide.title == "Many"]
+    assert len(many) == 2 and [slide.steps for slide in many] == [5, 4]  # the limits split it: each part counts its own
+
+
 # ------------------------------------------------------------------ the deck model
 
 
@@ -312,3 +351,66 @@ def test_the_deck_reveals_a_list_step_by_step_and_the_presenter_sees_what_comes(
     presenter.keyboard.press("ArrowRight")
     assert presenter.evaluate("() => document.querySelector('.pv-next-notes').textContent").startswith("Next item (2 of 5): 09:14")
     assert not errors
+
+
+# ------------------------------------------------------------------ LibreOffice's picture of the PPTX
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli, tmp_path):
+    """The PPTX as LibreOffice draws it: on the image-left slide the left 40% is the photo (dark
+    strokes on its paper) and every word of the slide stands right of it; on a columns slide the
+    right column's words start right of the left column's."""
+    from PIL import Image, ImageStat
+
+    from helpers import require_program
+
+    soffice = require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+    require_program("pdftoppm", install="apt-get install poppler-utils")
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "stage.pptx")
+    profile = tmp_path / "lo-profile"
+    command = [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path)]
+    subprocess.run([*command, str(tmp_path / "stage.pptx")], check=True, capture_output=True, timeout=180)
+    number = next(index for index, slide in enumerate(rendered_deck(STAGE).slides, 1) if slide.layout == "image-left")
+    subprocess.run(
+        ["pdftoppm", "-r", "24", "-png", "-f", str(number), "-l", str(number), str(tmp_path / "stage.pdf"), str(tmp_path / "page")],
+        check=True,
+    )
+    picture = Image.open(next(tmp_path.glob("page*.png"))).convert("L")
+    width, height = picture.size
+    left = picture.crop((0, 0, int(width * 0.38), height))
+    assert ImageStat.Stat(left).mean[0] < 245  # the whiteboard photo, not blank paper
+    words = _words_on(tmp_path / "stage.pdf", number)
+    assert words and all(x0 >= 0.4 * page_width for x0, _, page_width, _ in words if _ != "Ten")
+    copy = _copy(COLUMNS, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "columns.pptx")
+    subprocess.run([*command, str(tmp_path / "columns.pptx")], check=True, capture_output=True, timeout=180)
+    number = next(index for index, slide in enumerate(rendered_deck(COLUMNS).slides, 1) if slide.title == "Before and after")
+    words = {word: x0 for x0, _, _, word in _words_on(tmp_path / "columns.pdf", number)}
+    assert words["After"] > words["Before"] + 200 and words["2"] > words["11"] + 200  # the right column stands apart
+
+
+def _words_on(pdf, number):
+    """Each word on page ``number`` of ``pdf``: (left, top, page width, word), by pdftotext."""
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(number), "-l", str(number), str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    width = float(re.search(r'<page width="([\d.]+)"', bbox).group(1))
+    found = re.findall(r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="[\d.-]+" yMax="[\d.-]+">([^<]*)</word>', bbox)
+    footer = max((float(y) for _, y, _ in found), default=0) - 5  # the footer's line: the deck's title and number
+    return [(float(x), float(y), width, word) for x, y, word in found if float(y) < footer]
+
+
+# ------------------------------------------------------------------ golden slide outlines
+
+
+@pytest.mark.parametrize("note", LAID_OUT, ids=lambda path: path.name)
+def test_the_slide_outline_is_the_golden_one(cli, tmp_path, note):
+    """What each slide shows, in order (``--to outline``): layouts, columns and steps change where
+    things go on a slide, never which slide a word is on or in what order."""
+    copy = _copy(note, tmp_path)
+    out = tmp_path / "outline.txt"
+    rendered(cli, copy, "outline", out)
+    golden = DIRECTED / "golden" / f"{note.stem}.outline.txt"
+    assert out.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8")

@@ -120,7 +120,12 @@ def test_pictures_tables_and_code_are_real_shapes(cli, tmp_path):
     assert "↪" in text, "long lines wrap behind a mark"
 
 
-@pytest.mark.parametrize("note", [STRESS, NOTES / "scale2025.md", FIXTURES / "directed" / "ml-calibration.md"], ids=lambda p: p.name)
+LAID_OUT = [FIXTURES / "directed" / "keynote-stage.md", FIXTURES / "directed" / "golden-path-columns.md"]
+
+
+@pytest.mark.parametrize(
+    "note", [STRESS, NOTES / "scale2025.md", FIXTURES / "directed" / "ml-calibration.md", *LAID_OUT], ids=lambda p: p.name
+)
 @pytest.mark.libreoffice
 def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note):
     import re

@@ -210,6 +210,7 @@ class Assembler:
         origin = "inferred" if inferred else ("setext" if top.markup in ("=", "-") else "atx")
         if inferred:
             self.state.recovered.add("inferred-headings")
+        self.open_divs = 0  # a heading ends every div (parse.divs pairs fences within a section)
         self.close_sections(level)
         span = span_of(self.state.lines, top.a, top.b)
         self.sections.append(NodeBuilder(SECTION, top.content, span.start, span.end, origin, level))

@@ -21,9 +21,9 @@ from confnotes.model import Block, Entry, List, Node
 _WIDTH = re.compile(r"""\bwidth\s*=\s*["']?(\d{1,3}(?:\.\d+)?)%""")
 
 
-def width(block: Block) -> float | None:
-    """A column's width as a fraction (``::: {.column width="40%"}``), else None."""
-    found = _WIDTH.search(block.text)
+def width(fence: str) -> float | None:
+    """A column's width as a fraction, from its fence line (``::: {.column width="40%"}``), else None."""
+    found = _WIDTH.search(fence)
     if found is None:
         return None
     value = float(found.group(1)) / 100
@@ -37,28 +37,26 @@ def is_div(entry: Entry) -> bool:
 def paired(content: list[Entry]) -> list[Entry]:
     """``content`` with each fence that pairs with nothing demoted to text (``info`` ``""``).
 
-    A ``columns`` div holds ``column`` divs (and what stands before the first is its first
-    column's); an ``incremental`` div holds anything but divs of its own kind; a closing fence
-    closes the innermost open div."""
+    A ``columns`` div holds ``column`` divs; a closing fence closes the innermost open div,
+    whether or not that div may stand where it does (``_may_stand``): one that may not is text,
+    with its closer and every div in it."""
     if not any(type(entry) is Block and entry.kind == "div" for entry in content):
         return content
     out = list(content)
-    stack: list[tuple[int, str]] = []  # open divs: index in content, name
+    stack: list[tuple[int, str, bool]] = []  # open divs: index in content, name, whether it may stand there
     closer: dict[int, int] = {}  # an open fence's index: its closing fence's
-    parent: dict[int, int] = {}  # an open fence's index: the open fence it stands in (-1: none)
+    parent: dict[int, int] = {}  # an open fence's index: the open fence it stands in (-1: none, -2: may not stand)
     for index, entry in enumerate(content):
         if type(entry) is not Block or entry.kind != "div":
             continue
-        name = entry.info
-        if name == "end":
+        if entry.info == "end":
             if stack:
                 closer[stack.pop()[0]] = index
             continue
-        inside = stack[-1][1] if stack else ""
-        allowed = {"columns": inside in ("", "incremental"), "column": inside == "columns", "incremental": inside in ("", "column")}
-        if allowed.get(name, False):
-            parent[index] = stack[-1][0] if stack else -1
-            stack.append((index, name))
+        inside, fits = (stack[-1][1], stack[-1][2]) if stack else ("", True)
+        fits = fits and _may_stand(entry.info, inside)
+        parent[index] = (stack[-1][0] if stack else -1) if fits else -2
+        stack.append((index, entry.info, fits))
     good: set[int] = set()
     for opened in sorted(closer):  # a div is whole when it is closed and so is the div it stands in
         if parent[opened] == -1 or parent[opened] in good:
@@ -67,6 +65,17 @@ def paired(content: list[Entry]) -> list[Entry]:
         if type(entry) is Block and entry.kind == "div" and index not in good and entry.info:
             out[index] = replace(entry, info="")
     return out
+
+
+def _may_stand(name: str, inside: str) -> bool:
+    """Whether a div named ``name`` may open inside one named ``inside`` ("" at the top): a column
+    only in columns, and nothing else directly in columns; no columns in a column; any other div
+    (``::: incremental``, ``::: tip``) anywhere else."""
+    if name == "column":
+        return inside == "columns"
+    if inside == "columns":
+        return False
+    return not (name == "columns" and inside == "column")
 
 
 def pair_all(content: tuple[Entry, ...]) -> tuple[Entry, ...]:

@@ -16,17 +16,19 @@ MAX_DEPTH = 32
 MAX_NESTING = 2 * MAX_DEPTH + 8
 
 
-#: ``:::: columns``, ``::: column``, ``::: {.column width="40%"}``, ``::: incremental``, ``:::``
-_FENCE = re.compile(r"^(:{3,})[ \t]*(?:\{[ \t]*\.(columns|column|incremental)\b([^}]*)\}|(columns|column|incremental))?[ \t]*$")
+#: a fenced div's fence, as pandoc reads it: ``:::: columns``, ``::: column``, ``::: {.column
+#: width="40%"}``, ``::: incremental``, ``:::tip`` (any class name), ``:::`` (a closing fence)
+_FENCE = re.compile(r"^(:{3,})[ \t]*(?:\{[ \t]*\.([A-Za-z][\w-]{0,40})([^}]*)\}|([A-Za-z][\w-]{0,40}))?[ \t]*:*[ \t]*$")
 
 
 def fence(line: str) -> tuple[str, str, str] | None:
-    """A fence line's colons, its div's name (``end`` for a closing fence) and its attributes."""
+    """A fence line's colons, its div's name (its first class; ``end`` for a closing fence) and
+    the rest of its attributes."""
     match = _FENCE.match(line.strip())
     if match is None:
         return None
     name = match.group(2) or match.group(4) or "end"
-    return match.group(1), name, match.group(3) or ""
+    return match.group(1), name.lower(), match.group(3) or ""
 
 
 def div_fence_rule(state: Any, start: int, end: int, silent: bool) -> bool:  # noqa: ARG001 - markdown-it's signature
@@ -48,6 +50,14 @@ def div_fence_rule(state: Any, start: int, end: int, silent: bool) -> bool:  # n
     return True
 
 
+def div_plugin(md: MarkdownIt) -> None:
+    """pandoc's fenced divs (``:::: columns``, ``::: column``, ``::: incremental``, ``::: tip``):
+    each fence line is a block of its own, and what stands between them stays in place (pairing
+    them is ``parse.divs``'); a closing fence ends the paragraph or list item above it. Runs
+    after ``::: notes``, which is a container of its own."""
+    md.block.ruler.before("fence", "div_fence", div_fence_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+
+
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
     from mdit_py_plugins.container import container_plugin
@@ -56,9 +66,7 @@ def markdown_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
-    # pandoc's fenced divs that direct slides (:::: columns, ::: column, ::: incremental): each
-    # fence line is a block of its own, and what stands between them stays in place
-    md.block.ruler.before("fence", "div_fence", div_fence_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    div_plugin(md)
     # a display formula ($$ on its own lines) is one block, read verbatim: its lines are TeX, never
     # a list or a heading (``- x`` or ``+ y`` inside one)
     from mdit_py_plugins.dollarmath import dollarmath_plugin

@@ -30,7 +30,7 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
         if isinstance(entry, SlideItem):
             number = f"{entry.number}. " if entry.number else ""
             lines.append((number + plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
-        elif entry.kind == "code":  # the code itself, not its fence and language
+        elif entry.kind in ("code", "diagram"):  # the code (a diagram's source) itself, not its fence and language
             lines.append((" ".join(" ".join(code_lines(entry)).split()), 0, None))
         elif entry.kind == "table":
             lines.append((" | ".join(" ".join(plain(cell) for cell in row) for row in table_rows(entry.text)), 0, None))

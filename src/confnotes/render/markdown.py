@@ -299,7 +299,7 @@ class InlineRenderer:
         if block.info == "column":
             from confnotes.parse.divs import width
 
-            share = width(block)
+            share = width(block.text)
             return Markup(f'<div class="column" style="flex: {share * 100:.0f} 1 0">' if share else '<div class="column">')
         return Markup(f'<div class="{escape(block.info)}">')
 

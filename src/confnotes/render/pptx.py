@@ -142,8 +142,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if not reference and slide.kind != "title":
             on_dark = slide.kind == "divider" or is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
             _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
-        if slide.notes and not slide.private_notes:  # <!-- slide notes: presenter -->: the presenter view's alone
-            prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.notes))
+        if slide.shared_notes:  # (none when <!-- slide notes: presenter --> keeps them to the presenter view)
+            prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.shared_notes))
     buffer = io.BytesIO()
     prs.save(buffer)
     return reproducible_zip(buffer.getvalue()), [*dict.fromkeys(md.warnings + warnings)]

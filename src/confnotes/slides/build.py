@@ -266,10 +266,8 @@ def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], lis
     for index, slide in enumerate(slides):
         slide, warnings = limit_slide(slide)
         cut += warnings
-        if slide.layout or slide.grid is not None:
-            cut += _layout_warnings(slide, options)
         room = MAX_SLIDES - len(expanded) - (1 if index + 1 < len(slides) else 0)
-        group = list(itertools.islice(_slides_of(slide, options), room + 1))
+        group = list(itertools.islice(_slides_of(slide, options, cut), room + 1))
         if len(group) > room:  # no room left for the whole of this slide, or for the ones after it
             expanded += _numbered(group[: MAX_SLIDES - 1 - len(expanded)])
             final, warning = last_slide(slides[index:])
@@ -278,41 +276,39 @@ def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], lis
     return expanded, cut
 
 
-def _slides_of(slide: Slide, options: DeckOptions) -> Iterator[Slide]:
-    """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and split)."""
-    if slide.layout:
+def _slides_of(slide: Slide, options: DeckOptions, warnings: list[str]) -> Iterator[Slide]:
+    """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and
+    split). A layout the slide cannot use, or whose boxes its content cannot fit, is dropped, with
+    a warning in ``warnings`` (``slides.layouts``)."""
+    if slide.layout:  # before the limits, which leave a laid-out slide whole
         from confnotes.slides.layouts import problem
 
-        if problem(slide) is not None:
+        if (found := problem(slide)) is not None:
+            warnings.append(found)
             slide = replace(slide, layout="")
     parts = split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide]
     if not options.fit:
         yield from map(own_footnotes, parts)
         return
     from confnotes.slides.fit import fit_slide, unshown_images
-    from confnotes.slides.layouts import fit_laid_out
 
     for part in parts:
         shown = unshown_images([part], options.image_root)[0] if options.image_root is not None else part
-        fit = fit_laid_out if shown.grid is not None or shown.layout else fit_slide
-        yield from map(own_footnotes, fit(shown))
+        if shown.grid is None and not shown.layout:
+            yield from map(own_footnotes, fit_slide(shown))
+            continue
+        from confnotes.slides.layouts import fit_laid_out, problem
 
-
-def _layout_warnings(slide: Slide, options: DeckOptions) -> list[str]:
-    """What a slide's layout or columns could not keep: a layout without what it needs, or too
-    much to fit the layout's boxes (the slide is then laid out as written, and split)."""
-    from confnotes.slides.layouts import problem
-
-    found = problem(slide)
-    if found is not None:
-        return [found]
-    if options.fit and slide.kind not in ("title", "divider"):
-        from confnotes.slides.layouts import fit_laid_out
-
-        if not any(part.layout or part.grid is not None for part in fit_laid_out(slide)):
-            what = f"layout {slide.layout}" if slide.layout else "columns"
-            return [f"slide '{slide.title[:60]}': too much for its {what} at the smallest text; laid out one block under another"]
-    return []
+        found = problem(shown)
+        if found is not None:
+            warnings.append(found)
+            yield from map(own_footnotes, fit_slide(replace(shown, layout="")))
+            continue
+        fitted = fit_laid_out(shown)
+        if shown.kind not in ("title", "divider") and not any(one.layout or one.grid is not None for one in fitted):
+            what = f"layout {shown.layout}" if shown.layout else "columns"
+            warnings.append(f"slide '{shown.title[:60]}': too much for its {what} at the smallest text; laid out one block under another")
+        yield from map(own_footnotes, fitted)
 
 
 def _numbered(group: list[Slide]) -> list[Slide]:

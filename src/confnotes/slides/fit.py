@@ -272,7 +272,7 @@ def head_height(slide: Slide, scale: float) -> float:
     return height
 
 
-def _lede_height(entry: SlideEntry, scale: float) -> float:
+def lede_height(entry: SlideEntry, scale: float) -> float:
     """A title slide's opening text (26 px, deck.css ``.lede``) in its 960 px column."""
     if type(entry) is not SlideText or entry.kind != "paragraph" or is_image(entry):
         return entry_height(entry, scale)
@@ -300,7 +300,7 @@ def footnotes_height(footnotes: tuple[tuple[int, str, str], ...]) -> float:
 
 
 def content_height(slide: Slide, scale: float) -> float:
-    measure: Callable[[SlideEntry, float], float] = _lede_height if slide.kind == "title" else entry_height
+    measure: Callable[[SlideEntry, float], float] = lede_height if slide.kind == "title" else entry_height
     return head_height(slide, scale) + sum(measure(entry, scale) for entry in slide.content)
 
 
@@ -316,7 +316,7 @@ def fit_slide(slide: Slide) -> list[Slide]:
     steps = _steps_for(slide)
     for scale in steps:
         if content_height(slide, scale) <= room:
-            return [_finish(slide, scale)]
+            return [finish(slide, scale)]
     pages = _paginate(slide, room)
     parts = len(pages)
     out = []
@@ -334,7 +334,7 @@ def fit_slide(slide: Slide) -> list[Slide]:
             overflow=True,
         )
         scale = next((s for s in _steps_for(part) if content_height(part, s) <= room), FLOOR)
-        out.append(_finish(part, scale))
+        out.append(finish(part, scale))
     return out
 
 
@@ -363,7 +363,7 @@ def _headers_fit(text: str, scale: float) -> bool:
     return all(text_em(word, "bold") * size <= cell_w for cell in rows[0] for word in plain(cell).split())
 
 
-def _finish(slide: Slide, scale: float) -> Slide:
+def finish(slide: Slide, scale: float) -> Slide:
     """Record the scale, and the height each image may take (what the rest leaves, shared)."""
     images = sum(images_in(entry) for entry in slide.content)
     if not images:
@@ -436,7 +436,7 @@ def _paginate(slide: Slide, room: float) -> list[list[SlideEntry]]:
     later = replace(slide, continued=True, kind="text" if slide.kind == "title" else slide.kind)
     pages: list[list[SlideEntry]] = [[]]
     used = head_height(slide, FLOOR)
-    measure = _lede_height if slide.kind == "title" else entry_height
+    measure = lede_height if slide.kind == "title" else entry_height
 
     def new_page(carried: list[SlideEntry]) -> None:
         nonlocal used

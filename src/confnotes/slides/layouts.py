@@ -74,7 +74,7 @@ def arrange(slide: Slide, carried: int = 0) -> tuple[Slide, int]:
                 closed = open_divs.pop() if open_divs else ""
                 if closed == "columns" and stop < 0 and starts:
                     stop = len(content)
-            elif entry.info in ("columns", "column", "incremental"):
+            else:  # (a div of another name, ``::: tip``, directs nothing here)
                 open_divs.append(entry.info)
                 if entry.info == "column" and stop < 0:
                     starts.append(len(content))
@@ -98,10 +98,9 @@ def arrange(slide: Slide, carried: int = 0) -> tuple[Slide, int]:
 
 
 def _width(text: str) -> float | None:
-    from confnotes.model import Block, Span
     from confnotes.parse.divs import width
 
-    return width(Block("div", text, Span(0, 0), "column"))
+    return width(text)
 
 
 def _grid(starts: list[int], widths: list[float | None], end: int) -> Columns:
@@ -131,16 +130,21 @@ def halves(content: tuple[SlideEntry, ...]) -> Columns | None:
 def _quoted_items(entry: SlideText) -> list[SlideItem] | None:
     """A quote that is nothing but a list (``> - item``) as its items, else None."""
     items: list[SlideItem] = []
+    blank = False  # a blank line of the quote after its items: what follows is no item's
     for line in entry.text.split("\n"):
         match = _QUOTED_ITEM.match(line)
+        words = line.lstrip().lstrip(">").strip()
         if match is not None:
             indent, marker, text = match.groups()
             number = marker[:-1] if marker[-1] in ".)" else None
             items.append(SlideItem(text.strip(), None, 1 if len(indent.expandtabs(4)) >= 2 else 0, number))
-        elif items and line.lstrip(">").strip():
+            blank = False
+        elif not words:
+            blank = bool(items)
+        elif items and not blank:  # a lazy continuation of the item's text
             last = items[-1]
-            items[-1] = replace(last, text=f"{last.text} {line.lstrip('>').strip()}")
-        elif line.lstrip(">").strip() or not items:
+            items[-1] = replace(last, text=f"{last.text} {words}")
+        else:
             return None
     return items or None
 
@@ -195,16 +199,17 @@ def fit_laid_out(slide: Slide) -> list[Slide]:
 
 def fitted(slide: Slide, room: float, steps: tuple[float, ...]) -> Slide | None:
     """The laid-out slide at the largest scale at which it fits its layout's boxes, else None."""
-    from confnotes.slides.fit import _finish
+    from confnotes.slides.fit import finish
 
     for scale in steps:
         height = _height(slide, scale)
         if height <= _room(slide, room):
-            if slide.layout in ("image-left", "image-right", "full-image"):
-                return replace(slide, scale=scale, image_px=SLIDE_H)  # the picture fills its side, or the slide
+            if slide.picture is not None:  # it fills its side, or the slide (deck.css); other images share the rest
+                rest = tuple(entry for entry in slide.content if entry is not slide.picture)
+                return replace(slide, scale=scale, image_px=finish(replace(slide, content=rest, layout=""), scale).image_px)
             if slide.grid is not None:
                 return replace(slide, scale=scale, image_px=_column_image_px(slide, scale, room))
-            return _finish(slide, scale)
+            return finish(slide, scale)
     return None
 
 
@@ -213,7 +218,7 @@ def _room(slide: Slide, room: float) -> float:
 
 
 def _height(slide: Slide, scale: float) -> float:
-    from confnotes.slides.fit import _lede_height, entry_height, head_height
+    from confnotes.slides.fit import entry_height, head_height, lede_height
 
     layout = slide.layout
     content = slide.content
@@ -229,7 +234,7 @@ def _height(slide: Slide, scale: float) -> float:
         outside = [*content[: grid.start], *content[grid.stops[-1] :]]
         return head_height(slide, scale) + sum(entry_height(entry, scale) for entry in outside) + max(columns, default=0.0)
     if layout == "title":
-        return _head(slide, scale, BOX_W) + sum(_lede_height(entry, scale) for entry in content)
+        return _head(slide, scale, BOX_W) + sum(lede_height(entry, scale) for entry in content)
     if layout == "section":
         return _head(slide, scale, BOX_W) + sum(entry_height(entry, scale) for entry in content)
     return head_height(slide, scale) + sum(entry_room(slide, entry, scale) for entry in content)

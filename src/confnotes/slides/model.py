@@ -154,8 +154,15 @@ class Slide:
 
     @property
     def steps(self) -> int:
-        """How many steps reveal the slide's incremental lists (0: none)."""
-        return max((entry.step for entry in self.content if type(entry) is SlideItem), default=0)
+        """How many steps reveal the slide's incremental lists (0: none; a part of a split list
+        counts its own)."""
+        return len({entry.step for entry in self.content if type(entry) is SlideItem and entry.step})
+
+    @property
+    def shared_notes(self) -> tuple[str, ...]:
+        """The notes every output that is handed out carries (handout, PPTX, Marp, the outline):
+        none when the author kept them to the presenter view (``notes: presenter``)."""
+        return () if self.private_notes else self.notes
 
 
 def runs_of(content: tuple[SlideEntry, ...]) -> list[tuple[str, Any]]:
@@ -190,7 +197,7 @@ def entry_words(entry: SlideEntry) -> int:
     they count none (the fit engine measures them)."""
     if type(entry) is SlideItem:
         return _words(entry.full)
-    return 0 if entry.kind in ("code", "table", "math") else _words(entry.text)
+    return 0 if entry.kind in ("code", "table", "math", "diagram") else _words(entry.text)
 
 
 @lru_cache(maxsize=16384)  # the splitter, lint, timing and the deck count the same texts
