@@ -414,3 +414,59 @@ def test_the_slide_outline_is_the_golden_one(cli, tmp_path, note):
     rendered(cli, copy, "outline", out)
     golden = DIRECTED / "golden" / f"{note.stem}.outline.txt"
     assert out.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8")
+
+
+def test_html_in_a_directive_or_a_fence_reaches_no_output(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Talk\n\n## Hostile\n\n"
+        '<!-- slide layout: <b>quote</b>; class: x"><script>alert(1)</script>; background: javascript:alert(1).png -->\n\n'
+        ':::: columns\n::: {.column width="40%" onmouseover="alert(2)"}\n- left\n:::\n::: {.column}\n- right\n:::\n::::\n\n'
+        '::: {.tip"><img src=x onerror=alert(3)>}\ntext\n:::\n',
+        encoding="utf-8",
+    )
+    result = cli("lint", "--no-cache", "--select", "CN114", str(note))
+    assert "layout '<b>quote</b>' is not one of title, section" in result.stdout
+    assert "background 'javascript:alert(1).png' is not a colour or an image file below the note's folder (no URLs)" in result.stdout
+    for to, out in (("html", "p.html"), ("slides", "d.html"), ("marp", "m.md"), ("pptx", "d.pptx"), ("outline", "o.txt")):
+        rendered(cli, note, to, tmp_path / out)
+    for out in ("p.html", "d.html", "m.md", "o.txt"):
+        text = (tmp_path / out).read_text(encoding="utf-8")
+        assert "alert(" not in text and "onmouseover" not in text and "onerror" not in text and "javascript:" not in text, out
+    deck = rendered_deck(note)
+    hostile = _slide(deck, "Hostile")
+    assert hostile.layout == "" and hostile.background == "" and hostile.grid is not None and hostile.grid.widths == (0.4, 0.6)
+
+
+def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
+    """pdftoppm's pictures of WeasyPrint's slides PDF: the full-image slide is the photo (dark,
+    under its band), the image-left slide has the photo in its left 40% and blank paper right
+    of its text, the section layout is the dark colour, the big number is large ink."""
+    from PIL import Image, ImageStat
+
+    from helpers import require_program
+
+    require_program("pdftoppm", install="apt-get install poppler-utils")
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "slides-pdf", tmp_path / "stage.pdf")
+    deck = rendered_deck(STAGE)
+
+    def page(layout):
+        number = next(index for index, slide in enumerate(deck.slides, 1) if slide.layout == layout and slide.kind != "title")
+        prefix = tmp_path / f"page-{layout}"
+        subprocess.run(
+            ["pdftoppm", "-r", "24", "-png", "-f", str(number), "-l", str(number), str(tmp_path / "stage.pdf"), str(prefix)], check=True
+        )
+        return Image.open(next(tmp_path.glob(f"page-{layout}*.png"))).convert("L")
+
+    def mean(picture, box):
+        width, height = picture.size
+        return ImageStat.Stat(picture.crop((int(box[0] * width), int(box[1] * height), int(box[2] * width), int(box[3] * height)))).mean[0]
+
+    full = page("full-image")
+    assert mean(full, (0, 0, 1, 1)) < 120  # the hall's photo fills the slide
+    left = page("image-left")
+    assert mean(left, (0, 0, 0.38, 1)) < 245 and mean(left, (0.42, 0.75, 1, 0.9)) > 250  # photo left, paper right
+    assert mean(page("section"), (0, 0, 1, 1)) < 80  # the dark divider colour
+    big = page("big-number")
+    assert mean(big, (0.05, 0.35, 0.3, 0.6)) < mean(big, (0.05, 0.75, 0.3, 0.85))  # the figure's ink, above blank paper

@@ -29,6 +29,7 @@ from confnotes.parse.blocks import SLIDE_COMMENT as _BODY
 _COLOUR = re.compile(r"\A(?:#[0-9a-fA-F]{3}|#[0-9a-fA-F]{4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|[a-zA-Z]{3,20})\Z")
 _CLASS = re.compile(r"\A[A-Za-z][A-Za-z0-9_-]{0,40}\Z")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|webp|svg)\Z", re.I)
+_SCHEME = re.compile(r"\A[a-z][a-z0-9+.-]*:", re.I)  # a URL (https:, javascript:, data:, file:): never a background
 KEYS = ("layout", "class", "background", "notes")
 FLAGS = ("hide", "incremental")
 #: what ``layout:`` may name (``slides.layouts``)
@@ -91,6 +92,8 @@ def _read_part(part: str, found: dict[str, Any]) -> list[str]:
         found["classes"] += [name for name in value.split() if _CLASS.match(name)]
         return [f"class '{name[:40]}' is not a class name (letters, digits, - and _)" for name in bad]
     if key == "background":
+        if _SCHEME.match(value) or "<" in value or "\\" in value:
+            return [f"background '{value[:40]}' is not a colour or an image file below the note's folder (no URLs)"]
         if _COLOUR.match(value) or _IMAGE.search(value):
             found["background"] = value
             return []
