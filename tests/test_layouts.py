@@ -214,6 +214,8 @@ def test_the_slides_pdf_gets_a_page_a_step_only_when_asked(cli, tmp_path):
     timeline = [page.extract_text() for page in pages if page.extract_text().startswith("Timeline")]
     assert len(timeline) == 5
     assert "09:14" not in timeline[0] and "09:12" in timeline[0] and "12:09" in timeline[-1]
+    # each step is the same slide: it shows that slide's number, out of the deck's slides
+    assert all(re.search(rf"\b3\s*/\s*{slides}(?!\d)", page) for page in timeline)
 
 
 # ------------------------------------------------------------------ PPTX and Marp
@@ -405,7 +407,7 @@ def _words_on(pdf, number):
 # ------------------------------------------------------------------ golden slide outlines
 
 
-@pytest.mark.parametrize("note", LAID_OUT, ids=lambda path: path.name)
+@pytest.mark.parametrize("note", sorted(DIRECTED.glob("*.md")), ids=lambda path: path.name)
 def test_the_slide_outline_is_the_golden_one(cli, tmp_path, note):
     """What each slide shows, in order (``--to outline``): layouts, columns and steps change where
     things go on a slide, never which slide a word is on or in what order."""

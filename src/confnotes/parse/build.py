@@ -393,7 +393,7 @@ def _check_nesting(tokens: list[Any], path: str) -> None:
 def _parse(text: str, path: str, options: ParseOptions) -> Document:
     state = ParseState(text, path, options)
     try:
-        tokens = markdown_parser().parse(text)
+        tokens = markdown_parser(text).parse(text)
     except RecursionError:
         raise input_error("notes nested too deeply to read", path, 1, 1) from None
     _check_nesting(tokens, path)

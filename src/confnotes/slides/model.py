@@ -159,6 +159,11 @@ class Slide:
         return len({entry.step for entry in self.content if type(entry) is SlideItem and entry.step})
 
     @property
+    def later_step(self) -> bool:
+        """A slides PDF's step of a slide after its first (``slides.build.stepped``): the same slide."""
+        return bool(self.upto) and self.upto > min(entry.step for entry in self.content if type(entry) is SlideItem and entry.step)
+
+    @property
     def shared_notes(self) -> tuple[str, ...]:
         """The notes every output that is handed out carries (handout, PPTX, Marp, the outline):
         none when the author kept them to the presenter view (``notes: presenter``)."""

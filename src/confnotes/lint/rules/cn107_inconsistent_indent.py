@@ -73,7 +73,7 @@ def _quoted(ctx: LintContext) -> Iterator[Report]:
             continue
         source = "\n".join(ctx.lines[first - 1 : first + text.count("\n")])
         stack: list[list[tuple[int, int, int, int]]] = []  # per open list: (line, col, indent, number width)
-        for token in markdown_parser().parse(source):
+        for token in markdown_parser(source).parse(source):
             if token.type in ("bullet_list_open", "ordered_list_open"):
                 stack.append([])
             elif token.type == "list_item_open" and token.map and stack:
