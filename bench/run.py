@@ -344,9 +344,9 @@ def main() -> int:
             )
         )
         WHY["lint <= 1.3x the bare parse, by instruction count"] = (
-            f"The outline alone (confnotes' lean markdown-it block parse and the outline builder) costs "
-            f"{counts['outline'] / counts['bare']:.2f}x the bare parse's instructions, less than the parse "
-            f"itself, as it skips inline parsing; the lint rules on that outline add "
+            f"The outline alone costs {counts['outline'] / counts['bare']:.2f}x the bare parse's instructions: "
+            "its markdown-it block parse skips inline parsing, but the outline builder, the paste-recovery "
+            "rules and the model's objects cost more than that saves; the lint rules on that outline add "
             f"{(counts['lint'] - counts['outline']) / counts['bare']:.2f}x, spread over the rules that read every "
             "line (markers, indentation, emphasis, headings) and the per-note set-up (config, suppressions)."
         )

@@ -78,7 +78,7 @@
     var index = clamp(Number(message.index));
     var wanted = Math.max(0, Number(message.step) || 0);
     if (index !== current) { show(index, true, wanted); }
-    else if (wanted !== step) { reveal(wanted); }
+    else if (wanted !== step) { reveal(wanted, true); }
   }
   if (typeof window.BroadcastChannel === "function") {
     channel = new window.BroadcastChannel(channelName);

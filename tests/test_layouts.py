@@ -472,3 +472,31 @@ def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
     assert mean(page("section"), (0, 0, 1, 1)) < 80  # the dark divider colour
     big = page("big-number")
     assert mean(big, (0.05, 0.35, 0.3, 0.6)) < mean(big, (0.05, 0.75, 0.3, 0.85))  # the figure's ink, above blank paper
+
+
+@pytest.mark.browser
+def test_the_audience_window_follows_the_presenters_steps(cli, tmp_path, browser):
+    copy = _copy(STEPS, tmp_path)
+    rendered(cli, copy, "slides", tmp_path / "steps.html")
+    timeline = next(index for index, slide in enumerate(rendered_deck(STEPS).slides, 1) if slide.title == "Timeline")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.clock.install(time=1_800_000_000_000)
+    context.clock.pause_at(1_800_000_000_000)
+    try:
+        audience = context.new_page()
+        audience.goto((tmp_path / "steps.html").resolve().as_uri() + f"#{timeline}")
+        with context.expect_page() as opened:
+            audience.keyboard.press("p")
+        presenter = opened.value
+        presenter.wait_for_selector(".presenter-view")
+        shown = "() => [...document.querySelectorAll('.slide.current .fragment.shown')].length"
+        for step in (1, 2, 3):
+            presenter.keyboard.press("ArrowRight")
+            audience.wait_for_function(f"() => document.querySelectorAll('.slide.current .fragment.shown').length === {step}", timeout=5000)
+        audience.keyboard.press("ArrowLeft")  # the audience window steps back: the presenter follows
+        presenter.wait_for_function(
+            "() => document.querySelector('.pv-next-notes').textContent.startsWith('Next item (3 of 5)')", timeout=5000
+        )
+        assert audience.evaluate(shown) == 2
+    finally:
+        context.close()

@@ -221,6 +221,7 @@ async def test_hover_on_a_finding_is_the_rules_documentation(client: LanguageCli
 async def test_completion_of_front_matter_and_directives(client: LanguageClient, tmp_path: Path):
     note = tmp_path / "c.md"
     text = "---\ntitle: x\nki\nkind: \nslides:\n  w\n---\n\n# T\n\n<!-- confnotes-disable \n"
+    text += "\n<!-- slide class: invert; lay\n<!-- slide layout: \n"
     note.write_text(text, encoding="utf-8")
     uri = open_note(client, note, text)
 
@@ -233,6 +234,9 @@ async def test_completion_of_front_matter_and_directives(client: LanguageClient,
     assert {"notes", "talk", "reading-list"} <= await labels(3, 6)
     assert {"wpm", "max_items", "slide_seconds"} <= await labels(5, 3)
     assert {"CN104", "empty-section"} <= await labels(10, 23)
+    assert {"layout", "background", "notes", "hide", "incremental"} <= await labels(12, 30)  # after a ';': the next key
+    assert {"two-column", "image-left", "full-image", "big-number"} <= await labels(13, 19)
+    assert "steps" in await labels(5, 3)  # slides.steps, for the slides PDF
     assert await labels(8, 3) == set()
 
 

@@ -25,6 +25,8 @@ SHOW_TIMING = "confnotes.showTiming"
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning, "info": lsp.DiagnosticSeverity.Information}
 _DIRECTIVE_OPEN = re.compile(r"<!--\s*confnotes-(?:disable-next-line|disable|enable)\b[^>]*$")
 _DIRECTIVE_START = re.compile(r"<!--\s*confnotes-[\w-]*$")
+#: inside ``<!-- slide … -->`` (slides.directives): the part being typed, after ``slide`` or a ``;``
+_SLIDE_OPEN = re.compile(r"<!--\s*slide\b(?:[^>;]*;)*\s*([\w-]*)(?:\s*:\s*([\w-]*))?$", re.IGNORECASE)
 _ITEM = re.compile(r"^(\s*)(?:[-*+•◦▪‣⁃●○■□➢➤–—]|\d{1,9}[.)])\s+")
 
 
@@ -418,7 +420,8 @@ _VALUES = {
 
 
 def completions(text: str, pos: lsp.Position, encoding: str = UTF16) -> list[lsp.CompletionItem]:
-    """Front-matter keys and values, ``slides.*`` settings, and rule ids in ``confnotes-disable`` comments."""
+    """Front-matter keys and values, ``slides.*`` settings, rule ids in ``confnotes-disable``
+    comments, and the keys and values of ``<!-- slide … -->`` directives."""
     from dataclasses import fields
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -433,6 +436,8 @@ def completions(text: str, pos: lsp.Position, encoding: str = UTF16) -> list[lsp
             lsp.CompletionItem(label=f"confnotes-{action}", kind=lsp.CompletionItemKind.Keyword, insert_text=f"confnotes-{action} ")
             for action in ("disable", "enable", "disable-next-line")
         ]
+    if (slide := _SLIDE_OPEN.search(prefix)) is not None:
+        return _slide_items(slide.group(1).lower(), slide.group(2) is not None)
     end = _front_matter_end(lines)
     if end is None or pos.line == 0 or (end >= 0 and pos.line >= end):
         return []
@@ -462,6 +467,21 @@ def completions(text: str, pos: lsp.Position, encoding: str = UTF16) -> list[lsp
         lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Property, documentation=doc, insert_text=f"{name}: ")
         for name, doc in _front_matter_keys()
     ]
+
+
+def _slide_items(key: str, after_colon: bool) -> list[lsp.CompletionItem]:
+    """In a ``<!-- slide … -->`` comment: its keys and flags, or the values a key allows (the same
+    lists lint rule CN114 checks against)."""
+    from confnotes.slides.directives import FLAGS, KEYS, LAYOUTS, NOTES
+
+    if after_colon:
+        values = {"layout": LAYOUTS, "notes": NOTES, "class": ("invert", "lead")}.get(key, ())
+        return [lsp.CompletionItem(label=value, kind=lsp.CompletionItemKind.EnumMember, detail=f"slide {key}") for value in values]
+    out = [
+        lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Property, detail="slide directive", insert_text=f"{name}: ")
+        for name in KEYS
+    ]
+    return out + [lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Keyword, detail="slide directive") for name in FLAGS]
 
 
 @cache
