@@ -145,42 +145,32 @@ def _costs(lines: int = 2000) -> dict[str, float]:
     """Where the server's time goes (the profile behind a missed target): importing the protocol's
     types (lsprotocol, which builds its 1,000-odd attrs classes at import), Python's own start, and
     one analysis of the note in-process, with the bare markdown-it parse of its text for scale."""
-    import subprocess
+    from itertools import count
 
     from markdown_it import MarkdownIt
+    from run import interleaved, timed_cmd  # bench/run.py's timing, which calls this module
 
     from confnotes.lsp.analysis import analyse
-
-    def started(code: str) -> float:
-        times = []
-        for _ in range(3):
-            begun = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True)
-            times.append(time.perf_counter() - begun)
-        return statistics.median(times)
 
     folder = Path(tempfile.mkdtemp(prefix="confnotes-lsp-costs-"))
     note = folder / "talk.md"
     text = talk_note(lines)
     note.write_text(text, encoding="utf-8")
     analyse(str(note), text)  # rule modules and parsers loaded, as in a running server
-    runs, parses = [], []
     bare = MarkdownIt("commonmark").enable("table")
-    for index in range(5):
-        edited = text + "x" * (index + 1)
-        begun = time.perf_counter()
-        analyse(str(note), edited)
-        runs.append(time.perf_counter() - begun)
-        begun = time.perf_counter()
-        bare.parse(edited)
-        parses.append(time.perf_counter() - begun)
+    edits = count(1)  # each analysis of an edited text, as each keystroke makes one
+    inside = interleaved({"analyse": lambda: analyse(str(note), text + "x" * next(edits)), "bare": lambda: bare.parse(text)}, 5)
+
+    def started(code: str) -> float:
+        return timed_cmd([sys.executable, "-c", code], 3)
+
     return {
         "python_s": started("pass"),
         "protocol_s": started("import lsprotocol.types"),
         "pygls_s": started("import pygls.lsp.server"),
         "server_s": started("import confnotes.lsp.server"),
-        "analyse_ms": statistics.median(runs) * 1000,
-        "bare_parse_ms": statistics.median(parses) * 1000,
+        "analyse_ms": inside["analyse"] * 1000,
+        "bare_parse_ms": inside["bare"] * 1000,
     }
 
 

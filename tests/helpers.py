@@ -392,6 +392,20 @@ def require_marp() -> str:
     return require(found, "marp-cli is not installed (npm install --prefix .ci @marp-team/marp-cli)")
 
 
+def copied_note(note: Path, folder: Path) -> Path:
+    """``note`` copied into ``folder`` with the pictures beside it (its ``*.png`` and an ``img/``
+    folder, where notes keep screenshots), so a render there finds them; returns the copy."""
+    import shutil
+
+    for picture in note.parent.glob("*.png"):
+        shutil.copy(picture, folder / picture.name)
+    if (note.parent / "img").is_dir():
+        shutil.copytree(note.parent / "img", folder / "img", dirs_exist_ok=True)
+    copy = folder / note.name
+    copy.write_bytes(note.read_bytes())
+    return copy
+
+
 def rendered_deck(note: Path):  # -> a Deck
     """The deck as ``render`` builds it: images looked up beside the note."""
     from confnotes.load import load_note

@@ -12,7 +12,7 @@ import pytest
 from confnotes.load import load_note
 from confnotes.slides import SlideItem, build_deck
 from conftest import FIXTURES, NOTES
-from helpers import rendered_deck, require_marp
+from helpers import copied_note, rendered_deck, require_marp
 
 STRESS = FIXTURES / "slides" / "stress.md"
 #: real notes with their screenshots (stand-ins of the same sizes): a wide diagram, a graph
@@ -55,13 +55,7 @@ def _deck(cli, note, tmp_path, to="slides"):
 
     out = tmp_path / (note.stem + output_format(to).suffix)
     if note.parent != tmp_path:
-        for extra in note.parent.glob("*.png"):
-            shutil.copy(extra, tmp_path / extra.name)
-        if (note.parent / "img").is_dir():  # screenshots in a folder of their own, as notes keep them
-            shutil.copytree(note.parent / "img", tmp_path / "img", dirs_exist_ok=True)
-        copy = tmp_path / note.name
-        copy.write_bytes(note.read_bytes())
-        note = copy
+        note = copied_note(note, tmp_path)
     result = cli("render", str(note), "--to", to, "-o", str(out))
     assert result.exit_code == 0, result.stderr
     return out

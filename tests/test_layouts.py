@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES
-from helpers import rendered, rendered_deck, require_marp
+from helpers import assert_words_in_order, check_golden, copied_note, model_words, rendered, rendered_deck, require_marp, source_words
 
 DIRECTED = FIXTURES / "directed"
 COLUMNS = DIRECTED / "golden-path-columns.md"
@@ -26,11 +26,7 @@ LAID_OUT = [COLUMNS, STAGE, STEPS, RUST, PRICING]
 
 def _copy(note, tmp_path):
     """The note and the pictures beside it, in ``tmp_path`` (renders resolve images there)."""
-    for picture in note.parent.glob("*.png"):
-        (tmp_path / picture.name).write_bytes(picture.read_bytes())
-    copy = tmp_path / note.name
-    copy.write_bytes(note.read_bytes())
-    return copy
+    return copied_note(note, tmp_path)
 
 
 def _slide(deck, title):
@@ -76,7 +72,9 @@ def test_words_keep_their_order_in_the_outline_and_the_deck():
     words = re.findall(r"[A-Za-z]{4,}", shown)
     at = [text.find(word) for word in dict.fromkeys(words)]
     assert all(position >= 0 for position in at)
-    assert load_note(str(COLUMNS)).doc.meta.title == "The Golden Path, One Year In"
+    doc = load_note(str(COLUMNS)).doc
+    assert doc.meta.title == "The Golden Path, One Year In"
+    assert_words_in_order(source_words(text), model_words(doc), "the outline")  # fences and columns where written
 
 
 def test_a_fence_that_pairs_with_nothing_is_text_and_a_finding(cli, tmp_path):
@@ -408,14 +406,13 @@ def _words_on(pdf, number):
 
 
 @pytest.mark.parametrize("note", sorted(DIRECTED.glob("*.md")), ids=lambda path: path.name)
-def test_the_slide_outline_is_the_golden_one(cli, tmp_path, note):
+def test_the_slide_outline_is_the_golden_one(cli, tmp_path, note, update_goldens):
     """What each slide shows, in order (``--to outline``): layouts, columns and steps change where
     things go on a slide, never which slide a word is on or in what order."""
     copy = _copy(note, tmp_path)
     out = tmp_path / "outline.txt"
     rendered(cli, copy, "outline", out)
-    golden = DIRECTED / "golden" / f"{note.stem}.outline.txt"
-    assert out.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8")
+    check_golden(DIRECTED / "golden" / f"{note.stem}.outline.txt", out.read_text(encoding="utf-8"), update_goldens)
 
 
 def test_html_in_a_directive_or_a_fence_reaches_no_output(cli, tmp_path):

@@ -8,14 +8,13 @@ the shapes python-pptx reads back (editable text where it is text)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
-from helpers import rendered_deck, require_program
+from helpers import copied_note, rendered_deck, require_program
 
 DIRECTED = FIXTURES / "directed"
 FEATURES = {  # feature: the talk that shows it, and the slide it is on
@@ -33,18 +32,16 @@ _made: dict[tuple[str, str, tuple[str, ...]], Path] = {}
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    out = tmp_path_factory.mktemp("parity")
-    for picture in DIRECTED.glob("*.png"):
-        shutil.copy(picture, out / picture.name)
-    return out
+    return tmp_path_factory.mktemp("parity")
 
 
 def _render(cli, folder: Path, name: str, to: str, *extra: str) -> Path:
+    from confnotes.render.formats import output_format
+
     key = (name, to, extra)
     if key not in _made:
-        note = folder / name
-        note.write_bytes((DIRECTED / name).read_bytes())
-        out = folder / f"{Path(name).stem}{'-steps' if extra else ''}.{ {'slides': 'html', 'slides-pdf': 'pdf', 'pptx': 'pptx'}[to] }"
+        note = copied_note(DIRECTED / name, folder)
+        out = folder / f"{note.stem}{'-steps' if extra else ''}{output_format(to).suffix}"
         result = cli("render", str(note), "--to", to, "-o", str(out), *extra)
         assert result.exit_code == 0, result.stderr
         _made[key] = out

@@ -5,7 +5,6 @@ reading of the file (one page per slide, no text outside the page)."""
 from __future__ import annotations
 
 import copy
-import shutil
 import subprocess
 from itertools import combinations
 from pathlib import Path
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, NOTES
-from helpers import rendered_deck, require_program
+from helpers import copied_note, rendered_deck, require_program
 
 STRESS = FIXTURES / "slides" / "stress.md"
 DECKS = [
@@ -29,12 +28,7 @@ DECKS = [
 def _pptx(cli, note: Path, tmp_path: Path, *args: str) -> Path:
     folder = tmp_path / note.stem
     folder.mkdir(exist_ok=True)
-    for image in note.parent.glob("*.png"):
-        shutil.copy(image, folder / image.name)
-    if (note.parent / "img").is_dir():
-        shutil.copytree(note.parent / "img", folder / "img", dirs_exist_ok=True)
-    copy = folder / note.name
-    copy.write_bytes(note.read_bytes())
+    copy = copied_note(note, folder)
     out = folder / f"{note.stem}.pptx"
     result = cli("render", str(copy), "--to", "pptx", "-o", str(out), *args)
     assert result.exit_code == 0, result.stderr

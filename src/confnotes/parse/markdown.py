@@ -58,7 +58,7 @@ def div_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("fence", "div_fence", div_fence_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]})
 
 
-def markdown_parser(text: str = "") -> MarkdownIt:
+def markdown_parser(text: str) -> MarkdownIt:
     """The parser for ``text``: with the fenced-div rule only when the text has a ``:::`` (the rule
     is tried at every line of every paragraph: 6% of a parse, for the few notes that use it)."""
     return _parser(":::" in text)
