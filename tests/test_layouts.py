@@ -282,6 +282,101 @@ def test_marp_cli_lays_columns_side_by_side(cli, tmp_path, open_page):
     assert not errors
 
 
+FIGURES = """---
+title: Error budgets in practice
+speakers: [Dana Whit]
+---
+
+## How often we paged
+
+<!-- slide layout: big-number -->
+
+- 4.2×
+- more pages before the rota change
+
+## What the SLO bought us
+
+<!-- slide layout: big-number -->
+
+99.95%
+
+Measured over the last four quarters.
+
+## What the rota taught us
+
+<!-- slide layout: quote -->
+
+> A page you cannot act on is a bug in the pager.
+
+Said at every retro, by someone new each time.
+
+## Part two: the rota people choose
+
+<!-- slide layout: section -->
+
+Fewer pages, better pages.
+"""
+
+
+def test_pptx_sets_the_figure_large_and_the_section_dark_as_the_decks_do(cli, tmp_path):
+    """python-pptx's own reading of the file: a big number that is a list's first item is one
+    paragraph at the figure's size, bold, in the accent colour, with no bullet (the next item is
+    a bullet at the item size); a section layout is the dark ground with the title in white, as
+    written (the template's capitals off), above its text in light grey."""
+    from pptx import Presentation
+    from pptx.util import Pt
+
+    from confnotes.slides.layouts import BIG
+
+    note = tmp_path / "figures.md"
+    note.write_text(FIGURES, encoding="utf-8")
+    rendered(cli, note, "pptx", tmp_path / "figures.pptx")
+    slides = {
+        slide.shapes.title.text_frame.text: slide for slide in Presentation(str(tmp_path / "figures.pptx")).slides if slide.shapes.title
+    }
+    paragraphs = [p for shape in slides["How often we paged"].shapes if shape.has_text_frame for p in shape.text_frame.paragraphs]
+    figure = next(p for p in paragraphs if "".join(r.text for r in p.runs) == "4.2×")
+    assert {run.font.size for run in figure.runs} == {Pt(BIG[0] * 0.75)} and all(run.font.bold for run in figure.runs)
+    assert {str(run.font.color.rgb) for run in figure.runs} == {"1F5FBF"}
+    assert figure._p.pPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}buNone") is not None
+    after = next(p for p in paragraphs if "rota change" in "".join(r.text for r in p.runs))
+    assert {run.font.size for run in after.runs} == {Pt(30 * 0.75)}
+    section = slides["Part two: the rota people choose"]
+    assert str(section.background.fill.fore_color.rgb) == "0F2547"
+    title = section.shapes.title
+    assert {(str(r.font.color.rgb), r.font._rPr.get("cap")) for p in title.text_frame.paragraphs for r in p.runs} == {("FFFFFF", "none")}
+    text = next(shape for shape in section.shapes if shape.has_text_frame and "Fewer pages" in shape.text_frame.text)
+    assert text.top > title.top + title.height // 2
+    assert {str(r.font.color.rgb) for p in text.text_frame.paragraphs for r in p.runs} == {"C3C8D6"}
+
+
+@pytest.mark.browser
+def test_marp_cli_sets_the_quote_and_the_figure_at_the_layouts_sizes(cli, tmp_path, open_page):
+    """In Marp, as in the decks: the quote's words (a paragraph in the blockquote) at the quote's
+    size, the big number (a paragraph, or a list's first item) at the figure's, the line under it
+    at the slide's own item size."""
+    from confnotes.slides.layouts import BIG, QUOTE
+
+    marp = require_marp()
+    note = tmp_path / "figures.md"
+    note.write_text(FIGURES, encoding="utf-8")
+    rendered(cli, note, "marp", tmp_path / "figures.marp.md")
+    html = tmp_path / "figures.html"
+    subprocess.run([marp, "--no-stdin", str(tmp_path / "figures.marp.md"), "-o", str(html)], check=True, capture_output=True, timeout=180)
+    page, errors, _ = open_page(html, viewport=(1280, 720))
+    sizes = page.evaluate(
+        """() => {
+        const size = (element) => getComputedStyle(element).fontSize;
+        const slide = (id) => document.querySelector(`h2#${id}`).parentElement;
+        const items = slide("how-often-we-paged").querySelectorAll("li");
+        return [size(items[0]), size(items[1]), size(slide("what-the-slo-bought-us").querySelector("p")),
+                size(slide("what-the-rota-taught-us").querySelector("blockquote p"))];
+    }"""
+    )
+    assert sizes == [f"{BIG[0]}px", "30px", f"{BIG[0]}px", f"{QUOTE[0]}px"], sizes
+    assert not errors
+
+
 # ------------------------------------------------------------------ as pictures, in Chromium
 
 
@@ -497,3 +592,93 @@ def test_the_audience_window_follows_the_presenters_steps(cli, tmp_path, browser
         assert audience.evaluate(shown) == 2
     finally:
         context.close()
+
+
+def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path):
+    """pdftoppm's pictures: each laid-out slide's thumbnail in the handout (one a page, so each
+    after the first stands at the page's top margin) is its slides-PDF page scaled down, to a few
+    grey levels a pixel: the quote whole, the section dark, the picture beside the title, the
+    figure large. The footer's band is left out: the handout numbers a slide in its own corner."""
+    from PIL import Image, ImageChops, ImageStat
+
+    from helpers import require_program
+
+    require_program("pdftoppm", install="apt-get install poppler-utils")
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "slides-pdf", tmp_path / "stage.pdf")
+    rendered(cli, copy, "handout", tmp_path / "stage.handout.pdf", "--per-page", "1")
+    deck = rendered_deck(STAGE)
+    k, dpi, margin = 0.5315, 96, 14.3  # per-page 1's scale, CSS px, the page margin and border (mm)
+
+    def picture(pdf, number, resolution):
+        prefix = tmp_path / f"{pdf.stem}-{number}"
+        subprocess.run(
+            ["pdftoppm", "-r", f"{resolution:.3f}", "-f", str(number), "-l", str(number), "-png", str(pdf), str(prefix)], check=True
+        )
+        return Image.open(next(tmp_path.glob(f"{prefix.name}*.png"))).convert("L")
+
+    compared = 0
+    for number, slide in enumerate(deck.slides, 1):
+        if number == 1 or not slide.layout:
+            continue
+        page = picture(tmp_path / "stage.pdf", number, dpi * k)
+        sheet = picture(tmp_path / "stage.handout.pdf", number, dpi)
+        at = round(margin / 25.4 * dpi)
+        thumb = sheet.crop((at, at, at + page.width, at + page.height))
+        band = (0, 0, page.width, int(page.height * 0.86))
+        size = (128, 62)
+        difference = ImageChops.difference(page.crop(band).resize(size), thumb.crop(band).resize(size))
+        assert ImageStat.Stat(difference).mean[0] < 6, (slide.layout, slide.title, ImageStat.Stat(difference).mean[0])
+        compared += 1
+    assert compared >= 6
+
+
+@pytest.mark.browser
+def test_the_footer_keeps_off_a_side_picture_and_reads_over_a_full_one(cli, tmp_path, open_page):
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "slides", tmp_path / "stage.html")
+    page, errors, _ = open_page(tmp_path / "stage.html", viewport=(1280, 720))
+    boxes = page.evaluate(
+        """() => Object.fromEntries(["image-left", "image-right", "full-image"].map(layout => {
+        const slide = document.querySelector(`.slide.layout-${layout}:not(.kind-title)`);
+        slide.classList.add("current");
+        const box = (selector) => { const b = slide.querySelector(selector).getBoundingClientRect(); return [b.left, b.right]; };
+        const spans = [...slide.querySelectorAll(".slide-footer span")].map(s => getComputedStyle(s).backgroundColor);
+        const found = [box(".layout-picture"), box(".slide-footer"), getComputedStyle(slide.querySelector(".slide-footer")).color, spans];
+        slide.classList.remove("current");
+        return [layout, found];
+    }))"""
+    )
+    (picture, footer, _, _) = boxes["image-left"]
+    assert footer[0] >= picture[1], boxes["image-left"]
+    (picture, footer, _, _) = boxes["image-right"]
+    assert footer[1] <= picture[0], boxes["image-right"]
+    _, _, colour, bands = boxes["full-image"]
+    assert colour == "rgb(213, 217, 228)" and bands == ["rgba(12, 18, 32, 0.78)"] * 2, boxes["full-image"]
+    assert not errors
+
+
+def test_the_pptx_footer_keeps_off_a_side_picture_and_is_light_over_a_full_one(cli, tmp_path):
+    from pptx import Presentation
+
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "stage.pptx")
+    prs = Presentation(str(tmp_path / "stage.pptx"))
+    deck = rendered_deck(STAGE)
+    width = prs.slide_width
+    for slide, page in zip(deck.slides, prs.slides, strict=True):
+        footer = [
+            shape
+            for shape in page.shapes
+            if shape.has_text_frame and re.fullmatch(r"\d+ / \d+|Ten Years of On-Call", shape.text_frame.text)
+        ]
+        if slide.kind == "title":
+            continue
+        assert len(footer) == 2, slide.title
+        if slide.layout == "image-left":
+            assert all(shape.left >= 0.4 * width for shape in footer), slide.title
+        if slide.layout == "image-right":
+            assert all(shape.left + shape.width <= 0.6 * width for shape in footer), slide.title
+        if slide.layout == "full-image":
+            colours = {str(run.font.color.rgb) for shape in footer for p in shape.text_frame.paragraphs for run in p.runs}
+            assert colours == {"FFFFFF"}, slide.title

@@ -340,11 +340,15 @@ def layout_style(slide: Slide) -> str:
         for _ in below:
             out.append(f"section > :nth-child({child}) {{ grid-row: {row}; }}")
             child, row = child + 1, row + 1
+    # a layout's sizes on the elements that hold the text (the slide's own p and li sizes are
+    # set on those elements, so a size on their parent would not reach them)
     if slide.layout == "quote":
-        out.append(f"blockquote {{ font-size: {QUOTE[0] * slide.scale:.1f}px; font-style: italic; border: none; }}")
+        out.append(f"blockquote, blockquote p {{ font-size: {QUOTE[0] * slide.scale:.1f}px; line-height: {QUOTE[1]}; }}")
+        out.append("blockquote { font-style: italic; border: none; }")
     if slide.layout == "big-number":
-        big = f"font-size: {BIG[0] * slide.scale:.1f}px; line-height: {BIG[1]}; font-weight: 700; list-style: none;"
-        out.append(f"section > :nth-child(2) {{ {big} }}")
+        big = f"font-size: {BIG[0] * slide.scale:.1f}px; line-height: {BIG[1]}; font-weight: 700;"
+        out.append(f"section > :nth-child(2):not(ul), section > ul:nth-child(2) > li:first-child {{ {big} }}")
+        out.append("section > ul:nth-child(2) > li:first-child { list-style: none; }")
     if slide.layout in ("title", "section"):
         out.append(f"h2 {{ font-size: {LAYOUT_TITLE[0 if slide.layout == 'title' else 1]}px; }}")
     return " ".join(out)

@@ -59,6 +59,7 @@ from confnotes.slides.geometry import (
     TEXT,
     TITLE,
 )
+from confnotes.slides.layouts import BIG, PICTURE_SHARE, QUOTE, entry_room
 from confnotes.slides.model import SlideEntry, runs_of
 
 EMU = 9525  # per px of the 1280×720 deck
@@ -81,6 +82,12 @@ def _muted() -> Any:
     from pptx.dml.color import RGBColor
 
     return RGBColor(0x4F, 0x5B, 0x6B)  # type: ignore[no-untyped-call]
+
+
+def _accent() -> Any:
+    from pptx.dml.color import RGBColor
+
+    return RGBColor(0x1F, 0x5F, 0xBF)  # type: ignore[no-untyped-call]
 
 
 def _pt(px: float) -> Any:
@@ -114,6 +121,8 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     for slide in deck.slides:
         if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
             _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)
+            if slide.layout == "section" and not reference:
+                _dark_divider(prs.slides[-1])
             if slide.picture is not None:
                 _title_picture(prs.slides[-1], slide, (base_dir, warnings))
         elif slide.kind == "divider":
@@ -140,8 +149,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
         if not reference and slide.kind != "title":
-            on_dark = slide.kind == "divider" or is_dark(slide.background) or (not slide.background and "invert" in slide.classes)
-            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", on_dark=on_dark)
+            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", slide)
         if slide.shared_notes:  # (none when <!-- slide notes: presenter --> keeps them to the presenter view)
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.shared_notes))
     buffer = io.BytesIO()
@@ -325,7 +333,6 @@ def _rich(paragraph: Any, text: str, px: float | None, md: InlineRenderer, bold:
 
 
 def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
-    from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
 
     title = page.shapes.title
@@ -339,7 +346,7 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
             box = page.shapes.add_textbox(*_emu(LEFT, TOP, BOX_W, kicker - 2))
             _frame(box.text_frame)
             run = _run(box.text_frame.paragraphs[0], plain(slide.subtitle).upper(), KICKER[0])
-            run.font.color.rgb = RGBColor(0x1F, 0x5F, 0xBF)  # type: ignore[no-untyped-call]
+            run.font.color.rgb = _accent()
             top, height = TOP + kicker, height - kicker
         _box(title, LEFT, top, BOX_W, height)
         _frame(title.text_frame, scale=slide.scale)
@@ -354,9 +361,11 @@ def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
 
 
 def _dark_divider(page: Any) -> None:
-    """A section divider as the deck draws it: the title in white, large, on the theme's dark blue."""
+    """A section divider (or a ``section`` layout) as the deck draws it: the title in white, large,
+    as written (the template's Section Header sets it in capitals), on the theme's dark blue, and
+    the layout's text under it in light grey (the template puts it above)."""
     from pptx.dml.color import RGBColor
-    from pptx.enum.text import PP_ALIGN
+    from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 
     fill = page.background.fill
     fill.solid()
@@ -364,25 +373,49 @@ def _dark_divider(page: Any) -> None:
     title = page.shapes.title
     if title is None:
         return
-    _box(title, LEFT, 260, BOX_W, 200)
+    text = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0 and ph.has_text_frame]
+    _box(title, LEFT, 220 if text else 260, BOX_W, 110 if text else 200)
     _frame(title.text_frame)
     for paragraph in title.text_frame.paragraphs:
         paragraph.alignment = PP_ALIGN.LEFT
         for run in paragraph.runs:
             run.font.size, run.font.name, run.font.bold = _pt(DIVIDER_TITLE), FONT, True
             run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
+            run.font._rPr.set("cap", "none")  # noqa: SLF001 - python-pptx has no caps property
+    for placeholder in text:
+        _box(placeholder, LEFT, 340, BOX_W, 240)
+        frame = placeholder.text_frame
+        frame.vertical_anchor = MSO_ANCHOR.TOP
+        for paragraph in frame.paragraphs:
+            paragraph.alignment = PP_ALIGN.LEFT
+            for run in paragraph.runs:
+                run.font.color.rgb = RGBColor(0xC3, 0xC8, 0xD6)  # type: ignore[no-untyped-call]
 
 
-def _footer(page: Any, title: str, number: str, on_dark: bool = False) -> None:
-    """The deck's title and the slide number along the bottom, as on the HTML deck (white on a
-    dark section divider, as there)."""
+def _on_dark(slide: Slide) -> bool:
+    """Whether the slide's ground is dark, so its footer is light: a section divider or layout, a
+    full-image photo, a dark background colour, or the invert class with no background of the author's."""
+    if slide.kind == "divider" or slide.layout in ("section", "full-image"):
+        return True
+    return is_dark(slide.background) if slide.background else "invert" in slide.classes
+
+
+def _footer(page: Any, title: str, number: str, slide: Slide) -> None:
+    """The deck's title and the slide number along the bottom, as on the HTML deck: white on a
+    dark ground, and beside an image layout's side picture, never over it."""
     from pptx.dml.color import RGBColor
     from pptx.enum.text import PP_ALIGN
 
     top = SLIDE_H - BOTTOM + 16
+    start, end = float(LEFT), float(LEFT + BOX_W)
+    if slide.layout == "image-left":
+        start = SLIDE_W * PICTURE_SHARE + LEFT
+    elif slide.layout == "image-right":
+        end = SLIDE_W * (1 - PICTURE_SHARE) - LEFT
+    on_dark, span = _on_dark(slide), end - start
     for text, left, width, align in (
-        (title, LEFT, BOX_W * 0.7, PP_ALIGN.LEFT),
-        (number, LEFT + BOX_W * 0.75, BOX_W * 0.25, PP_ALIGN.RIGHT),
+        (title, start, span * 0.7, PP_ALIGN.LEFT),
+        (number, start + span * 0.75, span * 0.25, PP_ALIGN.RIGHT),
     ):
         box = page.shapes.add_textbox(*_emu(left, top, width, 24))
         _frame(box.text_frame, autofit=False)
@@ -544,7 +577,9 @@ def _agenda_minutes(page: Any, minutes: list[str]) -> None:
         run.font.color.rgb = _muted()
 
 
-def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRenderer, bullets: bool) -> None:
+def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRenderer, bullets: bool, big: SlideEntry | None = None) -> None:
+    """``items`` as one paragraph each; ``big``, a big-number layout's figure, set as the deck sets
+    it: very large, bold, in the accent colour, with no bullet."""
     from pptx.oxml.xmlchemy import OxmlElement
 
     first = True
@@ -552,6 +587,10 @@ def _items_into(frame: Any, items: list[SlideItem], scale: float, md: InlineRend
         paragraph = frame.paragraphs[0] if first else frame.add_paragraph()
         first = False
         paragraph.level = item.level
+        if item is big:
+            _rich(paragraph, item.text, _size(BIG[0] * scale, scale), md, bold=True, colour=_accent())
+            paragraph._p.get_or_add_pPr().append(OxmlElement("a:buNone"))  # noqa: SLF001
+            continue
         size = ITEM[0] * scale if item.level == 0 else max(BODY_MIN, SUB_ITEM * scale)
         written = _size(size, scale)  # the frame's fontScale brings it to ``size``
         if item.number:
@@ -597,9 +636,8 @@ def _content_slide(
             _box(placeholder, *box)  # Two Content's placeholders, side by side, as the deck's columns
             frame = placeholder.text_frame
             _frame(frame, scale=slide.scale)
-            _items_into(
-                frame, [entry for entry in slide.content[start:stop] if isinstance(entry, SlideItem)], slide.scale, md, bullets=False
-            )
+            items = [entry for entry in slide.content[start:stop] if isinstance(entry, SlideItem)]
+            _items_into(frame, items, slide.scale, md, bullets=False, big=slide.big)
         _drop_empty(page)
         return
     _drop_empty(page)
@@ -644,7 +682,7 @@ def _laid_picture(
     """An image layout's picture: filling the slide's left or right share (``image-left``,
     ``image-right``) or the whole slide behind a dark band (``full-image``); returns the area
     left for the text (the title is moved there too)."""
-    from confnotes.slides.layouts import BAND_ROOM, PICTURE_SHARE, TEXT_BESIDE_W
+    from confnotes.slides.layouts import BAND_ROOM, TEXT_BESIDE_W
 
     picture = slide.picture
     match = IMAGE_REF.search(picture.text) if picture is not None else None
@@ -672,7 +710,6 @@ def _laid_picture(
 def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]) -> None:
     """A title slide's picture (``layout: full-image`` in the lede, or ``image-left``/``-right``):
     covering the slide under a dark veil, its text light, or filling its side."""
-    from confnotes.slides.layouts import PICTURE_SHARE
 
     match = IMAGE_REF.search(slide.picture.text) if slide.picture is not None else None
     share = SLIDE_W * PICTURE_SHARE
@@ -739,8 +776,6 @@ def _runs_into(
     """``content``'s runs one under another in ``area`` (px), each at the fit engine's size there."""
     base_dir, warnings = found
     left, y, width, bottom = area[0], area[1], area[2], area[1] + area[3]
-    from confnotes.slides.layouts import entry_room
-
     shrink = min(1.0, area[3] / max(1.0, sum(entry_room(slide, e, slide.scale, width) for e in content if e is not slide.picture)))
     for kind, run in runs_of(content):
         if run is slide.picture:
@@ -750,7 +785,7 @@ def _runs_into(
         if kind == "items":
             box = page.shapes.add_textbox(*_emu(left, y, width, height))
             _frame(box.text_frame, scale=slide.scale * shrink)
-            _items_into(box.text_frame, entries, slide.scale * shrink, md, bullets=True)
+            _items_into(box.text_frame, entries, slide.scale * shrink, md, bullets=True, big=slide.big)
         elif run.kind == "code":
             _code(page, run, slide.scale * shrink, (left, y, width, height))
         elif run.kind == "table":
@@ -768,14 +803,12 @@ def _runs_into(
         ):
             pass
         else:
-            _text(page, run, slide.scale * shrink, (left, y, width, height), md, _layout_size(slide, run))
+            _text(page, run, slide.scale * shrink, (left, y, width, height), md, _layout_size(slide, run), figure=run is slide.big)
         y += height
 
 
 def _layout_size(slide: Slide, run: SlideText) -> float | None:
     """A quote layout's quote, or a big-number layout's figure: its size in px (else the text's)."""
-    from confnotes.slides.layouts import BIG, QUOTE
-
     if slide.layout == "quote" and run.kind == "quote":
         return QUOTE[0] * slide.scale
     if run is slide.big:
@@ -798,8 +831,16 @@ def _content_area(page: Any, slide: Slide, body: list[Any], own_geometry: bool) 
 
 
 def _text(
-    page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float], md: InlineRenderer, px: float | None = None
+    page: Any,
+    entry: SlideText,
+    scale: float,
+    box: tuple[float, float, float, float],
+    md: InlineRenderer,
+    px: float | None = None,
+    figure: bool = False,
 ) -> None:
+    """A run of text (paragraphs, a quote, raw HTML's words) in a box; ``figure``: a big-number
+    layout's figure, bold in the accent colour."""
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
     size = _size(px if px is not None else max(BODY_MIN, TEXT[0] * scale), scale)
@@ -813,7 +854,7 @@ def _text(
         if entry.kind == "html":
             _run(paragraph, " ".join(plain(part).split()), size)
         else:
-            _rich(paragraph, part, size, md, colour=_muted() if quote else None)
+            _rich(paragraph, part, size, md, bold=figure, colour=_muted() if quote else _accent() if figure else None)
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
             paragraph._p.get_or_add_pPr().set("marL", str(int(QUOTE_INDENT * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
