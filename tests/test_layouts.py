@@ -165,16 +165,23 @@ def test_layouts_are_read_and_fitted_in_their_boxes():
     assert _slide(deck, "What we measured").big.text == "73%"
 
 
-def test_a_layout_without_what_it_needs_or_too_full_warns_and_falls_back(tmp_path):
+def test_a_layout_without_what_it_needs_or_too_full_warns_and_falls_back(cli, tmp_path):
+    """Each warning names the slide's line, as lint's findings do, and lint (CN114) finds the
+    layout a slide cannot use before any deck is made."""
     note = tmp_path / "talk.md"
     items = "\n".join(f"- point {n} with a few more words to read on the slide" for n in range(14))
     photo = "## Photo\n\n<!-- slide layout: image-left -->\n\n- no photo here\n\n"
     note.write_text(f"# Talk\n\n{photo}## Crowded\n\n<!-- slide layout: two-column -->\n\n{items}\n", encoding="utf-8")
     deck = rendered_deck(note)
-    assert "slide 'Photo': layout image-left needs an image on the slide; laid out as a plain slide" in deck.cut
-    assert "slide 'Crowded': too much for its layout two-column at the smallest text; laid out one block under another" in deck.cut
+    assert "3:1: slide 'Photo': layout image-left needs an image on the slide; laid out as a plain slide" in deck.cut
+    assert "9:1: slide 'Crowded': too much for its layout two-column at the smallest text; laid out one block under another" in deck.cut
     crowded = [slide for slide in deck.slides if slide.title == "Crowded"]
     assert len(crowded) == 2 and all(not slide.layout and slide.grid is None for slide in crowded)
+    result = cli("render", str(note), "--to", "slides", "-o", str(tmp_path / "deck.html"))
+    assert f"{note}:3:1: warning: slide 'Photo': layout image-left needs an image on the slide" in result.stderr
+    result = cli("lint", "--no-cache", "--select", "CN114", str(note))
+    assert f"{note}:3:1: CN114 slide-directive slide 'Photo': layout image-left needs an image on the slide" in result.stdout
+    assert "Crowded" not in result.stdout  # too full is the fit engine's to say (render, the talk profile's CN306)
 
 
 def test_presenter_notes_stay_out_of_every_file_handed_out(cli, tmp_path):
@@ -196,6 +203,49 @@ def test_presenter_notes_stay_out_of_every_file_handed_out(cli, tmp_path):
     assert secret in (tmp_path / "deck.html").read_text(encoding="utf-8")  # the presenter view's own
 
 
+def test_a_directive_under_a_slides_points_directs_that_slide(tmp_path):
+    """``<!-- slide notes: presenter -->`` written after a slide's points (where an author decides
+    it) directs that slide: no empty "(cont.)" slide opens after it, and its notes stay the
+    presenter's. A directive with points after it still starts a new slide."""
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Retro: the March outage\n\n## What we tell the team\n\n- The page fired at 02:10\n- Rollback took 40 minutes\n\n"
+        "<!-- slide notes: presenter -->\n\n<!-- notes: The vendor's name stays out of the handout. -->\n\n"
+        "## What changes\n\n- Canary first\n\n<!-- slide class: lead -->\n\n- Then the fleet\n\n<!-- slide -->\n",
+        encoding="utf-8",
+    )
+    deck = rendered_deck(note)
+    titles = [slide.display_title for slide in deck.slides]
+    assert titles == ["Retro: the March outage", "Agenda", "What we tell the team", "What changes", "What changes (cont.)"]
+    told = _slide(deck, "What we tell the team")
+    assert told.private_notes and not told.shared_notes and "vendor" in " ".join(told.notes)
+    changes = [slide for slide in deck.slides if slide.title == "What changes"]
+    assert changes[0].classes == () and changes[1].classes == ("lead",)
+
+
+def test_text_and_notes_after_a_break_among_numbered_points_reach_the_deck(tmp_path):
+    """Among numbered points (a slide each), a break's text before the next point is a slide of
+    its own, in its place, and a note after the break goes with it; a directive after the last
+    point directs that point's slide and keeps the note under it. Nothing is dropped."""
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Postmortem habits\n\n## Three lessons\n\n1. Page less\n   - only what a human must do\n\n<!-- slide -->\n\n"
+        "A paragraph after the break.\n\n<!-- notes: a note after the break -->\n\n2. Page better\n   - every page links its runbook\n\n"
+        "<!-- slide notes: presenter; class: lead -->\n\n<!-- notes: the vendor stays out of this -->\n",
+        encoding="utf-8",
+    )
+    deck = rendered_deck(note)
+    shown = [(slide.display_title, [entry.text for entry in slide.content], list(slide.notes)) for slide in deck.slides[2:]]
+    assert shown == [
+        ("Three lessons", [], []),  # the divider
+        ("Page less", ["only what a human must do"], []),
+        ("Three lessons (cont.)", ["A paragraph after the break."], ["a note after the break"]),
+        ("Page better", ["every page links its runbook"], ["the vendor stays out of this"]),
+    ], shown
+    last = deck.slides[-1]
+    assert last.private_notes and last.classes == ("lead",) and not last.shared_notes
+
+
 # ------------------------------------------------------------------ the slides PDF's steps
 
 
@@ -208,10 +258,11 @@ def test_the_slides_pdf_gets_a_page_a_step_only_when_asked(cli, tmp_path):
     assert len(PdfReader(str(tmp_path / "one.pdf")).pages) == slides
     rendered(cli, copy, "slides-pdf", tmp_path / "steps.pdf", "--steps")
     pages = PdfReader(str(tmp_path / "steps.pdf")).pages
-    assert len(pages) == slides + 4 + 2 + 2  # timeline 5 steps, went well 3, went badly 3
+    assert len(pages) == slides + 5 + 3 + 3  # timeline 5 steps, went well 3, went badly 3, each after none shown
     timeline = [page.extract_text() for page in pages if page.extract_text().startswith("Timeline")]
-    assert len(timeline) == 5
-    assert "09:14" not in timeline[0] and "09:12" in timeline[0] and "12:09" in timeline[-1]
+    assert len(timeline) == 6
+    # as the HTML deck arrives on the slide: none of the list, then one item more a page
+    assert "09:12" not in timeline[0] and "09:12" in timeline[1] and "09:14" not in timeline[1] and "12:09" in timeline[-1]
     # each step is the same slide: it shows that slide's number, out of the deck's slides
     assert all(re.search(rf"\b3\s*/\s*{slides}(?!\d)", page) for page in timeline)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from enum import StrEnum
+
+_PLACE = re.compile(r"\A(\d+:\d+): ")
 
 
 class ErrorKind(StrEnum):
@@ -59,3 +62,15 @@ def closest(word: str, names: Iterable[str]) -> str | None:
     by_folded = {name.casefold(): name for name in names}
     found = get_close_matches(word.casefold(), list(by_folded), n=1)
     return by_folded[found[0]] if found else None
+
+
+def placed(line: int | None, message: str) -> str:
+    """A warning about one place of a note (a slide's line): ``12:1: message``, which ``warn``
+    prints as ``path:12:1: warning: message``, as lint prints findings; without a line, as is."""
+    return f"{line}:1: {message}" if line else message
+
+
+def place_of(message: str) -> tuple[str, str]:
+    """A warning's place in its note (``"12:1"``, or ``""``) and its words (``placed``)."""
+    found = _PLACE.match(message)
+    return (found.group(1), message[found.end() :]) if found else ("", message)

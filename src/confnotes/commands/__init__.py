@@ -36,8 +36,13 @@ def shown(text: object) -> str:
 
 
 def warn(messages: list[str], where: str) -> None:
+    """Each warning once, as ``path: warning: message``, or ``path:line:col: warning: message`` for
+    one about a place in the note (``errors.placed``)."""
+    from confnotes.errors import place_of
+
     for message in dict.fromkeys(messages):
-        say(f"{shown(where)}: warning: {shown(message)}", err=True)
+        place, words = place_of(message)
+        say(f"{shown(where)}{':' + place if place else ''}: warning: {shown(words)}", err=True)
 
 
 def configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str | Exclude, ...]:

@@ -39,10 +39,14 @@ class Decks:
 
     def get(self, options: DeckOptions) -> Deck:
         if options not in self._built:
-            if options.notes not in self._bases:
-                self._bases[options.notes] = base_slides(self.doc, options.notes)
-            self._built[options] = build_deck(self.doc, options, self._bases[options.notes])
+            self._built[options] = build_deck(self.doc, options, self.base(options.notes))
         return self._built[options]
+
+    def base(self, notes: bool = True) -> tuple[Slide, ...]:
+        """The note's slides as written, directed and not yet limited or fitted (``base_slides``)."""
+        if notes not in self._bases:
+            self._bases[notes] = base_slides(self.doc, notes)
+        return self._bases[notes]
 
 
 def _notes_text(blocks: tuple[Block, ...] | list[Block]) -> tuple[str, ...]:
@@ -251,7 +255,8 @@ def stepped(deck: Deck) -> Deck:
     out: list[Slide] = []
     for slide in deck.slides:
         values = sorted({entry.step for entry in slide.content if type(entry) is SlideItem and entry.step})
-        out += [replace(slide, upto=value) for value in values] if values else [slide]
+        # first the slide with none of them (as the HTML deck arrives), then one more a page
+        out += [replace(slide, upto=value) for value in (values[0] - 1, *values)] if values else [slide]
     return replace(deck, slides=tuple(out))
 
 
@@ -280,11 +285,13 @@ def _slides_of(slide: Slide, options: DeckOptions, warnings: list[str]) -> Itera
     """The slides one slide becomes, one at a time: split by the limits, then each part fitted (and
     split). A layout the slide cannot use, or whose boxes its content cannot fit, is dropped, with
     a warning in ``warnings`` (``slides.layouts``)."""
+    from confnotes.errors import placed
+
     if slide.layout:  # before the limits, which leave a laid-out slide whole
         from confnotes.slides.layouts import problem
 
         if (found := problem(slide)) is not None:
-            warnings.append(found)
+            warnings.append(placed(slide.line, found))
             slide = replace(slide, layout="")
     parts = split_slide(slide, options) if slide.kind not in ("title", "divider") else [slide]
     if not options.fit:
@@ -301,13 +308,14 @@ def _slides_of(slide: Slide, options: DeckOptions, warnings: list[str]) -> Itera
 
         found = problem(shown)
         if found is not None:
-            warnings.append(found)
+            warnings.append(placed(shown.line, found))
             yield from map(own_footnotes, fit_slide(replace(shown, layout="")))
             continue
         fitted = fit_laid_out(shown)
         if shown.kind not in ("title", "divider") and not any(one.layout or one.grid is not None for one in fitted):
             what = f"layout {shown.layout}" if shown.layout else "columns"
-            warnings.append(f"slide '{shown.title[:60]}': too much for its {what} at the smallest text; laid out one block under another")
+            too_much = f"slide '{shown.title[:60]}': too much for its {what} at the smallest text; laid out one block under another"
+            warnings.append(placed(shown.line, too_much))
         yield from map(own_footnotes, fitted)
 
 
@@ -352,14 +360,27 @@ def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
 
 def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide], notes_in: NotesOf) -> None:
     """A points section's slides from its first list on: a slide per point and per bullet list,
-    text after either staying on it; a ``<!-- slide … -->`` comment starts the next one, directed."""
+    text after either staying on it; a ``<!-- slide … -->`` comment starts the next one, directed
+    (text after it, before any list, is a slide of its own; notes after it go to the slide it
+    starts), and one after the section's last shown entry directs the slide it ends."""
+    from confnotes.slides.directives import merged, read
+
     current: Slide | None = None
     pending: Directives | None = None
+    held: list[Block] = []  # notes between a break and the slide it starts
+
+    def started(slide: Slide) -> Slide:
+        nonlocal pending
+        slide = _directed(slide, pending, forced=True)
+        pending = None
+        added = notes_in(tuple(held))
+        held.clear()
+        return replace(slide, notes=added + slide.notes, notes_at=(0,) * len(added) + slide.note_positions()) if added else slide
+
     for entry in rest:
         if _is_directive(entry):
-            from confnotes.slides.directives import read
-
-            pending = read(entry.text)  # type: ignore[union-attr]
+            found = read(entry.text)  # type: ignore[union-attr]
+            pending = found if pending is None else merged(pending, found)
             if current is not None:
                 slides.append(current)
                 current = None
@@ -367,20 +388,28 @@ def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide],
         if type(entry) is Block:
             if current is not None:
                 current = _with_block(current, entry, notes_in)
+            elif entry.kind in _OFF_SLIDE:
+                held.append(entry)
+            else:  # text after a break, before any list: a slide of its own, under the section's title
+                current = started(Slide("text", node.title, content=(_shown(entry),), line=entry.span.start))
             continue
         if current is not None:
             slides.append(current)
         lst: List = entry  # type: ignore[assignment]
         if not lst.ordered:
-            current = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
-            current, pending = _directed(current, pending, forced=True), None
+            listed = Slide("bullets", node.title, content=tuple(_slide_entries((lst,))), notes=notes_in((lst,)), line=lst.span.start)
+            current = started(listed)
             continue
         point_slides = _points(lst, node.title, notes_in)
-        point_slides[0], pending = _directed(point_slides[0], pending, forced=True), None
+        point_slides[0] = started(point_slides[0])
         slides.extend(point_slides[:-1])
         current = point_slides[-1]
     if current is not None:
         slides.append(current)
+    if (pending is not None or held) and slides:  # after the last shown entry: the slide it ends
+        last = _directed(slides[-1], pending)
+        added = notes_in(tuple(held))
+        slides[-1] = replace(last, notes=last.notes + added, notes_at=last.note_positions() + (len(last.content),) * len(added))
 
 
 def _with_block(current: Slide, entry: Block, notes_in: NotesOf) -> Slide:
@@ -477,10 +506,15 @@ def _is_directive(entry: Entry) -> bool:
 
 def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple[Entry, ...]]]:
     """``content`` cut where a ``<!-- slide … -->`` comment stands (a new slide starts there), each
-    part with the directives that opened it; a comment before anything directs the first part."""
+    part with the directives that opened it; a comment before anything directs the first part,
+    and one with nothing shown after it (its section's notes at most) directs the part it ends:
+    ``<!-- slide notes: presenter -->`` under a slide's points is about that slide."""
     if not any(_is_directive(entry) for entry in content):
         return [(None, content)]
     from confnotes.slides.directives import merged, read
+
+    def shown(part: list[Entry]) -> bool:
+        return any(type(kept) is not Block or kept.kind not in _OFF_SLIDE for kept in part)
 
     out: list[tuple[Directives | None, list[Entry]]] = [(None, [])]
     for entry in content:
@@ -489,27 +523,31 @@ def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple
             continue
         found = read(entry.text)  # type: ignore[union-attr]
         directed, part = out[-1]
-        if any(type(kept) is not Block or kept.kind not in _OFF_SLIDE for kept in part):
+        if shown(part):
             out.append((found, []))  # after something shown: a new slide
         else:
             out[-1] = (found if directed is None else merged(directed, found), part)
+    if len(out) > 1 and not shown(out[-1][1]):
+        (ending, rest), (directed, part) = out.pop(), out[-1]
+        out[-1] = (ending if directed is None else merged(directed, ending) if ending is not None else directed, part + rest)
     return [(directed, tuple(part)) for directed, part in out if part or directed is not None or len(out) == 1]
 
 
 def _directed(slide: Slide, directed: Directives | None, forced: bool = False) -> Slide:
-    """The slide as ``directed`` asks (``forced``: the comment started it, mid-section)."""
+    """The slide as ``directed`` asks, added to what it was asked before (``forced``: the comment
+    started it, mid-section)."""
     if directed is None:
         return slide
     content = slide.content
     if directed.incremental:  # its items revealed one by one (numbered by slides.layouts.arrange)
-        content = tuple(replace(entry, step=-1) if type(entry) is SlideItem else entry for entry in content)
+        content = tuple(replace(entry, step=-1) if type(entry) is SlideItem and not entry.step else entry for entry in content)
     return replace(
         slide,
         content=content,
-        classes=directed.classes,
-        background=directed.background,
-        hidden=directed.hide,
+        classes=slide.classes + tuple(name for name in directed.classes if name not in slide.classes),
+        background=directed.background or slide.background,
+        hidden=slide.hidden or directed.hide,
         forced=forced or slide.forced,
-        layout=directed.layout,
-        private_notes=directed.notes == "presenter",
+        layout=directed.layout or slide.layout,
+        private_notes=directed.notes == "presenter" if directed.notes else slide.private_notes,
     )

@@ -2,7 +2,8 @@
 
 ``<!-- slide -->`` alone starts a new slide where it stands (inside a section; the new slide
 keeps the section's title, marked "(cont.)"). Under a heading, before anything else of its
-section, a directive comment directs the section's (first) slide instead. What may follow the
+section, a directive comment directs the section's (first) slide instead, and after the last
+thing its section shows, the slide it ends. What may follow the
 word ``slide``, separated by ``;`` or new lines:
 
 - ``class: NAME …`` — CSS classes for the slide (letters, digits, ``-``, ``_``), for a theme or

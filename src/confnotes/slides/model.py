@@ -98,8 +98,9 @@ class Slide:
     #: ``<!-- slide notes: presenter -->``: the notes are the presenter view's alone (no handout,
     #: PPTX or Marp file carries them)
     private_notes: bool = False
-    #: the slides PDF's steps of an incremental list: the items up to this step are shown (0: all)
-    upto: int = 0
+    #: the slides PDF's steps of an incremental list: the items up to this step are shown (None:
+    #: all; the first step's page shows none of them, as the HTML deck does on arriving)
+    upto: int | None = None
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)
@@ -161,7 +162,7 @@ class Slide:
     @property
     def later_step(self) -> bool:
         """A slides PDF's step of a slide after its first (``slides.build.stepped``): the same slide."""
-        return bool(self.upto) and self.upto > min(entry.step for entry in self.content if type(entry) is SlideItem and entry.step)
+        return self.upto is not None and self.upto >= min(entry.step for entry in self.content if type(entry) is SlideItem and entry.step)
 
     @property
     def shared_notes(self) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """CN114 slide-directive: a ``<!-- slide … -->`` comment with a word or value the decks do not know,
-or a fenced div (``:::: columns``, ``::: column``, ``::: incremental``) that pairs with nothing."""
+or a layout its slide cannot use, or a fenced div (``:::: columns``, ``::: column``,
+``::: incremental``) that pairs with nothing."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 META = RuleMeta.of(
     __name__,
     tags=("slides",),
-    summary="A <!-- slide … --> directive has a word or value the decks do not know, or a ::: fence pairs with nothing",
+    summary="A <!-- slide … --> directive has a word or value the decks do not know or a layout its slide cannot use, "
+    "or a ::: fence pairs with nothing",
     rationale="A slide directive the decks cannot read is left out silently in every deck: a "
     "misspelt `backgroud:` or `hidden` leaves the slide as it was, which is found only on stage. "
     "The message names what is allowed: `layout:` with one of the layouts, `class:` with CSS class "
     "names, `background:` with a colour or an image file, `notes: presenter`, `hide` and "
     "`incremental`. A `:::: columns`, `::: column` or `::: incremental` fence that no `:::` closes "
     "(or a `:::` that closes nothing, or a column outside `:::: columns`, or a heading inside a "
-    "column) is shown as text in every output, the columns lost.",
+    "column) is shown as text in every output, the columns lost. A layout the slide cannot use "
+    "(`image-left` with no image on the slide, `quote` with no quote) is dropped in every deck.",
     bad="## Results\n\n<!-- slide backgroud: #0b1f3a; hidden -->\n\n- p99 down 40%\n",
     good="## Results\n\n<!-- slide background: #0b1f3a -->\n\n- p99 down 40%\n",
 )
@@ -29,14 +32,27 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     from confnotes.model import Block, walk_content
     from confnotes.slides.directives import read
 
+    laid_out = False
     for entry in walk_content(ctx.doc.content):
         if type(entry) is not Block:
             continue
         if entry.kind == "comment" and entry.info == "slide":
-            for problem in read(entry.text).problems:
+            directed = read(entry.text)
+            laid_out = laid_out or bool(directed.layout)
+            for problem in directed.problems:
                 yield Report(entry.span.start, 1, problem)
         elif entry.kind == "div" and not entry.info:
             yield Report(entry.span.start, 1, _unpaired(entry.text))
+    if laid_out:  # a layout the slide cannot use (image-left with no image): the decks drop it
+        yield from _unusable(ctx)
+
+
+def _unusable(ctx: LintContext) -> Iterator[Report]:
+    from confnotes.slides.layouts import problem
+
+    for slide in ctx.decks.base():
+        if slide.layout and (found := problem(slide)) is not None:
+            yield Report(slide.line or 1, 1, found)
 
 
 def _unpaired(text: str) -> str:
