@@ -290,3 +290,18 @@ def test_cli_choices_are_the_format_tables():
     assert choices("outline", "fmt") == list(OUTLINE_FORMATS)
     assert choices("lint", "fmt") == list(REPORTS)
     assert choices("render", "to") == list(FORMATS)
+
+
+def test_an_output_name_of_another_kind_of_file_is_warned_of(cli, tmp_path):
+    """``--to slides -o talk.pdf`` writes an HTML deck into a .pdf: render says so, naming the
+    formats that write that kind, from the one table of suffixes; a fitting name is not warned of."""
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## One\n\n- a point\n", encoding="utf-8")
+    result = cli("render", str(note), "--to", "slides", "-o", str(tmp_path / "talk.pdf"))
+    assert result.exit_code == 0
+    told = "'talk.pdf' ends in .pdf, but --to slides writes .html (--to pdf, slides-pdf or handout write .pdf)"
+    assert f"{note}: warning: {told}" in result.stderr
+    result = cli("render", str(note), "--to", "outline", "-o", str(tmp_path / "plan.md"))
+    assert "'plan.md' ends in .md, but --to outline writes .txt (--to marp writes .md)" in result.stderr
+    for to, name in (("slides", "deck.HTML"), ("slides-pdf", "deck.pdf"), ("pptx", "deck.pptx"), ("outline", "plan"), ("html", "page.htm")):
+        assert "warning" not in cli("render", str(note), "--to", to, "-o", str(tmp_path / name)).stderr, (to, name)

@@ -112,7 +112,7 @@ def command(
     from confnotes.config import find_config, read_config_file
     from confnotes.load import load_note
     from confnotes.output import emit
-    from confnotes.render.formats import output_format, output_path, render_note
+    from confnotes.render.formats import output_format, output_path, render_note, suffix_warning
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.source import note_folder
 
@@ -132,6 +132,8 @@ def command(
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
     data, warnings = render_note(doc, to, options, base_dir, output)
+    if named and (mismatch := suffix_warning(output, to)) is not None:
+        warnings = [mismatch, *warnings]
     if output == "-" and output_format(to).binary and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     warn(warnings, note)

@@ -54,6 +54,21 @@ def output_format(name: str) -> OutputFormat:
         raise NotesError(f"unknown format '{name}'{hint} (choose from {', '.join(FORMATS)})", kind=ErrorKind.USAGE) from None
 
 
+def suffix_warning(output: str, name: str) -> str | None:
+    """A warning when ``-o`` names a file whose extension another kind of output has (``--to slides
+    -o talk.pdf`` writes an HTML deck): which format writes that kind, else None."""
+    wanted = Path(output).suffix.lower()
+    own = "." + output_format(name).suffix.rsplit(".", 1)[1]  # ``.slides.html`` → ``.html``
+    if output == "-" or not wanted or wanted == own:
+        return None
+    others = [fmt.name for fmt in FORMATS.values() if fmt.suffix.endswith(wanted)]
+    if not others:
+        return None
+    which = " or ".join(", ".join(others).rsplit(", ", 1))
+    verb = "writes" if len(others) == 1 else "write"
+    return f"'{Path(output).name}' ends in {wanted}, but --to {name} writes {own} (--to {which} {verb} {wanted})"
+
+
 def output_path(note: str, name: str) -> str:
     """Where ``render`` writes by default: beside the note, ``talk.md`` → ``talk.slides.html``."""
     return str(Path(note).with_suffix("")) + output_format(name).suffix
