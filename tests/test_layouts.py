@@ -246,6 +246,34 @@ def test_text_and_notes_after_a_break_among_numbered_points_reach_the_deck(tmp_p
     assert last.private_notes and last.classes == ("lead",) and not last.shared_notes
 
 
+def test_a_second_columns_set_gets_a_slide_of_its_own(tmp_path):
+    """Two ``:::: columns`` sets under one heading (before/after steps, then before/after cost): each
+    is laid out side by side on its own slide, the text between them and each note in place."""
+    note = tmp_path / "talk.md"
+    sets = (
+        ":::: columns\n::: column\n- Before: 11 steps\n:::\n::: column\n- After: 2 steps\n:::\n::::\n\n"
+        "And the bill came down with it.\n\n<!-- notes: say the bill before the cost -->\n\n"
+        ':::: columns\n::: {.column width="40%"}\n- Old cost: $4k a month\n:::\n::: column\n- New cost: $1k a month\n:::\n::::\n\n'
+        "<!-- notes: the cost is per cluster -->\n"
+    )
+    note.write_text(f"# Platform day\n\n## Compare\n\n{sets}", encoding="utf-8")
+    deck = rendered_deck(note)
+    compare = [slide for slide in deck.slides if slide.title == "Compare"]
+    assert [slide.display_title for slide in compare] == ["Compare", "Compare (cont.)"]
+    assert [slide.grid.widths for slide in compare] == [(0.5, 0.5), (0.4, 0.6)]
+    from confnotes.slides.model import SlideItem
+
+    shown = [
+        [entry.full if type(entry) is SlideItem else entry.text for entry in slide.content if entry.kind != "div"] for slide in compare
+    ]
+    assert shown == [
+        ["Before: 11 steps", "After: 2 steps", "And the bill came down with it."],
+        ["Old cost: $4k a month", "New cost: $1k a month"],
+    ]
+    assert [slide.notes for slide in compare] == [("say the bill before the cost",), ("the cost is per cluster",)]
+    assert not deck.cut
+
+
 # ------------------------------------------------------------------ the slides PDF's steps
 
 

@@ -16,6 +16,7 @@ reads the same ``Slide``: what a layout means in each is in docs/slides.md.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -49,10 +50,47 @@ def arrange_all(slides: list[Slide]) -> list[Slide]:
     section's points, each a slide) reveals the items of every slide it spans."""
     out = []
     carried = 0  # incremental divs open at the end of the slide before
-    for slide in slides:
-        if carried or needs_arranging(slide):
-            slide, carried = arrange(slide, carried)
-        out.append(slide)
+    for whole in slides:
+        for slide in one_columns_set_each(whole):
+            if carried or needs_arranging(slide):
+                slide, carried = arrange(slide, carried)
+            out.append(slide)
+    return out
+
+
+def one_columns_set_each(slide: Slide) -> list[Slide]:
+    """A slide with two or more ``:::: columns`` sets as one slide a set, the later ones its
+    "(cont.)" (a slide lays out one set side by side; what stands between two sets stays with
+    the first), each note with the entry it follows."""
+    cuts: list[int] = []
+    depth, seen = 0, False
+    for index, entry in enumerate(slide.content):
+        if type(entry) is not SlideText or entry.kind != "div" or not entry.info:
+            continue  # (a fence that pairs with nothing is text)
+        if entry.info == "end":
+            depth = max(0, depth - 1)
+            continue
+        if entry.info == "columns" and depth == 0:
+            if seen:
+                cuts.append(index)
+            seen = True
+        depth += 1
+    if not cuts:
+        return [slide]
+    bounds = [0, *cuts, len(slide.content)]
+    positions = slide.note_positions()
+    out = []
+    for part, (start, stop) in enumerate(itertools.pairwise(bounds)):
+        mine = [n for n, at in enumerate(positions) if (at == 0 and part == 0) or start < at <= stop]
+        out.append(
+            replace(
+                slide,
+                content=slide.content[start:stop],
+                notes=tuple(slide.notes[n] for n in mine),
+                notes_at=tuple(positions[n] - start for n in mine) if slide.notes_at else (),
+                continued=slide.continued or part > 0,
+            )
+        )
     return out
 
 
