@@ -106,19 +106,19 @@ def lint_environment(
     followed, as renderers resolve them; results recorded in ``links`` for the cache), the config's
     slide settings (the context adds the front matter's) and, from a build, the note's shared decks."""
     from confnotes.load import parse_options, read_text
-    from confnotes.source import note_folder
 
     options = parse_options(config)
     doc = read_text(text, path, config)
-    folder = note_folder(path) or Path.cwd()
     recorded = links if links is not None else {}
+    context = LintContext(doc, text, configured_slides=config.slides, parse=options, fix=fix, shared_decks=decks)
 
-    def exists(rel: str) -> bool:
+    def exists(rel: str) -> bool:  # the folder is found (symlinks resolved) only for a note that links
         if rel not in recorded:
-            recorded[rel] = (folder / rel).exists()
+            recorded[rel] = ((context.folder or Path.cwd()) / rel).exists()
         return recorded[rel]
 
-    return LintContext(doc, text, exists, config.slides, options, fix, decks)
+    context.exists = exists
+    return context
 
 
 class Checker:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from confnotes.settings import SlideSettings
 
 if TYPE_CHECKING:  # the model loads with the first note parsed, not for a run served from the cache
+    from pathlib import Path
+
     from confnotes.model import Document, List, Node
     from confnotes.parse import ParseOptions
     from confnotes.slides import Deck, Decks
@@ -126,6 +128,14 @@ class LintContext:
         return slide_settings(self.configured_slides, self.doc)
 
     @cached_property
+    def folder(self) -> Path | None:
+        """The note's real folder (``source.note_folder``), where its relative links and images
+        resolve; None for standard input. Found once, and only when a rule asks."""
+        from confnotes.source import note_folder
+
+        return note_folder(self.doc.path)
+
+    @cached_property
     def decks(self) -> Decks:
         from confnotes.slides import Decks
 
@@ -144,9 +154,8 @@ class LintContext:
     def fitted_deck(self) -> Deck:
         """The deck as every deck output renders it (the note's limits, then the fit engine)."""
         from confnotes.slides import DeckOptions
-        from confnotes.source import note_folder
 
-        return self.decks.get(DeckOptions.from_settings(self.slides, note_folder(self.doc.path)))
+        return self.decks.get(DeckOptions.from_settings(self.slides, self.folder))
 
     @cached_property
     def timing(self) -> Timing:
