@@ -141,10 +141,11 @@ def test_the_built_in_classes_look_as_in_marp_in_chromium(cli, tmp_path, open_pa
     looks = page.evaluate(
         """() => {
         const slide = document.querySelector("#slide-4");
-        return [getComputedStyle(slide).backgroundColor, getComputedStyle(slide.querySelector(".slide-title")).color];
+        return [getComputedStyle(slide).backgroundColor, getComputedStyle(slide.querySelector(".slide-title")).color,
+                getComputedStyle(slide.querySelector("li")).color];
     }"""
     )
-    assert looks == ["rgb(15, 37, 71)", "rgb(255, 255, 255)"]
+    assert looks == ["rgb(15, 37, 71)", "rgb(255, 255, 255)", "rgb(238, 240, 246)"]  # the points light too
     assert not errors
 
 
