@@ -99,6 +99,9 @@ def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(
     assert "npm install -g @mermaid-js/mermaid-cli" in warnings[0] and "apt-get install graphviz" in warnings[1]
     deck = rendered_deck(TALK)
     assert not [entry for slide in deck.slides for entry in slide.content if getattr(entry, "kind", "") == "diagram"]
+    for to, name in (("slides", "deck.html"), ("slides-pdf", "deck.pdf"), ("pptx", "deck.pptx"), ("marp", "deck.md"), ("outline", "o.txt")):
+        result = rendered(cli, TALK, to, tmp_path / name)
+        assert [line for line in result.stderr.splitlines() if "diagram" in line] == warnings, to  # the same three, in every deck
 
 
 def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache):

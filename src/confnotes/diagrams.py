@@ -98,18 +98,34 @@ def _key(tool: str, path: str, source: str) -> str:
     return hashlib.sha256("\0".join((tool, stamp, own, settings, source)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def shown_as_code(tool: str, source: str, problem: str | None) -> str:
+    """The one warning for a diagram shown as its code, in every output: which one (its first
+    line) and why."""
+    first = " ".join(source.strip().split("\n", 1)[0].split())[:40]
+    return f"{tool} diagram ({first}) shown as code: {problem}"
+
+
 @lru_cache(maxsize=256)
 def draw(tool: str, source: str) -> Drawn:
     """``source`` drawn by ``tool`` (``language``'s answer), from the cache when it was drawn before."""
     return _draw(tool, source.strip("\n").rstrip())
 
 
-def _draw(tool: str, source: str) -> Drawn:
-    path = program(tool)
-    if path is None:
-        return Drawn(None, f"{tool} is not installed ({INSTALL[tool]})")
+def not_drawn(tool: str, source: str) -> str | None:
+    """Why ``source`` is not drawn here before any drawing is tried (its tool not installed, its
+    source too long), else None."""
+    if program(tool) is None:
+        return f"{tool} is not installed ({INSTALL[tool]})"
     if len(source) > MAX_SOURCE:
-        return Drawn(None, f"its source is {len(source):,} characters, more than a slide holds ({MAX_SOURCE:,})")
+        return f"its source is {len(source):,} characters, more than a slide holds ({MAX_SOURCE:,})"
+    return None
+
+
+def _draw(tool: str, source: str) -> Drawn:
+    problem = not_drawn(tool, source)
+    path = program(tool)
+    if problem is not None or path is None:
+        return Drawn(None, problem or f"{tool} is not installed ({INSTALL[tool]})")
     key = _key(tool, path, source)
     cached = read_cached("diagrams", key, ".svg")
     if cached is not None:

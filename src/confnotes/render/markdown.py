@@ -442,7 +442,7 @@ class InlineRenderer:
     def diagram(self, info: str, source: str, warn: bool = True) -> str | None:
         """A diagram's drawing as an image (``confnotes.diagrams``: SVG, cached), or None when it is
         not drawn here, with one warning a diagram saying why (the code is shown instead)."""
-        from confnotes.diagrams import diagram_name, draw, language
+        from confnotes.diagrams import diagram_name, draw, language, shown_as_code
 
         tool = language(info)
         if tool is None:
@@ -450,8 +450,7 @@ class InlineRenderer:
         drawn = draw(tool, source)
         if drawn.svg is None:
             if warn:
-                first = " ".join(source.strip().split("\n", 1)[0].split())[:40]
-                self.warnings.append(f"{tool} diagram ({first}) shown as code: {drawn.problem}")
+                self.warnings.append(shown_as_code(tool, source, drawn.problem))
             return None
         data = drawn.svg.encode("utf-8")
         if self.printed and not self._svg_fits(f"{tool} diagram", data):

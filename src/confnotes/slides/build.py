@@ -244,7 +244,22 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
 
         slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in parts))
     expanded, cut = _capped(slides, options)
-    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, tuple(cut))
+    return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, (*_undrawn(slides), *cut))
+
+
+def _undrawn(slides: list[Slide]) -> list[str]:
+    """A warning for each diagram fence the decks show as its code (its tool not installed, its
+    source too long), as the page warns of it."""
+    from confnotes.diagrams import language, not_drawn, shown_as_code
+    from confnotes.slides.fit import code_lines
+
+    out = []
+    for slide in slides:
+        for entry in slide.content:
+            if type(entry) is SlideText and entry.kind == "code" and entry.info and (tool := language(entry.info)) is not None:
+                source = "\n".join(code_lines(entry))  # (the fence's lines left out, as the page draws it)
+                out.append(shown_as_code(tool, source, not_drawn(tool, source) or "it could not be drawn"))
+    return out
 
 
 def stepped(deck: Deck) -> Deck:
