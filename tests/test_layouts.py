@@ -359,6 +359,15 @@ def test_marp_cli_lays_columns_side_by_side(cli, tmp_path, open_page):
     )
     list_left, list_right, list_top, code_left, code_top = boxes
     assert code_left > list_right and abs(code_top - list_top) < 120, boxes
+    # layout two-column over one list: the list shared out, half in each column, as in the decks
+    halves = page.evaluate(
+        """() => [...document.querySelector("h2#what-a-template-gives-you").parentElement.querySelectorAll("ul")].map(list => {
+        const box = list.getBoundingClientRect();
+        return [box.left, box.top, list.children.length];
+    })"""
+    )
+    assert len(halves) == 2 and halves[1][0] > halves[0][0] + 300 and abs(halves[1][1] - halves[0][1]) < 5, halves
+    assert [count for _, _, count in halves] == [3, 3]
     assert not errors
 
 

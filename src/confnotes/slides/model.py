@@ -121,8 +121,13 @@ class Slide:
     @property
     def runs(self) -> list[tuple[str, Any]]:
         """The content as renderers draw it, in order: ``("items", (SlideItem, …))`` for a run of
-        bullets, ``("text", SlideText)`` for a block."""
-        return runs_of(self.content)
+        bullets, ``("text", SlideText)`` for a block; a run ends where a column does (``grid``), so
+        a list shared out over two columns is two runs."""
+        grid = self.grid
+        if grid is None:
+            return runs_of(self.content)
+        cuts = (0, grid.start, *grid.stops, len(self.content))
+        return [run for start, stop in zip(cuts, cuts[1:], strict=False) for run in runs_of(self.content[start:stop])]
 
     @property
     def rows(self) -> list[list[tuple[float, list[tuple[str, Any]]]]]:
