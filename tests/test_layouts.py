@@ -809,3 +809,22 @@ def test_an_invert_slides_text_is_light_and_a_background_picture_fills_the_thumb
         assert sum(1 for value in under_title.tobytes() if value > 180) > 20  # light letters
     for image in (picture(tmp_path / "deck.pdf", ground, dpi * k, False), picture(tmp_path / "deck.handout.pdf", ground, dpi, True)):
         assert min(region(image, (0.85, 0.12, 0.97, 0.6)).tobytes()) < 240  # the curve's rise, under the veil
+
+
+def test_a_full_image_title_slide_sets_its_title_on_the_band_at_the_foot_in_pptx(cli, tmp_path):
+    """As in the decks: the photo whole, the talk's title and its line under it at the slide's
+    foot, set left, light, on the dark band (not centred over the photo under a veil)."""
+    from pptx import Presentation
+    from pptx.enum.text import PP_ALIGN
+
+    copy = _copy(STAGE, tmp_path)
+    rendered(cli, copy, "pptx", tmp_path / "stage.pptx")
+    prs = Presentation(str(tmp_path / "stage.pptx"))
+    first, height = prs.slides[0], prs.slide_height
+    title = first.shapes.title
+    assert title.text_frame.text == "Ten Years of On-Call" and title.top > 0.6 * height
+    assert all(paragraph.alignment == PP_ALIGN.LEFT for paragraph in title.text_frame.paragraphs)
+    bands = [shape for shape in first.shapes if shape.shape_type == 1 and shape.width == prs.slide_width]  # autoshapes
+    assert len(bands) == 1 and bands[0].top <= title.top and bands[0].height < 0.5 * height
+    subtitle = next(shape for shape in first.placeholders if shape.placeholder_format.idx != 0)
+    assert subtitle.top >= title.top + title.height - 1 and "SREcon EMEA 2026" in subtitle.text_frame.text

@@ -718,8 +718,38 @@ def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]
         found[1].append(f"slide '{slide.title[:60]}': its {slide.layout} picture could not be read")
         return
     if slide.layout == "full-image":
-        _band(page, (0.0, 0.0, float(SLIDE_W), float(SLIDE_H)))
+        _title_on_band(page)
         _light_text(page)
+
+
+def _title_on_band(page: Any) -> None:
+    """A full-image title slide as the deck draws it: the title and the text under it at the
+    slide's foot, set left, on the dark band (the picture seen whole above it)."""
+    from pptx.enum.text import PP_ALIGN
+
+    title = page.shapes.title
+    rest = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0 and ph.has_text_frame]
+    lines = sum(len(ph.text_frame.paragraphs) for ph in rest)
+    text_h = 40.0 * min(lines, 4)
+    bottom = SLIDE_H - BOTTOM - 8
+    top = bottom - text_h - (84 if title is not None else 0)
+    if title is not None:
+        _box(title, LEFT, top, BOX_W, 80)
+    for placeholder in rest:
+        _box(placeholder, LEFT, bottom - text_h, BOX_W, text_h)
+    for shape in [title, *rest]:
+        if shape is None:
+            continue
+        shape.text_frame.vertical_anchor = _anchor_top()
+        for paragraph in shape.text_frame.paragraphs:
+            paragraph.alignment = PP_ALIGN.LEFT
+    _band(page, (0.0, top - 20, float(SLIDE_W), bottom - top + 40))
+
+
+def _anchor_top() -> Any:
+    from pptx.enum.text import MSO_ANCHOR
+
+    return MSO_ANCHOR.TOP
 
 
 def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, float], base_dir: Path | None) -> bool:
