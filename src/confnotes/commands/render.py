@@ -132,11 +132,11 @@ def command(
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
     data, warnings = render_note(doc, to, options, base_dir, output)
-    if named and (mismatch := suffix_warning(output, to)) is not None:
-        warnings = [mismatch, *warnings]
     if output == "-" and output_format(to).binary and sys.stdout.isatty():
         raise NotesError(f"refusing to write {to} bytes to a terminal; use -o FILE", kind=ErrorKind.USAGE)
     warn(warnings, note)
     written = emit(output, data, note, named)
+    if named and written and (mismatch := suffix_warning(output, to)) is not None:
+        warn([mismatch], note)  # (after the write: a refused one says only why)
     if written:
         say(f"wrote {shown(written)}", err=True)
