@@ -233,3 +233,21 @@ def test_commands_sentences_urls_and_rules_are_never_headings():
     doc = _doc("pasted-commands-and-sentences.md")
     assert [s.title for s in doc.sections] == ["Kubernetes autoscaling deep dive", "Cost dashboards"]
     assert format_markdown(doc).count("\n## ") == 2
+
+
+def test_a_dash_line_under_a_quote_is_its_attribution_not_a_pasted_bullet():
+    """``— Maya Okafor`` right under a quote stays the paragraph it is (fmt keeps it byte for byte);
+    dash lines elsewhere are still a paste's bullets."""
+    text = (
+        "# Keynote notes\n\n## What I believe now\n\n> Boring is a feature.\n\n— Maya Okafor, PlatformCon 2026\n\n"
+        "## Takeaways\n\nFrom the hallway:\n\n— pin your base images\n— page on symptoms\n"
+    )
+    doc = parse(text)
+    believe, takeaways = doc.sections
+    assert [block.kind for block in believe.content] == ["quote", "paragraph"]
+    assert believe.content[1].text == "— Maya Okafor, PlatformCon 2026"
+    assert [entry.title for entry in takeaways.content if type(entry) is List for entry in entry.items] == [
+        "pin your base images",
+        "page on symptoms",
+    ]
+    assert format_markdown(doc).startswith(text.split("## Takeaways")[0])

@@ -97,7 +97,7 @@ def split_glyph_paragraphs(state: ParseState, blocks: list[Top]) -> list[Top]:
             top.kind, top.role = "glyph", "glyph"
             out.append(top)
             continue
-        if top.kind != "paragraph":
+        if top.kind != "paragraph" or _attribution(lines, top, out):
             out.append(top)
             continue
         first_glyph = state.first_glyph_line(top.a, top.b)
@@ -121,6 +121,12 @@ def split_glyph_paragraphs(state: ParseState, blocks: list[Top]) -> list[Top]:
         if run_start < top.b:
             _add_glyph_run(out, top, run_start, top.b, top.a)
     return out
+
+
+def _attribution(lines: list[str], top: Top, before: list[Top]) -> bool:
+    """A quote's attribution: one line that starts with a dash (``— Maya Okafor``) right under a
+    quote, which stays a paragraph (pandoc and Markdown writers set it so), not a pasted bullet."""
+    return top.b - top.a == 1 and bool(before) and before[-1].kind == "blockquote" and lines[top.a].lstrip().startswith(("—", "―", "–"))
 
 
 def _add_glyph_run(out: list[Top], top: Top, a: int, b: int, paragraph_start: int) -> None:
