@@ -430,6 +430,11 @@ def test_pptx_sets_the_figure_large_and_the_section_dark_as_the_decks_do(cli, tm
     assert figure._p.pPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}buNone") is not None
     after = next(p for p in paragraphs if "rota change" in "".join(r.text for r in p.runs))
     assert {run.font.size for run in after.runs} == {Pt(30 * 0.75)}
+    quote = next(
+        shape for shape in slides["What the rota taught us"].shapes if shape.has_text_frame and "bug in the pager" in shape.text_frame.text
+    )
+    runs = [run for paragraph in quote.text_frame.paragraphs for run in paragraph.runs]
+    assert all(run.font.italic for run in runs) and all(run.font.color.type is None for run in runs)  # as the decks set it
     section = slides["Part two: the rota people choose"]
     assert str(section.background.fill.fore_color.rgb) == "0F2547"
     title = section.shapes.title

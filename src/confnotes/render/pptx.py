@@ -67,6 +67,7 @@ LEFT = BOX_PAD[1]
 TOP = 40
 BOTTOM = 56
 MIN_BODY = 60  # px the content keeps below even a title too long for any slide
+LAID_QUOTE_INDENT = 60  # px: the quote layout's quote, set in as the deck sets it
 FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"
 LAYOUTS = {
     "title": "Title Slide",
@@ -878,15 +879,20 @@ def _text(
     quote = entry.kind == "quote"
     if quote:
         text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
+    laid = quote and px is not None  # the quote layout's quote: large, italic, in the ink colour
     parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
     for index, part in enumerate(parts):
         paragraph = shape.text_frame.paragraphs[0] if index == 0 else shape.text_frame.add_paragraph()
         if entry.kind == "html":
             _run(paragraph, " ".join(plain(part).split()), size)
         else:
-            _rich(paragraph, part, size, md, bold=figure, colour=_muted() if quote else _accent() if figure else None)
+            _rich(paragraph, part, size, md, bold=figure, colour=_muted() if quote and not laid else _accent() if figure else None)
+        if laid:  # set in on both sides, as the fit engine measured it (slides.layouts.entry_room)
+            paragraph._p.get_or_add_pPr().set("marR", str(int(LAID_QUOTE_INDENT * EMU)))  # noqa: SLF001
+            for run in paragraph.runs:
+                run.font.italic = True
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
-            paragraph._p.get_or_add_pPr().set("marL", str(int(QUOTE_INDENT * EMU)))  # noqa: SLF001
+            paragraph._p.get_or_add_pPr().set("marL", str(int((LAID_QUOTE_INDENT if laid else QUOTE_INDENT) * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
 
 
