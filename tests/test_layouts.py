@@ -833,3 +833,26 @@ def test_a_full_image_title_slide_sets_its_title_on_the_band_at_the_foot_in_pptx
     assert len(bands) == 1 and bands[0].top <= title.top and bands[0].height < 0.5 * height
     subtitle = next(shape for shape in first.placeholders if shape.placeholder_format.idx != 0)
     assert subtitle.top >= title.top + title.height - 1 and "SREcon EMEA 2026" in subtitle.text_frame.text
+
+
+def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path):
+    """Under the dark theme a deck's light text stands on a dark veil over the picture (a white one
+    would hide it); the handout, printed in the light palette, keeps the white veil."""
+    from PIL import Image, ImageStat
+
+    from helpers import require_program
+
+    require_program("pdftoppm", install="apt-get install poppler-utils")
+    note = DIRECTED / "keynote-directed.md"
+    copy = _copy(note, tmp_path)
+    rendered(cli, copy, "slides-pdf", tmp_path / "dark.pdf", "--theme", "dark")
+    rendered(cli, copy, "slides-pdf", tmp_path / "light.pdf")
+    ground = next(n for n, slide in enumerate(rendered_deck(note).slides, 1) if slide.background.endswith(".png"))
+
+    def mean(pdf):
+        png = subprocess.run(
+            ["pdftoppm", "-r", "20", "-f", str(ground), "-l", str(ground), "-png", str(pdf)], capture_output=True, check=True
+        )
+        return ImageStat.Stat(Image.open(io.BytesIO(png.stdout)).convert("L")).mean[0]
+
+    assert mean(tmp_path / "dark.pdf") < 110 and mean(tmp_path / "light.pdf") > 200

@@ -487,8 +487,10 @@ class InlineRenderer:
         uri = self._embed(slide.background)
         if not uri:
             return Markup("")
-        # under a veil of the paper's colour: the slide's text stays legible on any picture
-        veil = "linear-gradient(rgba(255, 255, 255, .78), rgba(255, 255, 255, .78))"
+        # under a veil of the paper's colour (a theme's --veil: dark under a dark theme's light
+        # text): the slide's text stays legible on any picture
+        tint = "var(--veil, rgba(255, 255, 255, .78))"
+        veil = f"linear-gradient({tint}, {tint})"
         return Markup(f' style="background: {veil}, url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
 
     def slide_diagram(self, text: str, info: str) -> Markup:
