@@ -856,3 +856,26 @@ def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path
         return ImageStat.Stat(Image.open(io.BytesIO(png.stdout)).convert("L")).mean[0]
 
     assert mean(tmp_path / "dark.pdf") < 110 and mean(tmp_path / "light.pdf") > 200
+
+
+def test_a_section_layouts_points_keep_their_labels_and_markers_in_pptx(cli, tmp_path):
+    """The Section Header's text box holds a section layout's points as the decks show them: each
+    with its bullet (or number), its bold label and its words, a sub-point set in under it."""
+    from pptx import Presentation
+
+    note = tmp_path / "rota.md"
+    note.write_text(
+        "---\ntitle: Rota review\n---\n\n## Part two: what changes\n\n<!-- slide layout: section -->\n\n"
+        "- **Owner:** the platform team\n- Fewer pages\n  - only what a human must do\n\n## Next\n\n1. Page less\n",
+        encoding="utf-8",
+    )
+    rendered(cli, note, "pptx", tmp_path / "rota.pptx")
+    section = Presentation(str(tmp_path / "rota.pptx")).slides[2]
+    box = next(shape for shape in section.placeholders if shape.placeholder_format.idx != 0)
+    paragraphs = box.text_frame.paragraphs
+    assert [paragraph.text for paragraph in paragraphs] == [
+        "• Owner: the platform team",
+        "• Fewer pages",
+        "\u2003◦ only what a human must do",
+    ]
+    assert next(run for run in paragraphs[0].runs if "Owner" in run.text).font.bold  # the label, bold

@@ -548,6 +548,11 @@ def _title_slide(prs: Any, layout: Any, slide: Slide, md: InlineRenderer) -> Non
     for entry, (line, _level, _label) in zip(slide.content, slide_lines(slide, md.plain), strict=True):
         if entry is slide.picture:
             continue  # an image layout's picture: placed by _title_picture
+        if type(entry) is SlideItem:  # (a section layout's points): its marker, label and words, as the deck shows them
+            marker = f"{entry.number}. " if entry.number else "• " if entry.level == 0 else "◦ "
+            label = f"**{entry.label}:** " if entry.label is not None else ""
+            parts.append(("\u2003" * entry.level + marker + label + entry.text.strip(), True))
+            continue
         rich = isinstance(entry, SlideText) and entry.kind not in ("code", "table", "html") and not is_image(entry)
         parts.append((entry.text.strip(), True) if rich else (line, False))
     parts = [(text, rich) for text, rich in parts if text]
