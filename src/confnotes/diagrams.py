@@ -114,18 +114,25 @@ def draw(tool: str, source: str) -> Drawn:
 def not_drawn(tool: str, source: str) -> str | None:
     """Why ``source`` is not drawn here before any drawing is tried (its tool not installed, its
     source too long), else None."""
-    if program(tool) is None:
-        return f"{tool} is not installed ({INSTALL[tool]})"
+    return _missing(tool) if program(tool) is None else _too_long(source)
+
+
+def _missing(tool: str) -> str:
+    return f"{tool} is not installed ({INSTALL[tool]})"
+
+
+def _too_long(source: str) -> str | None:
     if len(source) > MAX_SOURCE:
         return f"its source is {len(source):,} characters, more than a slide holds ({MAX_SOURCE:,})"
     return None
 
 
 def _draw(tool: str, source: str) -> Drawn:
-    problem = not_drawn(tool, source)
     path = program(tool)
-    if problem is not None or path is None:
-        return Drawn(None, problem or f"{tool} is not installed ({INSTALL[tool]})")
+    if path is None:
+        return Drawn(None, _missing(tool))
+    if (problem := _too_long(source)) is not None:
+        return Drawn(None, problem)
     key = _key(tool, path, source)
     cached = read_cached("diagrams", key, ".svg")
     if cached is not None:

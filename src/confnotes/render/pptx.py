@@ -716,7 +716,6 @@ def _laid_picture(
 def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]) -> None:
     """A title slide's picture (``layout: full-image`` in the lede, or ``image-left``/``-right``):
     covering the slide under a dark veil, its text light, or filling its side."""
-
     match = IMAGE_REF.search(slide.picture.text) if slide.picture is not None else None
     share = SLIDE_W * PICTURE_SHARE
     box = {"image-left": (0.0, 0.0, share, float(SLIDE_H)), "image-right": (SLIDE_W - share, 0.0, share, float(SLIDE_H))}
@@ -731,7 +730,7 @@ def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]
 def _title_on_band(page: Any) -> None:
     """A full-image title slide as the deck draws it: the title and the text under it at the
     slide's foot, set left, on the dark band (the picture seen whole above it)."""
-    from pptx.enum.text import PP_ALIGN
+    from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 
     title = page.shapes.title
     rest = [ph for ph in page.placeholders if ph.placeholder_format.idx != 0 and ph.has_text_frame]
@@ -746,16 +745,10 @@ def _title_on_band(page: Any) -> None:
     for shape in [title, *rest]:
         if shape is None:
             continue
-        shape.text_frame.vertical_anchor = _anchor_top()
+        shape.text_frame.vertical_anchor = MSO_ANCHOR.TOP
         for paragraph in shape.text_frame.paragraphs:
             paragraph.alignment = PP_ALIGN.LEFT
     _band(page, (0.0, top - 20, float(SLIDE_W), bottom - top + 40))
-
-
-def _anchor_top() -> Any:
-    from pptx.enum.text import MSO_ANCHOR
-
-    return MSO_ANCHOR.TOP
 
 
 def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, float], base_dir: Path | None) -> bool:

@@ -395,7 +395,7 @@ def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide],
     for entry in rest:
         if _is_directive(entry):
             found = read(entry.text)  # type: ignore[union-attr]
-            pending = found if pending is None else merged(pending, found)
+            pending = merged(pending, found)
             if current is not None:
                 slides.append(current)
                 current = None
@@ -422,9 +422,9 @@ def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide],
     if current is not None:
         slides.append(current)
     if (pending is not None or held) and slides:  # after the last shown entry: the slide it ends
-        last = _directed(slides[-1], pending)
-        added = notes_in(tuple(held))
-        slides[-1] = replace(last, notes=last.notes + added, notes_at=last.note_positions() + (len(last.content),) * len(added))
+        slides[-1] = _directed(slides[-1], pending)
+        for block in held:
+            slides[-1] = _with_block(slides[-1], block, notes_in)
 
 
 def _with_block(current: Slide, entry: Block, notes_in: NotesOf) -> Slide:
@@ -541,10 +541,10 @@ def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple
         if shown(part):
             out.append((found, []))  # after something shown: a new slide
         else:
-            out[-1] = (found if directed is None else merged(directed, found), part)
+            out[-1] = (merged(directed, found), part)
     if len(out) > 1 and not shown(out[-1][1]):
-        (ending, rest), (directed, part) = out.pop(), out[-1]
-        out[-1] = (ending if directed is None else merged(directed, ending) if ending is not None else directed, part + rest)
+        (ending, rest), (directed, part) = out.pop(), out[-1]  # (a part after the first is a directive's)
+        out[-1] = (merged(directed, ending) if ending is not None else directed, part + rest)
     return [(directed, tuple(part)) for directed, part in out if part or directed is not None or len(out) == 1]
 
 

@@ -132,8 +132,11 @@ def is_dark(value: str) -> bool:
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.35
 
 
-def merged(first: Directives, then: Directives) -> Directives:
-    """Two directive comments in a row, as one (the later one's background wins)."""
+def merged(first: Directives | None, then: Directives) -> Directives:
+    """Two directive comments in a row, as one (the later one's background wins); ``then`` alone
+    when there was none before it."""
+    if first is None:
+        return then
     return replace(
         first,
         classes=first.classes + tuple(name for name in then.classes if name not in first.classes),
