@@ -30,6 +30,22 @@ def _copy(note, tmp_path):
     return copied_note(note, tmp_path)
 
 
+def _page_picture(pdf, number, dpi):
+    """Page ``number`` of ``pdf`` as pdftoppm draws it at ``dpi``, in grey levels (PIL)."""
+    from PIL import Image
+
+    drawn = subprocess.run(
+        ["pdftoppm", "-r", f"{dpi:.3f}", "-f", str(number), "-l", str(number), "-png", str(pdf)], capture_output=True, check=True
+    )
+    return Image.open(io.BytesIO(drawn.stdout)).convert("L")
+
+
+def _region(picture, box):
+    """The part of ``picture`` in ``box``, given as fractions of its width and height."""
+    width, height = picture.size
+    return picture.crop((int(box[0] * width), int(box[1] * height), int(box[2] * width), int(box[3] * height)))
+
+
 def _slide(deck, title):
     return next(slide for slide in deck.slides if slide.title == title)
 
@@ -550,7 +566,7 @@ def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli
     """The PPTX as LibreOffice draws it: on the image-left slide the left 40% is the photo (dark
     strokes on its paper) and every word of the slide stands right of it; on a columns slide the
     right column's words start right of the left column's."""
-    from PIL import Image, ImageStat
+    from PIL import ImageStat
 
     from helpers import require_program
 
@@ -562,13 +578,7 @@ def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli
     command = [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path)]
     subprocess.run([*command, str(tmp_path / "stage.pptx")], check=True, capture_output=True, timeout=180)
     number = next(index for index, slide in enumerate(rendered_deck(STAGE).slides, 1) if slide.layout == "image-left")
-    subprocess.run(
-        ["pdftoppm", "-r", "24", "-png", "-f", str(number), "-l", str(number), str(tmp_path / "stage.pdf"), str(tmp_path / "page")],
-        check=True,
-    )
-    picture = Image.open(next(tmp_path.glob("page*.png"))).convert("L")
-    width, height = picture.size
-    left = picture.crop((0, 0, int(width * 0.38), height))
+    left = _region(_page_picture(tmp_path / "stage.pdf", number, 24), (0, 0, 0.38, 1))
     assert ImageStat.Stat(left).mean[0] < 245  # the whiteboard photo, not blank paper
     words = _words_on(tmp_path / "stage.pdf", number)
     assert words and all(x0 >= 0.4 * page_width for x0, _, page_width, _ in words if _ != "Ten")
@@ -630,7 +640,7 @@ def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
     """pdftoppm's pictures of WeasyPrint's slides PDF: the full-image slide is the photo (dark,
     under its band), the image-left slide has the photo in its left 40% and blank paper right
     of its text, the section layout is the dark colour, the big number is large ink."""
-    from PIL import Image, ImageStat
+    from PIL import ImageStat
 
     from helpers import require_program
 
@@ -641,15 +651,10 @@ def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
 
     def page(layout):
         number = next(index for index, slide in enumerate(deck.slides, 1) if slide.layout == layout and slide.kind != "title")
-        prefix = tmp_path / f"page-{layout}"
-        subprocess.run(
-            ["pdftoppm", "-r", "24", "-png", "-f", str(number), "-l", str(number), str(tmp_path / "stage.pdf"), str(prefix)], check=True
-        )
-        return Image.open(next(tmp_path.glob(f"page-{layout}*.png"))).convert("L")
+        return _page_picture(tmp_path / "stage.pdf", number, 24)
 
     def mean(picture, box):
-        width, height = picture.size
-        return ImageStat.Stat(picture.crop((int(box[0] * width), int(box[1] * height), int(box[2] * width), int(box[3] * height)))).mean[0]
+        return ImageStat.Stat(_region(picture, box)).mean[0]
 
     full = page("full-image")
     assert mean(full, (0, 0, 1, 1)) < 120  # the hall's photo fills the slide
@@ -695,7 +700,7 @@ def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path, note):
     grey levels a pixel: the quote whole, the section dark, the picture beside the title, the
     figure large, an invert slide's light text, a background picture filling the slide. The
     footer's band is left out: the handout numbers a slide in its own corner."""
-    from PIL import Image, ImageChops, ImageStat
+    from PIL import ImageChops, ImageStat
 
     from helpers import require_program
 
@@ -706,19 +711,12 @@ def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path, note):
     deck = rendered_deck(note)
     k, dpi, margin = 0.5315, 96, 14  # per-page 1's scale, CSS px, the page margin (mm)
 
-    def picture(pdf, number, resolution):
-        prefix = tmp_path / f"{pdf.stem}-{number}"
-        subprocess.run(
-            ["pdftoppm", "-r", f"{resolution:.3f}", "-f", str(number), "-l", str(number), "-png", str(pdf), str(prefix)], check=True
-        )
-        return Image.open(next(tmp_path.glob(f"{prefix.name}*.png"))).convert("L")
-
     compared = 0
     for number, slide in enumerate(deck.slides, 1):
         if number == 1 or not (slide.layout or slide.background or slide.classes):
             continue
-        page = picture(tmp_path / "deck.pdf", number, dpi * k)
-        sheet = picture(tmp_path / "deck.handout.pdf", number, dpi)
+        page = _page_picture(tmp_path / "deck.pdf", number, dpi * k)
+        sheet = _page_picture(tmp_path / "deck.handout.pdf", number, dpi)
         at = round(margin / 25.4 * dpi)
         thumb = sheet.crop((at, at, at + page.width, at + page.height))
         band = (0, 0, page.width, int(page.height * 0.86))
@@ -784,7 +782,6 @@ def test_an_invert_slides_text_is_light_and_a_background_picture_fills_the_thumb
     """pdftoppm's pictures of keynote-directed: on the ``class: invert`` slide the point under the
     title is light ink on the dark ground (slides PDF and handout); the ``background:`` picture's
     curve, which rises at the slide's right edge, is there in the handout's thumbnail as on the page."""
-    from PIL import Image
 
     from helpers import require_program
 
@@ -799,21 +796,14 @@ def test_an_invert_slides_text_is_light_and_a_background_picture_fills_the_thumb
     k, dpi, at = 0.5315, 96, round(14 / 25.4 * 96)
 
     def picture(pdf, number, resolution, thumb):
-        png = subprocess.run(
-            ["pdftoppm", "-r", f"{resolution:.3f}", "-f", str(number), "-l", str(number), "-png", str(pdf)], capture_output=True
-        )
-        image = Image.open(io.BytesIO(png.stdout)).convert("L")
+        image = _page_picture(pdf, number, resolution)
         return image.crop((at, at, at + round(1280 * k), at + round(720 * k))) if thumb else image
 
-    def region(image, box):
-        width, height = image.size
-        return image.crop((int(box[0] * width), int(box[1] * height), int(box[2] * width), int(box[3] * height)))
-
     for image in (picture(tmp_path / "deck.pdf", invert, dpi * k, False), picture(tmp_path / "deck.handout.pdf", invert, dpi, True)):
-        under_title = region(image, (0.05, 0.19, 0.7, 0.3))
+        under_title = _region(image, (0.05, 0.19, 0.7, 0.3))
         assert sum(1 for value in under_title.tobytes() if value > 180) > 20  # light letters
     for image in (picture(tmp_path / "deck.pdf", ground, dpi * k, False), picture(tmp_path / "deck.handout.pdf", ground, dpi, True)):
-        assert min(region(image, (0.85, 0.12, 0.97, 0.6)).tobytes()) < 240  # the curve's rise, under the veil
+        assert min(_region(image, (0.85, 0.12, 0.97, 0.6)).tobytes()) < 240  # the curve's rise, under the veil
 
 
 def test_a_full_image_title_slide_sets_its_title_on_the_band_at_the_foot_in_pptx(cli, tmp_path):
@@ -838,7 +828,7 @@ def test_a_full_image_title_slide_sets_its_title_on_the_band_at_the_foot_in_pptx
 def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path):
     """Under the dark theme a deck's light text stands on a dark veil over the picture (a white one
     would hide it); the handout, printed in the light palette, keeps the white veil."""
-    from PIL import Image, ImageStat
+    from PIL import ImageStat
 
     from helpers import require_program
 
@@ -850,10 +840,7 @@ def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path
     ground = next(n for n, slide in enumerate(rendered_deck(note).slides, 1) if slide.background.endswith(".png"))
 
     def mean(pdf):
-        png = subprocess.run(
-            ["pdftoppm", "-r", "20", "-f", str(ground), "-l", str(ground), "-png", str(pdf)], capture_output=True, check=True
-        )
-        return ImageStat.Stat(Image.open(io.BytesIO(png.stdout)).convert("L")).mean[0]
+        return ImageStat.Stat(_page_picture(pdf, ground, 20)).mean[0]
 
     assert mean(tmp_path / "dark.pdf") < 110 and mean(tmp_path / "light.pdf") > 200
 
