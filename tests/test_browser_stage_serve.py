@@ -83,3 +83,46 @@ def test_a_recording_presenter_holds_the_reload_under_serve(browser, served):
         assert page.get_by_role("button", name="Record rehearsal").is_visible()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_a_page_reloads_for_its_own_file_and_once(browser):
+    """Before: every page reloaded only when the whole build was done, and every page reloaded.
+    Now a page reloads when its own file is announced, and is spared the build's final reload then.
+    The reloads are counted by the page's cancelable ``confnotes:reload`` event (cancelled here)."""
+    from confnotes.serve import EVENTS_PATH, RELOAD_SCRIPT
+
+    events = (
+        "retry: 600000\n\n"
+        'event: written\ndata: "other.html"\n\n'  # another page's file: not this one
+        'event: written\ndata: "day 1/talk.html"\n\n'  # this page's: reload now
+        'event: reload\ndata: {"notes": ["day 1/talk.md"], "written": ["day 1/talk.html"]}\n\n'  # done: not again
+        'event: reload\ndata: {"notes": ["other.md"], "written": ["other.html"]}\n\n'  # another note's build: reload
+        "event: reload\ndata: \n\n"  # a config saved (no note rebuilt): every page reloads
+    )
+    served = []
+
+    def answer(route):
+        path = route.request.url.split("confnotes.test", 1)[1]
+        served.append(path)
+        if path == EVENTS_PATH:
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=events if served.count(path) == 1 else "")
+        else:
+            route.fulfill(status=200, content_type="text/html", body=f"<!doctype html><title>t</title><p>talk</p>{RELOAD_SCRIPT}")
+
+    context = browser.new_context()
+    try:
+        context.add_init_script(
+            "window.fired=[];window.addEventListener('confnotes:reload',function(e){window.fired.push(e.detail);e.preventDefault();});"
+        )
+        context.route("http://confnotes.test/**", answer)
+        page = context.new_page()
+        page.goto("http://confnotes.test/day%201/talk.html")
+        page.wait_for_function("window.fired.length >= 3")
+        assert page.evaluate("window.fired") == [
+            '"day 1/talk.html"',
+            '{"notes": ["other.md"], "written": ["other.html"]}',
+            "",
+        ]
+    finally:
+        context.close()

@@ -404,3 +404,19 @@ def test_a_worker_renders_a_bounded_number_of_notes_then_a_fresh_one_takes_over(
     per_process = Counter(message for _, message in report.warnings if message.startswith("pid "))
     assert sum(per_process.values()) == 9
     assert max(per_process.values()) <= 4 and len(per_process) >= 5, per_process
+
+
+def test_to_may_be_repeated(cli, tmp_path):
+    """Before: ``--to html --to slides`` built the slides alone (the last --to silently won)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# A Talk\n\n## Part\n\n- a point\n", encoding="utf-8")
+    site = tmp_path / "site"
+    result = cli("build", str(notes), "-o", str(site), "--to", "html", "--to", "slides,outline", "--to", "html")
+    assert result.exit_code == 0, result.output
+    assert (site / "talk.html").is_file() and (site / "talk.slides.html").is_file() and (site / "talk.slides.txt").is_file()
+    assert json.loads((site / ".confnotes-manifest.json").read_text())["notes"]["talk.md"]["outputs"] == {
+        "html": "talk.html",
+        "slides": "talk.slides.html",
+        "outline": "talk.slides.txt",
+    }

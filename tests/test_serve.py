@@ -6,12 +6,14 @@ import contextlib
 import http.client
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -67,8 +69,9 @@ def test_serve_previews_rebuilds_and_reloads(server):
                     connected.set()
                 if line.startswith("event:") or line.startswith("data:"):
                     events.append(line)
-                if line.startswith("data:"):
+                if line == "event: reload":  # the build is done
                     received.set()
+                if received.is_set() and line.startswith("data:"):
                     return
 
     listener = threading.Thread(target=listen, daemon=True)
@@ -79,7 +82,16 @@ def test_serve_previews_rebuilds_and_reloads(server):
         if received.wait(0.5):
             break
     listener.join(timeout=20)
-    assert events[:2] == ["event: reload", "data: talk.md"]
+    # each of the note's files is announced as soon as it is written, then the build's end: its
+    # data names the notes rebuilt and the files announced, whose pages have reloaded already
+    assert events == [
+        "event: written",
+        'data: "talk.html"',
+        "event: written",
+        'data: "talk.slides.html"',
+        "event: reload",
+        'data: {"notes": ["talk.md"], "written": ["talk.html", "talk.slides.html"]}',
+    ]
     status, page = _get(port, "/talk.html")
     assert status == 200 and "second version" in page
 
@@ -141,3 +153,59 @@ def test_serve_survives_a_burst_of_bad_requests_without_tracebacks(server):
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=10)
     assert "Traceback" not in proc.stderr.read()
+
+
+def test_a_page_is_announced_before_the_rest_of_the_build(tmp_path):
+    """Before: the open pages heard of a save only when the whole build was done (the note's page,
+    then its deck, its outline and the index), so a page waited for its deck, outline and index."""
+    from confnotes.serve import PreviewServer
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    talk = notes / "talk.md"
+    talk.write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
+    try:
+        server.rebuild()
+        site = Path(server.out_dir)
+        seen: list[tuple[str, str, bool, bool, bool]] = []
+
+        def send(data: str, event: str = "reload") -> None:
+            page = (site / "talk.html").read_text(encoding="utf-8")
+            deck = (site / "talk.slides.html").read_text(encoding="utf-8")
+            index = (site / "index.html").read_text(encoding="utf-8")
+            seen.append((event, data, "Second Talk" in page, "Second Talk" in deck, "Second Talk" in index))
+
+        server.broadcaster.send = send  # type: ignore[method-assign]
+        talk.write_text("# Second Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
+        changed, written = server.rebuild()
+    finally:
+        server.httpd.server_close()
+        shutil.rmtree(server.out_dir, ignore_errors=True)
+    assert changed == ["talk.md"] and written == ["talk.html", "talk.slides.html"]
+    assert seen == [
+        ("written", '"talk.html"', True, False, False),  # the page is new; its deck and the index are not yet
+        ("written", '"talk.slides.html"', True, True, False),
+    ]
+
+
+def test_a_failed_note_reloads_every_page_for_its_banner(tmp_path):
+    """A note that fails keeps its last good files and every page shows its error: then no page is
+    spared the build's final reload, even one announced before the failure."""
+    from confnotes.serve import PreviewServer
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
+    try:
+        server.rebuild()
+        (notes / "talk.md").write_text("---\ntitle: [unclosed\n---\n# Broken\n", encoding="utf-8")
+        changed, written = server.rebuild()
+        (notes / "talk.md").write_text("# Fixed Talk\n\n## Part\n\n- third version\n", encoding="utf-8")
+        fixed, written_after_fix = server.rebuild()
+    finally:
+        server.httpd.server_close()
+        shutil.rmtree(server.out_dir, ignore_errors=True)
+    assert changed == ["talk.md"] and written == []
+    assert fixed == ["talk.md"] and written_after_fix == [], "the fixed note's banner goes from every page"

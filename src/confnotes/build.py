@@ -51,6 +51,10 @@ class BuildRequest:
     keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
     trust_templates: bool = False  # run the notes' own templates outside Jinja's sandbox
     allow_remote: bool = False  # Marp decks may load web images and emoji images when opened
+    #: told each output's name in the site as soon as it is written, while the rest of the build goes on
+    #: (the live preview reloads a note's page before its deck, outline and the index are done); only
+    #: for notes built in this process (``jobs=1``, or one note to build)
+    on_written: Callable[[str], None] | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -162,12 +166,13 @@ class NoteOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
-def build_note(task: NoteTask) -> NoteOutcome:
-    """Render one note to every requested format; never raises (failures come back as data)."""
+def build_note(task: NoteTask, written: Callable[[str], None] | None = None) -> NoteOutcome:
+    """Render one note to every requested format; never raises (failures come back as data).
+    ``written`` is told each output's name as soon as it is in the site."""
     outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
-        for name, finish in _prepared_formats(task, outcome):  # the note is let go before the PDFs are laid out
-            _finish(task, outcome, name, finish)
+        for name, finish in _prepared_formats(task, outcome, written):  # the note is let go before the PDFs are laid out
+            _finish(task, outcome, name, finish, written)
     except NotesError as exc:
         outcome.error = str(exc) if exc.path else f"{task.note}: {exc}"
     except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
@@ -176,7 +181,9 @@ def build_note(task: NoteTask) -> NoteOutcome:
     return outcome
 
 
-def _prepared_formats(task: NoteTask, outcome: NoteOutcome) -> list[tuple[str, Callable[[], tuple[str | bytes, list[str]]]]]:
+def _prepared_formats(
+    task: NoteTask, outcome: NoteOutcome, written: Callable[[str], None] | None = None
+) -> list[tuple[str, Callable[[], tuple[str | bytes, list[str]]]]]:
     """Lint the note, record its index facts and render every format that needs the note itself
     (each written at once); returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
@@ -203,19 +210,27 @@ def _prepared_formats(task: NoteTask, outcome: NoteOutcome) -> list[tuple[str, C
         if output_format(fmt).printed:
             later.append((name, finish))
         else:
-            _finish(task, outcome, name, finish)
+            _finish(task, outcome, name, finish, written)
         outcome.entry["outputs"][fmt] = name
     outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
     return later
 
 
-def _finish(task: NoteTask, outcome: NoteOutcome, name: str, finish: Callable[[], tuple[str | bytes, list[str]]]) -> None:
+def _finish(
+    task: NoteTask,
+    outcome: NoteOutcome,
+    name: str,
+    finish: Callable[[], tuple[str | bytes, list[str]]],
+    written: Callable[[str], None] | None = None,
+) -> None:
     """One format finished and written into the site; its bytes are not held after."""
     from confnotes.output import write_in
 
     data, warnings = finish()
     outcome.warnings += [message for message in warnings if message not in outcome.warnings]
     write_in(task.out_dir, name, data)  # no link followed: a link planted in the site is refused
+    if written is not None:
+        written(name)
 
 
 def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> dict[str, Any]:
@@ -522,7 +537,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     plan = plan_build(request)
     for rel in plan.removed:
         _remove_outputs(plan.out_dir, plan.old[rel])
-    outcomes = run_tasks(plan.tasks, request.jobs, progress)
+    outcomes = run_tasks(plan.tasks, request.jobs, progress, request.on_written)
     outcomes += [NoteOutcome(rel, error=reason) for rel, reason in plan.refused]
     report = write_manifest(plan, outcomes, request)
     report.seconds = time.perf_counter() - started
@@ -612,14 +627,20 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
     )
 
 
-def run_tasks(tasks: list[NoteTask], jobs: int = 0, progress: Callable[[str, int, int], None] | None = None) -> list[NoteOutcome]:
-    """Render the notes, in worker processes when there is more than one to do and more than one core."""
+def run_tasks(
+    tasks: list[NoteTask],
+    jobs: int = 0,
+    progress: Callable[[str, int, int], None] | None = None,
+    written: Callable[[str], None] | None = None,
+) -> list[NoteOutcome]:
+    """Render the notes, in worker processes when there is more than one to do and more than one core
+    (``written`` hears of the outputs of notes rendered in this process only)."""
     workers = jobs or os.cpu_count() or 1
     if progress:
         progress("", 0, len(tasks))  # the total, before any note is rendered
     outcomes: list[NoteOutcome] = []
     if workers == 1 or len(tasks) <= 1:
-        finished: Iterable[NoteOutcome] = map(build_note, tasks)
+        finished: Iterable[NoteOutcome] = (build_note(task, written) for task in tasks)
     else:
         finished = _as_they_finish(min(workers, len(tasks)), tasks)
     for outcome in finished:

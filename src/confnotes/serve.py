@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import json
 import queue
 import select
 import shutil
@@ -24,11 +25,16 @@ from confnotes.build import BuildRequest, build_site
 
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
-    "<script>(function(){var s=new EventSource('" + EVENTS_PATH + "');"
-    "s.addEventListener('reload',function(e){"
+    "<script>(function(){var s=new EventSource('" + EVENTS_PATH + "'),"
+    # this page's file in the site, as the build names what it writes ("day1/talk.html")
+    "here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html';"
     # a page may hold the reload (a presenter that is recording): it cancels this event
-    "if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))location.reload();"
-    "});})();</script>"
+    "function go(e){if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))location.reload();}"
+    # a page reloads as soon as its own file is written, and not again when the build is done
+    "function data(e){try{return JSON.parse(e.data);}catch(x){return null;}}"
+    "s.addEventListener('written',function(e){if(data(e)===here)go(e);});"
+    "s.addEventListener('reload',function(e){var d=data(e)||{};if((d.written||[]).indexOf(here)<0)go(e);});"
+    "})();</script>"
 )
 SERVE_FORMATS = ("html", "slides")
 
@@ -54,18 +60,18 @@ class Broadcaster:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._clients: list[queue.Queue[str]] = []
+        self._clients: list[queue.Queue[tuple[str, str]]] = []
 
-    def subscribe(self, limit: int | None = None) -> queue.Queue[str] | None:
-        """A new client's queue; None when ``limit`` clients are already connected."""
-        client: queue.Queue[str] = queue.Queue()
+    def subscribe(self, limit: int | None = None) -> queue.Queue[tuple[str, str]] | None:
+        """A new client's queue of (event, data); None when ``limit`` clients are already connected."""
+        client: queue.Queue[tuple[str, str]] = queue.Queue()
         with self._lock:
             if limit is not None and len(self._clients) >= limit:
                 return None
             self._clients.append(client)
         return client
 
-    def unsubscribe(self, client: queue.Queue[str]) -> None:
+    def unsubscribe(self, client: queue.Queue[tuple[str, str]]) -> None:
         with self._lock, contextlib.suppress(ValueError):
             self._clients.remove(client)
 
@@ -74,10 +80,12 @@ class Broadcaster:
         with self._lock:
             return len(self._clients)
 
-    def send(self, data: str) -> None:
+    def send(self, data: str, event: str = "reload") -> None:
+        """``event`` to every page: ``written`` (data: a file of the site, just written) or ``reload``
+        (the build is done; data: JSON of the notes rebuilt and the files already announced)."""
         with self._lock:
             for client in self._clients:
-                client.put(data)
+                client.put((event, data))
 
 
 class _HeaderDeadline(io.RawIOBase):
@@ -287,18 +295,18 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         finally:
             self.broadcaster.unsubscribe(client)
 
-    def _stream(self, client: queue.Queue[str]) -> None:
+    def _stream(self, client: queue.Queue[tuple[str, str]]) -> None:
         keepalive = self.limits.keepalive_seconds
         self.wfile.write(b": connected\n\n")
         self.wfile.flush()
         quiet_since = time.monotonic()
         while not self.stopping.is_set():
             try:
-                message: str | None = client.get(timeout=min(0.5, keepalive))
+                message: tuple[str, str] | None = client.get(timeout=min(0.5, keepalive))
             except queue.Empty:
                 message = None
             if message is not None:
-                self.wfile.write(f"event: reload\ndata: {message}\n\n".encode())
+                self.wfile.write(f"event: {message[0]}\ndata: {message[1]}\n\n".encode())
             elif self._client_gone():
                 return
             elif time.monotonic() - quiet_since >= keepalive:  # a write finds a page that vanished silently
@@ -356,12 +364,23 @@ class PreviewServer:
         host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/"
 
-    def rebuild(self) -> list[str]:
+    def rebuild(self) -> tuple[list[str], list[str]]:
         """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
-        An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on."""
+        An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on.
+
+        Each page or deck is announced to the open pages as soon as it is written (its page reloads
+        then, not after the note's other formats, its outline and the index). Returns the notes
+        rebuilt and the files announced that need no second reload: none when a note failed or was
+        fixed, for the error banner that every page shows changed."""
         from confnotes.config import config_for_folder
         from confnotes.errors import NotesError
         from confnotes.ignore import config_excludes
+
+        written: list[str] = []
+
+        def announce(name: str) -> None:
+            written.append(name)
+            self.broadcaster.send(json.dumps(name), "written")
 
         try:
             config = config_for_folder(self.source_dir)  # its [build] exclude, as `confnotes build` skips them
@@ -375,19 +394,22 @@ class PreviewServer:
                     exclude=excluded,
                     keep_failed=True,
                     trust_templates=self.trust_templates,
+                    on_written=announce,
                 )
             )
         except NotesError as exc:
             self.failures.clear()
             self.failures["*"] = str(exc)
             self.echo(f"failed: {exc}", err=True)
-            return ["*"]
+            return ["*"], []
         fixed = [rel for rel in self.failures if rel not in dict(report.failed)]
         self.failures.clear()
         self.failures.update(report.failed)
         for _rel, reason in report.failed:
             self.echo(f"failed: {reason}", err=True)
-        return report.rendered + report.removed + [rel for rel, _ in report.failed] + fixed
+        settled = [] if report.failed or fixed else written
+        changed = [*report.rendered, *report.removed, *(rel for rel, _ in report.failed), *fixed]
+        return list(dict.fromkeys(changed)), settled  # a fixed note was also rendered: named once
 
     def watch(self) -> None:
         from watchfiles import watch
@@ -402,17 +424,16 @@ class PreviewServer:
             if self.stopping.is_set():
                 break
             try:
-                changed = self.rebuild()
+                changed, written = self.rebuild()
             except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
                 self.failures.clear()
                 self.failures["*"] = f"{type(exc).__name__}: {exc}"
                 self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
-                changed = ["*"]
+                changed, written = ["*"], []
             if changed:
                 self.echo(f"rebuilt {', '.join(changed)}")
-                self.broadcaster.send(",".join(changed))
-            elif changes:
-                self.broadcaster.send("")
+            if changed or changes:  # every other page reloads now (JSON: a name cannot break the event's line)
+                self.broadcaster.send(json.dumps({"notes": changed, "written": written}))
 
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)

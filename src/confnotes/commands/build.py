@@ -35,10 +35,11 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 @click.option(
     "--to",
     "to",
-    default=None,
+    multiple=True,
     metavar="FORMATS",
     shell_complete=complete_format_list,
-    help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline). Default: html,pdf,slides,pptx.",
+    help="Comma-separated formats (html, pdf, slides, slides-pdf, handout, marp, pptx, outline); repeatable, "
+    "so --to html --to slides builds both. Default: html,pdf,slides,pptx.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Worker processes (default: one per core; 1 runs in-process).")
 @click.option("--force", is_flag=True, help="Render every note, even unchanged ones.")
@@ -58,7 +59,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 def command(
     directory: str,
     output: str,
-    to: str | None,
+    to: tuple[str, ...],
     jobs: int,
     force: bool,
     shard: str | None,
@@ -91,7 +92,7 @@ def command(
     request = BuildRequest(
         directory,
         output,
-        _formats(to, list(build_config.formats)),
+        _formats(",".join(to), list(build_config.formats)),
         jobs,
         force,
         parse_shard(shard) if shard else None,
