@@ -105,8 +105,8 @@ def test_a_page_reloads_for_its_own_file_and_once(browser):
     def answer(route):
         path = route.request.url.split("confnotes.test", 1)[1]
         served.append(path)
-        if path == EVENTS_PATH:
-            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=events if served.count(path) == 1 else "")
+        if path.startswith(EVENTS_PATH):
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=events if len(served) == 2 else "")
         else:
             route.fulfill(status=200, content_type="text/html", body=f"<!doctype html><title>t</title><p>talk</p>{RELOAD_SCRIPT}")
 
@@ -124,5 +124,41 @@ def test_a_page_reloads_for_its_own_file_and_once(browser):
             '{"notes": ["other.md"], "written": ["other.html"]}',
             "",
         ]
+        assert served[:2] == ["/day%201/talk.html", EVENTS_PATH + "?page=day%201%2Ftalk.html"], "the server is told the page"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_saved_note_updates_its_open_page_in_place(browser, served):
+    """Before: a save reloaded the whole page (on a 2,000-line note, Chromium read and laid out
+    300 KB again) and the reader's place went with it. A page with no scripts of its own now
+    takes in only what changed: the same document, at the same scroll, showing the new words; a
+    build error's banner comes and goes the same way. A deck, which has scripts, still reloads."""
+    note, url = served
+    context = browser.new_context(viewport={"width": 900, "height": 500})
+    try:
+        page = context.new_page()
+        page.goto(url + "talk.html")
+        page.evaluate("window.sameDocument = true; window.scrollTo(0, 200)")
+        scrolled = page.evaluate("window.scrollY")
+        assert scrolled > 0
+        _save_until(note, page, "/edited \\d+/.test(document.body.textContent)", "edited")
+        assert page.evaluate("window.sameDocument") is True, "updated in place, not reloaded"
+        assert page.evaluate("window.scrollY") == scrolled, "the reader keeps their place"
+        assert "Deploys used to break on the weekend" not in page.inner_text("main")
+        assert page.locator("script").count() == 1, "the reload script is not taken in twice"
+        # a save that does not build: the banner appears, the last good version stays
+        note.write_text("---\ntitle: [unclosed\n---\n# Broken\n", encoding="utf-8")
+        page.wait_for_selector(".confnotes-build-error", timeout=20_000)
+        assert page.evaluate("window.sameDocument") is True
+        assert "edited" in page.inner_text("main")
+        _save_until(note, page, "!document.querySelector('.confnotes-build-error')", "fixed")
+        assert page.evaluate("window.sameDocument") is True and "fixed" in page.inner_text("main")
+        # the deck has scripts of its own: it reloads
+        deck = context.new_page()
+        deck.goto(url + "talk.slides.html")
+        deck.evaluate("window.sameDocument = true")
+        _save_until(note, deck, "!window.sameDocument && document.body.textContent.includes('deck')", "deck")
     finally:
         context.close()

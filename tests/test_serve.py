@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
 import re
 import shutil
@@ -209,3 +210,57 @@ def test_a_failed_note_reloads_every_page_for_its_banner(tmp_path):
         shutil.rmtree(server.out_dir, ignore_errors=True)
     assert changed == ["talk.md"] and written == []
     assert fixed == ["talk.md"] and written_after_fix == [], "the fixed note's banner goes from every page"
+
+
+def test_the_format_of_the_open_pages_is_rendered_first(tmp_path):
+    """Before: a deck open alone waited for the note's page to be rendered before its own."""
+    from confnotes.serve import PreviewServer, viewed_formats
+
+    assert viewed_formats(["day1/talk.slides.html"]) == ("slides",)
+    assert viewed_formats(["day1/talk.html", "index.html"]) == ("html",)
+    assert viewed_formats(["index.html"]) == () and viewed_formats([]) == ()
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    talk = notes / "talk.md"
+    talk.write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
+    try:
+        server.rebuild()
+        deck_page = server.broadcaster.subscribe(page="talk.slides.html")
+        assert deck_page is not None
+        talk.write_text("# Live Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
+        _, written = server.rebuild()
+        events = [deck_page.get_nowait() for _ in range(deck_page.qsize())]
+        manifest = json.loads((Path(server.out_dir) / ".confnotes-manifest.json").read_text(encoding="utf-8"))
+        server.broadcaster.unsubscribe(deck_page)
+        assert server.broadcaster.pages() == []
+    finally:
+        server.httpd.server_close()
+        shutil.rmtree(server.out_dir, ignore_errors=True)
+    assert written == ["talk.slides.html", "talk.html"]
+    assert events == [("written", '"talk.slides.html"'), ("written", '"talk.html"')]
+    assert list(manifest["notes"]["talk.md"]["outputs"]) == ["html", "slides"], "the manifest keeps the request's order"
+
+
+def test_a_file_name_cannot_break_an_event_line(tmp_path):
+    """A note named with a newline and ``event:`` would have started an event of its own in the
+    stream (the rebuilt notes went out raw); every event's data is one line of JSON."""
+    from confnotes.serve import PreviewServer
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
+    try:
+        server.rebuild()
+        listener = server.broadcaster.subscribe()
+        assert listener is not None
+        (notes / "a\nevent: forged\ndata: x.md").write_text("# Odd Name\n\n## Part\n\n- a point\n", encoding="utf-8")
+        changed, written = server.rebuild()
+        server.broadcaster.send(json.dumps({"notes": changed, "written": written}))
+        events = [listener.get_nowait() for _ in range(listener.qsize())]
+    finally:
+        server.httpd.server_close()
+        shutil.rmtree(server.out_dir, ignore_errors=True)
+    assert [event for event, _ in events] == ["written", "written", "reload"]
+    assert all("\n" not in data and "\r" not in data for _, data in events)
+    assert json.loads(events[0][1]) == "a\nevent: forged\ndata: x.html"

@@ -55,6 +55,8 @@ class BuildRequest:
     #: (the live preview reloads a note's page before its deck, outline and the index are done); only
     #: for notes built in this process (``jobs=1``, or one note to build)
     on_written: Callable[[str], None] | None = field(default=None, compare=False)
+    #: of ``formats``, those to render first (the preview: the formats of the pages open in a browser)
+    first: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -153,6 +155,7 @@ class NoteTask:
     theme: str | None = None
     trust: bool = False
     remote: bool = False  # --allow-remote
+    first: tuple[str, ...] = ()  # of ``formats``, those to render first (``BuildRequest.first``)
 
 
 @dataclass
@@ -184,8 +187,8 @@ def build_note(task: NoteTask, written: Callable[[str], None] | None = None) -> 
 def _prepared_formats(
     task: NoteTask, outcome: NoteOutcome, written: Callable[[str], None] | None = None
 ) -> list[tuple[str, Callable[[], tuple[str | bytes, list[str]]]]]:
-    """Lint the note, record its index facts and render every format that needs the note itself
-    (each written at once); returns the formats still to finish (PDFs to lay out) by file name.
+    """Render every format that needs the note itself (each written at once), then lint the note and
+    record its index facts; returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
     from confnotes.check import Checker, LintRequest
     from confnotes.lint.engine import lint_context
@@ -196,7 +199,6 @@ def _prepared_formats(
     checker = Checker(LintRequest())
     config = checker.config_for(task.note)
     ctx = checker.context(read_source(task.note), config)
-    findings = lint_context(ctx, checker.settings_for(config))
     overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
     options = resolve_render_options(config, ctx.doc, overrides)
     options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index
@@ -204,7 +206,9 @@ def _prepared_formats(
     suffix = Path(task.rel).suffix
     stem = task.rel[: -len(suffix)] if suffix else task.rel
     later = []
-    for fmt in task.formats:  # each format written into the site, as ``talk.slides.html`` beside ``talk.html``
+    first = [fmt for fmt in task.formats if fmt in task.first]
+    # each format written into the site, as ``talk.slides.html`` beside ``talk.html``
+    for fmt in first + [fmt for fmt in task.formats if fmt not in first]:
         name = stem + output_format(fmt).suffix
         finish = prepare_note(ctx.doc, fmt, options, base_dir, Path(task.out_dir) / name)
         if output_format(fmt).printed:
@@ -212,6 +216,11 @@ def _prepared_formats(
         else:
             _finish(task, outcome, name, finish, written)
         outcome.entry["outputs"][fmt] = name
+    outputs = outcome.entry["outputs"]
+    outcome.entry["outputs"] = {fmt: outputs[fmt] for fmt in task.formats}  # the manifest's order is the request's
+    # linted after its pages are written (the live preview shows a page sooner): the findings are
+    # only the index's; the deck a talk's rules build is the one its formats built, or theirs
+    findings = lint_context(ctx, checker.settings_for(config))
     outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
     return later
 
@@ -590,7 +599,9 @@ def plan_build(request: BuildRequest) -> BuildPlan:
             plan.kept[rel] = previous
             continue
         plan.tasks.append(
-            NoteTask(note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates, request.allow_remote)
+            NoteTask(
+                note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates, request.allow_remote, request.first
+            )
         )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
     return plan

@@ -20,23 +20,53 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from confnotes.build import BuildRequest, build_site
 
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
-    "<script>(function(){var s=new EventSource('" + EVENTS_PATH + "'),"
-    # this page's file in the site, as the build names what it writes ("day1/talk.html")
-    "here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html';"
-    # a page may hold the reload (a presenter that is recording): it cancels this event
-    "function go(e){if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))location.reload();}"
-    # a page reloads as soon as its own file is written, and not again when the build is done
+    # this page's file in the site, as the build names what it writes ("day1/talk.html"); the server
+    # is told it, and renders the format of the pages that are open first
+    "<script data-confnotes>(function(){var here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html',"
+    "s=new EventSource('" + EVENTS_PATH + "?page='+encodeURIComponent(here));"
     "function data(e){try{return JSON.parse(e.data);}catch(x){return null;}}"
+    "function mine(n){return n.nodeType===1&&n.hasAttribute('data-confnotes');}"
+    # a page without scripts of its own (a note's page) takes in the new version where it differs:
+    # no reload, so Chromium lays out only what changed, and the reader keeps their place
+    "function patch(a,b,depth){"
+    "var x=[].filter.call(a.childNodes,function(n){return !mine(n);}),y=[].slice.call(b.childNodes),i;"
+    "if(depth<4&&x.length===y.length){for(i=0;i<y.length;i++){if(x[i].isEqualNode(y[i]))continue;"
+    "if(x[i].nodeType===1&&x[i].cloneNode(false).isEqualNode(y[i].cloneNode(false)))patch(x[i],y[i],depth+1);"
+    "else x[i].replaceWith(document.importNode(y[i],true));}return;}"
+    "var at=[].filter.call(a.childNodes,mine)[0]||null;x.forEach(function(n){n.remove();});"
+    "y.forEach(function(n){a.insertBefore(document.importNode(n,true),at);});}"
+    "function fresh(){if(document.querySelector('script:not([data-confnotes])'))return location.reload();"
+    "fetch(location.href,{cache:'no-store'}).then(function(r){if(!r.ok)throw r;return r.text();}).then(function(t){"
+    "var d=new DOMParser().parseFromString(t,'text/html');"
+    "if(d.querySelector('script:not([data-confnotes])')||d.head.innerHTML!==document.head.innerHTML"
+    "||!d.body.cloneNode(false).isEqualNode(document.body.cloneNode(false)))return location.reload();"
+    "[].forEach.call(d.querySelectorAll('[data-confnotes]'),function(n){n.remove();});"
+    "patch(document.body,d.body,0);window.dispatchEvent(new CustomEvent('confnotes:updated'));"
+    "}).catch(function(){location.reload();});}"
+    # a page may hold the reload (a presenter that is recording): it cancels this event
+    "function go(e){if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))fresh();}"
+    # a page reloads as soon as its own file is written, and not again when the build is done
     "s.addEventListener('written',function(e){if(data(e)===here)go(e);});"
     "s.addEventListener('reload',function(e){var d=data(e)||{};if((d.written||[]).indexOf(here)<0)go(e);});"
     "})();</script>"
 )
 SERVE_FORMATS = ("html", "slides")
+
+
+def viewed_formats(pages: list[str]) -> tuple[str, ...]:
+    """Of the preview's formats, those the open pages show (``talk.slides.html``: the deck), so the
+    preview renders them first; a page of another kind (the index) names none."""
+    from confnotes.render.formats import output_format
+
+    suffixes = sorted(((output_format(name).suffix, name) for name in SERVE_FORMATS), key=lambda pair: -len(pair[0]))
+    viewed = {next((name for suffix, name in suffixes if page.endswith(suffix)), None) for page in pages if page != "index.html"}
+    return tuple(name for name in SERVE_FORMATS if name in viewed)
 
 
 @dataclass(frozen=True)
@@ -61,19 +91,27 @@ class Broadcaster:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._clients: list[queue.Queue[tuple[str, str]]] = []
+        self._pages: dict[int, str] = {}  # each client's page, as it names it
 
-    def subscribe(self, limit: int | None = None) -> queue.Queue[tuple[str, str]] | None:
+    def subscribe(self, limit: int | None = None, page: str = "") -> queue.Queue[tuple[str, str]] | None:
         """A new client's queue of (event, data); None when ``limit`` clients are already connected."""
         client: queue.Queue[tuple[str, str]] = queue.Queue()
         with self._lock:
             if limit is not None and len(self._clients) >= limit:
                 return None
             self._clients.append(client)
+            self._pages[id(client)] = page
         return client
 
     def unsubscribe(self, client: queue.Queue[tuple[str, str]]) -> None:
         with self._lock, contextlib.suppress(ValueError):
             self._clients.remove(client)
+            self._pages.pop(id(client), None)
+
+    def pages(self) -> list[str]:
+        """The pages open now (each as its client named it: ``day1/talk.slides.html``)."""
+        with self._lock:
+            return list(self._pages.values())
 
     @property
     def clients(self) -> int:
@@ -278,7 +316,8 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             self.trusted = False
             self.send_error(HTTPStatus.FORBIDDEN, "Origin not allowed")
             return
-        client = self.broadcaster.subscribe(self.limits.event_clients) if self.command != "HEAD" else None
+        page = "".join(parse_qs(urlsplit(self.path).query).get("page", [""])[:1])[:1024]
+        client = self.broadcaster.subscribe(self.limits.event_clients, page) if self.command != "HEAD" else None
         if client is None and self.command != "HEAD":
             self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "Too many pages are open")
             return
@@ -395,6 +434,7 @@ class PreviewServer:
                     keep_failed=True,
                     trust_templates=self.trust_templates,
                     on_written=announce,
+                    first=viewed_formats(self.broadcaster.pages()),
                 )
             )
         except NotesError as exc:
