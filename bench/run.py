@@ -984,16 +984,20 @@ def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, 
     from confnotes.parse import parse
 
     tracemalloc.start()
-    parse(result.markdown, "hundred-pages.md")
-    parsed = tracemalloc.get_traced_memory()[1]
+    outline = parse(result.markdown, "hundred-pages.md")
+    held, parsed = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    del outline
     WHY["import memory < 20x"] = (
         f"Of the {peak / 1e6:.1f} MB peak, parsing the {len(result.markdown) // 1024} KB of Markdown the import writes "
         f"(it reads its own output back, to prove that fmt keeps its outline) takes {parsed / 1e6:.1f} MB by itself: "
         "markdown-it's block tokens of the whole text and the outline built from them are held together at "
         f"the peak; the other {(peak - parsed) / 1e6:.1f} MB is what is held beside them (the Markdown text, the "
-        "import's result). Meeting 20x needs an outline builder that consumes tokens as markdown-it makes them, "
-        "which its parser does not offer."
+        f"import's result). The finished outline alone is {held / 1e6:.2f} MB, {held / len(data):.0f}x the file: "
+        "its text in one string for each block and item, with a node and a source span each. So even a parse "
+        "that held no tokens (markdown-it's block parser has no streaming interface: an outline builder would "
+        "have to tokenize each top-level block a second time) would peak above the outline, the note's lines "
+        "and the Markdown twice over: about 2x the outline."
     )
     table.add(
         "peak memory of that import (Python heap)",

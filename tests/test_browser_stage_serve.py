@@ -88,17 +88,20 @@ def test_a_recording_presenter_holds_the_reload_under_serve(browser, served):
 @pytest.mark.browser
 def test_a_page_reloads_for_its_own_file_and_once(browser):
     """Before: every page reloaded only when the whole build was done, and every page reloaded.
-    Now a page reloads when its own file is announced, and is spared the build's final reload then.
+    Now a page reloads when its own file is announced, and is spared the build's final reload then;
+    a page of a note the build left alone stays, unless every page must change (the error banner).
     The reloads are counted by the page's cancelable ``confnotes:reload`` event (cancelled here)."""
-    from confnotes.serve import EVENTS_PATH, RELOAD_SCRIPT
+    from confnotes.serve import EVENTS_PATH, reload_script
 
     events = (
         "retry: 600000\n\n"
         'event: written\ndata: "other.html"\n\n'  # another page's file: not this one
         'event: written\ndata: "day 1/talk.html"\n\n'  # this page's: reload now
-        'event: reload\ndata: {"notes": ["day 1/talk.md"], "written": ["day 1/talk.html"]}\n\n'  # done: not again
-        'event: reload\ndata: {"notes": ["other.md"], "written": ["other.html"]}\n\n'  # another note's build: reload
-        "event: reload\ndata: \n\n"  # a config saved (no note rebuilt): every page reloads
+        'event: reload\ndata: {"notes": ["day 1/talk.md"], "written": ["day 1/talk.html"], "all": false}\n\n'  # done: not again
+        'event: reload\ndata: {"notes": ["other.md"], "written": ["other.html"], "all": false}\n\n'  # another note's: stay
+        'event: reload\ndata: {"notes": ["day 1/talk.md"], "written": [], "all": false}\n\n'  # this note's, not announced: reload
+        'event: reload\ndata: {"notes": ["other.md"], "written": [], "all": true}\n\n'  # a banner came or went: reload
+        "event: reload\ndata: \n\n"  # not understood: reload
     )
     served = []
 
@@ -108,7 +111,8 @@ def test_a_page_reloads_for_its_own_file_and_once(browser):
         if path.startswith(EVENTS_PATH):
             route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=events if len(served) == 2 else "")
         else:
-            route.fulfill(status=200, content_type="text/html", body=f"<!doctype html><title>t</title><p>talk</p>{RELOAD_SCRIPT}")
+            body = f"<!doctype html><title>t</title><p>talk</p>{reload_script('day 1/talk.md')}"
+            route.fulfill(status=200, content_type="text/html", body=body)
 
     context = browser.new_context()
     try:
@@ -118,10 +122,11 @@ def test_a_page_reloads_for_its_own_file_and_once(browser):
         context.route("http://confnotes.test/**", answer)
         page = context.new_page()
         page.goto("http://confnotes.test/day%201/talk.html")
-        page.wait_for_function("window.fired.length >= 3")
+        page.wait_for_function("window.fired.length >= 4")
         assert page.evaluate("window.fired") == [
             '"day 1/talk.html"',
-            '{"notes": ["other.md"], "written": ["other.html"]}',
+            '{"notes": ["day 1/talk.md"], "written": [], "all": false}',
+            '{"notes": ["other.md"], "written": [], "all": true}',
             "",
         ]
         assert served[:2] == ["/day%201/talk.html", EVENTS_PATH + "?page=day%201%2Ftalk.html"], "the server is told the page"
@@ -155,6 +160,13 @@ def test_a_saved_note_updates_its_open_page_in_place(browser, served):
         assert "edited" in page.inner_text("main")
         _save_until(note, page, "!document.querySelector('.confnotes-build-error')", "fixed")
         assert page.evaluate("window.sameDocument") is True and "fixed" in page.inner_text("main")
+        # an edit that adds a section keeps the focus and the nodes outside what changed
+        page.focus("nav a")  # the contents' first link
+        page.evaluate("window.focusedBefore = document.activeElement; window.lastBefore = document.querySelector('main').lastElementChild")
+        assert page.evaluate("document.activeElement.tagName") == "A"
+        _save_until(note, page, "/Added part \\d+/.test(document.body.textContent)", "fixed\n\n## Added part")
+        assert page.evaluate("document.activeElement === window.focusedBefore"), "the focus is kept"
+        assert page.evaluate("document.querySelector('main').lastElementChild === window.lastBefore"), "the last section is the same node"
         # the deck has scripts of its own: it reloads
         deck = context.new_page()
         deck.goto(url + "talk.slides.html")

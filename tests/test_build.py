@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -420,3 +421,35 @@ def test_to_may_be_repeated(cli, tmp_path):
         "slides": "talk.slides.html",
         "outline": "talk.slides.txt",
     }
+
+
+def test_a_changed_picture_renders_its_note_again(cli, tmp_path):
+    """Before: the pages embed a note's pictures, but a build only looked at the note, its config
+    and templates, so a picture saved again stayed old in the site until the note changed."""
+    import base64
+
+    from PIL import Image
+
+    notes = tmp_path / "notes"
+    (notes / "day 1").mkdir(parents=True)
+    talk = notes / "day 1" / "talk.md"
+    talk.write_text("# A Talk\n\n## Architecture\n\n![The system](shots/arch%20v1.png)\n\n- a point\n", encoding="utf-8")
+    (notes / "other.md").write_text("# Other\n\n## Part\n\n- no picture\n", encoding="utf-8")
+    picture = notes / "day 1" / "shots" / "arch v1.png"
+    picture.parent.mkdir()
+    Image.new("RGB", (40, 20), "blue").save(picture)
+    site = tmp_path / "site"
+    build = ("build", str(notes), "-o", str(site), "--to", "html,slides", "-j", "1")
+    assert "rendered 2, skipped 0" in cli(*build).stdout
+    manifest = json.loads((site / ".confnotes-manifest.json").read_text())["notes"]
+    assert list(manifest["day 1/talk.md"]["inputs"]) == ["shots/arch v1.png"] and manifest["other.md"]["inputs"] == {}
+    assert "rendered 0, skipped 2" in cli(*build).stdout, "an unchanged picture renders nothing"
+    os.utime(picture, ns=(10**18, 10**18))  # a checkout that touched it: its bytes are the same
+    assert "rendered 0, skipped 2" in cli(*build).stdout, "a picture only touched renders nothing"
+    Image.new("RGB", (40, 20), "red").save(picture)
+    again = cli(*build)
+    assert "rendered 1, skipped 1" in again.stdout, again.output
+    assert base64.b64encode(picture.read_bytes()).decode() in (site / "day 1" / "talk.html").read_text(encoding="utf-8")
+    picture.unlink()
+    gone = cli(*build)
+    assert "rendered 1, skipped 1" in gone.stdout and "not found" in gone.output, gone.output

@@ -253,6 +253,10 @@ def _entry(data: dict[str, Any]) -> dict[str, Any]:
     return data["notes"]["talk.md"]
 
 
+#: a picture as ``inputs`` records one, but for its path
+_SEEN = {"sha256": "0" * 64, "bytes": 1, "mtime_ns": 1}
+
+
 #: each a change to a good manifest; build rebuilds what it cannot use, merge refuses the shard
 MANIFEST_DAMAGE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "list": lambda data: [data],
@@ -279,6 +283,12 @@ MANIFEST_DAMAGE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "talk-text": lambda data: _entry(data).update(talk="20") or data,
     "talk-minutes": lambda data: _entry(data).update(talk={"minutes": "x", "slot": None}) or data,
     "talk-no-slot": lambda data: _entry(data).update(talk={"minutes": 20}) or data,
+    "no-inputs": lambda data: (_entry(data).pop("inputs"), data)[1],
+    "inputs-list": lambda data: _entry(data).update(inputs=["a.png"]) or data,
+    "inputs-outside": lambda data: _entry(data).update(inputs={"../../secret.png": _SEEN}) or data,
+    "inputs-absolute": lambda data: _entry(data).update(inputs={"/etc/passwd": _SEEN}) or data,
+    "inputs-hash": lambda data: _entry(data).update(inputs={"a.png": {"sha256": "not a hash", "bytes": 1, "mtime_ns": 1}}) or data,
+    "inputs-text": lambda data: _entry(data).update(inputs={"a.png": "0" * 64}) or data,
     "failed-list": lambda data: {**data, "failed": ["a.md"]},
     "formats-text": lambda data: {**data, "formats": "html"},
 }

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
@@ -19,12 +21,8 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture
-def server(tmp_path):
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n")
-    (notes / "other.md").write_text("# Other\n\n## Part\n\n- untouched\n")
+def _serve(notes: Path) -> tuple[subprocess.Popen[str], int]:
+    """``confnotes serve`` of ``notes`` on a free port: the process and its port."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
         stdout=subprocess.PIPE,
@@ -32,10 +30,20 @@ def server(tmp_path):
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    line = proc.stdout.readline()
+    line = proc.stdout.readline() if proc.stdout else ""
     match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-    assert match, line + proc.stderr.read() if proc.poll() is not None else line
-    yield notes, int(match.group(1)), proc
+    assert match, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+    return proc, int(match.group(1))
+
+
+@pytest.fixture
+def server(tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n")
+    (notes / "other.md").write_text("# Other\n\n## Part\n\n- untouched\n")
+    proc, port = _serve(notes)
+    yield notes, port, proc
     if proc.poll() is None:
         proc.kill()
         proc.wait()
@@ -91,7 +99,7 @@ def test_serve_previews_rebuilds_and_reloads(server):
         "event: written",
         'data: "talk.slides.html"',
         "event: reload",
-        'data: {"notes": ["talk.md"], "written": ["talk.html", "talk.slides.html"]}',
+        'data: {"notes": ["talk.md"], "written": ["talk.html", "talk.slides.html"], "all": false}',
     ]
     status, page = _get(port, "/talk.html")
     assert status == 200 and "second version" in page
@@ -179,11 +187,11 @@ def test_a_page_is_announced_before_the_rest_of_the_build(tmp_path):
 
         server.broadcaster.send = send  # type: ignore[method-assign]
         talk.write_text("# Second Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
-        changed, written = server.rebuild()
+        changed, written, every = server.rebuild()
     finally:
         server.httpd.server_close()
         shutil.rmtree(server.out_dir, ignore_errors=True)
-    assert changed == ["talk.md"] and written == ["talk.html", "talk.slides.html"]
+    assert changed == ["talk.md"] and written == ["talk.html", "talk.slides.html"] and not every
     assert seen == [
         ("written", '"talk.html"', True, False, False),  # the page is new; its deck and the index are not yet
         ("written", '"talk.slides.html"', True, True, False),
@@ -202,14 +210,17 @@ def test_a_failed_note_reloads_every_page_for_its_banner(tmp_path):
     try:
         server.rebuild()
         (notes / "talk.md").write_text("---\ntitle: [unclosed\n---\n# Broken\n", encoding="utf-8")
-        changed, written = server.rebuild()
+        failed = server.rebuild()
         (notes / "talk.md").write_text("# Fixed Talk\n\n## Part\n\n- third version\n", encoding="utf-8")
-        fixed, written_after_fix = server.rebuild()
+        fixed = server.rebuild()
+        settled = server.rebuild()
     finally:
         server.httpd.server_close()
         shutil.rmtree(server.out_dir, ignore_errors=True)
-    assert changed == ["talk.md"] and written == []
-    assert fixed == ["talk.md"] and written_after_fix == [], "the fixed note's banner goes from every page"
+    assert failed.notes == ["talk.md"] and failed.written == [] and failed.every
+    assert fixed.notes == ["talk.md"] and fixed.every, "the fixed note's banner goes from every page"
+    assert json.loads(fixed.event())["all"] is True
+    assert settled.notes == [] and not settled.every
 
 
 def test_the_format_of_the_open_pages_is_rendered_first(tmp_path):
@@ -229,7 +240,7 @@ def test_the_format_of_the_open_pages_is_rendered_first(tmp_path):
         deck_page = server.broadcaster.subscribe(page="talk.slides.html")
         assert deck_page is not None
         talk.write_text("# Live Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
-        _, written = server.rebuild()
+        written = server.rebuild().written
         events = [deck_page.get_nowait() for _ in range(deck_page.qsize())]
         manifest = json.loads((Path(server.out_dir) / ".confnotes-manifest.json").read_text(encoding="utf-8"))
         server.broadcaster.unsubscribe(deck_page)
@@ -255,8 +266,7 @@ def test_a_file_name_cannot_break_an_event_line(tmp_path):
         listener = server.broadcaster.subscribe()
         assert listener is not None
         (notes / "a\nevent: forged\ndata: x.md").write_text("# Odd Name\n\n## Part\n\n- a point\n", encoding="utf-8")
-        changed, written = server.rebuild()
-        server.broadcaster.send(json.dumps({"notes": changed, "written": written}))
+        server.broadcaster.send(server.rebuild().event())
         events = [listener.get_nowait() for _ in range(listener.qsize())]
     finally:
         server.httpd.server_close()
@@ -264,3 +274,51 @@ def test_a_file_name_cannot_break_an_event_line(tmp_path):
     assert [event for event, _ in events] == ["written", "written", "reload"]
     assert all("\n" not in data and "\r" not in data for _, data in events)
     assert json.loads(events[0][1]) == "a\nevent: forged\ndata: x.html"
+
+
+def test_a_site_without_an_icon_answers_its_request_with_no_content(server):
+    """Before: every page's console showed a 404 for /favicon.ico."""
+    _, port, _ = server
+    assert _get(port, "/favicon.ico") == (204, "")
+
+
+def test_a_saved_picture_rebuilds_its_note(tmp_path):
+    """Before: the watcher saw notes, configs and templates only, and a build did not look at
+    pictures: a screenshot saved again next to the note stayed old in the preview."""
+    from PIL import Image
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n![Screenshot](shot.png)\n\n- a point\n", encoding="utf-8")
+    Image.new("RGB", (30, 20), "blue").save(notes / "shot.png")
+    proc, port = _serve(notes)
+    try:
+        done: list[str] = []
+        connected, received = threading.Event(), threading.Event()
+
+        def listen() -> None:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/__confnotes/events?page=talk.html", timeout=30) as stream:
+                for raw in stream:
+                    line = raw.decode().strip()
+                    connected.set()
+                    if line.startswith("data: {"):
+                        done.append(line)
+                        received.set()
+                        return
+
+        threading.Thread(target=listen, daemon=True).start()
+        assert connected.wait(10)
+        shown = {}
+        for colour in ("blue", "red", "green"):
+            Image.new("RGB", (30, 20), colour).save(tmp_path / "shot.png")
+            shown[colour] = base64.b64encode((tmp_path / "shot.png").read_bytes()).decode()
+        for _, colour in zip(range(40), itertools.cycle(("red", "green")), strict=False):  # the watcher starts after the first build
+            Image.new("RGB", (30, 20), colour).save(notes / "shot.png")
+            if received.wait(0.5):
+                break
+        assert json.loads(done[0].removeprefix("data: "))["notes"] == ["talk.md"]
+        status, page = _get(port, "/talk.html")
+        assert status == 200 and shown["blue"] not in page and (shown["red"] in page or shown["green"] in page)
+    finally:
+        proc.kill()
+        proc.wait()

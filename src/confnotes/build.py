@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from confnotes import __version__
 from confnotes.errors import ErrorKind, NotesError
@@ -172,10 +173,14 @@ class NoteOutcome:
 def build_note(task: NoteTask, written: Callable[[str], None] | None = None) -> NoteOutcome:
     """Render one note to every requested format; never raises (failures come back as data).
     ``written`` is told each output's name as soon as it is in the site."""
+    from confnotes.images import recorded
+
     outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
-        for name, finish in _prepared_formats(task, outcome, written):  # the note is let go before the PDFs are laid out
-            _finish(task, outcome, name, finish, written)
+        with recorded() as pictures:
+            for name, finish in _prepared_formats(task, outcome, written):  # the note is let go before the PDFs are laid out
+                _finish(task, outcome, name, finish, written)
+        outcome.entry["inputs"] = _inputs(task.note, pictures)
     except NotesError as exc:
         outcome.error = str(exc) if exc.path else f"{task.note}: {exc}"
     except Exception as exc:  # noqa: BLE001 - one broken note must not stop the others
@@ -223,6 +228,49 @@ def _prepared_formats(
     findings = lint_context(ctx, checker.settings_for(config))
     outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
     return later
+
+
+def _inputs(note: str, pictures: set[Path]) -> dict[str, dict[str, Any]]:
+    """The pictures a note's renders read, by their path in the note's folder, with the hash,
+    size and modification time of each (a build renders the note again when one changes, as
+    when the note does; one whose size and time are as recorded is not read again)."""
+    from confnotes.source import note_folder
+
+    base = (note_folder(note) or Path.cwd()).resolve()
+    inputs = {}
+    for path in sorted(pictures):
+        if base in path.parents:
+            info = path.stat()
+            inputs[path.relative_to(base).as_posix()] = {"sha256": _file_hash(path), "bytes": info.st_size, "mtime_ns": info.st_mtime_ns}
+    return inputs
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _inputs_unchanged(note: str, inputs: dict[str, dict[str, Any]]) -> bool:
+    """Whether every picture a note's last build read is still there, as it was (each found as a
+    render finds it, inside the note's folder; read again only when its size or time changed)."""
+    from confnotes.images import local_image
+    from confnotes.source import note_folder
+
+    base = note_folder(note) or Path.cwd()
+    for name, recorded in inputs.items():
+        path = local_image(quote(name), base)
+        try:
+            if path is None:
+                return False
+            info = path.stat()
+            if (info.st_size, info.st_mtime_ns) != (recorded["bytes"], recorded["mtime_ns"]) and _file_hash(path) != recorded["sha256"]:
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def _finish(
@@ -366,6 +414,7 @@ _ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
     "entries": (int,),
     "lint": (dict,),
     "outline": (dict,),  # {"file", "bytes", "sha256"}: the note's outline file in the site
+    "inputs": (dict,),  # {path in the note's folder: {"sha256", "bytes", "mtime_ns"}}: the pictures its renders read
 }
 
 _SHA256 = frozenset("0123456789abcdef")
@@ -403,12 +452,29 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
         and set(outline["sha256"]) <= _SHA256
     ):
         return f"the entry for {rel!r} has an outline that is not a file of the site with its size and hash"
+    if not all(_picture_hash(name, digest) for name, digest in entry["inputs"].items()):
+        return f"the entry for {rel!r} has inputs that are not pictures in the note's folder with their hashes"
     talk = entry.get("talk")
     if talk is not None and not (
         isinstance(talk, dict) and type(talk.get("minutes")) is int and "slot" in talk and isinstance(talk["slot"], (str, type(None)))
     ):
         return f"the entry for {rel!r} has a talk of the wrong shape"
     return None
+
+
+def _picture_hash(name: Any, recorded: Any) -> bool:
+    """A picture's path in a note's folder, its hash, size and time, as ``build_note`` records inputs."""
+    return (
+        isinstance(name, str)
+        and _site_relative(name)
+        and isinstance(recorded, dict)
+        and set(recorded) == {"sha256", "bytes", "mtime_ns"}
+        and isinstance(recorded["sha256"], str)
+        and len(recorded["sha256"]) == 64
+        and set(recorded["sha256"]) <= _SHA256
+        and type(recorded["bytes"]) is int
+        and type(recorded["mtime_ns"]) is int
+    )
 
 
 def _site_relative(path: str) -> bool:
@@ -435,6 +501,12 @@ def _manifest_problem(data: Any) -> str | None:
     if not isinstance(formats, list) or not all(isinstance(name, str) for name in formats):
         return "its 'formats' is not a list of names"
     return next((problem for rel, entry in data["notes"].items() if (problem := _entry_problem(rel, entry))), None)
+
+
+def site_pages(out_dir: str) -> dict[str, str]:
+    """Each file a site's manifest names as a note's output (``day1/talk.html``), and that note."""
+    notes = _read_manifest(Path(out_dir) / MANIFEST)["notes"]
+    return {name: rel for rel, entry in notes.items() for name in entry.get("outputs", {}).values() if isinstance(name, str)}
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
@@ -595,7 +667,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
             plan.refused.append((rel, f"{note}: {exc.strerror or exc}"))
             continue
         previous = plan.old.get(rel)
-        if not request.force and previous and _unchanged(previous, key, out_dir, request.formats):
+        if not request.force and previous and _unchanged(previous, key, out_dir, request.formats, note):
             plan.kept[rel] = previous
             continue
         plan.tasks.append(
@@ -625,8 +697,8 @@ def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: 
     return note_key(target.read_bytes(), config_bytes(config), shared_keys[templates_dir])
 
 
-def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...]) -> bool:
-    """The note, its config and templates are as built, it built cleanly, and its files are all there."""
+def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...], note: str) -> bool:
+    """The note, its config, templates and pictures are as built, it built cleanly, and its files are all there."""
     outputs = previous.get("outputs", {})
     return (
         _entry_problem(previous["rel"], previous) is None
@@ -635,6 +707,7 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
         and all((out_dir / p).exists() for p in outputs.values())
         and set(outputs) == set(formats)
         and _outline_intact(out_dir, previous["rel"], previous["outline"]) is None
+        and _inputs_unchanged(note, previous["inputs"])
     )
 
 

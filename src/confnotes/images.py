@@ -7,11 +7,32 @@ embed an image, so all of them agree on it and warn about it in the same words.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+#: the file suffixes of pictures: what an import extracts, and what the live preview watches
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".emf", ".wmf")
 #: a URL scheme (``https:``, ``data:``, ``file:``): not a file next to the note
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+
+#: the files ``locate`` found while ``recorded`` runs
+_FOUND: ContextVar[set[Path] | None] = ContextVar("confnotes_images_found", default=None)
+
+
+@contextmanager
+def recorded() -> Iterator[set[Path]]:
+    """Every file ``locate`` finds meanwhile: the pictures a note's renders read (a build keeps
+    their hashes, so a changed picture renders its note again)."""
+    found: set[Path] = set()
+    token = _FOUND.set(found)
+    try:
+        yield found
+    finally:
+        _FOUND.reset(token)
 
 
 def locate(src: str, root: Path | str | None) -> tuple[Path | None, str | None]:
@@ -29,6 +50,8 @@ def locate(src: str, root: Path | str | None) -> tuple[Path | None, str | None]:
         return None, f"image {shown_source(src)} is outside the note's folder; not embedded"
     if not target.is_file():
         return None, f"image {shown_source(src)} not found"
+    if (found := _FOUND.get()) is not None:
+        found.add(target)
     return target, None
 
 

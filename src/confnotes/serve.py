@@ -19,44 +19,65 @@ from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from confnotes.build import BuildRequest, build_site
+from confnotes.build import BuildRequest, build_site, site_pages
+from confnotes.images import IMAGE_SUFFIXES
+from confnotes.source import NOTE_SUFFIXES
 
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
     # this page's file in the site, as the build names what it writes ("day1/talk.html"); the server
-    # is told it, and renders the format of the pages that are open first
-    "<script data-confnotes>(function(){var here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html',"
+    # is told it, and renders the format of the pages that are open first. ``note`` (filled in as the
+    # page is served) is the note it was made from, or null (the index)
+    "<script data-confnotes>(function(){var note=__NOTE__,here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html',"
     "s=new EventSource('" + EVENTS_PATH + "?page='+encodeURIComponent(here));"
     "function data(e){try{return JSON.parse(e.data);}catch(x){return null;}}"
     "function mine(n){return n.nodeType===1&&n.hasAttribute('data-confnotes');}"
     # a page without scripts of its own (a note's page) takes in the new version where it differs:
-    # no reload, so Chromium lays out only what changed, and the reader keeps their place
+    # no reload, so Chromium lays out only what changed, and the reader keeps their place (and the
+    # focus, outside what changed); what is the same before and after a change is kept as it is
     "function patch(a,b,depth){"
-    "var x=[].filter.call(a.childNodes,function(n){return !mine(n);}),y=[].slice.call(b.childNodes),i;"
-    "if(depth<4&&x.length===y.length){for(i=0;i<y.length;i++){if(x[i].isEqualNode(y[i]))continue;"
-    "if(x[i].nodeType===1&&x[i].cloneNode(false).isEqualNode(y[i].cloneNode(false)))patch(x[i],y[i],depth+1);"
-    "else x[i].replaceWith(document.importNode(y[i],true));}return;}"
-    "var at=[].filter.call(a.childNodes,mine)[0]||null;x.forEach(function(n){n.remove();});"
-    "y.forEach(function(n){a.insertBefore(document.importNode(n,true),at);});}"
+    "var x=[].filter.call(a.childNodes,function(n){return !mine(n);}),y=[].slice.call(b.childNodes),i=0,j=0,k;"
+    "while(i<x.length&&i<y.length&&x[i].isEqualNode(y[i]))i++;"
+    "while(j<x.length-i&&j<y.length-i&&x[x.length-1-j].isEqualNode(y[y.length-1-j]))j++;"
+    "var xs=x.slice(i,x.length-j),ys=y.slice(i,y.length-j);"
+    "if(xs.length===ys.length&&depth<8){for(k=0;k<ys.length;k++){"
+    "if(xs[k].nodeType===1&&xs[k].cloneNode(false).isEqualNode(ys[k].cloneNode(false)))patch(xs[k],ys[k],depth+1);"
+    "else xs[k].replaceWith(document.importNode(ys[k],true));}return;}"
+    "var at=x[x.length-j]||[].filter.call(a.childNodes,mine)[0]||null;xs.forEach(function(n){n.remove();});"
+    "ys.forEach(function(n){a.insertBefore(document.importNode(n,true),at);});}"
+    "function banner(d){var old=document.querySelector('.confnotes-build-error'),neu=d.querySelector('.confnotes-build-error');"
+    "if(old&&neu&&old.isEqualNode(neu))return;if(old)old.remove();"
+    "if(neu)document.body.insertBefore(document.importNode(neu,true),document.querySelector('script[data-confnotes]'));}"
     "function fresh(){if(document.querySelector('script:not([data-confnotes])'))return location.reload();"
     "fetch(location.href,{cache:'no-store'}).then(function(r){if(!r.ok)throw r;return r.text();}).then(function(t){"
     "var d=new DOMParser().parseFromString(t,'text/html');"
     "if(d.querySelector('script:not([data-confnotes])')||d.head.innerHTML!==document.head.innerHTML"
     "||!d.body.cloneNode(false).isEqualNode(document.body.cloneNode(false)))return location.reload();"
-    "[].forEach.call(d.querySelectorAll('[data-confnotes]'),function(n){n.remove();});"
+    "banner(d);[].forEach.call(d.querySelectorAll('[data-confnotes]'),function(n){n.remove();});"
     "patch(document.body,d.body,0);window.dispatchEvent(new CustomEvent('confnotes:updated'));"
     "}).catch(function(){location.reload();});}"
     # a page may hold the reload (a presenter that is recording): it cancels this event
     "function go(e){if(window.dispatchEvent(new CustomEvent('confnotes:reload',{cancelable:true,detail:e.data})))fresh();}"
-    # a page reloads as soon as its own file is written, and not again when the build is done
+    # a page reloads as soon as its own file is written, and not again when the build is done; a
+    # page of a note the build left alone stays as it is, unless every page must change (the banner)
     "s.addEventListener('written',function(e){if(data(e)===here)go(e);});"
-    "s.addEventListener('reload',function(e){var d=data(e)||{};if((d.written||[]).indexOf(here)<0)go(e);});"
+    "s.addEventListener('reload',function(e){var d=data(e)||{all:true};"
+    "if(d.all||note===null||((d.notes||[]).indexOf(note)>=0&&(d.written||[]).indexOf(here)<0))go(e);});"
     "})();</script>"
 )
 SERVE_FORMATS = ("html", "slides")
+#: what a save of sets off a rebuild: notes, configs, templates and the pictures notes show
+WATCHED = (*NOTE_SUFFIXES, ".toml", ".css", ".html", *IMAGE_SUFFIXES)
+
+
+def reload_script(note: str | None) -> str:
+    """The reload script of a page made from ``note`` (None: the index, an error page)."""
+    from confnotes.escape import strict_json
+
+    return RELOAD_SCRIPT.replace("__NOTE__", strict_json(note).replace("<", "\\u003c"), 1)
 
 
 def viewed_formats(pages: list[str]) -> tuple[str, ...]:
@@ -198,7 +219,7 @@ def error_banner(failures: dict[str, str]) -> str:
         return ""
     items = "".join(f"<li>{html.escape(reason)}</li>" for reason in failures.values())
     return (
-        '<div class="confnotes-build-error" role="alert" style="position:fixed;top:0;left:0;right:0;z-index:99999;'
+        '<div class="confnotes-build-error" data-confnotes role="alert" style="position:fixed;top:0;left:0;right:0;z-index:99999;'
         'background:#8b0000;color:#fff;font:14px/1.4 sans-serif;padding:8px 16px">'
         f"<strong>confnotes: the last save did not build; showing the last good version.</strong><ul>{items}</ul></div>"
     )
@@ -210,6 +231,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     broadcaster: Broadcaster
     stopping: threading.Event
     failures: dict[str, str]
+    pages: dict[str, str]  # each note's output in the site, and the note
     allowed_hosts: frozenset[str]
     limits: ServeLimits
     #: whether this request named the server's own address (Host): only such a request is shown
@@ -232,7 +254,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         """Error pages keep the reload hook, so a page that appears once a note builds again reloads."""
         shown = f"<p>{code} {html.escape(message or HTTPStatus(code).phrase)}</p>"
         if self.trusted:
-            shown = error_banner(dict(self.failures)) + shown + RELOAD_SCRIPT
+            shown = error_banner(dict(self.failures)) + shown + reload_script(None)
         body = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>{shown}</body></html>'.encode()
         self.send_response(code, message)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -274,6 +296,10 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if self.path.split("?")[0] == EVENTS_PATH:
             self._events()
             return
+        if self.path.split("?")[0] == "/favicon.ico" and not (Path(self.directory) / "favicon.ico").is_file():
+            self.send_response(HTTPStatus.NO_CONTENT)  # the site has no icon: not an error in every page's console
+            self.end_headers()
+            return
         if ".." in self.path.split("?")[0].replace("%2e", ".").replace("%2E", ".").split("/"):
             self.send_error(HTTPStatus.NOT_FOUND)
             return
@@ -290,15 +316,15 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if resolved.is_dir():
             resolved = resolved / "index.html"
         if resolved.suffix == ".html" and resolved.is_file():
-            self._page(resolved)
+            self._page(resolved, self.pages.get(resolved.relative_to(root).as_posix()))
         elif self.command == "HEAD":
             super().do_HEAD()
         else:
             super().do_GET()
 
-    def _page(self, path: Path) -> None:
-        """An HTML page with the build errors and the reload script in it."""
-        inject = error_banner(dict(self.failures)) + RELOAD_SCRIPT
+    def _page(self, path: Path, note: str | None) -> None:
+        """An HTML page with the build errors and the reload script in it (``note``: the one it was made from)."""
+        inject = error_banner(dict(self.failures)) + reload_script(note)
         body = path.read_bytes().replace(b"</body>", inject.encode() + b"</body>", 1)
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -365,6 +391,21 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             return True
 
 
+class Rebuilt(NamedTuple):
+    """What one rebuild changed: the notes rebuilt, the files of theirs already announced (their
+    pages have taken them in), and whether every page must change (the error banner did)."""
+
+    notes: list[str]
+    written: list[str]
+    every: bool = False
+
+    def event(self) -> str:
+        """The build's final event: the index and error pages reload, and so does a page of a note
+        rebuilt whose file was not announced; every page does when ``every``. JSON: a note's name
+        cannot break the event's line."""
+        return json.dumps({"notes": self.notes, "written": self.written, "all": self.every})
+
+
 class PreviewServer:
     def __init__(
         self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False, limits: ServeLimits | None = None
@@ -376,6 +417,7 @@ class PreviewServer:
         self.broadcaster = Broadcaster()
         self.stopping = threading.Event()
         self.failures: dict[str, str] = {}
+        self.pages: dict[str, str] = {}
         handler: type[PreviewHandler] = type(
             "Handler",
             (PreviewHandler,),
@@ -383,6 +425,7 @@ class PreviewServer:
                 "broadcaster": self.broadcaster,
                 "stopping": self.stopping,
                 "failures": self.failures,
+                "pages": self.pages,
                 "allowed_hosts": frozenset(),
                 "limits": limits or ServeLimits(),
                 "timeout": (limits or ServeLimits()).header_seconds,
@@ -403,14 +446,12 @@ class PreviewServer:
         host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/"
 
-    def rebuild(self) -> tuple[list[str], list[str]]:
+    def rebuild(self) -> Rebuilt:
         """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
         An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on.
 
         Each page or deck is announced to the open pages as soon as it is written (its page reloads
-        then, not after the note's other formats, its outline and the index). Returns the notes
-        rebuilt and the files announced that need no second reload: none when a note failed or was
-        fixed, for the error banner that every page shows changed."""
+        then, not after the note's other formats, its outline and the index)."""
         from confnotes.config import config_for_folder
         from confnotes.errors import NotesError
         from confnotes.ignore import config_excludes
@@ -441,15 +482,17 @@ class PreviewServer:
             self.failures.clear()
             self.failures["*"] = str(exc)
             self.echo(f"failed: {exc}", err=True)
-            return ["*"], []
+            return Rebuilt(["*"], [], every=True)
         fixed = [rel for rel in self.failures if rel not in dict(report.failed)]
         self.failures.clear()
         self.failures.update(report.failed)
         for _rel, reason in report.failed:
             self.echo(f"failed: {reason}", err=True)
-        settled = [] if report.failed or fixed else written
+        self.pages.clear()
+        self.pages.update(site_pages(self.out_dir))
         changed = [*report.rendered, *report.removed, *(rel for rel, _ in report.failed), *fixed]
-        return list(dict.fromkeys(changed)), settled  # a fixed note was also rendered: named once
+        # a fixed note was also rendered: named once; a note that fails or is fixed changes the banner of every page
+        return Rebuilt(list(dict.fromkeys(changed)), written, every=bool(report.failed or fixed))
 
     def watch(self) -> None:
         from watchfiles import watch
@@ -459,21 +502,21 @@ class PreviewServer:
             stop_event=self.stopping,
             debounce=150,
             step=50,
-            watch_filter=lambda _change, path: path.endswith((".md", ".markdown", ".toml", ".css", ".html")),
+            watch_filter=lambda _change, path: path.lower().endswith(WATCHED),
         ):
             if self.stopping.is_set():
                 break
             try:
-                changed, written = self.rebuild()
+                rebuilt = self.rebuild()
             except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
                 self.failures.clear()
                 self.failures["*"] = f"{type(exc).__name__}: {exc}"
                 self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
-                changed, written = ["*"], []
-            if changed:
-                self.echo(f"rebuilt {', '.join(changed)}")
-            if changed or changes:  # every other page reloads now (JSON: a name cannot break the event's line)
-                self.broadcaster.send(json.dumps({"notes": changed, "written": written}))
+                rebuilt = Rebuilt(["*"], [], every=True)
+            if rebuilt.notes:
+                self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
+            if rebuilt.notes or changes:
+                self.broadcaster.send(rebuilt.event())
 
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)

@@ -94,13 +94,14 @@ class Imported:
 
     def add_asset(self, data: bytes, suffix: str) -> str:
         """Keep an image's bytes under the next free name (``image1.png``…); returns the name."""
+        from confnotes.images import IMAGE_SUFFIXES
+
         suffix = suffix.lower() if suffix.lower() in IMAGE_SUFFIXES else ".bin"
         name = f"image{len(self.assets) + 1}{suffix}"
         self.assets[name] = data
         return name
 
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".emf", ".wmf")
 MONOSPACE_FONTS = (
     "courier",
     "consolas",

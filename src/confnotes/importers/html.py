@@ -21,7 +21,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import IMAGE_SUFFIXES, Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
+from confnotes.images import IMAGE_SUFFIXES
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
 
 Resolver = Callable[[str], bytes | None]
 _BLOCKS = frozenset(
