@@ -24,6 +24,7 @@ from confnotes import __version__
 from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:
+    from confnotes.config import FolderConfigs
     from confnotes.ignore import Exclude
     from confnotes.lint.types import Finding
     from confnotes.model import Document
@@ -656,10 +657,13 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     plan = BuildPlan(out_dir, manifest_path, _read_manifest(manifest_path)["notes"])
     source_root = Path(request.source_dir).resolve()
     shared_keys: dict[str | None, str] = {}
+    from confnotes.config import FolderConfigs
+
+    configs = FolderConfigs()
     rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(request.source_dir))).as_posix() for note in notes}
     for note, rel in rels.items():
         try:  # anything wrong with one note (a link out, a loop, its config) fails that note only
-            key = _note_key(note, source_root, request, shared_keys)
+            key = _note_key(note, source_root, request, shared_keys, configs)
         except NotesError as exc:
             plan.refused.append((rel, str(exc) if exc.path == note else f"{note}: {exc}"))
             continue
@@ -679,22 +683,21 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     return plan
 
 
-def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: dict[str | None, str]) -> str:
+def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: dict[str | None, str], configs: FolderConfigs) -> str:
     """The manifest key of a note: its bytes, its config's, and (shared by the notes of one
-    templates folder) the version, formats, theme and templates."""
-    from confnotes.config import config_bytes, find_config
-
+    templates folder) the version, formats, theme and templates. ``configs`` looks each folder's
+    config, and its bytes, up once a build."""
     target = _resolved(note)
     if source_root not in target.parents:
         raise NotesError("links to a file outside the notes folder; not built", path=note)
-    config = find_config(note)
+    config = configs(note)
     templates_dir = config.templates
     if templates_dir not in shared_keys:
         shared_keys[templates_dir] = json.dumps(
             [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
             + (["allow-remote"] if request.allow_remote else [])  # decks that load remote things are other files
         )
-    return note_key(target.read_bytes(), config_bytes(config), shared_keys[templates_dir])
+    return note_key(target.read_bytes(), configs.bytes_of(config), shared_keys[templates_dir])
 
 
 def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...], note: str) -> bool:

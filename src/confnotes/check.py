@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes import __version__
-from confnotes.config import Config, config_bytes, find_config, read_config_file
+from confnotes.config import Config, FolderConfigs, config_bytes, read_config_file
 from confnotes.errors import NotesError
 from confnotes.lint.engine import (
     LintSettings,
@@ -128,16 +128,12 @@ class Checker:
         self.request = request
         self._explicit = read_config_file(request.config_file) if request.config_file else None
         self._settings: dict[str | None, LintSettings] = {}
-        self._configs: dict[str, Config] = {}
+        self._configs = FolderConfigs()
 
     def config_for(self, note: str) -> Config:
         if self._explicit is not None:
             return self._explicit
-        folder = os.path.dirname(os.path.abspath(note)) if note not in ("-", "<stdin>") else ""
-        config = self._configs.get(folder)
-        if config is None:  # one lookup per folder in a run
-            config = self._configs[folder] = find_config(note)
-        return config
+        return self._configs(note)  # one lookup per folder in a run
 
     def settings_for(self, config: Config) -> LintSettings:
         if config.path not in self._settings:

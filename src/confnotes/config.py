@@ -208,6 +208,28 @@ def config_for_target(target: str, config_file: str | None = None) -> Config:
     return find_config(target)
 
 
+class FolderConfigs:
+    """``find_config`` for the notes of one run, looked up once a folder (a folder's notes share
+    their config): what lint and build ask of every note."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, Config] = {}
+        self._bytes: dict[str | None, bytes] = {}
+
+    def __call__(self, note: str) -> Config:
+        folder = os.path.dirname(os.path.abspath(note)) if note not in ("-", "<stdin>") else ""
+        config = self._found.get(folder)
+        if config is None:
+            config = self._found[folder] = find_config(note)
+        return config
+
+    def bytes_of(self, config: Config) -> bytes:
+        """``config_bytes`` of one of these configs, read once a run (what a build keys its notes on)."""
+        if config.path not in self._bytes:
+            self._bytes[config.path] = config_bytes(config)
+        return self._bytes[config.path]
+
+
 def find_config(note_path: str | os.PathLike[str]) -> Config:
     """The config that applies to a note: the nearest confnotes.toml or pyproject.toml with
     ``[tool.confnotes]`` in the note's folder or above (defaults if none)."""
