@@ -16,7 +16,9 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -164,18 +166,28 @@ def test_serve_survives_a_burst_of_bad_requests_without_tracebacks(server):
     assert "Traceback" not in proc.stderr.read()
 
 
-def test_a_page_is_announced_before_the_rest_of_the_build(tmp_path):
-    """Before: the open pages heard of a save only when the whole build was done (the note's page,
-    then its deck, its outline and the index), so a page waited for its deck, outline and index."""
+@contextlib.contextmanager
+def _in_process(tmp_path: Path, text: str = "# Live Talk\n\n## Part\n\n- first version\n") -> Iterator[tuple[Any, Path]]:
+    """A preview server of one note, ``talk.md``, built once, in this process: the server and the note."""
     from confnotes.serve import PreviewServer
 
     notes = tmp_path / "notes"
     notes.mkdir()
     talk = notes / "talk.md"
-    talk.write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    talk.write_text(text, encoding="utf-8")
     server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
     try:
         server.rebuild()
+        yield server, talk
+    finally:
+        server.httpd.server_close()
+        shutil.rmtree(server.out_dir, ignore_errors=True)
+
+
+def test_a_page_is_announced_before_the_rest_of_the_build(tmp_path):
+    """Before: the open pages heard of a save only when the whole build was done (the note's page,
+    then its deck, its outline and the index), so a page waited for its deck, outline and index."""
+    with _in_process(tmp_path) as (server, talk):
         site = Path(server.out_dir)
         seen: list[tuple[str, str, bool, bool, bool]] = []
 
@@ -188,9 +200,6 @@ def test_a_page_is_announced_before_the_rest_of_the_build(tmp_path):
         server.broadcaster.send = send  # type: ignore[method-assign]
         talk.write_text("# Second Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
         changed, written, every = server.rebuild()
-    finally:
-        server.httpd.server_close()
-        shutil.rmtree(server.out_dir, ignore_errors=True)
     assert changed == ["talk.md"] and written == ["talk.html", "talk.slides.html"] and not every
     assert seen == [
         ("written", '"talk.html"', True, False, False),  # the page is new; its deck and the index are not yet
@@ -225,18 +234,12 @@ def test_a_failed_note_reloads_every_page_for_its_banner(tmp_path):
 
 def test_the_format_of_the_open_pages_is_rendered_first(tmp_path):
     """Before: a deck open alone waited for the note's page to be rendered before its own."""
-    from confnotes.serve import PreviewServer, viewed_formats
+    from confnotes.serve import viewed_formats
 
     assert viewed_formats(["day1/talk.slides.html"]) == ("slides",)
     assert viewed_formats(["day1/talk.html", "index.html"]) == ("html",)
     assert viewed_formats(["index.html"]) == () and viewed_formats([]) == ()
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    talk = notes / "talk.md"
-    talk.write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
-    server = PreviewServer(str(notes), "127.0.0.1", 0, lambda *_args, **_kw: None)
-    try:
-        server.rebuild()
+    with _in_process(tmp_path) as (server, talk):
         deck_page = server.broadcaster.subscribe(page="talk.slides.html")
         assert deck_page is not None
         talk.write_text("# Live Talk\n\n## Part\n\n- second version\n", encoding="utf-8")
@@ -245,9 +248,6 @@ def test_the_format_of_the_open_pages_is_rendered_first(tmp_path):
         manifest = json.loads((Path(server.out_dir) / ".confnotes-manifest.json").read_text(encoding="utf-8"))
         server.broadcaster.unsubscribe(deck_page)
         assert server.broadcaster.pages() == []
-    finally:
-        server.httpd.server_close()
-        shutil.rmtree(server.out_dir, ignore_errors=True)
     assert written == ["talk.slides.html", "talk.html"]
     assert events == [("written", '"talk.slides.html"'), ("written", '"talk.html"')]
     assert list(manifest["notes"]["talk.md"]["outputs"]) == ["html", "slides"], "the manifest keeps the request's order"
