@@ -495,6 +495,7 @@ def main() -> int:
     )
     t = median_time(lambda: run([*CLI, "build", str(two_hundred), "-o", str(out), "-q"]), repeat)
     table.add("`confnotes build` 200 unchanged notes (incremental: nothing to do)", secs(t), "", "")
+    targets += _previous_release(table, two_hundred, work)
 
     print("a 1,000-note conference:", flush=True)
     targets += _conference(table, mixed, work)
@@ -714,6 +715,39 @@ def tree_peak_mb(cmd: list[str]) -> tuple[float, float]:
     done.set()
     sampler.join()
     return time.perf_counter() - start, peak / 1e6
+
+
+PREVIOUS_RELEASE = "9d83c32"  # the last commit of the release before this one (2026-11-30)
+
+
+def _previous_release(table: Table, notes: Path, work: Path) -> list[tuple[str, str, bool]]:
+    """The same 200 notes built in every default format by the previous release and by this one, in
+    turn, with the same libraries: what confnotes' own changes cost since then."""
+    print("the previous release, same notes:", flush=True)
+    previous = work / "previous-release"
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", PREVIOUS_RELEASE], capture_output=True)
+    if archive.returncode != 0:
+        print(f"  previous release {PREVIOUS_RELEASE} not in this clone (shallow?): git fetch --unshallow to compare", flush=True)
+        return []
+    previous.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(previous)], input=archive.stdout, check=True)
+    subprocess.run([PY, "-m", "compileall", "-q", str(previous / "src")], capture_output=True)
+    old_cli = [PY, "-c", f"import sys; sys.path.insert(0, {str(previous / 'src')!r}); from confnotes.cli import main; main()"]
+    times = interleaved(
+        {
+            "previous": lambda: run([*old_cli, "build", str(notes), "-o", str(work / "site-previous"), "-q", "--force"]),
+            "now": lambda: run([*CLI, "build", str(notes), "-o", str(work / "site-now"), "-q", "--force"]),
+        },
+        1,
+    )
+    ratio = times["now"] / times["previous"]
+    table.add(
+        "`confnotes build` 200 notes, every default format, this release against the previous one",
+        secs(times["now"]),
+        f"previous release ({PREVIOUS_RELEASE}) {secs(times['previous'])}",
+        f"{ratio:.2f}x",
+    )
+    return [("a build of 200 notes in every default format: no slower than the previous release", f"{ratio:.2f}x", ratio <= 1.05)]
 
 
 def _conference(table: Table, notes: Path, work: Path) -> list[tuple[str, str, bool]]:
