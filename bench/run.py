@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -57,6 +58,27 @@ def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 def timed_cmd(cmd: list[str], repeat: int, env: dict | None = None) -> float:
     return median_time(lambda: run(cmd, env=env), repeat)
+
+
+def import_profile(cmd: list[str], repeat: int) -> tuple[dict[str, float], dict[str, float]]:
+    """What ``cmd`` (a Python program) imports, by self time in ms: medians over ``repeat`` runs of
+    ``python -X importtime``, grouped by top-level package, and by module."""
+    runs: list[dict[str, float]] = []
+    for _ in range(repeat):
+        err = run([*cmd], env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}).stderr
+        found: dict[str, float] = {}
+        for line in err.splitlines():
+            match = re.match(r"import time:\s+(\d+) \|\s+\d+ \|(\s*)(\S+)", line)
+            if match:
+                found[match.group(3)] = found.get(match.group(3), 0.0) + int(match.group(1)) / 1000
+        runs.append(found)
+    modules = {name: statistics.median(found.get(name, 0.0) for found in runs) for name in runs[0]}
+    groups: dict[str, float] = {}
+    for name, ms in modules.items():
+        top = name.split(".")[0].lstrip("_")
+        key = top if top in {"confnotes", "markdown_it", "mdit_py_plugins", "click", "yaml", "json"} else "other modules"
+        groups[key] = groups.get(key, 0.0) + ms
+    return groups, modules
 
 
 def peak_rss_mb(cmd: list[str]) -> float:
@@ -389,12 +411,19 @@ def main() -> int:
         f"`import markdown_it, click` {secs(parts['floor'])}",
         f"{parts['plain'] / parts['floor']:.2f}x",
     )
+    groups, modules = import_profile([script, "lint", str(one), "--no-cache"], 5)
+    own = sorted(((ms, name) for name, ms in modules.items() if name.startswith("confnotes")), reverse=True)[:6]
     WHY["`confnotes lint one.md` cold start"] = (
         f"Python itself starts in {secs(parts['python'])} and the floor's two imports take {secs(parts['floor'] - parts['python'])}; "
         f"importing PyYAML for the note's front matter adds {secs(parts['yaml'] - parts['floor'])} "
-        f"(without front matter the ratio is {parts['plain'] / parts['floor']:.2f}x). The rest is confnotes' own modules "
-        "(the outline model's frozen dataclasses are built at import by generating and compiling their "
-        "methods) and the first parse's one-time costs (compiling regular expressions, building the parser)."
+        f"(without front matter the ratio is {parts['plain'] / parts['floor']:.2f}x). "
+        "What the command imports, by self time (`python -X importtime`, median of 5; the tracing adds its own cost): "
+        + ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(groups.items(), key=lambda kv: -kv[1]))
+        + "; confnotes' costliest modules: "
+        + ", ".join(f"{name} {ms:.1f} ms" for ms, name in own)
+        + ". confnotes' share is its outline model's and settings' frozen dataclasses (each class's methods are "
+        "generated and compiled at import, about 0.8 ms a class) and the paste-recovery rules' regular "
+        "expressions compiled at import; the rest of the gap is the first parse's one-time costs."
     )
 
     # 3. HTML build of 100 notes vs bare markdown-it render + Jinja
