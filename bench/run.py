@@ -60,6 +60,45 @@ def timed_cmd(cmd: list[str], repeat: int, env: dict | None = None) -> float:
     return median_time(lambda: run(cmd, env=env), repeat)
 
 
+def package_profile(fn: Callable[[], object]) -> dict[str, float]:
+    """Where ``fn``'s time goes, in seconds of own time under cProfile, by package: confnotes by
+    sub-package (``confnotes.slides``), other libraries by name, C methods of lxml as ``lxml``.
+    cProfile's own cost weighs on Python calls, so the shares, not the sums, are what to read."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    fn()
+    profiler.disable()
+    shares: dict[str, float] = {}
+    for (file, _line, name), row in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
+        shares[_package_of(file, name)] = shares.get(_package_of(file, name), 0.0) + row[2]
+    return shares
+
+
+def _package_of(file: str, name: str) -> str:
+    parts = Path(file).parts
+    if "confnotes" in parts and "site-packages" not in parts:
+        rest = parts[parts.index("confnotes") + 1 :]
+        return "confnotes." + (rest[0].removesuffix(".py") if rest else "")
+    if "site-packages" in parts:
+        rest = parts[parts.index("site-packages") + 1 :]
+        if rest[0] == "pptx" and len(rest) > 2:  # python-pptx by part: text, shapes, oxml (XML), opc (the package)
+            return "pptx." + rest[1]
+        return rest[0].removesuffix(".py")
+    if file == "~":
+        return "lxml" if "lxml" in name else "built-ins"
+    return "standard library"
+
+
+def shares_text(shares: dict[str, float], top: int = 6) -> str:
+    """``confnotes.slides 31%, markdown_it 28%, …``: the costliest packages, as shares of the whole."""
+    total = sum(shares.values()) or 1.0
+    ranked = sorted(shares.items(), key=lambda kv: -kv[1])[:top]
+    return ", ".join(f"{name} {100 * value / total:.0f}%" for name, value in ranked)
+
+
 def import_profile(cmd: list[str], repeat: int) -> tuple[dict[str, float], dict[str, float]]:
     """What ``cmd`` (a Python program) imports, by self time in ms: medians over ``repeat`` runs of
     ``python -X importtime``, grouped by top-level package, and by module."""
@@ -246,10 +285,13 @@ def main() -> int:
         f"{talk_ratio:.2f}x",
     )
     targets.append(("lint with the talk profile, 1,000 notes <= 1.3x the bare parse", f"{talk_ratio:.2f}x", talk_ratio <= 1.3))
+    talk_profile = package_profile(lambda: [Checker(LintRequest(jobs=1, profile="talk")).lint_note(p) for p in paths[:300]])
     WHY["lint with the talk profile"] = (
         f"The notes profile costs {lint_inproc / bare_1000:.2f}x; the talk profile adds each note's deck: its slides "
-        "built once, then split by the limits and fitted, every line of every slide measured by the fit engine, "
-        "and the timing plan."
+        "built once, then split by the limits and fitted (slide-overflow reads the fitted deck), every line of every "
+        "slide measured by the fit engine, and the timing plan (over-time reads it). Own time by package under "
+        f"cProfile, 300 of the notes with the talk profile: {shares_text(talk_profile, 8)} (confnotes.slides is "
+        "the decks, confnotes.timing the plan, markdown_it and confnotes.parse the outline both profiles read)."
     )
     for count in (200, 500):
         some = work / f"mixed-{count}"
@@ -365,7 +407,9 @@ def main() -> int:
                 counts["lint"] / counts["bare"] <= 1.3,
             )
         )
+        lint_profile = package_profile(lambda: [Checker(LintRequest(jobs=1)).lint_note(str(p)) for p in mixed_paths[:300]])
         WHY["lint <= 1.3x the bare parse, by instruction count"] = (
+            f"Own time by package under cProfile, 300 of the notes: {shares_text(lint_profile, 8)}. "
             f"The outline alone costs {counts['outline'] / counts['bare']:.2f}x the bare parse's instructions: "
             "its markdown-it block parse skips inline parsing, but the outline builder, the paste-recovery "
             "rules and the model's objects cost more than that saves; the lint rules on that outline add "
@@ -663,7 +707,14 @@ def _pptx(table: Table, repeat: int) -> list[tuple[str, str, bool]]:
             f"{ratio:.2f}x",
         )
         targets.append((f"PPTX of {note.name}: <= 1.5x a bare python-pptx program writing the same shapes", f"{ratio:.2f}x", ratio <= 1.5))
+    note = ROOT / "notes" / "scale2025.md"
+    written = bytes(render_note(load_note(str(note)).doc, "pptx", RenderOptions(), note.parent)[0])
+    ours_profile = package_profile(lambda: render_note(load_note(str(note)).doc, "pptx", RenderOptions(), note.parent))
+    bare_profile = package_profile(bare_program(written))
     WHY["PPTX of "] = (
+        f"Own time by package under cProfile, scale2025.md: confnotes' PPTX {shares_text(ours_profile)}; the bare "
+        f"program {shares_text(bare_profile)} (seconds: {sum(ours_profile.values()):.3f} against "
+        f"{sum(bare_profile.values()):.3f}). "
         "Reading the note and building and fitting its deck cost 2-5 ms of it; the rest is python-pptx calls "
         "the bare program does not make: each text gets its face, colour and autofit and each slide a styled "
         "footer of two boxes (together about half of the writer's time), and the default template's "
