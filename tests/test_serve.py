@@ -322,3 +322,46 @@ def test_a_saved_picture_rebuilds_its_note(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_save_during_the_first_build_is_built_after_it(tmp_path, monkeypatch):
+    """Before: the watcher started after the first build, and the address was printed before it
+    watched, so a save landing meanwhile (a person saving as serve starts, on a busy machine) was
+    never built: the page kept the old text until the next save."""
+    import confnotes.serve as serve
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    talk = notes / "talk.md"
+    talk.write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    real_build = serve.build_site
+    calls: list[int] = []
+
+    def build_then_save(request: Any) -> Any:
+        report = real_build(request)
+        calls.append(1)
+        if len(calls) == 1:  # the note was read: saved again before the first build is done
+            talk.write_text("# Live Talk\n\n## Part\n\n- saved while building\n", encoding="utf-8")
+        return report
+
+    monkeypatch.setattr(serve, "build_site", build_then_save)
+    said: list[tuple[str, bool]] = []
+    server = serve.PreviewServer(
+        str(notes), "127.0.0.1", 0, lambda message, **_kw: said.append((message, getattr(server, "watching", threading.Event()).is_set()))
+    )
+    running = threading.Thread(target=server.run)
+    running.start()
+    page = Path(server.out_dir) / "talk.html"
+    try:
+        for _ in range(400):  # up to 20 s on a busy machine; the watcher's step is 50 ms
+            if page.is_file() and "saved while building" in page.read_text(encoding="utf-8"):
+                break
+            threading.Event().wait(0.05)
+        shown = page.read_text(encoding="utf-8")
+    finally:  # (shutdown waits for a serving loop: never for one that did not start)
+        threading.Thread(target=server.httpd.shutdown, daemon=True).start()
+        running.join(timeout=10)
+    assert "saved while building" in shown and "first version" not in shown
+    assert len(calls) == 2
+    serving = [watching for message, watching in said if message.startswith("Serving")]
+    assert serving == [True]  # the address is printed once the watcher sees saves

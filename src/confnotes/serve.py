@@ -14,6 +14,7 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from http import HTTPStatus
@@ -406,6 +407,18 @@ class Rebuilt(NamedTuple):
         return json.dumps({"notes": self.notes, "written": self.written, "all": self.every})
 
 
+class _Stop:
+    """The watcher's stop event, which also tells when the watcher is live: watchfiles asks it
+    ``is_set()`` first from inside its wait for changes, once its file-system watch is in place."""
+
+    def __init__(self, stopping: threading.Event, watching: threading.Event) -> None:
+        self.stopping, self.watching = stopping, watching
+
+    def is_set(self) -> bool:
+        self.watching.set()
+        return self.stopping.is_set()
+
+
 class PreviewServer:
     def __init__(
         self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False, limits: ServeLimits | None = None
@@ -416,6 +429,8 @@ class PreviewServer:
         self.echo = echo
         self.broadcaster = Broadcaster()
         self.stopping = threading.Event()
+        self.watching = threading.Event()  # set once the watcher sees saves (see ``_Stop``)
+        self.building = threading.Lock()  # one build at a time: the first one and the watcher's
         self.failures: dict[str, str] = {}
         self.pages: dict[str, str] = {}
         handler: type[PreviewHandler] = type(
@@ -452,15 +467,19 @@ class PreviewServer:
 
         Each page or deck is announced to the open pages as soon as it is written (its page reloads
         then, not after the note's other formats, its outline and the index)."""
-        from confnotes.config import config_for_folder
-        from confnotes.errors import NotesError
-        from confnotes.ignore import config_excludes
-
         written: list[str] = []
 
         def announce(name: str) -> None:
             written.append(name)
             self.broadcaster.send(json.dumps(name), "written")
+
+        with self.building:
+            return self._rebuild(announce, written)
+
+    def _rebuild(self, announce: Callable[[str], None], written: list[str]) -> Rebuilt:
+        from confnotes.config import config_for_folder
+        from confnotes.errors import NotesError
+        from confnotes.ignore import config_excludes
 
         try:
             config = config_for_folder(self.source_dir)  # its [build] exclude, as `confnotes build` skips them
@@ -497,9 +516,15 @@ class PreviewServer:
     def watch(self) -> None:
         from watchfiles import watch
 
+        try:
+            self._watch(watch)
+        finally:
+            self.watching.set()  # a watcher that could not start does not keep the first build waiting
+
+    def _watch(self, watch: Any) -> None:
         for changes in watch(
             self.source_dir,
-            stop_event=self.stopping,
+            stop_event=_Stop(self.stopping, self.watching),
             debounce=150,
             step=50,
             watch_filter=lambda _change, path: path.lower().endswith(WATCHED),
@@ -526,8 +551,11 @@ class PreviewServer:
 
         previous = signal.signal(signal.SIGTERM, terminate) if threading.current_thread() is threading.main_thread() else None
         try:  # Ctrl-C at any moment, even during the first build, stops cleanly
-            self.rebuild()
+            # the watcher first: a save made during the first build is built after it, and the
+            # address is printed only once every save from then on will be seen
             watcher.start()
+            self.watching.wait(timeout=10)
+            self.rebuild()
             self.echo(f"Serving {self.source_dir} at {self.url} (Ctrl-C stops)")
             self.httpd.serve_forever(poll_interval=0.2)
         except KeyboardInterrupt:
