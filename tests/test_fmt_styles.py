@@ -104,6 +104,22 @@ def test_a_tight_list_with_code_and_notes_between_bullets_stays_tight():
     assert [lst.tight for lst in _lists(text)] == [True]
 
 
+@pytest.mark.parametrize(
+    "tail",
+    ["    ```sh\n    kubectl get pods -l app=web\n    ```\n", "    | pods | ready |\n    |---|---|\n    | web | 3/3 |\n"],
+    ids=["code", "table"],
+)
+def test_a_sub_point_ending_in_code_then_more_text_stays_tight(tail):
+    """Before: fmt wrote a blank line between a sub-list that ends with a closed code fence (or a
+    table) and the text under its parent point (a line right below a list would continue its last
+    paragraph, but nothing continues a fence), so a second run read that point's list as loose."""
+    text = f"# Kubernetes at scale\n\n## Rollouts\n\n- Canary first\n  - Check the pods:\n{tail}"
+    text += "  Then widen it to 10%.\n- Roll back on errors\n"
+    assert _fmt(text) == text
+    assert [lst.tight for lst in _lists(text)] == [True, True]
+    assert [lst.tight for lst in _lists(_fmt(text))] == [True, True]
+
+
 def test_a_loose_list_keeps_the_one_blank_line_the_author_left():
     text = "# Plan\n\n- Monday: travel\n- Tuesday: talks\n\n- Wednesday: workshops\n- Thursday: home\n"
     assert _fmt(text) == text

@@ -51,6 +51,8 @@ _PASTED = frozenset(
 #: What a text line written right below would continue: a paragraph (lazily, in a quote or list
 #: item too) or a table (as its next row).
 _CONTINUED = frozenset(("title", "bold", "paragraph", "image", "reference", "note", "quote", "list", "table", "footnote"))
+#: What ends, inside a list item, at a less indented line below it (that line is not its text).
+_CLOSED = frozenset(("code", "table", "math", "heading"))
 #: What runs on to the next blank line, whatever the line below is (raw HTML other than a comment).
 _RUNS_ON = frozenset(("html",))
 #: What merges into a paragraph (or indented code, a quote) written right above it.
@@ -138,6 +140,8 @@ def _kind(entry: Entry) -> str:
 
 def _may_follow(above: str, kind: str) -> bool:
     """Whether ``kind`` written right below ``above``, with no blank line, reads as written."""
+    if above == "closed":  # a list whose last line ends a fence, table, formula or heading: no paragraph to continue
+        return kind in ("paragraph", "image") or kind not in _MERGES
     if above in _RUNS_ON:
         return False
     if kind in _MERGES and above in _CONTINUED:
@@ -163,11 +167,24 @@ def _front_matter(doc: Document) -> list[str]:
 def _emit_block(ctx: _Context, block: Block, indent: str, tight: bool) -> None:
     kind = _kind(block)
     text = ctx.styles.text(block.text) if block.kind == "paragraph" else block.text
-    if ctx.above is not None and ctx.above.kind == "list" and kind != "indented":
+    if ctx.above is not None and ctx.above.kind in ("list", "closed") and kind != "indented":
         text = textwrap.dedent(text)  # a fence indented under a pasted bullet would join the list above
     ctx.separate(kind, block.span.start, tight)
     ctx.text(text, indent)
     ctx.above = Above(kind, block.span.end)
+
+
+def _list_tail(lst: List) -> str:
+    """A list as what may be written right below it: ``closed`` when its last line ends a fenced
+    code block, a table, a display formula or a heading inside an item (a less indented line below
+    ends them, and only a paragraph is continued lazily), else ``list``."""
+    entry: Entry = lst
+    while type(entry) is List:
+        last = entry.items[-1].content if entry.items else ()
+        if not last:
+            return "list"
+        entry = last[-1]
+    return "closed" if type(entry) is Block and _kind(entry) in _CLOSED else "list"
 
 
 def _loose(lst: List) -> bool:
@@ -176,7 +193,10 @@ def _loose(lst: List) -> bool:
     if not lst.tight:
         return True
     for item in lst.items:
-        kinds = ["title" if item.title else "marker", *(_kind(entry) for entry in item.content)]
+        kinds = [
+            "title" if item.title else "marker",
+            *(_list_tail(entry) if type(entry) is List else _kind(entry) for entry in item.content),
+        ]
         if any(not _may_follow(above, kind) for above, kind in zip(kinds, kinds[1:], strict=False)):
             return True
     return False
@@ -209,7 +229,7 @@ def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight:
             ctx.pending_before(entry.span.start, indent, tight)
             ctx.separate("list", entry.span.start, tight)
             _emit_list(ctx, entry, indent if lists is None else lists, markers.get(id(entry), ctx.styles.bullet))
-            ctx.above = Above("list", entry.span.end)
+            ctx.above = Above(_list_tail(entry), entry.span.end)
         else:
             _emit_section(ctx, entry)  # type: ignore[arg-type]
 
