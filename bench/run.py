@@ -73,7 +73,8 @@ def package_profile(fn: Callable[[], object]) -> dict[str, float]:
     profiler.disable()
     shares: dict[str, float] = {}
     for (file, _line, name), row in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
-        shares[_package_of(file, name)] = shares.get(_package_of(file, name), 0.0) + row[2]
+        package = _package_of(file, name)
+        shares[package] = shares.get(package, 0.0) + row[2]
     return shares
 
 

@@ -517,31 +517,28 @@ class PreviewServer:
         from watchfiles import watch
 
         try:
-            self._watch(watch)
+            for changes in watch(
+                self.source_dir,
+                stop_event=_Stop(self.stopping, self.watching),
+                debounce=150,
+                step=50,
+                watch_filter=lambda _change, path: path.lower().endswith(WATCHED),
+            ):
+                if self.stopping.is_set():
+                    break
+                try:
+                    rebuilt = self.rebuild()
+                except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
+                    self.failures.clear()
+                    self.failures["*"] = f"{type(exc).__name__}: {exc}"
+                    self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
+                    rebuilt = Rebuilt(["*"], [], every=True)
+                if rebuilt.notes:
+                    self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
+                if rebuilt.notes or changes:
+                    self.broadcaster.send(rebuilt.event())
         finally:
             self.watching.set()  # a watcher that could not start does not keep the first build waiting
-
-    def _watch(self, watch: Any) -> None:
-        for changes in watch(
-            self.source_dir,
-            stop_event=_Stop(self.stopping, self.watching),
-            debounce=150,
-            step=50,
-            watch_filter=lambda _change, path: path.lower().endswith(WATCHED),
-        ):
-            if self.stopping.is_set():
-                break
-            try:
-                rebuilt = self.rebuild()
-            except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
-                self.failures.clear()
-                self.failures["*"] = f"{type(exc).__name__}: {exc}"
-                self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
-                rebuilt = Rebuilt(["*"], [], every=True)
-            if rebuilt.notes:
-                self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
-            if rebuilt.notes or changes:
-                self.broadcaster.send(rebuilt.event())
 
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)
