@@ -357,6 +357,8 @@ CACHE_DAMAGE: dict[str, Callable[[dict[str, Any]], Any]] = {
     "finding-line-text": lambda entry: _findings(entry).append(["x", 1, "CN104", "empty-section", "warning", "m", None]),
     "finding-severity": lambda entry: _findings(entry).append([1, 1, "CN104", "empty-section", "fatal", "m", None]),
     "finding-rule": lambda entry: _findings(entry).append([1, 1, "CN999", "nope", "warning", "m", None]),
+    # a known rule under another name: the name would be printed as it is, control characters too
+    "finding-name": lambda entry: _findings(entry).append([1, 1, "CN104", "\x1f\x1b[2J", "warning", "m", None]),
     "finding-object": lambda entry: _findings(entry).append({"line": 1}),
     "finding-rule-list": lambda entry: _findings(entry).append([1, 1, [], "empty-section", "warning", "m", None]),
     "findings-text": lambda entry: entry.update(findings="x"),

@@ -308,7 +308,8 @@ def _whole(value: Any) -> bool:
 
 def _cached_findings(note: str, items: Any) -> list[Finding] | None:
     """The findings of a cache entry, each ``[line, col, rule, name, severity, message, fix]`` as
-    ``_finding_to_json`` writes it (a known rule, a known severity), or None for anything else."""
+    ``_finding_to_json`` writes it (a known rule by its own name, a known severity), or None for
+    anything else."""
     from confnotes.lint.rules import BY_ID
 
     if not isinstance(items, list):
@@ -319,7 +320,7 @@ def _cached_findings(note: str, items: Any) -> list[Finding] | None:
             return None
         line, col, rule, name, severity, message, fix = item
         if not (
-            _whole(line) and _whole(col) and isinstance(rule, str) and rule in BY_ID and isinstance(name, str) and isinstance(message, str)
+            _whole(line) and _whole(col) and isinstance(rule, str) and rule in BY_ID and name == BY_ID[rule].name and isinstance(message, str)
         ):
             return None
         if severity not in ("error", "warning", "info") or not (fix is None or isinstance(fix, str)):
