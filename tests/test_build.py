@@ -306,6 +306,39 @@ def test_an_unchanged_rebuild_leaves_outline_json_as_it_was(cli, tmp_path):
     assert (site / "outline.json").stat().st_mtime_ns == stamp, "an unchanged outline.json was written again"
 
 
+def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monkeypatch):
+    """The manifest records the index files' sizes and hashes: when nothing the index shows has
+    changed and both files are as recorded, an unchanged build neither renders the index page nor
+    reads every outline again to make outline.json (half of a 1,000-note site's unchanged build)."""
+    import confnotes.build
+
+    site = tmp_path / "site"
+    assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
+    recorded = _manifest(site)["site"]
+    assert recorded["index.html"]["bytes"] == len((site / "index.html").read_bytes())
+    assert recorded["outline.json"]["bytes"] == len((site / "outline.json").read_bytes())
+    made = []
+    monkeypatch.setattr(confnotes.build, "_site_outline", lambda *args: made.append(args) or iter(()))
+    again = cli("build", str(NOTES), "-o", str(site), "--to", "html")
+    assert "rendered 0, skipped 2 unchanged" in again.stdout and made == []
+    assert _manifest(site)["site"] == recorded
+
+
+@pytest.mark.parametrize("change", ["edited", "deleted"])
+def test_an_index_file_changed_in_the_site_is_made_again(cli, tmp_path, change):
+    site = tmp_path / "site"
+    assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
+    before = {name: (site / name).read_bytes() for name in ("index.html", "outline.json")}
+    for name in before:
+        if change == "deleted":
+            (site / name).unlink()
+        else:
+            (site / name).write_bytes(before[name].replace(b"Scale", b"Sc4le"))
+    again = cli("build", str(NOTES), "-o", str(site), "--to", "html")
+    assert "rendered 0, skipped 2 unchanged" in again.stdout, again.output
+    assert {name: (site / name).read_bytes() for name in before} == before
+
+
 def test_merge_refuses_an_outline_file_its_shard_did_not_write(cli, tmp_path):
     notes = tmp_path / "notes"
     _make_corpus(notes, 3)

@@ -260,6 +260,8 @@ def _inputs_unchanged(note: str, inputs: dict[str, dict[str, Any]]) -> bool:
     from confnotes.images import local_image
     from confnotes.source import note_folder
 
+    if not inputs:
+        return True
     base = note_folder(note) or Path.cwd()
     for name, recorded in inputs.items():
         path = local_image(quote(name), base)
@@ -513,7 +515,8 @@ def site_pages(out_dir: str) -> dict[str, str]:
 def _read_manifest(path: Path) -> dict[str, Any]:
     """The manifest's notes; a missing, malformed or tampered manifest only means more to rebuild:
     an entry no build could have written is dropped, and one the index cannot show
-    (``_entry_problem``) is never kept: its note is rendered again."""
+    (``_entry_problem``) is never kept: its note is rendered again. ``site`` is the index files'
+    record and ``body`` everything else, as read (``write_manifest`` compares it with the new one)."""
     from confnotes.escape import read_json
 
     try:
@@ -522,7 +525,11 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         return {"notes": {}}
     if not isinstance(data, dict) or not isinstance(data.get("notes"), dict):
         return {"notes": {}}
-    return {"notes": {rel: entry for rel, entry in data["notes"].items() if _removable(rel, entry)}}
+    return {
+        "notes": {rel: entry for rel, entry in data["notes"].items() if _removable(rel, entry)},
+        "site": data.get("site"),
+        "body": {name: value for name, value in data.items() if name != "site"},
+    }
 
 
 def _read_shard(path: Path) -> dict[str, Any]:
@@ -611,6 +618,8 @@ class BuildPlan:
     kept: dict[str, Any] = field(default_factory=dict)  # unchanged notes: their entries, as they were
     refused: list[tuple[str, str]] = field(default_factory=list)  # notes that cannot be built, and why
     removed: list[str] = field(default_factory=list)  # notes gone from the folder (their files go too)
+    previous: dict[str, Any] | None = None  # the previous manifest but its index record, as read
+    site: Any = None  # the previous manifest's record of the index files (``write_index``)
 
 
 def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
@@ -654,7 +663,8 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     notes = _listed_notes(request, out_dir)
     shard = request.shard
     manifest_path = out_dir / (MANIFEST if shard is None else SHARD_MANIFEST.format(k=shard[0], n=shard[1]))
-    plan = BuildPlan(out_dir, manifest_path, _read_manifest(manifest_path)["notes"])
+    last = _read_manifest(manifest_path)
+    plan = BuildPlan(out_dir, manifest_path, last["notes"], previous=last.get("body"), site=last.get("site"))
     source_root = Path(request.source_dir).resolve()
     shared_keys: dict[str | None, str] = {}
     from confnotes.config import FolderConfigs
@@ -783,9 +793,12 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
         "notes": {rel: entries[rel] for rel in sorted(entries)},
         "failed": dict(sorted(report.failed)),
     }
+    if request.shard is None:  # the index before the manifest that records it: a crash between means a new index
+        if manifest == plan.previous and _site_intact(out_dir, plan.site):
+            manifest["site"] = plan.site  # nothing the index shows has changed, and its files are as written
+        else:
+            manifest["site"] = write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
     _write_if_changed(plan.manifest_path, _json(manifest))
-    if request.shard is None:
-        write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
     report.rendered.sort()
     return report
 
@@ -815,8 +828,9 @@ def merge_shards(out_dir: str) -> int:
         "notes": {rel: notes[rel] for rel in sorted(notes)},
         "failed": dict(sorted(failed.items())),
     }
+    shown = tuple(name for name in formats if name in _format_names())
+    manifest["site"] = write_index(folder, manifest["notes"], shown, manifest["failed"])
     _write_if_changed(folder / MANIFEST, _json(manifest))
-    write_index(folder, manifest["notes"], tuple(name for name in formats if name in _format_names()), manifest["failed"])
     for shard in shards:  # merged: the site is now what a plain build writes, one manifest
         shard.unlink()
     return len(notes)
@@ -837,9 +851,14 @@ def site_href(rel: str) -> str:
     return "./" + "/".join(quote(part, errors="surrogateescape") for part in rel.split("/"))
 
 
-def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], failed: dict[str, str] | None = None) -> None:
+#: The files ``write_index`` writes from the manifest's notes.
+SITE_FILES = ("index.html", "outline.json")
+
+
+def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], failed: dict[str, str] | None = None) -> dict[str, Any]:
     """``index.html`` (every note, its formats and lint status; notes that failed, with why) and
-    ``outline.json`` (all outlines)."""
+    ``outline.json`` (all outlines); returns each file's size and hash, for the manifest, so an
+    unchanged build can see that they are as written without making them again (``_site_intact``)."""
     from confnotes.escape import display_text
     from confnotes.render.formats import FORMATS
     from confnotes.render.html import style_safe, theme_css
@@ -867,5 +886,45 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
         css=style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css")),
         version=__version__,
     )
-    _write_if_changed(out_dir / "index.html", html)
-    _write_if_changed(out_dir / "outline.json", _site_outline(out_dir, notes))
+    page, outline = html.encode("utf-8"), _Hashed()
+    _write_if_changed(out_dir / "index.html", page)
+    _write_if_changed(out_dir / "outline.json", outline.pieces(_site_outline(out_dir, notes)))
+    return {"index.html": {"bytes": len(page), "sha256": hashlib.sha256(page).hexdigest()}, "outline.json": outline.record()}
+
+
+class _Hashed:
+    """The size and hash of the bytes passed through ``pieces``."""
+
+    def __init__(self) -> None:
+        self.digest, self.size = hashlib.sha256(), 0
+
+    def pieces(self, data: Iterable[bytes]) -> Iterator[bytes]:
+        for piece in data:
+            self.digest.update(piece)
+            self.size += len(piece)
+            yield piece
+
+    def record(self) -> dict[str, Any]:
+        return {"bytes": self.size, "sha256": self.digest.hexdigest()}
+
+
+def _site_intact(out_dir: Path, site: Any) -> bool:
+    """Whether the index files are as the last build recorded them (``write_index``): each a regular
+    file of the site (no link followed) of that size and hash."""
+    from confnotes.output import open_in
+
+    if not isinstance(site, dict) or set(site) != set(SITE_FILES):
+        return False
+    for name in SITE_FILES:
+        recorded, found = site[name], _Hashed()
+        if not isinstance(recorded, dict):
+            return False
+        with open_in(out_dir, name) as handle:
+            if handle is None:
+                return False
+            for _ in found.pieces(iter(lambda: handle.read(1 << 20), b"")):
+                if found.size > recorded.get("bytes", -1):
+                    return False
+        if found.record() != recorded:
+            return False
+    return True
