@@ -319,9 +319,8 @@ def _cached_findings(note: str, items: Any) -> list[Finding] | None:
         if not isinstance(item, list) or len(item) != 7:
             return None
         line, col, rule, name, severity, message, fix = item
-        if not (
-            _whole(line) and _whole(col) and isinstance(rule, str) and rule in BY_ID and name == BY_ID[rule].name and isinstance(message, str)
-        ):
+        known = isinstance(rule, str) and rule in BY_ID and name == BY_ID[rule].name
+        if not (known and _whole(line) and _whole(col) and isinstance(message, str)):
             return None
         if severity not in ("error", "warning", "info") or not (fix is None or isinstance(fix, str)):
             return None
