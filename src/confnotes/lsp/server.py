@@ -47,7 +47,24 @@ class RequestFailed(JsonRpcException):
 
 class NotesProtocol(LanguageServerProtocol):
     """pygls' protocol, but a request whose parameters cannot be read still gets an answer (an error);
-    pygls only logs it, and a client waiting for that answer waits for ever."""
+    pygls only logs it, and a client waiting for that answer waits for ever. And a handler's future
+    is let go once it is done: pygls (2.1) files the future of each handler it runs as a coroutine,
+    a thread or a generator under the message's id — a made-up one for a notification (``didChange``)
+    and for each step of its built-in generator handlers — and only a request's answer removes its
+    own, so a server kept every keystroke's futures (about 1 KB each)."""
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        futures = getattr(self, "_request_futures", None)
+        if not isinstance(futures, dict) or (future := futures.get(msg_id)) is None:
+            return
+        filed: dict[Any, Any] = futures  # a request's answer removes its own first; a cancelled one, pygls
+
+        def let_go(done: Any) -> None:
+            if filed.get(msg_id) is done:
+                del filed[msg_id]
+
+        future.add_done_callback(let_go)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
