@@ -982,9 +982,13 @@ def _peers(table: Table, mixed: Path, work: Path, repeat: int, targets: list[tup
             f"The 0.2x budget is {secs(t * 0.2)}. Starting Python and importing the libraries the deck is made with "
             f"(click, markdown-it-py with linkify-it-py, Jinja) takes {secs(imports['deck'])} of it before confnotes does any "
             f"work (Python alone: {secs(imports['python'])}), and linkify-it-py compiles its patterns the first time text "
-            f"may hold a link (this note's opening line, with `**` and `@scale`): {secs(compile_links)}. That leaves "
-            f"{secs(max(t * 0.2 - imports['deck'] - compile_links, 0.0))} for reading, parsing, fitting and rendering the "
-            f"deck; confnotes' share is {secs(max(ours - imports['deck'] - compile_links, 0.0))} (its modules' import, "
+            f"may hold a link (this note's opening line, with `**` and `@scale`): {secs(compile_links)}. "
+            + (
+                f"That leaves {secs(left)} for reading, parsing, fitting and rendering the deck"
+                if (left := t * 0.2 - imports["deck"] - compile_links) > 0
+                else f"Those two alone are {secs(-left)} over the budget, before the deck is read"
+            )
+            + f"; confnotes' share is {secs(max(ours - imports['deck'] - compile_links, 0.0))} (its modules' import, "
             "the parse, the fitted deck and the template, compiled templates coming from Jinja's bytecode cache)."
         )
         WHY["slides PDF of scale2025.md vs marp --pdf"] = (
