@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import os
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -111,19 +110,7 @@ def lint_environment(
     options = parse_options(config)
     doc = read_text(text, path, config)
     recorded = links if links is not None else {}
-    context = LintContext(doc, text, configured_slides=config.slides, parse=options, fix=fix, shared_decks=decks)
-    # the context holds this check: a strong reference back would make a cycle, and the note's whole
-    # outline, decks and timing would wait for the cycle collector (an editor's memory grew with each edit)
-    folder_of = weakref.ref(context)
-
-    def exists(rel: str) -> bool:  # the folder is found (symlinks resolved) only for a note that links
-        if rel not in recorded:
-            owner = folder_of()
-            recorded[rel] = (((owner.folder if owner is not None else None) or Path.cwd()) / rel).exists()
-        return recorded[rel]
-
-    context.exists = exists
-    return context
+    return LintContext(doc, text, links=recorded, configured_slides=config.slides, parse=options, fix=fix, shared_decks=decks)
 
 
 class Checker:

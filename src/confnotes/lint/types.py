@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -112,7 +112,9 @@ class LintContext:
 
     doc: Document
     text: str
-    exists: Callable[[str], bool] = field(default=lambda _: True)
+    #: each relative link checked so far, and whether it exists (the lint cache records them);
+    #: None: links are not checked (every one exists)
+    links: dict[str, bool] | None = None
     #: the config's slide settings; ``slides`` adds the note's front matter
     configured_slides: SlideSettings = field(default_factory=SlideSettings)
     parse: ParseOptions | None = None
@@ -126,6 +128,18 @@ class LintContext:
         from confnotes.slides import slide_settings
 
         return slide_settings(self.configured_slides, self.doc)
+
+    def exists(self, rel: str) -> bool:
+        """Whether a relative link's file exists, from the note's real folder (found, symlinks resolved,
+        only for a note that links). A method, not a stored check: a check that closed over its context
+        made a cycle, and each note's outline, decks and timing waited for the cycle collector."""
+        if self.links is None:
+            return True
+        if rel not in self.links:
+            from pathlib import Path
+
+            self.links[rel] = ((self.folder or Path.cwd()) / rel).exists()
+        return self.links[rel]
 
     @cached_property
     def folder(self) -> Path | None:
