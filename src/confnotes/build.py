@@ -329,36 +329,45 @@ def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:
     from confnotes.output import write_in
 
     name = f"{OUTLINES}/{task.rel}.{task.key[:16]}.json"  # a failed rebuild never overwrites the kept one's
-    digest, size = hashlib.sha256(), 0
-
-    def pieces() -> Iterator[bytes]:
-        nonlocal size
-        for chunk in json_chunks(doc, compact=True, path=task.rel):
-            data = chunk.encode("utf-8")
-            digest.update(data)
-            size += len(data)
-            yield data
-
-    write_in(task.out_dir, name, pieces())
-    return {"file": name, "bytes": size, "sha256": digest.hexdigest()}
+    written = _Hashed()
+    write_in(task.out_dir, name, written.pieces(chunk.encode("utf-8") for chunk in json_chunks(doc, compact=True, path=task.rel)))
+    return {"file": name, **written.record()}
 
 
-def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any]) -> Iterator[bytes]:
-    """A note's outline file, piece by piece, exactly as its build recorded it (size and hash), read
+class _Hashed:
+    """The size and hash of the bytes passed through ``pieces``, as the manifest records a file."""
+
+    def __init__(self) -> None:
+        self.digest, self.size = hashlib.sha256(), 0
+
+    def pieces(self, data: Iterable[bytes]) -> Iterator[bytes]:
+        for piece in data:
+            self.digest.update(piece)
+            self.size += len(piece)
+            yield piece
+
+    def record(self) -> dict[str, Any]:
+        return {"bytes": self.size, "sha256": self.digest.hexdigest()}
+
+
+def _recorded_pieces(out_dir: Path, name: str, recorded: dict[str, Any], what: str) -> Iterator[bytes]:
+    """A file of the site, piece by piece, exactly as a build recorded it (size and hash), read
     without following a link; raises ``NotesError`` when it is missing or not what was written."""
     from confnotes.output import open_in
 
-    where = str(out_dir / outline["file"])
-    digest, size = hashlib.sha256(), 0
-    with open_in(out_dir, outline["file"]) as handle:
+    where, found = str(out_dir / name), _Hashed()
+    with open_in(out_dir, name) as handle:
         if handle is None:
-            raise NotesError(f"the outline of {rel} is missing, or is not a regular file", path=where)
-        while size <= outline["bytes"] and (piece := handle.read(1 << 20)):
-            size += len(piece)
-            digest.update(piece)
-            yield piece
-    if size != outline["bytes"] or digest.hexdigest() != outline["sha256"]:
-        raise NotesError(f"is not the outline of {rel} that its build wrote (changed since)", path=where)
+            raise NotesError(f"{what} is missing, or is not a regular file", path=where)
+        while found.size <= recorded["bytes"] and (piece := handle.read(1 << 20)):
+            yield from found.pieces((piece,))
+    if found.record() != {"bytes": recorded["bytes"], "sha256": recorded["sha256"]}:
+        raise NotesError(f"is not {what} that its build wrote (changed since)", path=where)
+
+
+def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any]) -> Iterator[bytes]:
+    """A note's outline file, piece by piece, as its build recorded it (``_recorded_pieces``)."""
+    return _recorded_pieces(out_dir, outline["file"], outline, f"the outline of {rel}")
 
 
 def _check_outline(out_dir: Path, rel: str, outline: dict[str, Any]) -> None:
@@ -892,39 +901,17 @@ def write_index(out_dir: Path, notes: dict[str, Any], formats: Iterable[str], fa
     return {"index.html": {"bytes": len(page), "sha256": hashlib.sha256(page).hexdigest()}, "outline.json": outline.record()}
 
 
-class _Hashed:
-    """The size and hash of the bytes passed through ``pieces``."""
-
-    def __init__(self) -> None:
-        self.digest, self.size = hashlib.sha256(), 0
-
-    def pieces(self, data: Iterable[bytes]) -> Iterator[bytes]:
-        for piece in data:
-            self.digest.update(piece)
-            self.size += len(piece)
-            yield piece
-
-    def record(self) -> dict[str, Any]:
-        return {"bytes": self.size, "sha256": self.digest.hexdigest()}
-
-
 def _site_intact(out_dir: Path, site: Any) -> bool:
-    """Whether the index files are as the last build recorded them (``write_index``): each a regular
-    file of the site (no link followed) of that size and hash."""
-    from confnotes.output import open_in
-
+    """Whether the index files are as the last build recorded them (``write_index``)."""
     if not isinstance(site, dict) or set(site) != set(SITE_FILES):
         return False
     for name in SITE_FILES:
-        recorded, found = site[name], _Hashed()
-        if not isinstance(recorded, dict):
+        recorded = site[name]
+        if not (isinstance(recorded, dict) and type(recorded.get("bytes")) is int and isinstance(recorded.get("sha256"), str)):
             return False
-        with open_in(out_dir, name) as handle:
-            if handle is None:
-                return False
-            for _ in found.pieces(iter(lambda: handle.read(1 << 20), b"")):
-                if found.size > recorded.get("bytes", -1):
-                    return False
-        if found.record() != recorded:
+        try:
+            for _ in _recorded_pieces(out_dir, name, recorded, f"the site's {name}"):
+                pass
+        except NotesError:
             return False
     return True
