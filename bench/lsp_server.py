@@ -68,6 +68,18 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def typed_edit(rng: random.Random, lines: list[str]) -> tuple[int, str]:
+    """One keystroke-sized edit as the sessions type it: a word or a line break at the start of a
+    line past the front matter; ``lines`` is changed to match. Returns the line and the text typed."""
+    line = rng.randrange(4, len(lines) - 1)
+    word = rng.choice(["latency ", "shard ", "quorum ", "x", "\n"])
+    if word == "\n":
+        lines.insert(line, "")
+    else:
+        lines[line] = word + lines[line]
+    return line, word
+
+
 async def _session(note: Path, text: str, edits: int, batch: int) -> dict[str, object]:
     client = Client()
     spawned = time.perf_counter()
@@ -95,15 +107,12 @@ async def _session(note: Path, text: str, edits: int, batch: int) -> dict[str, o
     for round_ in range(edits // batch):
         sent = 0.0
         for _ in range(batch):
-            line = rng.randrange(4, len(lines) - 1)
+            line, word = typed_edit(rng, lines)
             version += 1
-            word = rng.choice(["latency ", "shard ", "quorum ", "x", "\n"])
             change = lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)), text=word)
             client.text_document_did_change(
                 lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(version=version, uri=uri), [change])
             )
-            if word == "\n":
-                lines.insert(line, "")
             sent = time.perf_counter()
         arrived = await client.published(version)
         latencies.append((arrived - sent) * 1000 - DEBOUNCE_MS)
@@ -145,20 +154,15 @@ _ALONE = """
 import os, random, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, {bench!r})
-from lsp_server import rss_mb, talk_note
+from lsp_server import rss_mb, talk_note, typed_edit
 from confnotes.lsp.analysis import analyse
 note = Path(tempfile.mkdtemp(prefix="confnotes-lsp-alone-")) / "talk.md"
 text = talk_note({lines})
 note.write_text(text, encoding="utf-8")
 lines, rng, memory = text.split("\\n"), random.Random(7), []
 kept = analyse(str(note), text)
-for edit in range(1, 1101):  # the memory session's edits: a word or a line break, ten between analyses
-    line = rng.randrange(4, len(lines) - 1)
-    word = rng.choice(["latency ", "shard ", "quorum ", "x", "\\n"])
-    if word == "\\n":
-        lines.insert(line, "")
-    else:
-        lines[line] = word + lines[line]
+for edit in range(1, 1101):  # the memory session's edits, ten between analyses
+    typed_edit(rng, lines)
     if edit % 10 == 0:
         kept = analyse(str(note), "\\n".join(lines))
     if edit % 100 == 0:
