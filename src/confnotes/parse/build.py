@@ -195,18 +195,24 @@ class Assembler:
             "paragraph": self.on_paragraph,
             "reference": self.on_reference,
         }
-        blocks, tokens = self.blocks, self.tokens
-        freed = 0
+        blocks, tokens, lines = self.blocks, self.tokens, self.state.lines
+        freed = freed_lines = 0
         for position, top in enumerate(blocks):
             if top is not self.title_block:
                 self.after_absorbed, self.absorbed = self.absorbed, False
                 handlers.get(top.kind, self.on_block)(position, top)
-            # The tokens before the next block's are read no more (handlers look ahead, never back):
-            # let them go, so a big note's tokens and its outline are not both held at once.
-            upto = blocks[position + 1].start if position + 1 < len(blocks) else len(tokens)
-            if upto > freed:
-                tokens[freed:upto] = itertools.repeat(None, upto - freed)
-                freed = upto
+            if position + 1 == len(blocks):
+                break
+            # The tokens and source lines before the next block's are read no more (handlers look
+            # ahead, never back; the outline holds its own text): let them go, so a big note's
+            # tokens, its lines and its outline are not all held at once.
+            following = blocks[position + 1]
+            if following.start > freed:
+                tokens[freed : following.start] = itertools.repeat(None, following.start - freed)
+                freed = following.start
+            if following.a > freed_lines:
+                lines[freed_lines : following.a] = itertools.repeat(None, following.a - freed_lines)  # type: ignore[arg-type]
+                freed_lines = following.a
         self.close_sections(0)
         return self.root
 
@@ -397,12 +403,12 @@ def _check_nesting(tokens: list[Any], path: str) -> None:
 
 
 def _parse(text: str, path: str, options: ParseOptions) -> Document:
-    state = ParseState(text, path, options)
     try:
         tokens = markdown_parser(text).parse(text)
     except RecursionError:
         raise input_error("notes nested too deeply to read", path, 1, 1) from None
     _check_nesting(tokens, path)
+    state = ParseState(text, path, options)  # its lines are made once markdown-it's line tables are gone
     blocks = split_top(tokens, state.lines)
     fm: dict[str, Any] = {}
     fm_span: Span | None = None

@@ -90,17 +90,32 @@ def _parser(divs: bool) -> MarkdownIt:
     md.disable("inline")
     md.disable("text_join", ignoreInvalid=True)  # it joins inline text tokens, and there are none
     md.block.parse = _lean_block_parse.__get__(md.block)  # type: ignore[method-assign]
+    md.core.ruler.at("normalize", _normalize)
     return md
 
 
 def _lean_block_parse(self: Any, src: str, md: MarkdownIt, env: Any, out: list[Any]) -> list[Any] | None:
-    """markdown-it's block parse, with the lean tokens of ``_LeanState``."""
+    """markdown-it's block parse, with the lean tokens of ``_LeanState``, each top-level block's
+    made compact (``_compact``) once the next one begins, and the rest at the end."""
     if not src:
         return None
     state = _lean_state()(src, md, env, out)
     self.tokenize(state, state.line, state.lineMax)
     tokens: list[Any] = state.tokens
+    _compact(tokens, state.finished)
     return tokens
+
+
+def _normalize(state: Any) -> None:
+    """markdown-it's ``normalize`` core rule (CR and CR LF to LF, NUL to U+FFFD), which copies the
+    text only where it has something to change: its own always copies, and the copy was held
+    beside the whole token stream (a 185,000-character note: 370 KB of a 3.2 MB parse)."""
+    src = state.src
+    if "\r" in src:
+        src = src.replace("\r\n", "\n").replace("\r", "\n")
+    if "\0" in src:
+        src = src.replace("\0", "\ufffd")
+    state.src = src
 
 
 @lru_cache(maxsize=1)
@@ -110,7 +125,10 @@ def _lean_state() -> type:
     read-only mapping for both instead of two new dicts each, and an inline token keeps only its
     content (its lines are its paragraph's or heading's); and a table is read as its lines
     (the outline keeps its source), so its rows and cells make no tokens. A 20 MB note of
-    bullets made 2.3 million tokens of 264 bytes before; a 300-column table three per cell."""
+    bullets made 2.3 million tokens of 264 bytes before; a 300-column table three per cell.
+
+    When a top-level block begins, the tokens of the blocks before it are finished (markdown-it's
+    rules change only the tokens of the block they read), and ``_compact`` makes them small."""
     from types import MappingProxyType
 
     from markdown_it.rules_block import StateBlock
@@ -120,12 +138,16 @@ def _lean_state() -> type:
 
     class LeanState(StateBlock):
         scratch = Token("", "", 0)
+        finished = 0  # the tokens before this one are compact
 
         def push(self, ttype: str, tag: str, nesting: Any) -> Token:
             if self.parentType == "table" and ttype != "table_open" and ttype != "table_close":
                 return self.scratch  # a row or cell: written to and dropped
             tokens = self.tokens
-            if tokens and tokens[-1].type == "inline":  # its rule is done with it: the outline reads its content only
+            if self.level == 0 and nesting >= 0 and self.finished < len(tokens):  # a top-level block begins
+                _compact(tokens, self.finished)
+                self.finished = len(tokens)  # this block's tokens, from the one made below, are not
+            elif tokens and tokens[-1].type == "inline":  # its rule is done with it: the outline reads its content only
                 tokens[-1].map = tokens[-1].children = None
             token = Token(ttype, tag, nesting, meta=empty, block=True)  # type: ignore[arg-type]
             token.attrs = empty  # type: ignore[assignment]  # (the dataclass makes a dict of an empty mapping)
@@ -138,6 +160,119 @@ def _lean_state() -> type:
             return token
 
     return LeanState
+
+
+class _Close:
+    """A closing token, one for each type: what reads a close reads its type (and nesting) only."""
+
+    __slots__ = ("type",)
+    nesting = -1
+    level = 0
+    map = None
+    hidden = False
+    markup = info = content = tag = ""
+
+    def __init__(self, kind: str) -> None:
+        self.type = kind
+
+
+class _Inline:
+    """An inline token: its content (the text of its paragraph or heading, inline Markdown kept)."""
+
+    __slots__ = ("content",)
+    type = "inline"
+    nesting = level = 0
+    map = None
+    hidden = False
+    markup = info = tag = ""
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+
+
+class _Spanned:
+    """What every compact opening token has: its nesting level and source lines ``[a, b)``."""
+
+    __slots__ = ("level", "a", "b")
+    level: int
+    a: int  # -1: no lines
+    b: int
+
+    @property
+    def map(self) -> tuple[int, int] | None:
+        return None if self.a < 0 else (self.a, self.b)
+
+
+class _Paragraph(_Spanned):
+    """A ``paragraph_open``, the commonest token: its lines, level and whether a tight list hides it."""
+
+    __slots__ = ("hidden",)
+    hidden: bool
+    type = "paragraph_open"
+    nesting = 1
+    markup = info = content = ""
+    tag = "p"
+
+
+class _Item(_Spanned):
+    """A ``list_item_open``: its lines, level, marker and (in an ordered list) number."""
+
+    __slots__ = ("markup", "info")
+    markup: str
+    info: str
+    type = "list_item_open"
+    nesting = 1
+    content = tag = ""
+    hidden = False
+
+
+class _Block(_Spanned):
+    """Any other block token (a list, heading, fence, quote, table, …), everything the outline reads."""
+
+    __slots__ = ("type", "nesting", "tag", "markup", "info", "content", "hidden", "meta", "attrs")
+    type: str
+    nesting: int
+    tag: str
+    markup: str
+    info: str
+    content: str
+    hidden: bool
+    meta: Any
+    attrs: Any
+
+    def attrGet(self, name: str) -> Any:  # markdown-it's name
+        return self.attrs.get(name)
+
+
+_CLOSES: dict[str, _Close] = {}
+
+
+def _compact(tokens: list[Any], start: int) -> None:
+    """Tokens ``start`` on, in place, as small objects that read the same (a close shared by all of
+    its type): about a third of markdown-it's tokens and their ``map`` lists."""
+    for index in range(start, len(tokens)):
+        token = tokens[index]
+        kind = token.type
+        small: Any
+        if token.nesting < 0:
+            small = _CLOSES.get(kind)
+            if small is None:
+                small = _CLOSES[kind] = _Close(kind)
+        elif kind == "inline":
+            small = _Inline(token.content)
+        else:
+            small = _Paragraph() if kind == "paragraph_open" else _Item() if kind == "list_item_open" else _Block()
+            small.level = token.level
+            small.a, small.b = token.map or (-1, -1)
+            if kind == "paragraph_open":
+                small.hidden = token.hidden
+            elif kind == "list_item_open":
+                small.markup, small.info = token.markup, token.info
+            else:
+                small.type, small.nesting, small.tag, small.markup = kind, token.nesting, token.tag, token.markup
+                small.info, small.content, small.hidden = token.info, token.content, token.hidden
+                small.meta, small.attrs = token.meta, token.attrs
+        tokens[index] = small
 
 
 @lru_cache(maxsize=1)
