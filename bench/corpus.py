@@ -94,3 +94,48 @@ def write_corpus(folder: Path, count: int, style: str = "mixed", seed: int = 202
         path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def hundred_page_docx() -> bytes:
+    """Conference notes over about 100 pages (LibreOffice counts 103): 68 talks, each with a heading,
+    a speaker line, nested bullets, a bold sub-heading, a paragraph, code, a table; a screenshot
+    every tenth talk. Words vary (a fixed seed), so the file compresses as real notes do."""
+    import io
+    import random
+
+    import docx
+    from docx.shared import Inches
+    from PIL import Image
+
+    rng = random.Random(2026)
+    vocabulary = (Path(__file__).resolve().parent.parent / "notes" / "scale2025.md").read_text(encoding="utf-8").split() * 3
+    vocabulary += [f"{word}{n}" for n, word in enumerate(("service", "cluster", "latency", "budget", "rollout", "queue"))]
+
+    def words(count: int) -> str:
+        return " ".join(rng.choice(vocabulary).strip("*#•") or "x" for _ in range(count))
+
+    picture = io.BytesIO()
+    Image.new("RGB", (640, 360), (30, 60, 110)).save(picture, "PNG")
+    document = docx.Document()
+    document.add_heading("A conference, one hundred pages of notes", 0)
+    for talk in range(68):
+        document.add_heading(f"Talk {talk}: {words(5)}", 1)
+        document.add_paragraph(f"Speaker: {words(2)}, {words(1)}")
+        for _ in range(8):
+            document.add_paragraph(words(14), style="List Bullet")
+            for _ in range(2):
+                document.add_paragraph(words(9), style="List Bullet 2")
+        document.add_paragraph().add_run("Q&A").bold = True
+        document.add_paragraph(words(30))
+        for line in range(4):
+            document.add_paragraph().add_run(f"kubectl get pods -n team-{talk} -l app={words(1)}-{line}").font.name = "Courier New"
+        table = document.add_table(rows=4, cols=3)
+        for row in range(4):
+            for col in range(3):
+                table.cell(row, col).text = words(2)
+        if talk % 10 == 0:
+            picture.seek(0)
+            document.add_picture(picture, width=Inches(4))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import WORDS, write_corpus  # noqa: E402
+from corpus import WORDS, hundred_page_docx, write_corpus  # noqa: E402
 
 PY = sys.executable
 CLI = [PY, "-m", "confnotes"]
@@ -1052,51 +1052,6 @@ def _fit(table: Table, targets: list[tuple[str, str, bool]], repeat: int) -> Non
     targets.append((f"fitting a {slides}-slide deck (<= 1 s)", secs(t), t <= 1.0))
 
 
-def _hundred_page_docx() -> bytes:
-    """Conference notes over about 100 pages (LibreOffice counts 103): 68 talks, each with a heading,
-    a speaker line, nested bullets, a bold sub-heading, a paragraph, code, a table; a screenshot
-    every tenth talk. Words vary (a fixed seed), so the file compresses as real notes do."""
-    import io
-    import random
-
-    import docx
-    from docx.shared import Inches
-    from PIL import Image
-
-    rng = random.Random(2026)
-    vocabulary = (ROOT / "notes" / "scale2025.md").read_text(encoding="utf-8").split() * 3
-    vocabulary += [f"{word}{n}" for n, word in enumerate(("service", "cluster", "latency", "budget", "rollout", "queue"))]
-
-    def words(count: int) -> str:
-        return " ".join(rng.choice(vocabulary).strip("*#•") or "x" for _ in range(count))
-
-    picture = io.BytesIO()
-    Image.new("RGB", (640, 360), (30, 60, 110)).save(picture, "PNG")
-    document = docx.Document()
-    document.add_heading("A conference, one hundred pages of notes", 0)
-    for talk in range(68):
-        document.add_heading(f"Talk {talk}: {words(5)}", 1)
-        document.add_paragraph(f"Speaker: {words(2)}, {words(1)}")
-        for _ in range(8):
-            document.add_paragraph(words(14), style="List Bullet")
-            for _ in range(2):
-                document.add_paragraph(words(9), style="List Bullet 2")
-        document.add_paragraph().add_run("Q&A").bold = True
-        document.add_paragraph(words(30))
-        for line in range(4):
-            document.add_paragraph().add_run(f"kubectl get pods -n team-{talk} -l app={words(1)}-{line}").font.name = "Courier New"
-        table = document.add_table(rows=4, cols=3)
-        for row in range(4):
-            for col in range(3):
-                table.cell(row, col).text = words(2)
-        if talk % 10 == 0:
-            picture.seek(0)
-            document.add_picture(picture, width=Inches(4))
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
-
-
 def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, bool]]:
     """``confnotes import`` of a 100-page .docx: the command's wall time (start-up included), and the
     import's peak Python memory (tracemalloc, in-process) against the file's size."""
@@ -1104,7 +1059,7 @@ def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, 
 
     from confnotes.importers import convert
 
-    data = _hundred_page_docx()
+    data = hundred_page_docx()
     source = work / "hundred-pages.docx"
     source.write_bytes(data)
     out = work / "imported"
@@ -1125,15 +1080,11 @@ def _import_docx(table: Table, work: Path, repeat: int) -> list[tuple[str, str, 
     tracemalloc.stop()
     del outline
     WHY["import memory < 20x"] = (
-        f"Of the {peak / 1e6:.1f} MB peak, parsing the {len(result.markdown) // 1024} KB of Markdown the import writes "
-        f"(it reads its own output back, to prove that fmt keeps its outline) takes {parsed / 1e6:.1f} MB by itself: "
-        "markdown-it's block tokens of the whole text and the outline built from them are held together at "
-        f"the peak; the other {(peak - parsed) / 1e6:.1f} MB is what is held beside them (the Markdown text, the "
-        f"import's result). The finished outline alone is {held / 1e6:.2f} MB, {held / len(data):.0f}x the file: "
-        "its text in one string for each block and item, with a node and a source span each. So even a parse "
-        "that held no tokens (markdown-it's block parser has no streaming interface: an outline builder would "
-        "have to tokenize each top-level block a second time) would peak above the outline, the note's lines "
-        "and the Markdown twice over: about 2x the outline."
+        f"Of the {peak / 1e6:.1f} MB peak, reading the {len(result.markdown) // 1024} KB of Markdown the import writes "
+        f"(it reads its own output back, to prove that fmt keeps its outline) takes {parsed / 1e6:.1f} MB by itself, "
+        f"and the finished outline alone is {held / 1e6:.2f} MB, {held / len(data):.0f}x the file: its text in one "
+        "string for each block and item, with a node and a source span each; the rest is the Markdown text fmt "
+        "holds while it reads it back."
     )
     table.add(
         "peak memory of that import (Python heap)",

@@ -165,6 +165,7 @@ SLOW: dict[str, str] = {
     "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
     "test_hostile_sizes.py::test_a_big_pdfs_layout_is_let_go_once_written": "a 600-part PDF laid out under tracemalloc",
     "test_hostile_sizes.py::test_fmt_holds_one_outline_at_a_time": "a 1 MB note read three times under tracemalloc",
+    "test_hostile_sizes.py::test_an_import_of_a_hundred_pages_peaks_under_twenty_times_the_file": "a 100-page .docx made, imported twice",
     "test_diagrams.py": "mermaid-cli starts a Chromium for each diagram it draws (about 1.5 s)",
     "test_math.py::test_marp_cli_typesets_every_formula_with_no_network": "marp-cli, a Node program",
     "test_footnotes.py::test_marp_cli_shows_the_footnotes_in_each_slides_footer": "marp-cli, a Node program",

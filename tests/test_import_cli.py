@@ -170,3 +170,50 @@ def test_import_makes_the_output_folder(cli, tmp_path):
     (tmp_path / "a-file").write_text("x")
     refused = cli("import", str(source), "-o", str(tmp_path / "a-file"))
     assert refused.exit_code == 2 and "is a file; -o needs a folder" in refused.stderr
+
+
+def _counting(monkeypatch, module: object, name: str) -> list[int]:
+    """Count the calls of ``module.name`` (a list grows by one a call)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_an_import_fmt_would_change_is_kept_as_read_and_made_again(monkeypatch):
+    """fmt is handed the import's Markdown and alone holds it while it writes the canonical text and
+    reads that back; when the canonical text would change the outline, the import keeps the
+    Markdown as read, made again from the document (it is not held meanwhile)."""
+    import confnotes.fmt
+    import confnotes.importers as importers
+    from confnotes.importers import convert
+
+    data = (IMPORT / "kubecon.pydocx.docx").read_bytes()
+    as_read = importers._as_markdown(data, "kubecon.pydocx.docx", "kubecon", None)[0]
+    render = confnotes.fmt.render_markdown
+    monkeypatch.setattr(confnotes.fmt, "render_markdown", lambda doc, settings=None: render(doc, settings) + "\n## Not in the document\n")
+    made = _counting(monkeypatch, importers, "_as_markdown")
+    result = convert(data, "kubecon.pydocx.docx", "kubecon")
+    assert result.warnings == ["kept as read: the canonical form would change its outline"]
+    assert result.markdown == as_read
+    assert len(made) == 3  # read; made again for fmt to name the parts that would change; made again to keep
+
+
+def test_an_import_already_canonical_is_read_once(monkeypatch):
+    """When the import's Markdown is already fmt's canonical text, fmt knows that from its digest (the
+    text itself is let go) and does not read it back."""
+    import confnotes.parse
+    from confnotes.fmt import format_text
+
+    canonical = (IMPORT / "kubecon.pydocx.docx.md").read_text(encoding="utf-8")
+    parses = _counting(monkeypatch, confnotes.parse, "parse")
+    asked: list[int] = []
+    assert format_text(lambda: asked.append(1) or canonical, "kubecon.md") == canonical
+    assert len(parses) == 1 and len(asked) == 1
+    assert format_text(lambda: canonical.replace("\n- ", "\n* "), "kubecon.md") == canonical  # fmt's change is read back
+    assert len(parses) == 3

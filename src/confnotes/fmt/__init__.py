@@ -353,7 +353,10 @@ def render_markdown(doc: Document, settings: FmtSettings | None = None) -> str:
         ctx.out.pop(0)
     while ctx.out and ctx.out[-1] == "":
         ctx.out.pop()
-    return "\n".join(ctx.out) + "\n" if ctx.out else ""
+    if not ctx.out:
+        return ""
+    ctx.out.append("")  # the final newline, joined in: the text is made once, not copied to add it
+    return "\n".join(ctx.out)
 
 
 def _front_matter_lines(doc: Document) -> list[str]:
@@ -460,22 +463,43 @@ def format_markdown(doc: Document, options: ParseOptions | None = None, source: 
     return text
 
 
-def format_text(source: str, path: str, options: ParseOptions | None = None, seen: Callable[[Document], object] | None = None) -> str:
+def format_text(
+    source: str | Callable[[], str], path: str, options: ParseOptions | None = None, seen: Callable[[Document], object] | None = None
+) -> str:
     """``format_markdown`` of the note ``source`` (at ``path``), holding one outline at a time: the
     note's outline gives the text and a digest of what fmt must keep, and is let go before the
     text is read back (a 20 MB note's outline is 240 MB beside the 780 MB its reading peaks at).
     Only a refusal reads both again, to name the parts that would change. ``seen`` is shown the
-    note's outline first (an import counts its sections and items)."""
+    note's outline first (an import counts its sections and items).
+
+    ``source`` may be a function that makes the note's text (an import's Markdown): the text is
+    then let go once its outline is read, not held while the canonical text is written and read
+    back, and the function is called again only if fmt refuses, to name what would change."""
     from confnotes.parse import parse
 
-    doc = parse(source, path, options)
+    text: str | None = source() if callable(source) else source
+    assert text is not None
+    doc = parse(text, path, options)
     if seen is not None:
         seen(doc)
-    text = render_markdown(doc, options.fmt if options is not None else None)
-    if text == source:
-        return text
+    fingerprint = _fingerprint(text)
+    if callable(source):
+        text = None  # only its fingerprint is kept, to tell whether the canonical text is the same
+    canonical = render_markdown(doc, options.fmt if options is not None else None)
+    if canonical == text or (text is None and _fingerprint(canonical) == fingerprint):
+        return canonical
     kept = _signature_digest(doc)
     del doc
-    if _signature_digest(parse(text, path, options)) != kept:
-        raise _refused(outline_differences(parse(source, path, options), parse(text, path, options)), path)
-    return text
+    if _signature_digest(parse(canonical, path, options)) != kept:
+        before = source() if callable(source) else source
+        raise _refused(outline_differences(parse(before, path, options), parse(canonical, path, options)), path)
+    return canonical
+
+
+def _fingerprint(text: str) -> bytes:
+    """A digest of ``text``, encoded a slice at a time (encoding a whole text asks for three bytes a
+    character first: 555 KB for a note of 185,000 characters)."""
+    digest = hashlib.blake2b(digest_size=32)
+    for start in range(0, len(text), 1 << 14):
+        digest.update(text[start : start + (1 << 14)].encode("utf-8", "surrogatepass"))
+    return digest.digest()

@@ -95,30 +95,39 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
 def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result:
     """Import one document: its canonical Markdown note (images linking into ``<stem>.assets/``)."""
     from confnotes.fmt import Refused, format_text
-    from confnotes.importers.markdown import to_markdown
     from confnotes.parse import ParseOptions
 
-    found = read(data, path, fmt)
-    assets_folder = f"{stem}.assets"
-    if isinstance(found, str):
-        text, assets, kind, dropped = found, {}, "text", []
-    else:
-        meta = {"title": found.title} if found.title and not _titled(found) else {}
-        meta.update(stated_meta(found))
-        text = to_markdown(found, assets_folder, meta)
-        assets, kind, dropped = found.assets, found.format, found.dropped
-    del found  # the document's blocks are in the Markdown now: not held while it is parsed and formatted
-    note_path = f"{stem}.md"
+    first: str | None
+    first, assets, kind, dropped = _as_markdown(data, path, stem, fmt)
     result = Result("", assets, kind, dropped=_counted(dropped))
+
+    def markdown() -> str:
+        """The Markdown as read: handed to fmt, which alone holds it then, and made again if asked."""
+        nonlocal first
+        made, first = first, None
+        return made if made is not None else _as_markdown(data, path, stem, fmt)[0]
+
     try:  # fmt's output reads back as the outline counted, and it holds one outline at a time
-        result.markdown = format_text(text, note_path, ParseOptions(), seen=lambda doc: _count_parts(result, doc))
+        result.markdown = format_text(markdown, f"{stem}.md", ParseOptions(), seen=lambda doc: _count_parts(result, doc))
     except Refused:
-        result.markdown = text
+        result.markdown = markdown()
         result.warnings.append("kept as read: the canonical form would change its outline")
-    if not result.markdown.strip():
+    if not result.markdown or result.markdown.isspace():
         raise input_error("no text to import", path)
     _count_words(result)
     return result
+
+
+def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[str, dict[str, bytes], str, list[str]]:
+    """A document as read, written as plain Markdown: the text, its images, its format and what was dropped."""
+    from confnotes.importers.markdown import to_markdown
+
+    found = read(data, path, fmt)
+    if isinstance(found, str):
+        return found, {}, "text", []
+    meta = {"title": found.title} if found.title and not _titled(found) else {}
+    meta.update(stated_meta(found))
+    return to_markdown(found, f"{stem}.assets", meta), found.assets, found.format, found.dropped
 
 
 _META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)
@@ -188,10 +197,18 @@ def _count_parts(result: Result, doc: object) -> None:
                 result.items += 1
 
 
+_FRONT_MATTER = re.compile(r"---\n.*?\n---\n", re.S)
+#: a link's target (not words a reader sees) or a word
+_WORD_OR_TARGET = re.compile(r"\]\([^)]*\)|[^\W_]+")
+
+
 def _count_words(result: Result) -> None:
-    body = re.sub(r"\A---\n.*?\n---\n", "", result.markdown, flags=re.S)
-    body = re.sub(r"\]\([^)]*\)", "]", body)
-    result.words = len(re.findall(r"[^\W_]+", body))
+    """The words of the note's body (front matter and link targets aside), counted in place: no
+    copy of the text, no list of its words (a 100-page document's were 1.8 MB)."""
+    markdown = result.markdown
+    front = _FRONT_MATTER.match(markdown)
+    words = _WORD_OR_TARGET.finditer(markdown, front.end() if front else 0)
+    result.words = sum(1 for match in words if markdown[match.start()] != "]")
 
 
 def summary(result: Result, source: str, target: str) -> str:

@@ -266,4 +266,7 @@ def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | N
         previous = block
     while out and out[-1] == "":
         out.pop()
-    return "\n".join(out) + "\n" if out else ""
+    if not out:
+        return ""
+    out.append("")  # the final newline, joined in: the text is made once, not copied to add it
+    return "\n".join(out)
