@@ -482,11 +482,11 @@ def format_text(
     doc = parse(text, path, options)
     if seen is not None:
         seen(doc)
-    fingerprint = _fingerprint(text)
+    fingerprint = None
     if callable(source):
-        text = None  # only its fingerprint is kept, to tell whether the canonical text is the same
+        fingerprint, text = _fingerprint(text), None  # kept to tell whether the canonical text is the same
     canonical = render_markdown(doc, options.fmt if options is not None else None)
-    if canonical == text or (text is None and _fingerprint(canonical) == fingerprint):
+    if canonical == text or (fingerprint is not None and _fingerprint(canonical) == fingerprint):
         return canonical
     kept = _signature_digest(doc)
     del doc
