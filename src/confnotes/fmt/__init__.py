@@ -477,16 +477,16 @@ def format_text(
     back, and the function is called again only if fmt refuses, to name what would change."""
     from confnotes.parse import parse
 
-    text: str | None = source() if callable(source) else source
-    assert text is not None
+    text = source() if callable(source) else source
     doc = parse(text, path, options)
     if seen is not None:
         seen(doc)
-    fingerprint = None
-    if callable(source):
-        fingerprint, text = _fingerprint(text), None  # kept to tell whether the canonical text is the same
+    # what tells whether the canonical text is the same: the text itself, or only its fingerprint
+    fingerprint = _fingerprint(text) if callable(source) else None
+    held = None if callable(source) else text
+    del text
     canonical = render_markdown(doc, options.fmt if options is not None else None)
-    if canonical == text or (fingerprint is not None and _fingerprint(canonical) == fingerprint):
+    if canonical == held or (fingerprint is not None and _fingerprint(canonical) == fingerprint):
         return canonical
     kept = _signature_digest(doc)
     del doc
