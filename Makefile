@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT := build/demo
 
-.PHONY: demo test check bench lint docs clean
+.PHONY: demo test check stress bench lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,13 +26,22 @@ demo: $(STAMP)
 	done
 	@echo; echo "Results in $(OUT)/:"; ls -1 $(OUT) | sed 's|^|  $(OUT)/|'
 
-# the whole suite on every core (pytest-xdist): over 3,000 tests, with browsers, LibreOffice and fuzzing
-test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+# Tiers come from what each test uses (tests/conftest.py). pytest's exit 5 (nothing collected) is not a failure.
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+NOT_EMPTY := rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
-# the edit-test loop: no browser, no LibreOffice, nothing marked slow (tests/conftest.py says why each is)
+# unit and integration tiers on every core (pytest-xdist): WeasyPrint, Chromium, LibreOffice and
+# the other programs .ci/run installs, Hypothesis properties at 100 examples each
+test: $(STAMP)
+	CONFNOTES_FUZZ_EXAMPLES=100 $(PYTEST) -n auto -m "not stress"; $(NOT_EMPTY)
+
+# the edit-test loop: the unit tier only (pure Python in one process), properties at 30 examples
 check: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m "not browser and not libreoffice and not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+	CONFNOTES_FUZZ_EXAMPLES=30 $(PYTEST) -n auto -m unit; $(NOT_EMPTY)
+
+# 20 MB notes through every command, and every property at its full count: bounds that are benchmarks
+stress: $(STAMP)
+	CONFNOTES_FUZZ_EXAMPLES=300 $(PYTEST) -n auto -m "stress or fuzz"; $(NOT_EMPTY)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -111,76 +111,117 @@ def _lint_cache_outside_the_checkout(tmp_path_factory):
     yield
 
 
-#: The slowest tests (``pytest --durations=60`` on a 2-core machine; a file name stands for all its
-#: tests), marked ``slow`` so that ``make check`` leaves them out, each with why it takes its time.
-SLOW: dict[str, str] = {
-    "test_fit.py::test_no_slide_overflows_in_chromium": "every deck of the realistic notes measured in Chromium, slide by slide",
-    "test_print.py::test_pdfs_pass_the_pdf_ua_checker": "a tagged PDF per realistic note, each read by the PDF/UA checker",
-    "test_print.py::test_pages_fill_before_they_break": "long notes printed through WeasyPrint, every page's fill read back",
-    "test_print.py::test_every_theme_prints_visibly": "every theme x every printed format through WeasyPrint",
-    "test_print.py::test_a_wide_table_stays_inside_the_margins": "PDFs rendered and rasterised to check the margins",
-    "test_print.py::test_paper_letter_for_pdf_and_handout": "PDF and handout on both paper sizes",
-    "test_print.py::test_handout_per_page_and_notes_that_flow": "a handout per page count, each a WeasyPrint render",
-    "test_build.py::test_incremental_build_of_200_notes": "200 notes built, rebuilt, edited, removed and forced",
-    "test_hostile_folder.py::test_every_command_over_a_hostile_folder": "about 150 commands, each a fresh process, PDFs included",
-    "test_build.py::test_build_notes_folder_links_every_note_and_format": "a site in every format, PDFs included",
-    "test_decisions.py::test_sharded_build_is_byte_identical_to_a_plain_build": "three shards and a plain build, compared byte for byte",
-    "test_decisions.py::test_shards_built_on_separate_machines_merge_into_the_one_machine_site": "four builds in fresh processes",
-    "test_demo.py::test_make_demo": "make demo as a user runs it, in a fresh process per format",
-    "test_wheel.py::test_wheel_renders_from_its_own_templates": "builds a wheel and installs it in a fresh environment",
-    "test_hostile.py::test_hundred_thousand_headings": "a hostile note of 100,000 headings through every command",
-    "test_hostile.py::test_twenty_megabyte_note": "a 20 MB note through every command",
-    "test_fit.py::test_slides_pdf_has_a_page_per_slide": "slides PDFs of the realistic notes through WeasyPrint",
-    "test_fit.py::test_marp_slides_fit_as_marp_cli_renders_them": "marp-cli renders each deck in Chromium",
-    "test_fit.py::test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture": "marp-cli over every fixture's deck",
-    "test_hard_notes.py::test_a_tall_screenshot_stays_inside_the_page": "PDFs on two papers, rasterised and read pixel by pixel",
-    "test_slides.py::test_marp_cli_renders_without_warnings": "marp-cli, a Node program, per deck",
-    "test_properties.py::test_page_and_deck_keep_words_in_order": "Hypothesis: hundreds of generated notes rendered as page and deck",
-    "test_properties.py::test_render_html_never_raises": "Hypothesis: hundreds of generated notes rendered",
-    "test_properties.py::test_lint_fix_reaches_a_fixpoint": "Hypothesis: lint --fix to a fixpoint on generated notes",
-    "test_properties.py::test_fmt_is_idempotent_and_preserves_the_outline": "Hypothesis: fmt twice on generated notes",
-    "test_properties.py::test_model_and_fmt_keep_words_in_order": "Hypothesis: word order through model and fmt",
-    "test_properties.py::test_parse_never_crashes_and_is_lossless": "Hypothesis: generated notes parsed and compared",
-    "test_render_pdf.py::test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld": "WeasyPrint imported in fresh processes",
-    "test_inline_fast_path.py::test_any_text_the_fast_path_takes_matches_markdown_it": "Hypothesis against markdown-it",
-    "test_fuzz_inputs.py::test_request_paths_get_an_answer_never_a_traceback": "Hypothesis: request paths against a live preview server",
-    "test_fuzz_inputs.py::test_lint_caches_of_any_shape_are_a_miss_or_a_hit": "Hypothesis: cache files of every JSON shape",
-    "test_lsp_robust.py": "each test starts its own language server (about a second to initialize) to break it",
-    "test_lsp_neovim.py": "starts Neovim headless and the language server",
-    "test_render_pdf.py::test_every_word_is_in_the_pdf": "a PDF per realistic note through WeasyPrint, read back",
-    "test_startup.py::test_render_pdf_does_import_weasyprint": "a fresh process that imports WeasyPrint",
-    "test_hostile_attacks.py::test_yaml_alias_bomb_is_one_error_line_bounded_and_small": "every command in a fresh process",
-    "test_fuzz_hostile.py::test_front_matter_values_of_every_kind_through_every_command": "Hypothesis: 300 front matters, 5 commands",
-    "test_fuzz_hostile.py::test_build_reads_any_manifest_as_a_rebuild": "Hypothesis: 300 damaged manifests, a site built past each",
-    "test_fuzz_hostile.py::test_merge_takes_a_whole_shard_manifest_or_refuses_and_keeps_it": "Hypothesis: 300 shard manifests",
-    "test_fuzz_hostile.py::test_lint_reads_any_cache_as_a_miss_or_a_hit": "Hypothesis: 300 damaged lint caches, two lint runs each",
-    "test_fuzz_hostile.py::test_file_names_of_any_bytes_through_every_command": "Hypothesis: 300 byte names, every command",
-    "test_hostile_remote.py::test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote": "marp-cli, a Node program, twice",
-    "test_hostile_limits.py::test_nested_loops_in_a_user_template_stop": "a user template runs 5,000,000 loop turns before it is stopped",
-    "test_hostile_limits.py::test_the_issues_huge_notes_make_bounded_decks": "the issue's 1-7 MB notes as decks and PPTX, ten processes",
-    "test_hostile_sizes.py::test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time": "a 20 MB note linted in a fresh process",
-    "test_hostile_sizes.py::test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory": "a 20 MB table, three processes",
-    "test_hostile_sizes.py::test_twenty_megabytes_of_sections_and_bullets_stay_within_a_gigabyte": "135,000 sections, a process a command",
-    "test_hostile_sizes.py::test_a_build_of_twenty_megabytes_of_sections_stays_within_a_gigabyte": "a 20 MB note built",
-    "test_hostile_limits.py::test_twenty_thousand_code_lines_print_in_bounded_time": "a 20,000-line code block printed through WeasyPrint",
-    "test_hostile_sizes.py::test_a_big_pdfs_layout_is_let_go_once_written": "a 600-part PDF laid out under tracemalloc",
-    "test_hostile_sizes.py::test_fmt_holds_one_outline_at_a_time": "a 1 MB note read three times under tracemalloc",
-    "test_hostile_sizes.py::test_an_import_of_a_hundred_pages_peaks_under_twenty_times_the_file": "a 100-page .docx made, imported twice",
-    "test_diagrams.py": "mermaid-cli starts a Chromium for each diagram it draws (about 1.5 s)",
-    "test_math.py::test_marp_cli_typesets_every_formula_with_no_network": "marp-cli, a Node program",
-    "test_footnotes.py::test_marp_cli_shows_the_footnotes_in_each_slides_footer": "marp-cli, a Node program",
-}
+# ---------------------------------------------------------------- tiers
+# A test's tier follows from what it uses (DESIGN.md, "Proving it"): the fixtures it requests say so,
+# and the conftest marks it. unit: pure Python in this process (`make check`); integration: WeasyPrint,
+# Chromium, LibreOffice, other programs or fresh processes (`make test` adds them); stress: notes of
+# many megabytes and fuzzing at full counts (`make stress`; their figures are benchmarks). A unit test
+# that lays out a PDF or starts a process without saying so fails with a line naming the fixture to
+# request, so a new test cannot hide in the quick tier.
 
-#: Fixtures that start a real program: a test using one is marked for it.
-PROGRAM_FIXTURES = {"browser": "browser", "open_page": "browser"}
+#: fixture -> (tier, the program marker it adds)
+USES: dict[str, tuple[str, str | None]] = {
+    "browser": ("integration", "browser"),
+    "open_page": ("integration", "browser"),
+    "weasyprint": ("integration", None),
+    "libreoffice": ("integration", "libreoffice"),
+    "processes": ("integration", None),
+    "stress": ("stress", None),
+}
+TIER_ORDER = ("unit", "integration", "stress")
+
+
+def tier_of(fixturenames: list[str] | tuple[str, ...]) -> str:
+    """The highest tier among the fixtures a test requests (unit when it requests none of them)."""
+    tiers = [USES[name][0] for name in fixturenames if name in USES]
+    return max(tiers, key=TIER_ORDER.index, default="unit")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark tests that start Chromium (by the fixtures they use) and the slow ones listed in ``SLOW``."""
+    """Mark each test with its tier and the programs it drives, from the fixtures it requests."""
     for item in items:
-        for fixture, marker in PROGRAM_FIXTURES.items():
-            if fixture in getattr(item, "fixturenames", ()):
-                item.add_marker(marker)
-        name = item.nodeid.split("::", 1)[-1].split("[", 1)[0]
-        if item.path.name in SLOW or f"{item.path.name}::{name}" in SLOW:
-            item.add_marker("slow")
+        names = tuple(getattr(item, "fixturenames", ())) + _server_clients(item)
+        item.add_marker(tier_of(names))
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker("fuzz")  # run again at full count by `make stress`
+        for name in names:
+            program = USES.get(name, (None, None))[1]
+            if program:
+                item.add_marker(program)
+
+
+def _server_clients(item: pytest.Item) -> tuple[str, ...]:
+    """``processes`` when the test uses a fixture made by ``pytest_lsp.fixture``: a language server in a
+    process of its own (the fixture hides the arguments it was written with)."""
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = [defs[-1] for defs in (info.name2fixturedefs.values() if info else ()) if defs]
+    return ("processes",) if any(getattr(d.func, "__module__", "").startswith("pytest_lsp") for d in definitions) else ()
+
+
+@pytest.fixture
+def weasyprint() -> None:
+    """The test lays out PDFs with WeasyPrint (about a second a PDF): integration tier."""
+
+
+@pytest.fixture
+def processes() -> None:
+    """The test starts programs or confnotes in fresh processes: integration tier."""
+
+
+@pytest.fixture
+def stress() -> None:
+    """The test makes notes of many megabytes or fuzzes at full counts: stress tier (`make stress`)."""
+
+
+@pytest.fixture
+def libreoffice(processes) -> str:
+    """LibreOffice's ``soffice`` (skipped without it; a failure under ``CI=true``)."""
+    from helpers import require_program
+
+    return require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+
+
+class TierError(AssertionError):
+    """A unit test used something of a higher tier without requesting its fixture."""
+
+
+def _refuse(what: str, fixture: str):
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise TierError(
+            f"this test {what} but requests no `{fixture}` fixture: request it, so the test runs in the "
+            f"integration tier ('make test'), not in 'make check' (tests/conftest.py, tiers)"
+        )
+
+    return refused
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_stay_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a unit test, starting a process or laying out a PDF fails and names the fixture to request."""
+    if request.node.get_closest_marker("unit") is None:
+        return
+    import multiprocessing.process
+    import subprocess
+
+    import confnotes.render.pdf
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", _refuse("starts a program", "processes"))
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("starts a worker process", "processes"))
+    monkeypatch.setattr(confnotes.render.pdf, "load_weasyprint", _refuse("lays out a PDF with WeasyPrint", "weasyprint"))
+
+
+#: a unit test over this many seconds is named at the end of the run: make it cheaper, or say what it uses
+UNIT_SECONDS = 1.0
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Name the unit tests that took over ``UNIT_SECONDS`` (a list, never a failure: machines differ)."""
+    slow = sorted(
+        (report.duration, report.nodeid)
+        for report in terminalreporter.stats.get("passed", [])
+        if report.when == "call" and "unit" in report.keywords and report.duration > UNIT_SECONDS
+    )
+    if slow:
+        terminalreporter.write_sep("-", f"unit tests over {UNIT_SECONDS:g} s (make them cheaper, or request what they use)")
+        for duration, nodeid in slow[::-1][:15]:
+            terminalreporter.write_line(f"{duration:6.2f} s  {nodeid}")

@@ -6,7 +6,17 @@ import os
 
 from hypothesis import strategies as st
 
-EXAMPLES = int(os.environ.get("CONFNOTES_FUZZ_EXAMPLES", "300"))
+#: Hypothesis examples a property runs at full count (`make stress`); the Makefile sets fewer for
+#: `make check` and `make test` (CONFNOTES_FUZZ_EXAMPLES), and ``examples`` scales every property alike.
+FULL_EXAMPLES = 300
+EXAMPLES = int(os.environ.get("CONFNOTES_FUZZ_EXAMPLES", str(FULL_EXAMPLES)))
+
+
+def examples(at_full_count: int) -> int:
+    """A property's example count in this run: ``at_full_count`` scaled as EXAMPLES is to the full count."""
+    return max(10, at_full_count * EXAMPLES // FULL_EXAMPLES)
+
+
 WORDS = st.sampled_from(
     [
         "Scaling",

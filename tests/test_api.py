@@ -37,7 +37,7 @@ def test_no_public_name_is_also_a_module():
     assert set(confnotes.__all__) & modules == set()
 
 
-def test_importing_confnotes_stays_light():
+def test_importing_confnotes_stays_light(processes):
     """``import confnotes`` (what every command does first) loads none of the API's machinery."""
     code = "import sys, confnotes; print(sorted(m for m in sys.modules if m.startswith('confnotes')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -43,7 +43,7 @@ def test_directory_without_notes(tmp_path):
         discover([str(tmp_path)])
 
 
-def test_unreadable_file(tmp_path):
+def test_unreadable_file(tmp_path, processes):
     """Runs without root's power to ignore file modes, so the permission check is real."""
     note = tmp_path / "x.md"
     note.write_text("# t\n")

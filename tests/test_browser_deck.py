@@ -22,7 +22,6 @@ def deck_file(cli, tmp_path):
     return out
 
 
-@pytest.mark.browser
 def test_keyboard_navigation(open_page, deck_file, tmp_path):
     page, errors, requests = open_page(deck_file)
     assert _current(page) == 1
@@ -51,7 +50,6 @@ def test_keyboard_navigation(open_page, deck_file, tmp_path):
     assert errors == [] and requests == []
 
 
-@pytest.mark.browser
 def test_deep_link_survives_reload(open_page, deck_file):
     page, errors, _ = open_page(deck_file)
     page.goto(deck_file.resolve().as_uri() + "#5")
@@ -62,7 +60,6 @@ def test_deep_link_survives_reload(open_page, deck_file):
     assert errors == []
 
 
-@pytest.mark.browser
 def test_notes_toggle_and_overview(open_page, deck_file):
     page, errors, _ = open_page(deck_file)
     assert not page.locator(".notes-panel").is_visible()
@@ -81,7 +78,6 @@ def test_notes_toggle_and_overview(open_page, deck_file):
     assert errors == []
 
 
-@pytest.mark.browser
 def test_slide_scales_to_the_window(open_page, deck_file):
     page, _, _ = open_page(deck_file, viewport=(640, 360))
     box = page.locator("#slide-1").bounding_box()

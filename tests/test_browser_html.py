@@ -8,7 +8,6 @@ from conftest import NOTES
 from helpers import assert_not_blank
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("name", ["scale2025.md", "scaling-reading-list.md"])
 def test_page_loads_cleanly(cli, tmp_path, open_page, name):
     out = tmp_path / "page.html"
@@ -27,7 +26,6 @@ def test_page_loads_cleanly(cli, tmp_path, open_page, name):
         assert page.locator(href).count() == 1
 
 
-@pytest.mark.browser
 def test_page_is_responsive(cli, tmp_path, open_page):
     out = tmp_path / "page.html"
     assert cli("render", str(NOTES / "scale2025.md"), "-o", str(out)).exit_code == 0

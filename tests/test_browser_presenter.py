@@ -55,7 +55,6 @@ def _title(page, selector: str) -> str:
     return page.locator(selector).first.inner_text().strip()
 
 
-@pytest.mark.browser
 def test_p_opens_a_presenter_that_drives_the_audience(two_windows):
     context, audience, presenter, errors = two_windows
     assert presenter.url.endswith("#presenter:1") and _slide(presenter) == 1
@@ -73,7 +72,6 @@ def test_p_opens_a_presenter_that_drives_the_audience(two_windows):
     assert errors == []
 
 
-@pytest.mark.browser
 def test_presenter_shows_the_right_notes_and_next_slide(two_windows, talk_deck):
     _, audience, presenter, _ = two_windows
     # which slide has the speaker notes: the first one whose hidden notes are not empty
@@ -92,7 +90,6 @@ def test_presenter_shows_the_right_notes_and_next_slide(two_windows, talk_deck):
     assert "No notes for this slide" in presenter.locator(".pv-notes-body").inner_text()
 
 
-@pytest.mark.browser
 def test_the_clock_runs_pauses_and_keeps_time_against_the_plan(two_windows):
     context, _, presenter, _ = two_windows
     assert presenter.locator(".pv-elapsed").inner_text() == "0:00"
@@ -115,7 +112,6 @@ def test_the_clock_runs_pauses_and_keeps_time_against_the_plan(two_windows):
     assert len(clock) == 5 and clock[2] == ":"
 
 
-@pytest.mark.browser
 def test_rehearsal_timings_round_trip_through_confnotes_time(two_windows, talk_deck, cli, tmp_path):
     context, _, presenter, _ = two_windows
     note, _, plan = talk_deck
@@ -143,7 +139,6 @@ def test_rehearsal_timings_round_trip_through_confnotes_time(two_windows, talk_d
     assert "Planned" in text and "Actual" in text
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("channel", ["BroadcastChannel", "localStorage"])
 def test_windows_opened_separately_stay_in_step(browser, talk_deck, channel):
     """The presenter opened by hand (deck.html#presenter:1 in a second window) follows and leads the

@@ -142,7 +142,6 @@ def _mmss(ms: float) -> str:
 # ---------------------------------------------------------------- the clock against the plan
 
 
-@pytest.mark.browser
 def test_pacing_counts_down_to_the_planned_end_of_the_slide(stage, talk):
     """Before: the badge compared elapsed time with the planned *start* of the slide, so a slide planned
     for more than 30 s turned "behind" while the speaker was on plan."""
@@ -173,7 +172,6 @@ def test_pacing_counts_down_to_the_planned_end_of_the_slide(stage, talk):
     assert errors == []
 
 
-@pytest.mark.browser
 def test_the_clock_waits_for_the_first_advance_and_resets(stage, talk):
     """Before: the clock started when the window opened and could not be reset: opened ten minutes
     early, slide 1 said "behind 10:01"."""
@@ -209,7 +207,6 @@ def test_the_clock_waits_for_the_first_advance_and_resets(stage, talk):
     assert errors == []
 
 
-@pytest.mark.browser
 def test_clock_and_recording_survive_a_reload(stage, talk, tmp_path):
     """Before: a reload (or a save under serve) reset the clock and lost the rehearsal."""
     _, deck, _ = talk
@@ -265,7 +262,6 @@ def _layout(page) -> dict:
     )
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("width,height", SIZES)
 def test_presenter_uses_the_whole_window_and_no_notes_are_cut_off(stage, talk, width, height, tmp_path):
     """Before: the notes column was cut off on a 1366×768 laptop (6 of 17 noted slides). The screenshots
@@ -305,7 +301,6 @@ def test_presenter_uses_the_whole_window_and_no_notes_are_cut_off(stage, talk, w
     assert errors == []
 
 
-@pytest.mark.browser
 def test_notes_scroll_with_keys_and_their_size_is_remembered(stage, talk):
     _, deck, _ = talk
     context, page, _ = stage(deck, slide=3, viewport=(1366, 768))
@@ -333,7 +328,6 @@ def test_notes_scroll_with_keys_and_their_size_is_remembered(stage, talk):
     assert page.locator(".pv-notes-body").evaluate(font) == larger + 2, "remembered"
 
 
-@pytest.mark.browser
 def test_next_slide_shows_the_first_line_of_its_notes(stage, talk):
     _, deck, _ = talk
     _, page, _ = stage(deck, slide=2)
@@ -367,7 +361,6 @@ def _wait_slide(page, number: int) -> None:
     page.wait_for_function(f"document.body.dataset.slide === '{number}'", timeout=5000)
 
 
-@pytest.mark.browser
 def test_black_and_white_screens_in_both_windows(two_windows):
     _, audience, presenter = two_windows
     curtain = audience.locator(".deck-screen")
@@ -392,7 +385,6 @@ def test_black_and_white_screens_in_both_windows(two_windows):
     assert not presenter.locator(".pv-screen").is_visible()
 
 
-@pytest.mark.browser
 def test_a_late_or_repeated_copy_of_a_message_never_undoes_a_later_one(stage, talk):
     """Each change reaches the other window twice (channel and direct link), in no fixed order."""
     _, deck, _ = talk
@@ -414,7 +406,6 @@ def test_a_late_or_repeated_copy_of_a_message_never_undoes_a_later_one(stage, ta
     assert page.locator(".pv-screen").is_hidden()
 
 
-@pytest.mark.browser
 def test_go_to_a_slide_by_number(two_windows):
     _, audience, presenter = two_windows
     presenter.keyboard.type("6")
@@ -433,7 +424,6 @@ def test_go_to_a_slide_by_number(two_windows):
     assert _slide(presenter) == last and not presenter.locator(".goto").is_visible()
 
 
-@pytest.mark.browser
 def test_click_and_swipe_advance_in_both_windows(two_windows):
     context, audience, presenter = two_windows
     audience.mouse.click(640, 400)
@@ -466,7 +456,6 @@ def _swipe(cdp, start: int, end: int) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("window", ["audience", "presenter"])
 def test_phones_get_on_screen_controls_and_tap_to_advance(browser, talk, window):
     _, deck, _ = talk
@@ -495,7 +484,6 @@ def test_phones_get_on_screen_controls_and_tap_to_advance(browser, talk, window)
         context.close()
 
 
-@pytest.mark.browser
 def test_desktop_windows_have_no_on_screen_controls(two_windows):
     _, audience, presenter = two_windows
     assert not audience.locator(".deck-controls").is_visible()
@@ -519,7 +507,6 @@ def _contrast(ink: str, paper: str) -> float:
 KEYS = "→ ← ↓ ↑ Space PageDown PageUp N Home End Enter Esc B . W F ? P S O T 0 Q R J K + -"  # every key the deck answers
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("window", ["audience", "presenter"])
 def test_help_lists_every_key_and_is_readable(stage, talk, browser, window):
     """Before: the ? help was 13 px #ccc on white and left out most keys."""
@@ -556,7 +543,7 @@ def test_help_lists_every_key_and_is_readable(stage, talk, browser, window):
         page.context.close()
 
 
-def test_the_stage_styles_print_without_warnings(cli, tmp_path):
+def test_the_stage_styles_print_without_warnings(cli, tmp_path, weasyprint):
     """The deck's style sheet also prints the slides PDF and the handout: WeasyPrint reads a bare media
     type only, so a touch-screen query at the top level was a warning on every render."""
     note = tmp_path / "fridays.md"

@@ -47,7 +47,6 @@ def _save_until(note, page, condition: str, edit: str) -> None:
     raise AssertionError(f"the page never showed {condition}")
 
 
-@pytest.mark.browser
 def test_a_recording_presenter_holds_the_reload_under_serve(browser, served):
     """Before: a rehearsal in a presenter opened under serve was silently reset when the note was saved."""
     note, url = served
@@ -85,7 +84,6 @@ def test_a_recording_presenter_holds_the_reload_under_serve(browser, served):
         context.close()
 
 
-@pytest.mark.browser
 def test_a_page_reloads_for_its_own_file_and_once(browser):
     """Before: every page reloaded only when the whole build was done, and every page reloaded.
     Now a page reloads when its own file is announced, and is spared the build's final reload then;
@@ -134,7 +132,6 @@ def test_a_page_reloads_for_its_own_file_and_once(browser):
         context.close()
 
 
-@pytest.mark.browser
 def test_a_saved_note_updates_its_open_page_in_place(browser, served):
     """Before: a save reloaded the whole page (on a 2,000-line note, Chromium read and laid out
     300 KB again) and the reader's place went with it. A page with no scripts of its own now

@@ -29,7 +29,7 @@ def _links(html: str) -> list[str]:
     return parser.links
 
 
-def test_build_notes_folder_links_every_note_and_format(cli, tmp_path):
+def test_build_notes_folder_links_every_note_and_format(cli, tmp_path, processes):
     site = tmp_path / "site"
     result = cli("build", str(NOTES), "-o", str(site))
     assert result.exit_code == 0, result.output
@@ -64,7 +64,7 @@ def _snapshot(site: Path) -> dict[str, tuple[int, bytes]]:
 
 
 @pytest.mark.slow
-def test_incremental_build_of_200_notes(cli, tmp_path):
+def test_incremental_build_of_200_notes(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 200)
     site = tmp_path / "site"
@@ -90,7 +90,7 @@ def test_incremental_build_of_200_notes(cli, tmp_path):
     assert "rendered 199, skipped 0" in forced.stdout
 
 
-def test_config_or_template_change_rebuilds(cli, tmp_path):
+def test_config_or_template_change_rebuilds(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 3)
     site = tmp_path / "site"
@@ -101,7 +101,7 @@ def test_config_or_template_change_rebuilds(cli, tmp_path):
     assert "DejaVu Serif" in (site / "day0" / "talk000.html").read_text()
 
 
-def test_broken_note_is_isolated(cli, tmp_path):
+def test_broken_note_is_isolated(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 4)
     (notes / "broken.md").write_bytes(b"# Broken\n\xff\xfe\n")
@@ -114,7 +114,7 @@ def test_broken_note_is_isolated(cli, tmp_path):
     assert "Broken" not in (site / "index.html").read_text()
 
 
-def test_shards_merge_into_the_same_site(cli, tmp_path):
+def test_shards_merge_into_the_same_site(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 7)
     full = tmp_path / "full"
@@ -138,7 +138,6 @@ def test_shards_merge_into_the_same_site(cli, tmp_path):
     assert cli("build", str(notes), "-o", str(tmp_path / "x"), "--shard", "3/2").exit_code == 2
 
 
-@pytest.mark.browser
 def test_index_filters_in_browser(cli, tmp_path, open_page):
     notes = tmp_path / "notes"
     _make_corpus(notes, 6)
@@ -173,7 +172,7 @@ def test_new_scaffolds_and_never_overwrites(cli, tmp_path):
     assert data["meta"]["kind"] == "reading-list"
 
 
-def test_build_summary_line_without_tty(cli, tmp_path):
+def test_build_summary_line_without_tty(cli, tmp_path, processes):
     result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html", "-q")
     assert result.stdout == ""
     result = cli("build", str(NOTES), "-o", str(tmp_path / "s"), "--to", "html")
@@ -183,7 +182,6 @@ def test_build_summary_line_without_tty(cli, tmp_path):
 @pytest.fixture
 def fitted(monkeypatch):
     """The notes of every fitted deck built (``build_deck`` counted wherever it is called from)."""
-    import confnotes.render.deck as render_deck
     import confnotes.slides as slides
     import confnotes.slides.build as slides_build
 
@@ -195,7 +193,7 @@ def fitted(monkeypatch):
             fitted.append(doc.path)
         return real(doc, options, base)
 
-    for module in (slides, slides_build, render_deck):
+    for module in (slides, slides_build):
         monkeypatch.setattr(module, "build_deck", counting)
     return fitted
 
@@ -297,7 +295,7 @@ def test_an_outline_file_changed_in_the_site_is_built_again_not_published(cli, t
     assert "Tampered" not in planted.read_text()
 
 
-def test_an_unchanged_rebuild_leaves_outline_json_as_it_was(cli, tmp_path):
+def test_an_unchanged_rebuild_leaves_outline_json_as_it_was(cli, tmp_path, processes):
     site = tmp_path / "site"
     assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
     stamp = (site / "outline.json").stat().st_mtime_ns
@@ -306,7 +304,7 @@ def test_an_unchanged_rebuild_leaves_outline_json_as_it_was(cli, tmp_path):
     assert (site / "outline.json").stat().st_mtime_ns == stamp, "an unchanged outline.json was written again"
 
 
-def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monkeypatch):
+def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monkeypatch, processes):
     """The manifest records the index files' sizes and hashes: when nothing the index shows has
     changed and both files are as recorded, an unchanged build neither renders the index page nor
     reads every outline again to make outline.json (half of a 1,000-note site's unchanged build)."""
@@ -325,7 +323,7 @@ def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monke
 
 
 @pytest.mark.parametrize("change", ["edited", "deleted"])
-def test_an_index_file_changed_in_the_site_is_made_again(cli, tmp_path, change):
+def test_an_index_file_changed_in_the_site_is_made_again(cli, tmp_path, change, processes):
     site = tmp_path / "site"
     assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
     before = {name: (site / name).read_bytes() for name in ("index.html", "outline.json")}
@@ -339,7 +337,7 @@ def test_an_index_file_changed_in_the_site_is_made_again(cli, tmp_path, change):
     assert {name: (site / name).read_bytes() for name in before} == before
 
 
-def test_merge_refuses_an_outline_file_its_shard_did_not_write(cli, tmp_path):
+def test_merge_refuses_an_outline_file_its_shard_did_not_write(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 3)
     site = tmp_path / "site"
@@ -358,7 +356,7 @@ def test_merge_refuses_an_outline_file_its_shard_did_not_write(cli, tmp_path):
     assert shard_manifest.exists() and not (site / "index.html").exists() and not (site / "outline.json").exists()
 
 
-def test_a_failed_rebuild_keeps_the_last_good_outline_and_leaves_none_of_its_own(tmp_path, monkeypatch):
+def test_a_failed_rebuild_keeps_the_last_good_outline_and_leaves_none_of_its_own(tmp_path, monkeypatch, weasyprint):
     """The live preview keeps a failing note's last good files (keep_failed): its outline file is
     named by the note's key, so the failed build's outline never overwrites the kept one, and is
     removed."""
@@ -385,7 +383,7 @@ def test_a_failed_rebuild_keeps_the_last_good_outline_and_leaves_none_of_its_own
     assert len(list((site / OUTLINES).rglob("*.json"))) == 1
 
 
-def test_a_notes_pdfs_are_laid_out_once_the_note_is_let_go(tmp_path, monkeypatch):
+def test_a_notes_pdfs_are_laid_out_once_the_note_is_let_go(tmp_path, monkeypatch, weasyprint):
     """build renders a note's other formats and writes its outline, then lets the note go, then lays
     out its PDFs: a 20 MB note's outline (about 600 MB) and a PDF's layout (about 330 MB) never
     stand side by side. No outline of the note is alive when WeasyPrint starts."""
@@ -411,7 +409,7 @@ def test_a_notes_pdfs_are_laid_out_once_the_note_is_let_go(tmp_path, monkeypatch
     assert laid_out == [0, 0], "a note's outline was held while its PDF was laid out"
 
 
-def test_a_worker_renders_a_bounded_number_of_notes_then_a_fresh_one_takes_over(tmp_path, monkeypatch):
+def test_a_worker_renders_a_bounded_number_of_notes_then_a_fresh_one_takes_over(tmp_path, monkeypatch, processes):
     """The caches below WeasyPrint (Pango, HarfBuzz, fontconfig) grow with every PDF a process
     lays out, so a 1,000-note build's workers each grew by 100 MB: workers now come in pools of
     ``NOTES_PER_WORKER`` notes each, and every note is still built once."""

@@ -36,7 +36,7 @@ def test_a_paragraph_in_the_subject_or_no_body_fails():
     assert commit_msg.problems("Merge branch 'x'\n") == []
 
 
-def test_as_a_hook(tmp_path):
+def test_as_a_hook(tmp_path, processes):
     message = tmp_path / "COMMIT_EDITMSG"
     message.write_text("Fix the build\n")
     run = subprocess.run([sys.executable, str(TOOL), str(message)], capture_output=True, text=True)

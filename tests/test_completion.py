@@ -58,7 +58,7 @@ def test_zsh_gets_the_same_values_with_their_help():
     assert complete("confnotes lint --select CN20", shell="zsh") == [f"CN20{n}" for n in range(1, 10)]
 
 
-def test_the_scripts_documented_for_each_shell_are_generated():
+def test_the_scripts_documented_for_each_shell_are_generated(processes):
     """docs/commands.md: ``eval "$(_CONFNOTES_COMPLETE=bash_source confnotes)"``, and zsh_source, fish_source."""
     markers = {"bash": "complete -o nosort -F", "zsh": "#compdef confnotes", "fish": "complete --no-files --command confnotes"}
     for shell, marker in markers.items():

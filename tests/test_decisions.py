@@ -44,7 +44,7 @@ def test_missing_stylesheet_is_one_error_line_for_every_format(cli, tmp_path, to
     assert line == f"{missing}: cannot read stylesheet: No such file or directory"
 
 
-def test_build_with_only_pdf_links_the_pdf_in_the_index(cli, tmp_path):
+def test_build_with_only_pdf_links_the_pdf_in_the_index(cli, tmp_path, weasyprint):
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "talk.md").write_text("# Talk\n\n## A\n\n- a\n")
@@ -78,7 +78,7 @@ def test_config_applies_to_fmt_round_trip(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_sharded_build_is_byte_identical_to_a_plain_build(cli, tmp_path):
+def test_sharded_build_is_byte_identical_to_a_plain_build(cli, tmp_path, weasyprint):
     notes = tmp_path / "notes"
     notes.mkdir()
     for index, name in enumerate(("a", "b", "c")):
@@ -93,7 +93,7 @@ def test_sharded_build_is_byte_identical_to_a_plain_build(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_shards_built_on_separate_machines_merge_into_the_one_machine_site(tmp_path):
+def test_shards_built_on_separate_machines_merge_into_the_one_machine_site(tmp_path, processes):
     """docs/ci.md's workflow, run here: N shard processes each build into their own folder (a CI
     machine each), the folders are copied into one as an artifact download merges them, hidden
     files included, and ``--merge`` makes it byte for byte the site one machine builds."""
@@ -185,7 +185,7 @@ def test_pdf_ignores_warnings_about_the_machine():
     assert not is_machine_warning("Failed to load image at 'missing.png'")
 
 
-def test_doctor_names_what_is_missing_and_how_to_install_it(cli, tmp_path):
+def test_doctor_names_what_is_missing_and_how_to_install_it(cli, tmp_path, weasyprint):
     note = tmp_path / "n.md"
     note.write_text("# Доклад\n\n会议\n")
     result = cli("doctor", str(note))
@@ -240,7 +240,7 @@ def saved_until(save: Callable[[], None], lines: queue.Queue[str], needle: str, 
     return False
 
 
-def test_serve_keeps_the_last_good_page_shows_the_error_and_cleans_up_on_sigterm(tmp_path):
+def test_serve_keeps_the_last_good_page_shows_the_error_and_cleans_up_on_sigterm(tmp_path, processes):
     import urllib.error
     import urllib.request
 
@@ -292,7 +292,7 @@ def test_cli_choices_are_the_format_tables():
     assert choices("render", "to") == list(FORMATS)
 
 
-def test_an_output_name_of_another_kind_of_file_is_warned_of(cli, tmp_path):
+def test_an_output_name_of_another_kind_of_file_is_warned_of(cli, tmp_path, weasyprint):
     """``--to slides -o talk.pdf`` writes an HTML deck into a .pdf: render says so, naming the
     formats that write that kind, from the one table of suffixes; a fitting name is not warned of."""
     note = tmp_path / "talk.md"

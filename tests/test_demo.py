@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import ROOT
 
 
-def test_make_demo(tmp_path):
+def test_make_demo(tmp_path, processes):
     out = tmp_path / "demo"
     bin_dir = Path(sys.executable).parent
     proc = subprocess.run(

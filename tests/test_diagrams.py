@@ -41,7 +41,7 @@ def _svgs(html: str) -> list[str]:
     return [base64.b64decode(data).decode("utf-8") for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', html)]
 
 
-def test_the_page_draws_each_diagram_with_its_labels_as_text(cli, tmp_path, cache):
+def test_the_page_draws_each_diagram_with_its_labels_as_text(cli, tmp_path, cache, processes):
     _tools()
     out = tmp_path / "talk.html"
     result = rendered(cli, TALK, "html", out)
@@ -58,7 +58,7 @@ def test_the_page_draws_each_diagram_with_its_labels_as_text(cli, tmp_path, cach
     assert "diagram" not in result.stderr
 
 
-def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cache, monkeypatch):
+def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cache, monkeypatch, processes):
     _tools()
     from confnotes import diagrams
 
@@ -83,7 +83,7 @@ def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cach
     assert len(calls) == 4  # the changed diagram only
 
 
-def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(cli, tmp_path, cache, monkeypatch):
+def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(cli, tmp_path, cache, monkeypatch, weasyprint):
     monkeypatch.setenv("CONFNOTES_DOT", str(tmp_path / "no-dot"))
     monkeypatch.setenv("CONFNOTES_MMDC", str(tmp_path / "no-mmdc"))
     from confnotes import diagrams
@@ -104,7 +104,7 @@ def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(
         assert [line for line in result.stderr.splitlines() if "diagram" in line] == warnings, to  # the same three, in every deck
 
 
-def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache):
+def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache, processes):
     from confnotes.diagrams import draw, program
 
     require(program("dot"), "Graphviz is not installed (apt-get install graphviz)")
@@ -114,7 +114,7 @@ def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache):
     assert drawn.svg is None or ("TOKEN-123" not in drawn.svg and str(secret) not in drawn.svg)
 
 
-def test_a_diagram_that_takes_too_long_is_stopped_and_shown_as_code(tmp_path, cache, monkeypatch):
+def test_a_diagram_that_takes_too_long_is_stopped_and_shown_as_code(tmp_path, cache, monkeypatch, processes):
     from confnotes import diagrams
     from confnotes.render.markdown import InlineRenderer
 
@@ -135,7 +135,7 @@ def test_a_huge_mermaid_graph_is_refused_in_bounded_time(tmp_path, cache):
     assert drawn.svg is None and drawn.problem  # over its source limit, or mermaid's own edge limit
 
 
-def test_mermaid_fetches_nothing_a_diagram_names(tmp_path, cache):
+def test_mermaid_fetches_nothing_a_diagram_names(tmp_path, cache, processes):
     from confnotes.diagrams import draw, program
 
     require(program("mermaid"), "mermaid-cli is not installed (npm install --prefix .ci @mermaid-js/mermaid-cli)")
@@ -161,7 +161,7 @@ def test_mermaid_fetches_nothing_a_diagram_names(tmp_path, cache):
     assert seen == []
 
 
-def test_slides_give_a_diagram_a_pictures_room_and_pptx_a_picture(cli, tmp_path, cache):
+def test_slides_give_a_diagram_a_pictures_room_and_pptx_a_picture(cli, tmp_path, cache, processes):
     _tools()
     from pptx import Presentation
 
@@ -177,7 +177,7 @@ def test_slides_give_a_diagram_a_pictures_room_and_pptx_a_picture(cli, tmp_path,
     assert all(picture.width > 3_000_000 for picture in pictures)  # as wide as a picture's room, not a thumbnail
 
 
-def test_marp_embeds_each_diagram_as_a_png_that_marp_cli_shows(cli, tmp_path, cache):
+def test_marp_embeds_each_diagram_as_a_png_that_marp_cli_shows(cli, tmp_path, cache, processes):
     _tools()
     marp = require_marp()
     out = tmp_path / "talk.marp.md"
@@ -190,7 +190,7 @@ def test_marp_embeds_each_diagram_as_a_png_that_marp_cli_shows(cli, tmp_path, ca
     assert html.read_text(encoding="utf-8").count("data:image/png;base64,") >= 3
 
 
-def test_doctor_lists_both_tools(cli):
+def test_doctor_lists_both_tools(cli, weasyprint):
     result = cli("doctor")
     assert "mermaid-cli" in result.stdout and "Graphviz" in result.stdout
     assert "apt-get install graphviz" in result.stdout or "ok       Graphviz" in result.stdout

@@ -56,7 +56,6 @@ def test_the_html_deck_carries_classes_and_backgrounds(cli, tmp_path):
     assert "cost breakdown per team" not in html
 
 
-@pytest.mark.browser
 def test_chromium_paints_the_background_and_light_text_on_a_dark_one(cli, tmp_path, open_page):
     out = tmp_path / "keynote.slides.html"
     rendered(cli, KEYNOTE, "slides", out)
@@ -74,7 +73,7 @@ def test_chromium_paints_the_background_and_light_text_on_a_dark_one(cli, tmp_pa
     assert not errors and not requests
 
 
-def test_the_slides_pdf_paints_the_background(cli, tmp_path):
+def test_the_slides_pdf_paints_the_background(cli, tmp_path, weasyprint):
     from PIL import Image
 
     require_program("pdftoppm", install="apt-get install poppler-utils")
@@ -116,7 +115,7 @@ def test_marp_gets_its_own_directives_for_each(cli, tmp_path):
     assert "cost breakdown" not in text and "slide background" not in text
 
 
-def test_marp_cli_shows_the_directed_slides(cli, tmp_path):
+def test_marp_cli_shows_the_directed_slides(cli, tmp_path, processes):
     marp = require_marp()
     deck = tmp_path / "keynote.marp.md"
     (tmp_path / "queue-curve.png").write_bytes((KEYNOTE.parent / "queue-curve.png").read_bytes())
@@ -131,7 +130,6 @@ def test_marp_cli_shows_the_directed_slides(cli, tmp_path):
     assert 'class="invert"' in page
 
 
-@pytest.mark.browser
 def test_the_built_in_classes_look_as_in_marp_in_chromium(cli, tmp_path, open_page):
     out = tmp_path / "keynote.slides.html"
     rendered(cli, KEYNOTE, "slides", out)

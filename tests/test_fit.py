@@ -61,7 +61,6 @@ def _deck(cli, note, tmp_path, to="slides"):
     return out
 
 
-@pytest.mark.browser
 def test_no_slide_overflows_in_chromium(cli, tmp_path, open_page):
     failures = []
     for note in NOTES_ALL:
@@ -121,7 +120,7 @@ def test_no_title_only_slides_and_no_orphans(note):
             )
 
 
-def test_slides_pdf_has_a_page_per_slide(cli, tmp_path):
+def test_slides_pdf_has_a_page_per_slide(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     wrong = []
@@ -136,7 +135,7 @@ def test_slides_pdf_has_a_page_per_slide(cli, tmp_path):
     assert wrong == []
 
 
-def test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture(cli, tmp_path):
+def test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture(cli, tmp_path, processes):
     """One marp-cli run over every fixture's Marp file: each has as many sections as the deck has
     slides (a fence left open in a list item once turned the rest of a deck into code)."""
     import re
@@ -174,7 +173,7 @@ def test_fitting_a_100_slide_deck_is_quick(tmp_path):
     print(json.dumps({"slides": len(deck.slides), "seconds": round(elapsed, 3)}))
 
 
-def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_path):
+def test_marp_from_another_folder_finds_its_image_and_escapes_raw_html(cli, tmp_path, processes):
     import re
     import subprocess
 
@@ -220,7 +219,6 @@ def test_slide_lint_reports_what_the_deck_does(cli, note):
     assert {f["line"] for f in found if f["rule"] == "CN306"} == by_fit
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720), (390, 844)], ids=lambda v: f"{v[0]}x{v[1]}")
 def test_the_title_slide_is_centred_and_whole_at_every_size(cli, tmp_path, open_page, viewport):
     deck = _deck(cli, NOTES / "scale2025.md", tmp_path)

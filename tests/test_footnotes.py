@@ -56,7 +56,7 @@ def test_the_page_links_each_call_to_its_note_at_the_end(cli, tmp_path):
     assert set(words) <= set(page_words(html))
 
 
-def test_the_pdf_puts_each_note_at_the_foot_of_the_page_that_cites_it(cli, tmp_path):
+def test_the_pdf_puts_each_note_at_the_foot_of_the_page_that_cites_it(cli, tmp_path, weasyprint):
     out = tmp_path / "post.pdf"
     rendered(cli, POST, "pdf", out)
     text = pdf_reading_text(out)
@@ -123,7 +123,7 @@ def test_marp_writes_calls_as_numbers_and_notes_in_the_slides_footer(cli, tmp_pa
     assert "`pg_dump > dump[^1].sql`" in text
 
 
-def test_marp_cli_shows_the_footnotes_in_each_slides_footer(cli, tmp_path):
+def test_marp_cli_shows_the_footnotes_in_each_slides_footer(cli, tmp_path, processes):
     marp = require_marp()
     deck = tmp_path / "post.marp.md"
     rendered(cli, POST, "marp", deck)
@@ -134,7 +134,6 @@ def test_marp_cli_shows_the_footnotes_in_each_slides_footer(cli, tmp_path):
     assert "⁴ fio, 4k random writes, iodepth 32." in footers
 
 
-@pytest.mark.browser
 def test_the_deck_shows_each_slides_notes_inside_its_box(cli, tmp_path, open_page):
     out = tmp_path / "post.slides.html"
     rendered(cli, POST, "slides", out)

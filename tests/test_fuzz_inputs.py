@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from confnotes.errors import NotesError
-from strategies import EXAMPLES
+from strategies import examples
 
 FUZZ = settings(
-    max_examples=max(300, EXAMPLES), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
 
 YAML_BITS = st.sampled_from(

@@ -48,7 +48,7 @@ def test_a_linked_heading_has_a_plain_toc_entry_that_goes_to_its_section(cli, tm
     assert '<h2><a href="https://example.org/talks/async-rust-2025">Async Rust in 2025</a> — where we are</h2>' in html
 
 
-def test_a_linked_heading_prints_a_clean_contents_page(cli, tmp_path):
+def test_a_linked_heading_prints_a_clean_contents_page(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     note = _copy("linked-headings.md", tmp_path)
@@ -150,7 +150,7 @@ def test_render_warns_of_slides_that_do_not_fit_in_lint_s_words(cli, tmp_path):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_a_tall_screenshot_stays_inside_the_page(cli, tmp_path, paper):
+def test_a_tall_screenshot_stays_inside_the_page(cli, tmp_path, paper, weasyprint):
     """The PDF as a picture: the 600x1200 phone screenshot (its red) lies inside the page's margins
     (22 mm top, 20 mm bottom, 18 mm sides), whole, at its own aspect."""
     import subprocess
@@ -312,7 +312,7 @@ def test_the_page_never_scrolls_sideways_and_a_wide_table_scrolls_in_its_box(cli
 
 
 @pytest.mark.parametrize("fmt", ["pdf", "slides-pdf", "handout"])
-def test_table_headers_never_break_inside_a_word_in_a_pdf(cli, tmp_path, fmt):
+def test_table_headers_never_break_inside_a_word_in_a_pdf(cli, tmp_path, fmt, weasyprint):
     from pypdf import PdfReader
 
     note = _copy("wide-content.md", tmp_path)

@@ -27,7 +27,7 @@ def test_empty_and_whitespace_only(cli, tmp_path, content):
     assert [f["name"] for f in json.loads(lint.stdout)] == ["no-title"]
 
 
-def test_twenty_megabyte_note(cli, tmp_path):
+def test_twenty_megabyte_note(cli, tmp_path, stress):
     paragraph = "Scaling systems demands proactive design for failure and simplification. " * 10 + "\n\n"
     note = tmp_path / "huge.md"
     note.write_text("# Big\n\n## Part\n\n" + paragraph * (20_000_000 // len(paragraph)))
@@ -44,7 +44,7 @@ def test_note_over_the_size_limit(cli, tmp_path):
     assert one_error_line(cli("outline", str(note))) == f"{note}: file is 65 MB, larger than the 64 MB limit"
 
 
-def test_hundred_thousand_headings(cli, tmp_path):
+def test_hundred_thousand_headings(cli, tmp_path, stress):
     note = tmp_path / "headings.md"
     note.write_text("# H\n\n" + "".join(f"## Heading {i}\n" for i in range(100_000)))
     result = cli("outline", str(note), "--format", "json")
@@ -79,7 +79,7 @@ def test_note_named_dash(cli, tmp_path, monkeypatch):
     assert json.loads(stdin.stdout)["meta"]["title"] == "From stdin"
 
 
-def test_output_folder_not_writable(tmp_path):
+def test_output_folder_not_writable(tmp_path, processes):
     """Runs without root's power to ignore file modes (the suite may run as root)."""
     folder = tmp_path / "readonly"
     folder.mkdir()

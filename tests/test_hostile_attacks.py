@@ -59,7 +59,7 @@ def test_index_link_from_a_hostile_file_name_is_not_a_script(cli, tmp_path):
     assert "javascript:" not in " ".join(hrefs)
 
 
-def test_yaml_alias_bomb_is_one_error_line_bounded_and_small(tmp_path):
+def test_yaml_alias_bomb_is_one_error_line_bounded_and_small(tmp_path, processes):
     assert len(BOMB.encode()) < 700
     note = tmp_path / "bomb.md"
     note.write_text(BOMB)
@@ -128,7 +128,7 @@ def test_malformed_manifest_means_a_rebuild(cli, tmp_path, content):
 
 
 @pytest.mark.parametrize("row", ["date-key", "link-out", "link-loop", "alias-bomb", "bad-utf8-config", "unreadable-pyproject"])
-def test_one_bad_note_fails_alone(cli, tmp_path, row):
+def test_one_bad_note_fails_alone(cli, tmp_path, row, processes):
     notes, site = tmp_path / "notes", tmp_path / "site"
     notes.mkdir()
     (notes / "good.md").write_text("# Good\n\n## A\n\n- a\n")
@@ -246,7 +246,7 @@ def test_stylesheet_that_is_not_utf8(cli, tmp_path):
         )
 
 
-def test_stdout_on_a_full_disk(tmp_path):
+def test_stdout_on_a_full_disk(tmp_path, processes):
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")
     note = tmp_path / "n.md"
@@ -371,7 +371,7 @@ def test_lint_cache_of_the_wrong_shape_is_a_miss(cli, tmp_path, monkeypatch, con
     assert result.exit_code == 1 and "CN104" in result.stdout and "Traceback" not in result.output
 
 
-def test_serve_bind_failure_leaves_nothing_behind(tmp_path):
+def test_serve_bind_failure_leaves_nothing_behind(tmp_path, processes):
     import socket
 
     notes = tmp_path / "notes"
@@ -394,7 +394,7 @@ def test_serve_bind_failure_leaves_nothing_behind(tmp_path):
     assert "Traceback" not in proc.stderr and list(temp.iterdir()) == []
 
 
-def test_serve_shows_a_broken_config_and_keeps_watching(tmp_path):
+def test_serve_shows_a_broken_config_and_keeps_watching(tmp_path, processes):
     import urllib.request
 
     from test_decisions import _lines_of, _serve, saved_until

@@ -203,7 +203,7 @@ def _run(args: list[str], env: dict[str, str], cwd: Path) -> tuple[list[str], su
         return args, subprocess.CompletedProcess(command, -1, b"", f"killed after {TIMEOUT} s (a hang)".encode())
 
 
-def test_every_command_over_a_hostile_folder(tmp_path_factory):
+def test_every_command_over_a_hostile_folder(tmp_path_factory, processes):
     root, canary, guard = (tmp_path_factory.mktemp(name) for name in ("hostile", "canary", "guard"))
     paths = _tree(root, canary)
     (guard / "sitecustomize.py").write_text(NETWORK_GUARD)

@@ -104,7 +104,7 @@ def _confnotes(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[
     return subprocess.run([sys.executable, "-m", "confnotes", *args], capture_output=True, text=True, env=env, timeout=timeout)
 
 
-def test_a_manifest_planted_as_a_link_to_a_pipe_is_never_read(tmp_path):
+def test_a_manifest_planted_as_a_link_to_a_pipe_is_never_read(tmp_path, processes):
     """Reading it would wait for ever; it is not read, and the write is refused as for any link."""
     notes, site, outside = _folders(tmp_path)
     site.mkdir()
@@ -145,7 +145,7 @@ def test_merge_refuses_a_shard_manifest_planted_as_a_link(cli, tmp_path):
     assert not (site / MANIFEST).exists()
 
 
-def test_a_pipe_at_the_manifest_is_not_waited_on(tmp_path):
+def test_a_pipe_at_the_manifest_is_not_waited_on(tmp_path, processes):
     notes, site, _outside = _folders(tmp_path)
     site.mkdir()
     os.mkfifo(site / ".confnotes-manifest.shard-1-of-1.json")
@@ -237,7 +237,7 @@ def test_a_link_inside_the_templates_folder_is_followed(cli, tmp_path):
 
 
 @pytest.mark.parametrize(("static", "to"), [("note.css", "html"), ("deck.js", "slides"), ("deck.css", "slides")])
-def test_static_files_linked_to_the_environment_are_not_read(tmp_path, static, to):
+def test_static_files_linked_to_the_environment_are_not_read(tmp_path, static, to, processes):
     if not Path("/proc/self/environ").exists():
         pytest.skip("no /proc here")
     folder, note = _templates(tmp_path, {})
@@ -255,7 +255,7 @@ def test_static_files_linked_to_the_environment_are_not_read(tmp_path, static, t
     assert f"{folder / static}: links outside the templates folder" in result.stderr
 
 
-def test_a_pipe_in_the_templates_folder_is_refused_not_waited_on(tmp_path):
+def test_a_pipe_in_the_templates_folder_is_refused_not_waited_on(tmp_path, processes):
     folder, note = _templates(tmp_path, {})
     os.mkfifo(folder / "note.css")  # nobody writes into it: reading it would wait for ever
     result = subprocess.run(
@@ -275,7 +275,7 @@ def _sparse_file(path: Path, size: int) -> Path:
     return path
 
 
-def test_build_never_reads_a_template_file_linked_out_of_its_folder(tmp_path):
+def test_build_never_reads_a_template_file_linked_out_of_its_folder(tmp_path, processes):
     """Hashing the templates folder for incremental builds reads it as rendering does: a link out of
     it (to a secret, or a 3 GB file) is not read, and a build under a 2 GB memory bound completes."""
     import resource
@@ -322,7 +322,7 @@ def _never_ending(path: Path, kind: str) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["pipe", "device"])
-def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_path, kind):
+def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_path, kind, processes):
     """A notes folder's config names the reference PPTX: a pipe there would hold the render for ever."""
     folder, note = _templates(tmp_path, {})
     reference = _never_ending(tmp_path / "ref.pptx", kind)
@@ -334,14 +334,14 @@ def test_a_reference_pptx_from_a_config_that_is_a_pipe_is_one_error_line(tmp_pat
 
 
 @pytest.mark.parametrize("kind", ["pipe", "device"])
-def test_rehearsal_timings_that_are_a_pipe_are_one_error_line(tmp_path, kind):
+def test_rehearsal_timings_that_are_a_pipe_are_one_error_line(tmp_path, kind, processes):
     _folder, note = _templates(tmp_path, {})
     timings = _never_ending(tmp_path / "talk.timings.json", kind)
     line = _one_line(_confnotes("time", str(note), "--rehearsal", str(timings)))
     assert line == f"{timings}: cannot read rehearsal timings: not a regular file"
 
 
-def test_lint_names_a_pipe_it_is_given_without_waiting_on_it(tmp_path):
+def test_lint_names_a_pipe_it_is_given_without_waiting_on_it(tmp_path, processes):
     """lint's cache hashed a note before reading it, with a plain read that waited on a pipe."""
     os.mkfifo(tmp_path / "pipe.md")
     result = subprocess.run(

@@ -199,7 +199,7 @@ def undecodable(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_lint_of_a_file_name_that_is_not_utf8_saves_and_reads_its_cache(undecodable, monkeypatch):
+def test_lint_of_a_file_name_that_is_not_utf8_saves_and_reads_its_cache(undecodable, monkeypatch, processes):
     from confnotes.check import CACHE_FILE
 
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(undecodable / "cache"))
@@ -217,7 +217,7 @@ def test_lint_of_a_file_name_that_is_not_utf8_saves_and_reads_its_cache(undecoda
             strict_loads(proc.stdout)
 
 
-def test_build_and_render_of_a_file_name_that_is_not_utf8(undecodable):
+def test_build_and_render_of_a_file_name_that_is_not_utf8(undecodable, processes):
     site = undecodable / "site"
     for args in (["--shard", "1/1"], [], []):  # a shard (no index), a fresh site, then an unchanged one
         proc = run_process("build", "notes", "-o", "site", "--to", "html,outline", "-j", "1", *args, cwd=undecodable)
@@ -401,7 +401,7 @@ def test_lint_cache_entries_of_the_wrong_shape_are_a_miss(tmp_path, monkeypatch,
 
 
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["help"], ["lint", "--help"], ["rules"]])
-def test_help_and_version_on_a_full_device_are_one_line(args):
+def test_help_and_version_on_a_full_device_are_one_line(args, processes):
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")
     with open("/dev/full", "wb") as full:

@@ -68,13 +68,13 @@ TEMPLATE_BOMBS = {
 
 
 @pytest.mark.parametrize("bomb", list(NESTED_LOOPS))
-def test_nested_loops_in_a_user_template_stop(tmp_path, bomb):
+def test_nested_loops_in_a_user_template_stop(tmp_path, bomb, processes):
     """They ran for ever; they stop at the loop-turn limit (about 6 s: slow)."""
     _stopped(tmp_path, *NESTED_LOOPS[bomb])
 
 
 @pytest.mark.parametrize("bomb", list(TEMPLATE_BOMBS))
-def test_a_user_template_that_would_run_for_ever_is_stopped(tmp_path, bomb):
+def test_a_user_template_that_would_run_for_ever_is_stopped(tmp_path, bomb, processes):
     _stopped(tmp_path, *TEMPLATE_BOMBS[bomb])
 
 
@@ -268,7 +268,7 @@ ISSUE_NOTES = {
 
 @pytest.mark.parametrize("to", ["slides", "pptx"])
 @pytest.mark.parametrize("name", list(ISSUE_NOTES))
-def test_the_issues_huge_notes_make_bounded_decks(tmp_path, name, to):
+def test_the_issues_huge_notes_make_bounded_decks(tmp_path, name, to, processes, stress):
     make, says = ISSUE_NOTES[name]
     note = tmp_path / f"{name}.md"
     note.write_text(make())
@@ -295,7 +295,7 @@ def test_a_long_code_block_is_cut_in_a_pdf():
     assert "more lines not printed" not in str(screen.blocks("```\n" + "x\n" * 3 * MAX_PRINTED_CODE_LINES + "```\n"))
 
 
-def test_twenty_thousand_code_lines_print_in_bounded_time(tmp_path):
+def test_twenty_thousand_code_lines_print_in_bounded_time(tmp_path, processes, stress):
     note = tmp_path / "code.md"
     note.write_text("# Code\n\n## A\n\n```python\n" + "".join(f"x_{i} = {i} * 2  # line {i}\n" for i in range(20_000)) + "```\n")
     result = confnotes("render", str(note), "--to", "pdf", "-o", str(tmp_path / "code.pdf"))
@@ -322,7 +322,7 @@ SVG_BOMBS = {
 
 
 @pytest.mark.parametrize("bomb", list(SVG_BOMBS))
-def test_an_svg_too_heavy_to_draw_is_its_alt_text_in_a_pdf(tmp_path, bomb):
+def test_an_svg_too_heavy_to_draw_is_its_alt_text_in_a_pdf(tmp_path, bomb, processes):
     note = _svg_note(tmp_path, f'<svg xmlns="http://www.w3.org/2000/svg" width="500" height="400">{SVG_BOMBS[bomb]}</svg>')
     result = confnotes("render", str(note), "--to", "pdf", "-o", str(tmp_path / "chart.pdf"))
     assert result.returncode == 0, result.stderr[-2000:]

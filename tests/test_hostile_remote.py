@@ -257,7 +257,7 @@ def test_image_size_refuses_images_past_the_pixel_limit(tmp_path):
     assert measure_image(tmp_path / "text.png") == (None, None)
 
 
-def test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote(cli, tmp_path):
+def test_marp_cli_deck_obeys_no_author_directive_and_loads_nothing_remote(cli, tmp_path, processes):
     """marp-cli's own HTML of the hostile note: the theme is confnotes' (no web fonts, as
     ``theme: gaia`` would import), no background from a note, no web image, no emoji image, and
     both speaker notes are the slides' presenter notes."""
@@ -340,7 +340,7 @@ def test_marp_raw_html_that_cannot_be_made_quiet_is_shown_as_text(cli, tmp_path)
     assert "raw HTML in the note would load from elsewhere when the deck is opened; shown as text" in stderr
 
 
-def test_marp_cli_deck_of_raw_html_loads_nothing_remote(cli, tmp_path):
+def test_marp_cli_deck_of_raw_html_loads_nothing_remote(cli, tmp_path, processes):
     """marp-cli's own HTML, with ``--html`` (every tag the note holds is HTML), checked by a parser
     of its own: nothing loads from elsewhere; with ``--allow-remote`` the same note's deck does."""
     marp_cli = require_marp()
@@ -358,7 +358,7 @@ def test_marp_cli_deck_of_raw_html_loads_nothing_remote(cli, tmp_path):
 # ------------------------------------------------------------------ PDF: no host looked up
 
 
-def test_pdf_with_html_never_looks_up_a_file_url_host(cli, tmp_path, monkeypatch):
+def test_pdf_with_html_never_looks_up_a_file_url_host(cli, tmp_path, monkeypatch, weasyprint):
     """``file://HOST/…`` (or ``//HOST/…`` against the note's file: base) names a host that urllib
     would resolve: the fetcher refuses it before anything looks a name up."""
     notes = tmp_path / "notes"

@@ -55,7 +55,7 @@ def twenty_megabytes(path: Path, line: Callable[[int], str]) -> Path:
     return path
 
 
-def test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time(tmp_path):
+def test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time(tmp_path, processes, stress):
     """A blog post of one-line paragraphs and no heading: every paragraph stands in the lede, and
     each one copied all the blocks before it (more than 300 s for 20 MB; now about 40 s)."""
     rng = random.Random(1)
@@ -65,7 +65,7 @@ def test_twenty_megabytes_of_one_line_paragraphs_outline_in_linear_time(tmp_path
     assert "Traceback" not in result.stderr
 
 
-def test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory(tmp_path):
+def test_a_twenty_megabyte_table_reads_renders_and_lints_in_bounded_memory(tmp_path, processes, stress):
     """A 300-column table of 20 MB: three markdown-it tokens a cell made 5.4 GB; the outline reads
     a table as its lines, and a page shows a table past its cell limit as its text."""
     header = "| " + " | ".join(f"c{i}" for i in range(300)) + " |"
@@ -112,7 +112,7 @@ def peak_resident(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
         ("render", "--to", "pdf", "-o", "{tmp}/days.pdf"),
     ],
 )
-def test_twenty_megabytes_of_sections_and_bullets_stay_within_a_gigabyte(tmp_path, command):
+def test_twenty_megabytes_of_sections_and_bullets_stay_within_a_gigabyte(tmp_path, command, processes, stress):
     """135,000 sections of three bullets: the outline's JSON was 2.9 GB (its tokens, then the whole
     outline as dictionaries and the JSON as one string); tokens now cost half, go as the outline
     takes them, and the JSON is written as it is made. ``fmt --check`` held the note's outline
@@ -131,7 +131,7 @@ def sections_and_bullets(path: Path) -> Path:
     return twenty_megabytes(path, lambda i: f"## Session {i}\n\n- {phrase(rng, 6)}\n- {phrase(rng, 6)}\n  - {phrase(rng, 4)}\n")
 
 
-def test_a_build_of_twenty_megabytes_of_sections_stays_within_a_gigabyte(tmp_path):
+def test_a_build_of_twenty_megabytes_of_sections_stays_within_a_gigabyte(tmp_path, processes, stress):
     """``build`` of a folder holding the 20 MB note peaked at 1.6 GB: it kept the note's outline as
     dictionaries for the manifest and outline.json (170 MB of JSON, and more than that as objects),
     and laid out its PDF beside the outline. The outline is now written to its own file as it is
@@ -159,7 +159,7 @@ def test_a_build_of_twenty_megabytes_of_sections_stays_within_a_gigabyte(tmp_pat
     assert resident < 200 * 1024**2, f"an unchanged rebuild: {resident / 1e6:,.0f} MB resident"
 
 
-def test_fmt_holds_one_outline_at_a_time(tmp_path):
+def test_fmt_holds_one_outline_at_a_time(tmp_path, stress):
     """In-process: fmt reads the note, writes its canonical text and reads that back to prove the
     outline is the same; the first outline is let go before the second is read, so formatting
     peaks where reading does (it was a third more: both outlines at once)."""
@@ -185,7 +185,7 @@ def test_fmt_holds_one_outline_at_a_time(tmp_path):
     assert formatting < 1.15 * reading, f"formatting peaked at {formatting / reading:.2f}x reading"
 
 
-def test_the_outline_of_a_long_list_costs_a_bounded_multiple_of_the_note():
+def test_the_outline_of_a_long_list_costs_a_bounded_multiple_of_the_note(stress):
     """In-process: reading a 1 MB list and writing its JSON peaks at under 27 times the note's size
     (tokens cost 264 bytes each and the JSON was built whole: 95 times before; the tokens of each
     finished block full-size and markdown-it's copy of the text beside them: 30 times)."""
@@ -214,7 +214,7 @@ def test_streamed_json_is_the_whole_json_byte_for_byte():
         assert "".join(json_chunks(doc)) == strict_json(to_dict(doc), indent=2, default=str), path
 
 
-def test_a_pdf_prints_up_to_its_limit_and_says_what_it_left_out(cli, tmp_path, monkeypatch):
+def test_a_pdf_prints_up_to_its_limit_and_says_what_it_left_out(cli, tmp_path, monkeypatch, weasyprint):
     """Past the print limit (5,000 parts here made 40), a PDF stops at a part, in order, with a
     last line and a warning saying how many words are left out; the page shows all of it."""
     import confnotes.render.printed as printed
@@ -275,7 +275,7 @@ def test_reading_paragraphs_copies_no_quadratic_share_of_the_blocks(monkeypatch)
         assert _CountingList.copied < 10 * count, f"{_CountingList.copied:,} blocks copied for {count:,} paragraphs"
 
 
-def test_a_big_pdfs_layout_is_let_go_once_written(monkeypatch):
+def test_a_big_pdfs_layout_is_let_go_once_written(monkeypatch, weasyprint, stress):
     """In-process: WeasyPrint's boxes refer to each other, so a PDF's layout waited for the cyclic
     collector, and a build rendered the note's next format beside it (a 2 MB note's PDF left 310 MB;
     a 20 MB note's build peaked at 1.6 GB). Past ``COLLECT_AFTER`` characters of HTML it is
@@ -320,7 +320,7 @@ def _bench_corpus() -> object:
     return module
 
 
-def test_an_import_of_a_hundred_pages_peaks_under_twenty_times_the_file():
+def test_an_import_of_a_hundred_pages_peaks_under_twenty_times_the_file(stress):
     """In-process: ``confnotes import`` of the bench's 100-page .docx (68 talks; 185,000 characters of
     Markdown, a few of them beyond Latin-1, so Python holds it at two bytes a character) peaks under 20
     times the file's size. It was 42 times: every token of the whole text at full size and

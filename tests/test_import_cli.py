@@ -153,7 +153,7 @@ def test_a_well_formed_document_imports_without_title_or_paste_findings(cli, tmp
     assert json.loads(result.stdout) == [], result.stdout
 
 
-def test_lint_does_not_load_the_readers():
+def test_lint_does_not_load_the_readers(processes):
     from conftest import NOTES
     from test_startup import imported
 

@@ -166,7 +166,7 @@ def test_a_docx_part_the_reader_never_reads_is_never_held_in_memory():
     assert peak < 1_000_000, f"reading held {peak / 1e6:.1f} MB"
 
 
-def test_confnotes_import_of_a_docx_leaves_python_docx_unloaded(tmp_path):
+def test_confnotes_import_of_a_docx_leaves_python_docx_unloaded(tmp_path, processes):
     import subprocess
     import sys
 

@@ -11,6 +11,7 @@ from confnotes.model import Block, Node, walk_content
 from confnotes.parse import parse
 from confnotes.render.markdown import _MAY_BE_MARKUP, InlineRenderer
 from conftest import FIXTURES, NOTES
+from strategies import examples
 
 RENDERER = InlineRenderer()
 
@@ -107,7 +108,7 @@ def test_the_fast_path_was_written_for_this_parser():
     }
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("abcZé1.:;,-+=#%$()'\"|?{}^/@&é漢\u200bx\t\u00a0\u3000\x0b\x0c\u2028")), max_size=40))
 def test_any_text_the_fast_path_takes_matches_markdown_it(text):
     if _MAY_BE_MARKUP.search(text) is None:

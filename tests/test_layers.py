@@ -17,13 +17,16 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "confnotes"
 LAYERS: dict[str, int] = {
     "confnotes": 0,
     "confnotes.errors": 0,
+    "confnotes.escape": 0,
     "confnotes.model": 0,
+    "confnotes.footnotes": 1,
+    "confnotes.images": 1,
     "confnotes.source": 1,
     "confnotes.ignore": 1,
     "confnotes.output": 1,
     "confnotes.archives": 1,
     "confnotes.config": 1,
-    "confnotes.fonts": 1,
+    "confnotes.fonts": 5,
     "confnotes.math": 1,
     "confnotes.diagrams": 1,
     "confnotes.cachedir": 1,
@@ -54,13 +57,16 @@ LAYERS: dict[str, int] = {
 
 
 def layer(module: str) -> int:
-    """The layer of a module: its own entry, or its package's (``confnotes.render.pdf`` → render)."""
+    """The layer of a module: its own entry, or its package's (``confnotes.render.pdf`` → render). The
+    package ``confnotes`` itself stands for no module below it: a module with no entry has no layer."""
     parts = module.split(".")
-    for end in range(len(parts), 0, -1):
+    for end in range(len(parts), 1, -1):
         name = ".".join(parts[:end])
         if name in LAYERS:
             return LAYERS[name]
-    raise KeyError(module)
+    if module == "confnotes":
+        return LAYERS[module]
+    raise KeyError(f"{module} has no layer: give it one in tests/test_layers.py")
 
 
 def module_name(path: Path) -> str:
@@ -81,46 +87,75 @@ def runtime_nodes(tree: ast.AST) -> list[ast.AST]:
     return [node for node in ast.walk(tree) if id(node) not in skipped]
 
 
+def ours(module: str) -> bool:
+    return module == "confnotes" or module.startswith("confnotes.")
+
+
 def imports(path: Path) -> list[tuple[int, str]]:
-    """``(line, module)`` for every confnotes import in ``path``, wherever it stands."""
+    """``(line, module)`` for every confnotes import in ``path``, wherever it stands (``from confnotes
+    import __version__`` imports the package itself)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[tuple[int, str]] = []
     for node in runtime_nodes(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("confnotes"):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and ours(node.module):
             if node.module == "confnotes":
-                found += [(node.lineno, f"confnotes.{alias.name}") for alias in node.names]
+                found += [(node.lineno, "confnotes" if alias.name.startswith("_") else f"confnotes.{alias.name}") for alias in node.names]
             else:
                 found.append((node.lineno, node.module))
         elif isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names if alias.name.startswith("confnotes")]
+            found += [(node.lineno, alias.name) for alias in node.names if ours(alias.name)]
     return found
 
 
 SOURCES = sorted(SRC.rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
-def test_imports_go_down_the_pipeline(path: Path):
-    me = module_name(path)
-    wrong = [
+def wrong_way(path: Path, me: str) -> list[str]:
+    """Each import in ``path`` (the module ``me``) of a module in a higher layer."""
+    return [
         f"{path.name}:{line} imports {target} (layer {layer(target)} > {layer(me)})"
         for line, target in imports(path)
         if layer(target) > layer(me)
     ]
-    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_imports_go_down_the_pipeline(path: Path):
+    assert not wrong_way(path, module_name(path))
 
 
 def test_every_module_has_a_layer():
+    missing = []
     for path in SOURCES:
-        layer(module_name(path))
+        try:
+            layer(module_name(path))
+        except KeyError as exc:
+            missing.append(str(exc))
+    assert not missing
 
 
-def test_a_wrong_way_import_is_caught(tmp_path):
-    """The check itself: a model module importing a renderer is reported."""
+def test_a_module_without_a_layer_is_caught():
+    with pytest.raises(KeyError, match="confnotes.newthing has no layer"):
+        layer("confnotes.newthing")
+
+
+@pytest.mark.parametrize(
+    ("me", "source"),
+    [
+        ("confnotes.model", "def f():\n    from confnotes.render.html import render_html\n"),
+        ("confnotes.parse.build", "from confnotes.lint import engine\n"),
+        ("confnotes.escape", "import confnotes.cli\n"),
+        ("confnotes.slides.fit", "from confnotes import build\n"),
+    ],
+)
+def test_a_wrong_way_import_is_caught(tmp_path, me, source):
+    """The check itself, on a module as the suite reads it: a wrong-way import (at the top or in a
+    function) fails the check that every source module passes."""
     bad = tmp_path / "bad.py"
-    bad.write_text("def f():\n    from confnotes.render.html import render_html\n")
-    assert imports(bad) == [(2, "confnotes.render.html")]
-    assert layer("confnotes.render.html") > layer("confnotes.model")
+    bad.write_text(source)
+    assert len(wrong_way(bad, me)) == 1
+    bad.write_text("def f():\n    from confnotes.errors import NotesError\n")  # the ground floor: any module may
+    assert wrong_way(bad, me) == []
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -201,7 +201,7 @@ def test_a_layout_without_what_it_needs_or_too_full_warns_and_falls_back(cli, tm
     assert "Crowded" not in result.stdout  # too full is the fit engine's to say (render, the talk profile's CN306)
 
 
-def test_presenter_notes_stay_out_of_every_file_handed_out(cli, tmp_path):
+def test_presenter_notes_stay_out_of_every_file_handed_out(cli, tmp_path, weasyprint):
     from pptx import Presentation
 
     copy = _copy(STEPS, tmp_path)
@@ -294,7 +294,7 @@ def test_a_second_columns_set_gets_a_slide_of_its_own(tmp_path):
 # ------------------------------------------------------------------ the slides PDF's steps
 
 
-def test_the_slides_pdf_gets_a_page_a_step_only_when_asked(cli, tmp_path):
+def test_the_slides_pdf_gets_a_page_a_step_only_when_asked(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     copy = _copy(STEPS, tmp_path)
@@ -358,7 +358,6 @@ def test_marp_gets_grids_split_backgrounds_and_fragmented_lists(cli, tmp_path):
     assert "grid-template-columns: 45.00fr 55.00fr" in columns
 
 
-@pytest.mark.browser
 def test_marp_cli_lays_columns_side_by_side(cli, tmp_path, open_page):
     marp = require_marp()
     copy = _copy(COLUMNS, tmp_path)
@@ -460,7 +459,6 @@ def test_pptx_sets_the_figure_large_and_the_section_dark_as_the_decks_do(cli, tm
     assert {str(r.font.color.rgb) for p in text.text_frame.paragraphs for r in p.runs} == {"C3C8D6"}
 
 
-@pytest.mark.browser
 def test_marp_cli_sets_the_quote_and_the_figure_at_the_layouts_sizes(cli, tmp_path, open_page):
     """In Marp, as in the decks: the quote's words (a paragraph in the blockquote) at the quote's
     size, the big number (a paragraph, or a list's first item) at the figure's, the line under it
@@ -490,7 +488,6 @@ def test_marp_cli_sets_the_quote_and_the_figure_at_the_layouts_sizes(cli, tmp_pa
 # ------------------------------------------------------------------ as pictures, in Chromium
 
 
-@pytest.mark.browser
 def test_columns_and_pictures_are_where_the_layout_puts_them(cli, tmp_path, open_page):
     copy = _copy(COLUMNS, tmp_path)
     rendered(cli, copy, "slides", tmp_path / "columns.html")
@@ -526,7 +523,6 @@ def test_columns_and_pictures_are_where_the_layout_puts_them(cli, tmp_path, open
     assert not errors
 
 
-@pytest.mark.browser
 def test_the_deck_reveals_a_list_step_by_step_and_the_presenter_sees_what_comes(cli, tmp_path, open_page):
     copy = _copy(STEPS, tmp_path)
     rendered(cli, copy, "slides", tmp_path / "steps.html")
@@ -561,8 +557,7 @@ def test_the_deck_reveals_a_list_step_by_step_and_the_presenter_sees_what_comes(
 # ------------------------------------------------------------------ LibreOffice's picture of the PPTX
 
 
-@pytest.mark.libreoffice
-def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli, tmp_path):
+def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli, tmp_path, libreoffice):
     """The PPTX as LibreOffice draws it: on the image-left slide the left 40% is the photo (dark
     strokes on its paper) and every word of the slide stands right of it; on a columns slide the
     right column's words start right of the left column's."""
@@ -570,7 +565,7 @@ def test_libreoffice_draws_the_picture_beside_the_text_and_the_columns_apart(cli
 
     from helpers import require_program
 
-    soffice = require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+    soffice = libreoffice
     require_program("pdftoppm", install="apt-get install poppler-utils")
     copy = _copy(STAGE, tmp_path)
     rendered(cli, copy, "pptx", tmp_path / "stage.pptx")
@@ -636,7 +631,7 @@ def test_html_in_a_directive_or_a_fence_reaches_no_output(cli, tmp_path):
     assert hostile.layout == "" and hostile.background == "" and hostile.grid is not None and hostile.grid.widths == (0.4, 0.6)
 
 
-def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
+def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path, weasyprint):
     """pdftoppm's pictures of WeasyPrint's slides PDF: the full-image slide is the photo (dark,
     under its band), the image-left slide has the photo in its left 40% and blank paper right
     of its text, the section layout is the dark colour, the big number is large ink."""
@@ -665,7 +660,6 @@ def test_the_slides_pdf_shows_each_layout_as_drawn(cli, tmp_path):
     assert mean(big, (0.05, 0.35, 0.3, 0.6)) < mean(big, (0.05, 0.75, 0.3, 0.85))  # the figure's ink, above blank paper
 
 
-@pytest.mark.browser
 def test_the_audience_window_follows_the_presenters_steps(cli, tmp_path, browser):
     copy = _copy(STEPS, tmp_path)
     rendered(cli, copy, "slides", tmp_path / "steps.html")
@@ -694,7 +688,7 @@ def test_the_audience_window_follows_the_presenters_steps(cli, tmp_path, browser
 
 
 @pytest.mark.parametrize("note", [STAGE, DIRECTED / "keynote-directed.md"], ids=lambda path: path.stem)
-def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path, note):
+def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path, note, weasyprint):
     """pdftoppm's pictures: each directed slide's thumbnail in the handout (one a page, so each
     after the first stands at the page's top margin) is its slides-PDF page scaled down, to a few
     grey levels a pixel: the quote whole, the section dark, the picture beside the title, the
@@ -727,7 +721,6 @@ def test_the_handouts_thumbnails_are_the_slides_pdfs_pages(cli, tmp_path, note):
     assert compared >= (6 if note == STAGE else 2)
 
 
-@pytest.mark.browser
 def test_the_footer_keeps_off_a_side_picture_and_reads_over_a_full_one(cli, tmp_path, open_page):
     copy = _copy(STAGE, tmp_path)
     rendered(cli, copy, "slides", tmp_path / "stage.html")
@@ -778,7 +771,7 @@ def test_the_pptx_footer_keeps_off_a_side_picture_and_is_light_over_a_full_one(c
             assert colours == {"FFFFFF"}, slide.title
 
 
-def test_an_invert_slides_text_is_light_and_a_background_picture_fills_the_thumbnail(cli, tmp_path):
+def test_an_invert_slides_text_is_light_and_a_background_picture_fills_the_thumbnail(cli, tmp_path, weasyprint):
     """pdftoppm's pictures of keynote-directed: on the ``class: invert`` slide the point under the
     title is light ink on the dark ground (slides PDF and handout); the ``background:`` picture's
     curve, which rises at the slide's right edge, is there in the handout's thumbnail as on the page."""
@@ -825,7 +818,7 @@ def test_a_full_image_title_slide_sets_its_title_on_the_band_at_the_foot_in_pptx
     assert subtitle.top >= title.top + title.height - 1 and "SREcon EMEA 2026" in subtitle.text_frame.text
 
 
-def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path):
+def test_a_background_picture_is_veiled_in_the_themes_paper_colour(cli, tmp_path, weasyprint):
     """Under the dark theme a deck's light text stands on a dark veil over the picture (a white one
     would hide it); the handout, printed in the light palette, keeps the white veil."""
     from PIL import ImageStat

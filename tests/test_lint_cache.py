@@ -58,7 +58,7 @@ def test_cache_misses_on_changed_note_link_target_and_options(cli, tmp_path, mon
     assert len(seen) == 4
 
 
-def test_parallel_lint_gives_the_same_findings(cli, tmp_path):
+def test_parallel_lint_gives_the_same_findings(cli, tmp_path, processes):
     notes = _corpus(tmp_path / "notes", 40)
     one = cli("lint", str(notes), "--format", "json", "-j", "1", "--no-cache")
     two = cli("lint", str(notes), "--format", "json", "-j", "2", "--no-cache")

@@ -240,7 +240,7 @@ def test_rules_command_and_docs_are_current(cli):
     )
 
 
-def test_pre_commit_hooks_run_as_pre_commit_runs_them(tmp_path):
+def test_pre_commit_hooks_run_as_pre_commit_runs_them(tmp_path, processes):
     """Each hook's entry, given file names as pre-commit passes them: lint fails on findings, fmt rewrites."""
     import shlex
     import subprocess

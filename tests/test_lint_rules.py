@@ -83,7 +83,7 @@ def test_fix_gives_expected_text_and_clears_the_finding(cli, folder, tmp_path, u
     assert note.read_text(encoding="utf-8") == fixed, "a second --fix must change nothing"
 
 
-def test_a_rule_that_needs_text_the_note_lacks_is_not_imported(tmp_path):
+def test_a_rule_that_needs_text_the_note_lacks_is_not_imported(tmp_path, processes):
     """Most notes hold no formula, footnote, link or image: those rules' modules never load for them."""
     import subprocess
     import sys

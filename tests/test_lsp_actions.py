@@ -41,7 +41,7 @@ def test_a_comment_that_would_change_the_note_is_refused():
     assert edit is not None and not silences(before, no_title, apply_edits(text, [edit]))
 
 
-def test_lint_does_not_load_the_language_server():
+def test_lint_does_not_load_the_language_server(processes):
     """pygls and lsprotocol load only for `confnotes lsp` (lint, outline and fmt start light)."""
     import subprocess
 
@@ -54,7 +54,7 @@ def test_lint_does_not_load_the_language_server():
     assert out.strip().splitlines()[-1] == "[]"
 
 
-def test_lsp_without_pygls_says_what_to_install():
+def test_lsp_without_pygls_says_what_to_install(processes):
     import subprocess
 
     probe = "import sys\nsys.modules['pygls'] = None\nfrom confnotes.cli import main\nsys.argv = ['confnotes', 'lsp']\nmain()\n"

@@ -14,7 +14,7 @@ SCRIPT = Path(__file__).resolve().parent / "nvim" / "lsp_check.lua"
 NOTE = "# Talk\n\n## Points\n\n1. one\n3. three\n4. four\n"
 
 
-def test_neovim_opens_a_note_sees_diagnostics_and_applies_a_fix(cli, tmp_path: Path):
+def test_neovim_opens_a_note_sees_diagnostics_and_applies_a_fix(cli, tmp_path: Path, processes):
     nvim = require_program("nvim", install="apt-get install neovim")
     note = tmp_path / "talk.md"
     note.write_text(NOTE, encoding="utf-8")

@@ -303,7 +303,7 @@ async def test_excluded_notes_get_no_findings_but_still_format(client: LanguageC
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
-async def test_columns_in_the_position_encoding_the_client_chose(encoding: str, tmp_path: Path):
+async def test_columns_in_the_position_encoding_the_client_chose(encoding: str, tmp_path: Path, processes):
     """pygls takes the client's preferred position encoding; columns after an emoji count in it."""
     from lsp_helpers import make_client
 

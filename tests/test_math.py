@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from helpers import pdf_reading_text, rendered, require_marp, source_words
+from strategies import examples
 
 DIRECTED = FIXTURES / "directed"
 ML = DIRECTED / "ml-calibration.md"
@@ -83,7 +84,6 @@ def test_the_page_typesets_math_as_mathml_and_leaves_prices_alone(cli, tmp_path)
     assert "<mi>p</mi><mo>&#x0003C;</mo><mn>0.05</mn>" in html  # p<0.05 is a formula, not a tag
 
 
-@pytest.mark.browser
 def test_chromium_lays_out_the_mathml_of_the_page(cli, tmp_path, open_page):
     out = tmp_path / "ml.html"
     rendered(cli, ML, "html", out)
@@ -100,7 +100,7 @@ def test_chromium_lays_out_the_mathml_of_the_page(cli, tmp_path, open_page):
 # ---------------------------------------------------------------- print: SVG in the text's colour
 
 
-def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path):
+def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path, weasyprint):
     from confnotes.render.markdown import InlineRenderer
 
     printed = InlineRenderer(printed=True)
@@ -115,7 +115,7 @@ def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path):
     assert "$\\frac{p}{$" in text  # the typo, shown as written
 
 
-def test_a_dark_themed_slides_pdf_draws_formulas_in_the_themes_ink(cli, tmp_path):
+def test_a_dark_themed_slides_pdf_draws_formulas_in_the_themes_ink(cli, tmp_path, weasyprint):
     out = tmp_path / "q.slides.pdf"
     rendered(cli, QUEUES, "slides-pdf", out, "--theme", "dark")
     pages = _png_pages(out, tmp_path, first=3, last=3)
@@ -149,7 +149,7 @@ def test_the_fit_engine_measures_a_formula_by_its_drawing():
     assert entry_height(flat, 1.0) < 1.5 * entry_height(as_text, 1.0)
 
 
-def test_the_slides_pdf_shows_every_formula_and_nothing_overflows(cli, tmp_path):
+def test_the_slides_pdf_shows_every_formula_and_nothing_overflows(cli, tmp_path, weasyprint):
     from confnotes.slides.fit import overflowing
     from helpers import rendered_deck
 
@@ -220,7 +220,7 @@ def test_marp_gets_formulas_it_can_typeset_and_never_html_in_them(cli, tmp_path)
     assert "math not typeset" in result.stderr
 
 
-def test_marp_cli_typesets_every_formula_with_no_network(tmp_path, cli):
+def test_marp_cli_typesets_every_formula_with_no_network(tmp_path, cli, processes):
     marp = require_marp()
     deck = tmp_path / "ml.marp.md"
     rendered(cli, ML, "marp", deck)
@@ -267,7 +267,7 @@ def test_an_unterminated_display_formula_stays_text(cli, tmp_path):
 # ---------------------------------------------------------------- one reading of where a formula is
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.text(alphabet="$ ab1\\{}<.", max_size=14))
 def test_marp_output_cuts_formulas_where_the_renderer_reads_them(text):
     from confnotes.math import math_pieces
@@ -313,7 +313,7 @@ def _formula_pieces(text: str) -> list[tuple[bool, str]]:
     return math_pieces(text)
 
 
-def test_a_rebuild_takes_its_formulas_from_the_cache_and_imports_no_typesetter(tmp_path):
+def test_a_rebuild_takes_its_formulas_from_the_cache_and_imports_no_typesetter(tmp_path, processes):
     import os
     import sys
 

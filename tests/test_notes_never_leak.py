@@ -80,7 +80,7 @@ def visible_text(data: bytes, fmt: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_no_note_word_in_any_output_when_notes_are_off(cli, tmp_path, fmt):
+def test_no_note_word_in_any_output_when_notes_are_off(cli, tmp_path, fmt, weasyprint):
     note = tmp_path / "talk.md"
     note.write_text(TALK, encoding="utf-8")
     out = tmp_path / f"talk.{fmt}"

@@ -79,7 +79,7 @@ def test_html_page_with_notes_shows_every_speaker_note(cli, path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
-def test_pdf_text_keeps_the_order(cli, tmp_path, path):
+def test_pdf_text_keeps_the_order(cli, tmp_path, path, processes, weasyprint):
     text, _ = _load(path)
     require_font_for(text)
     out = tmp_path / "note.pdf"

@@ -102,7 +102,7 @@ def outline_deck(data: bytes) -> list[tuple[str, bool]]:
     return [(re.sub(r"\s+\(\d+ words\).*", "", part.split("\n", 1)[0]).strip(), "notes:" in part) for part in parts]
 
 
-def test_every_deck_output_agrees_on_slides_titles_notes_and_agenda(cli, tmp_path):
+def test_every_deck_output_agrees_on_slides_titles_notes_and_agenda(cli, tmp_path, weasyprint):
     decks = {
         "slides": html_deck(_render(cli, tmp_path, "slides")),
         "pptx": pptx_deck(_render(cli, tmp_path, "pptx")),
@@ -120,7 +120,7 @@ def test_every_deck_output_agrees_on_slides_titles_notes_and_agenda(cli, tmp_pat
 
 
 @pytest.mark.parametrize("fmt", ["slides", "marp", "outline", "pptx", "handout"])
-def test_the_agenda_shows_the_plans_minutes_in_every_output(cli, tmp_path, fmt):
+def test_the_agenda_shows_the_plans_minutes_in_every_output(cli, tmp_path, fmt, weasyprint):
     data = _render(cli, tmp_path, fmt)
     if fmt == "pptx":
         from pptx import Presentation
@@ -188,7 +188,7 @@ def test_a_split_code_block_is_highlighted_whole_then_split(cli, tmp_path):
     assert len(colours) == 1, f"docstring lines are one colour on every slide, not keyword-coloured: {colours}"
 
 
-def test_a_build_makes_one_talk_plan_per_note(cli, tmp_path, monkeypatch):
+def test_a_build_makes_one_talk_plan_per_note(cli, tmp_path, monkeypatch, weasyprint):
     """Lint's timing rules, every deck format and the index read one plan, made once."""
     import confnotes.timing as timing
 
@@ -222,7 +222,7 @@ def test_notes_after_a_block_the_fit_engine_cut_go_where_it_ends():
     assert all(not slide.notes for slide in parts[1:-1])
 
 
-def test_the_handout_indents_sub_points_as_the_deck_does(cli, tmp_path):
+def test_the_handout_indents_sub_points_as_the_deck_does(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     note = tmp_path / "costs.md"

@@ -156,7 +156,7 @@ def _pptx_cell(feature: str, pptx: Path, number: int) -> None:
 
 @pytest.mark.parametrize("to", OUTPUTS)
 @pytest.mark.parametrize("feature", FEATURES)
-def test_every_cell_of_the_parity_matrix(cli, folder, feature, to):
+def test_every_cell_of_the_parity_matrix(cli, folder, feature, to, processes, weasyprint):
     if feature == "diagrams":
         require_program("dot", install="apt-get install graphviz")
     name, title = FEATURES[feature]

@@ -40,7 +40,7 @@ def _boxes(shape) -> tuple[int, int, int, int]:
 
 
 @pytest.mark.parametrize("note", DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note):
+def test_geometry_inside_the_slide_and_nothing_overlaps(cli, tmp_path, note, processes):
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE
 
@@ -120,11 +120,10 @@ LAID_OUT = [FIXTURES / "directed" / "keynote-stage.md", FIXTURES / "directed" / 
 @pytest.mark.parametrize(
     "note", [STRESS, NOTES / "scale2025.md", FIXTURES / "directed" / "ml-calibration.md", *LAID_OUT], ids=lambda p: p.name
 )
-@pytest.mark.libreoffice
-def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note):
+def test_libreoffice_opens_it_with_a_page_per_slide_and_nothing_outside(cli, tmp_path, note, libreoffice):
     import re
 
-    soffice = require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+    soffice = libreoffice
     require_program("pdftotext", install="apt-get install poppler-utils")
     pptx = _pptx(cli, note, tmp_path)
     profile = tmp_path / "lo-profile"
@@ -299,7 +298,7 @@ def test_a_data_image_is_a_picture_and_a_broken_one_a_short_warning(cli, tmp_pat
     assert "warning" not in marp.stderr  # marp-cli shows data: images itself
 
 
-def test_a_deck_writes_the_same_pptx_first_and_later_in_a_process(tmp_path):
+def test_a_deck_writes_the_same_pptx_first_and_later_in_a_process(tmp_path, processes):
     """The default template's 16:9 boxes are worked out once a process (they were 40% of a deck's
     PPTX, for every note of a build): the deck written after others is byte for byte the one a
     fresh process writes first, and its layouts keep those boxes."""

@@ -52,7 +52,7 @@ def _ink(pdf: Path, page: int = 1) -> int:
 
 
 @pytest.mark.parametrize("fmt", ["pdf", "handout"])
-def test_every_theme_prints_visibly(tmp_path, fmt):
+def test_every_theme_prints_visibly(tmp_path, fmt, weasyprint):
     from confnotes.templating import themes
 
     note = NOTES / "scale2025.md"
@@ -62,7 +62,7 @@ def test_every_theme_prints_visibly(tmp_path, fmt):
         assert ink >= 0.6 * baseline, f"{theme}: page 1 has {ink} visible pixels, the default theme {baseline}"
 
 
-def test_dark_decks_keep_dark_dividers(tmp_path):
+def test_dark_decks_keep_dark_dividers(tmp_path, weasyprint):
     from PIL import Image
 
     _needs("pdftoppm", "poppler-utils")
@@ -89,7 +89,7 @@ def _fills(pdf: Path) -> list[tuple[float, str]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_pages_fill_before_they_break(tmp_path, paper):
+def test_pages_fill_before_they_break(tmp_path, paper, weasyprint):
     """No page is less than half full, except a document's last page and a section's last page
     (the next page then opens with a section heading)."""
     from confnotes.load import load_note
@@ -107,7 +107,7 @@ def test_pages_fill_before_they_break(tmp_path, paper):
     assert failures == []
 
 
-def test_paper_letter_for_pdf_and_handout(tmp_path):
+def test_paper_letter_for_pdf_and_handout(tmp_path, weasyprint):
     from pypdf import PdfReader
 
     for fmt in ("pdf", "handout"):
@@ -116,7 +116,7 @@ def test_paper_letter_for_pdf_and_handout(tmp_path):
             assert (round(float(box.width)), round(float(box.height))) == size, (fmt, paper)
 
 
-def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path):
+def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path, weasyprint):
     from helpers import pdf_reading_text
 
     note = tmp_path / "code.md"
@@ -138,7 +138,7 @@ def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path):
         assert "timeout_seconds=600" in text
 
 
-def test_language_direction_and_missing_fonts(cli, tmp_path):
+def test_language_direction_and_missing_fonts(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     from confnotes import fonts
@@ -189,7 +189,7 @@ def test_missing_glyph_warnings_name_each_script_once():
     assert missing_glyph_warnings(["🇫"])[0].startswith("no font for Emoji text")  # a flag's letters
 
 
-def test_handout_per_page_and_notes_that_flow(cli, tmp_path):
+def test_handout_per_page_and_notes_that_flow(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     from helpers import pdf_reading_text
@@ -211,7 +211,7 @@ def test_handout_per_page_and_notes_that_flow(cli, tmp_path):
 
 
 @pytest.mark.parametrize("note", EVERY, ids=lambda p: p.name)
-def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note):
+def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note, weasyprint):
     """pdfua (a machine-checkable subset of PDF/UA-1): 0 errors on the document, slides PDF and
     handout; the slides PDF has one page per slide."""
     from pdfua import Severity, validate
@@ -229,7 +229,7 @@ def test_pdfs_pass_the_pdf_ua_checker(tmp_path, note):
             assert len(PdfReader(str(pdf)).pages) == len(deck.slides)
 
 
-def test_contents_leaders_keep_clear_and_numbers_line_up(tmp_path):
+def test_contents_leaders_keep_clear_and_numbers_line_up(tmp_path, weasyprint):
     _needs("pdftotext", "poppler-utils")
     note = tmp_path / "reading.md"
     note.write_text(
@@ -260,7 +260,7 @@ def test_contents_leaders_keep_clear_and_numbers_line_up(tmp_path):
     assert heading[0] - 51 >= 10, "the frame is padded"
 
 
-def test_tagged_pdf_table_headers_and_link_descriptions(tmp_path):
+def test_tagged_pdf_table_headers_and_link_descriptions(tmp_path, weasyprint):
     from pypdf import PdfReader
 
     note = tmp_path / "t.md"
@@ -286,7 +286,7 @@ def test_tagged_pdf_table_headers_and_link_descriptions(tmp_path):
     assert "Numbers" in contents and "numbers" not in contents, "a link inside the page is described by its text, not its slug"
 
 
-def test_a_wide_table_stays_inside_the_margins(tmp_path):
+def test_a_wide_table_stays_inside_the_margins(tmp_path, weasyprint):
     _needs("pdftotext", "poppler-utils")
     for paper in ("a4", "letter"):
         pdf = _render(STRESS, "pdf", tmp_path, paper=paper)
@@ -297,7 +297,7 @@ def test_a_wide_table_stays_inside_the_margins(tmp_path):
         assert "r18c12" in out, "the table's last cell is printed"
 
 
-def test_a_handout_lays_out_no_flex_box(cli, tmp_path, monkeypatch):
+def test_a_handout_lays_out_no_flex_box(cli, tmp_path, monkeypatch, processes):
     """A handout's rows were flex boxes (the slide, then its notes): WeasyPrint measured every
     slide's and note's narrowest and widest widths for each one, three quarters of a long
     handout's layout (3x its slides PDF; 11x on one long real note). The slide now floats beside

@@ -20,10 +20,10 @@ from confnotes.parse import ParseOptions, parse
 from confnotes.settings import FmtSettings
 from confnotes.source import decode
 from helpers import assert_lossless
-from strategies import EXAMPLES, layout_note, markdown_note, note, styled_note
+from strategies import examples, layout_note, markdown_note, note, styled_note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
-PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LINT_SETTINGS = build_settings({})
 
 
@@ -124,9 +124,7 @@ def test_fuzz_corpus_replays(path: Path):
 
 # ---------------------------------------------------------------- order, on notes shaped like real ones
 
-ORDERED = settings(
-    max_examples=max(20, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+ORDERED = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @ORDERED
@@ -163,9 +161,7 @@ def test_page_and_deck_keep_words_in_order(text: str):
 
 # ---------------------------------------------------------------- fmt keeps the author's style and layout
 
-STYLED = settings(
-    max_examples=max(20, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+STYLED = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @STYLED

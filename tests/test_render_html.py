@@ -212,7 +212,7 @@ def test_hostile_note_is_escaped(cli, tmp_path):
     assert '<a href="https://example.org">fine</a>' in html
 
 
-def test_disallowed_raw_html_prints_its_text_not_its_tags(cli, tmp_path):
+def test_disallowed_raw_html_prints_its_text_not_its_tags(cli, tmp_path, weasyprint):
     note = tmp_path / "n.md"
     note.write_text(
         '# Pasted from a CMS\n\nThe answer was <span style="font-size: 50px">?</span> and <b>bold</b>.\n\n'

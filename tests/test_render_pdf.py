@@ -37,7 +37,7 @@ def scale_pdf(tmp_path_factory) -> PdfReader:
 
 
 @pytest.mark.parametrize("name", SEEDS)
-def test_every_word_is_in_the_pdf(cli, tmp_path, name):
+def test_every_word_is_in_the_pdf(cli, tmp_path, name, weasyprint):
     data, stderr = _pdf(cli, NOTES / name, tmp_path)
     assert f"{NOTES / name}: warning:" not in stderr  # confnotes' own messages about the note
     missing = words((NOTES / name).read_text(encoding="utf-8")) - words(pdf_text(data))
@@ -100,18 +100,18 @@ def test_toc_links_resolve_to_their_sections(scale_pdf):
     assert "Conclusion" in scale_pdf.pages[conclusion_page].extract_text()
 
 
-def test_letter_paper(cli, tmp_path):
+def test_letter_paper(cli, tmp_path, weasyprint):
     data, _ = _pdf(cli, NOTES / "scale2025.md", tmp_path, "--paper", "letter")
     width, height = (float(v) for v in PdfReader(io.BytesIO(data)).pages[0].mediabox[2:])
     assert (round(width), round(height)) == (612, 792)
 
 
-def test_untagged_option(cli, tmp_path):
+def test_untagged_option(cli, tmp_path, weasyprint):
     data, _ = _pdf(cli, NOTES / "scale2025.md", tmp_path, "--untagged")
     assert "/StructTreeRoot" not in PdfReader(io.BytesIO(data)).trailer["/Root"]
 
 
-def test_relative_image_is_embedded_and_broken_image_warns(cli, tmp_path):
+def test_relative_image_is_embedded_and_broken_image_warns(cli, tmp_path, weasyprint):
     (tmp_path / "pic.png").write_bytes(tiny_png())
     note = tmp_path / "t.md"
     note.write_text("# T\n\n## A\n\n![pic](pic.png)\n\n![broken](broken.png)\n")
@@ -135,7 +135,7 @@ class _Recorder(BaseHTTPRequestHandler):
         pass
 
 
-def test_hostile_note_fetches_nothing(cli, tmp_path):
+def test_hostile_note_fetches_nothing(cli, tmp_path, weasyprint):
     server = HTTPServer(("127.0.0.1", 0), _Recorder)
     port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -204,7 +204,7 @@ def _probe(setup: str = "") -> str:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the slow library lookup is Linux's (ldconfig, gcc, ld)")
-def test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld():
+def test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld(processes):
     # a plain import asks ctypes about the Windows and macOS names of every library first
     plain = _probe(setup="import weasyprint")
     assert int(plain.split()[0]) >= 7
@@ -212,7 +212,7 @@ def test_weasyprint_loads_without_asking_ldconfig_gcc_and_ld():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the slow library lookup is Linux's (ldconfig, gcc, ld)")
-def test_weasyprint_is_imported_the_usual_way_where_the_loader_alone_finds_nothing():
+def test_weasyprint_is_imported_the_usual_way_where_the_loader_alone_finds_nothing(processes):
     # the first import fails as it would where only ldconfig, gcc or ld know the libraries: WeasyPrint
     # prints its install advice and raises; confnotes imports it again, asking ctypes, with clean stdout
     setup = """
@@ -231,7 +231,7 @@ sys.meta_path.insert(0, FailOnce())
     assert int(out.split()[0]) >= 7
 
 
-def test_without_pango_a_pdf_render_is_one_clear_error_and_stdout_stays_clean(tmp_path):
+def test_without_pango_a_pdf_render_is_one_clear_error_and_stdout_stays_clean(tmp_path, processes):
     import subprocess
 
     note = tmp_path / "n.md"

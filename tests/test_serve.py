@@ -39,7 +39,7 @@ def _serve(notes: Path) -> tuple[subprocess.Popen[str], int]:
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, processes):
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n")
@@ -282,7 +282,7 @@ def test_a_site_without_an_icon_answers_its_request_with_no_content(server):
     assert _get(port, "/favicon.ico") == (204, "")
 
 
-def test_a_saved_picture_rebuilds_its_note(tmp_path):
+def test_a_saved_picture_rebuilds_its_note(tmp_path, processes):
     """Before: the watcher saw notes, configs and templates only, and a build did not look at
     pictures: a screenshot saved again next to the note stayed old in the preview."""
     from PIL import Image

@@ -260,7 +260,7 @@ def test_pptx_reads_back_like_the_deck(cli, tmp_path, talk_with_notes):
     assert ("even on Fridays; folded deeper level", 1) in [(i.text, i.level) for i in point.items]
 
 
-def test_slides_pdf_has_one_16_9_page_per_slide(cli, tmp_path):
+def test_slides_pdf_has_one_16_9_page_per_slide(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
     path = _render(cli, NOTES / "scale2025.md", "slides-pdf", tmp_path)
@@ -273,7 +273,7 @@ def test_slides_pdf_has_one_16_9_page_per_slide(cli, tmp_path):
     assert "Conclusion" in reader.pages[18].extract_text()
 
 
-def test_handout_pairs_slides_with_notes_and_space(cli, tmp_path, talk_with_notes):
+def test_handout_pairs_slides_with_notes_and_space(cli, tmp_path, talk_with_notes, weasyprint):
     from pypdf import PdfReader
 
     path = _render(cli, talk_with_notes, "handout", tmp_path)
@@ -327,7 +327,7 @@ def test_marp_warns_about_images_that_will_not_show(cli, tmp_path):
 
 
 @pytest.mark.parametrize("name", SEEDS)
-def test_marp_cli_renders_without_warnings(cli, tmp_path, name):
+def test_marp_cli_renders_without_warnings(cli, tmp_path, name, processes):
     marp = require_marp()
     source = _render(cli, NOTES / name, "marp", tmp_path)
     md = source.with_suffix(".md")

@@ -47,7 +47,7 @@ def test_unchanged_notes_are_neither_read_nor_hashed(cli, tmp_path, monkeypatch)
     assert after == json.loads(cli("lint", "--no-cache", "--format", "json", str(notes)).stdout)
 
 
-def test_same_findings_with_and_without_the_cache_and_with_any_jobs(cli, tmp_path, monkeypatch):
+def test_same_findings_with_and_without_the_cache_and_with_any_jobs(cli, tmp_path, monkeypatch, processes):
     notes = _copy(tmp_path / "notes")
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(tmp_path / "cache"))
     runs = {
@@ -61,7 +61,7 @@ def test_same_findings_with_and_without_the_cache_and_with_any_jobs(cli, tmp_pat
     assert all(result == results["no cache"] for result in results.values()), {k: len(v) for k, v in results.items()}
 
 
-def test_two_lint_processes_at_once_leave_a_valid_cache(tmp_path):
+def test_two_lint_processes_at_once_leave_a_valid_cache(tmp_path, processes):
     notes = _copy(tmp_path / "notes")
     env = {**os.environ, "CONFNOTES_CACHE_DIR": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "confnotes", "lint", "--format", "json", str(notes)]

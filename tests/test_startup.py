@@ -46,11 +46,11 @@ def heavy(*args: str) -> list[str]:
         ["fmt", "--check", str(NOTES / "scale2025.md")],
     ],
 )
-def test_light_commands_do_not_import_heavy_modules(args):
+def test_light_commands_do_not_import_heavy_modules(args, processes):
     assert heavy(*args) == []
 
 
-def test_render_pdf_does_import_weasyprint(tmp_path):
+def test_render_pdf_does_import_weasyprint(tmp_path, processes):
     """The probe itself works: a PDF render does load WeasyPrint."""
     out = tmp_path / "x.pdf"
     assert "weasyprint" in heavy("render", str(NOTES / "scale2025.md"), "--to", "pdf", "-o", str(out))
@@ -62,7 +62,7 @@ LINT_THIRD_PARTY = {"click", "markdown_it", "mdit_py_plugins", "mdurl", "linkify
 LINT_OWN_MODULES = 50  # confnotes.cachedir: where every cache lives, decided once
 
 
-def test_the_import_list_of_lint_does_not_grow(tmp_path):
+def test_the_import_list_of_lint_does_not_grow(tmp_path, processes):
     note = tmp_path / "one.md"
     note.write_text("# One note\n\n## Part\n\n- a point\n")
     names = imported("lint", "--no-cache", str(note))
@@ -80,7 +80,7 @@ def test_the_import_list_of_lint_does_not_grow(tmp_path):
     assert not {"hashlib", "tempfile"} & top  # (the probe itself imports json)
 
 
-def test_a_talk_loads_the_talk_rules(tmp_path):
+def test_a_talk_loads_the_talk_rules(tmp_path, processes):
     note = tmp_path / "talk.md"
     note.write_text("---\nduration: 20min\n---\n# A talk\n\n## Part\n\n- a point\n")
     names = imported("lint", "--no-cache", str(note))
@@ -109,7 +109,7 @@ def test_a_mistyped_command_gets_a_suggestion(cli, typed, meant):
     assert f"No such command '{typed}'. Did you mean '{meant}'?" in result.output
 
 
-def test_only_the_command_that_runs_is_imported():
+def test_only_the_command_that_runs_is_imported(processes):
     names = imported("rules", "CN101")
     assert [name for name in names if name.startswith("confnotes.commands.")] == ["confnotes.commands.rules"]
 

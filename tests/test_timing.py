@@ -227,7 +227,7 @@ def test_rehearsal_compared_and_written_back(cli, tmp_path):
     assert bad.exit_code == 2 and "not a confnotes timings file" in bad.stderr
 
 
-def test_the_plan_shows_on_the_agenda_handout_outline_and_site_index(cli, tmp_path):
+def test_the_plan_shows_on_the_agenda_handout_outline_and_site_index(cli, tmp_path, weasyprint):
     from helpers import pdf_reading_text
 
     notes = tmp_path / "notes"

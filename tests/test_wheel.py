@@ -10,7 +10,7 @@ import zipfile
 from conftest import NOTES, ROOT
 
 
-def test_wheel_renders_from_its_own_templates(tmp_path):
+def test_wheel_renders_from_its_own_templates(tmp_path, processes):
     dist = tmp_path / "dist"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(ROOT)],

@@ -62,19 +62,16 @@ def lint_note(
     """Findings for the note at ``path`` (as ``read_note`` takes a path), or for ``text`` as if it
     were saved at ``path``: every rule the config and ``select``/``ignore`` turn on, inline
     disables applied."""
-    from confnotes.check import Checker, LintRequest, lint_environment
-    from confnotes.lint.engine import lint_context
-    from confnotes.source import read_source
+    from confnotes.check import Checker, LintRequest
+    from confnotes.source import Source, read_source
 
     request = LintRequest(
         select=None if select is None else tuple(select), ignore=None if ignore is None else tuple(ignore), profile=profile
     )
     checker = Checker(request)
     path = os.fspath(path)
-    if text is None:
-        text = read_source(path).text
-    config = _config(path, None)
-    return lint_context(lint_environment(text, path, config), checker.settings_for(config))
+    source = read_source(path) if text is None else Source(path, text)
+    return checker.check(source, _config(path, None))[1]
 
 
 def format_text(text: str, path: str = STRING) -> str:

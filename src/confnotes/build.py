@@ -53,6 +53,7 @@ class BuildRequest:
     keep_failed: bool = False  # keep a failing note's last good files (the live preview shows them)
     trust_templates: bool = False  # run the notes' own templates outside Jinja's sandbox
     allow_remote: bool = False  # Marp decks may load web images and emoji images when opened
+    config_file: str | None = None  # --config: this config for every note, not each note's own
     #: told each output's name in the site as soon as it is written, while the rest of the build goes on
     #: (the live preview reloads a note's page before its deck, outline and the index are done); only
     #: for notes built in this process (``jobs=1``, or one note to build)
@@ -158,6 +159,7 @@ class NoteTask:
     trust: bool = False
     remote: bool = False  # --allow-remote
     first: tuple[str, ...] = ()  # of ``formats``, those to render first (``BuildRequest.first``)
+    config_file: str | None = None  # ``BuildRequest.config_file``
 
 
 @dataclass
@@ -197,12 +199,11 @@ def _prepared_formats(
     record its index facts; returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
     from confnotes.check import Checker, LintRequest
-    from confnotes.lint.engine import lint_context
     from confnotes.render.formats import output_format, prepare_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.source import note_folder, read_source
 
-    checker = Checker(LintRequest())
+    checker = Checker(LintRequest(config_file=task.config_file))
     config = checker.config_for(task.note)
     ctx = checker.context(read_source(task.note), config)
     overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
@@ -226,7 +227,7 @@ def _prepared_formats(
     outcome.entry["outputs"] = {fmt: outputs[fmt] for fmt in task.formats}  # the manifest's order is the request's
     # linted after its pages are written (the live preview shows a page sooner): the findings are
     # only the index's; the deck a talk's rules build is the one its formats built, or theirs
-    findings = lint_context(ctx, checker.settings_for(config))
+    findings = checker.lint(ctx, config)
     outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
     return later
 
@@ -313,9 +314,9 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
         "outline": _write_outline(task, doc),
     }
     if doc.is_talk:
-        from confnotes.render.deck import deck_for, talk_timing
+        from confnotes.render.deck import talk_plan_for
 
-        timing = talk_timing(doc, options, deck_for(doc, options, note_folder(task.note) or Path.cwd()))
+        timing = talk_plan_for(doc, options, note_folder(task.note) or Path.cwd()).timing
         slot = timing.slot_minutes
         facts["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
     return facts
@@ -678,7 +679,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     shared_keys: dict[str | None, str] = {}
     from confnotes.config import FolderConfigs
 
-    configs = FolderConfigs()
+    configs = FolderConfigs(request.config_file)
     rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(request.source_dir))).as_posix() for note in notes}
     for note, rel in rels.items():
         try:  # anything wrong with one note (a link out, a loop, its config) fails that note only
@@ -695,7 +696,16 @@ def plan_build(request: BuildRequest) -> BuildPlan:
             continue
         plan.tasks.append(
             NoteTask(
-                note, rel, str(out_dir), request.formats, key, request.theme, request.trust_templates, request.allow_remote, request.first
+                note,
+                rel,
+                str(out_dir),
+                request.formats,
+                key,
+                request.theme,
+                request.trust_templates,
+                request.allow_remote,
+                request.first,
+                request.config_file,
             )
         )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes import __version__
-from confnotes.config import Config, FolderConfigs, config_bytes, read_config_file
+from confnotes.config import Config, FolderConfigs, config_bytes
 from confnotes.errors import NotesError
 from confnotes.lint.engine import (
     LintSettings,
@@ -118,14 +118,11 @@ class Checker:
 
     def __init__(self, request: LintRequest) -> None:
         self.request = request
-        self._explicit = read_config_file(request.config_file) if request.config_file else None
         self._settings: dict[str | None, LintSettings] = {}
-        self._configs = FolderConfigs()
+        self._configs = FolderConfigs(request.config_file)
 
     def config_for(self, note: str) -> Config:
-        if self._explicit is not None:
-            return self._explicit
-        return self._configs(note)  # one lookup per folder in a run
+        return self._configs(note)  # --config, else one lookup per folder in a run
 
     def settings_for(self, config: Config) -> LintSettings:
         if config.path not in self._settings:
@@ -142,6 +139,27 @@ class Checker:
 
     def context(self, source: Source, config: Config, links: dict[str, bool] | None = None, fix: bool | None = None) -> LintContext:
         return lint_environment(source.text, source.path, config, links, self.request.fix if fix is None else fix)
+
+    def lint(self, ctx: LintContext, config: Config) -> list[Finding]:
+        """The findings of a note's context under ``config``: the one call to the rules that ``lint``,
+        ``--fix``, ``build``, the editor and the API all make (each through this checker)."""
+        return lint_context(ctx, self.settings_for(config))
+
+    def check(
+        self, source: Source, config: Config, links: dict[str, bool] | None = None, fix: bool | None = None
+    ) -> tuple[LintContext, list[Finding]]:
+        """Read ``source`` as ``config`` says and lint it: its context and its findings."""
+        ctx = self.context(source, config, links, fix)
+        return ctx, self.lint(ctx, config)
+
+    def fixed(self, source: Source, config: Config, links: dict[str, bool] | None = None) -> tuple[str, list[Finding], int]:
+        """``source``'s text with safe fixes applied until nothing changes (as ``lint --fix`` writes
+        it, before its line endings are restored), the findings left and how many fixes were applied."""
+
+        def relint(text: str) -> list[Finding]:
+            return self.check(source._replace(text=text), config, links, fix=True)[1]
+
+        return fix_until_stable(source.text, relint)
 
     # ------------------------------------------------------------ one note
 
@@ -166,25 +184,20 @@ class Checker:
                 source = source._replace(path=named)
             config = self.config_for(named or note)
             settings = self.settings_for(config)
-            ctx = self.context(source, config, result.links)
-            findings = lint_context(ctx, settings)  # a rule may meet an unreadable value (a budget): exit 2
+            ctx, findings = self.check(source, config, result.links)  # a rule may meet an unreadable value (a budget): exit 2
         except NotesError as exc:
             result.error = exc
             return result
         if self.request.fix and any(f.fix for f in findings):
-
-            def relint(text: str) -> list[Finding]:
-                return lint_context(lint_environment(text, ctx.doc.path, config, result.links, fix=True), settings)
-
             try:
-                new_text, findings, applied = fix_until_stable(source.text, relint)
+                new_text, findings, applied = self.fixed(source, config, result.links)
             except NotesError as exc:
                 result.error = exc
                 return result
             skipped = rewrite_note(note, source.text, encode_like(source, new_text)) if new_text != source.text else "unchanged"
             if skipped is None:
                 result.fixed, result.fixes = True, applied
-                ctx = lint_environment(new_text, ctx.doc.path, config, result.links)
+                ctx = self.context(source._replace(text=new_text), config, result.links, fix=False)
             elif skipped != "unchanged":  # the findings stay, as they are still in the file
                 result.error = NotesError(f"fixes not written: {skipped}", path=note)
                 return result

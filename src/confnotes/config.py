@@ -209,14 +209,17 @@ def config_for_target(target: str, config_file: str | None = None) -> Config:
 
 
 class FolderConfigs:
-    """``find_config`` for the notes of one run, looked up once a folder (a folder's notes share
-    their config): what lint and build ask of every note."""
+    """The config of each note of one run: ``--config`` for every note when given, else ``find_config``
+    looked up once a folder (a folder's notes share their config). What every command asks of a note."""
 
-    def __init__(self) -> None:
+    def __init__(self, config_file: str | None = None) -> None:
+        self._explicit = read_config_file(config_file) if config_file else None
         self._found: dict[str, Config] = {}
         self._bytes: dict[str | None, bytes] = {}
 
     def __call__(self, note: str) -> Config:
+        if self._explicit is not None:
+            return self._explicit
         folder = os.path.dirname(os.path.abspath(note)) if note not in ("-", "<stdin>") else ""
         config = self._found.get(folder)
         if config is None:

@@ -26,17 +26,25 @@ def unified_diff(path: str, before: str, after: str) -> str:
     return patch if not patch or patch.endswith("\n") else patch + "\n\\ No newline at end of file\n"
 
 
-def format_notes(notes: list[str], write: bool, with_diff: bool = False, force: bool = False) -> Iterator[Formatted]:
-    """Format each note with its own config; with ``write``, replace changed files atomically
-    (in their own encoding and line endings). ``-`` is standard input: never written."""
+def format_notes(
+    notes: list[str], write: bool, with_diff: bool = False, force: bool = False, config_file: str | None = None
+) -> Iterator[Formatted]:
+    """Format each note with its own config (or ``config_file``'s); with ``write``, replace changed files
+    atomically (in their own encoding and line endings). ``-`` is standard input: never written."""
     from confnotes.check import encode_like
+    from confnotes.config import FolderConfigs
     from confnotes.fmt import format_text
     from confnotes.load import open_note, parse_options
     from confnotes.output import rewrite_note
 
+    try:
+        configs = FolderConfigs(config_file)
+    except NotesError as exc:
+        yield Formatted(config_file or "", error=exc)
+        return
     for note in notes:
         try:
-            source, config = open_note(note)
+            source, config = open_note(note, configs(note))
             formatted = format_text(source.text, source.path, parse_options(config))
         except NotesError as exc:
             yield Formatted(note, error=exc)

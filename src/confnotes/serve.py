@@ -421,10 +421,18 @@ class _Stop:
 
 class PreviewServer:
     def __init__(
-        self, source_dir: str, host: str, port: int, echo: Any, trust_templates: bool = False, limits: ServeLimits | None = None
+        self,
+        source_dir: str,
+        host: str,
+        port: int,
+        echo: Any,
+        trust_templates: bool = False,
+        limits: ServeLimits | None = None,
+        config_file: str | None = None,
     ) -> None:
         self.source_dir = source_dir
         self.trust_templates = trust_templates
+        self.config_file = config_file
         self.out_dir = tempfile.mkdtemp(prefix="confnotes-serve-")
         self.echo = echo
         self.broadcaster = Broadcaster()
@@ -477,12 +485,12 @@ class PreviewServer:
             return self._rebuild(announce, written)
 
     def _rebuild(self, announce: Callable[[str], None], written: list[str]) -> Rebuilt:
-        from confnotes.config import config_for_folder
+        from confnotes.config import config_for_target
         from confnotes.errors import NotesError
         from confnotes.ignore import config_excludes
 
         try:
-            config = config_for_folder(self.source_dir)  # its [build] exclude, as `confnotes build` skips them
+            config = config_for_target(self.source_dir, self.config_file)  # its [build] exclude, as `confnotes build` skips them
             excluded = config_excludes(config.build.exclude, config.path)
             report = build_site(
                 BuildRequest(
@@ -493,6 +501,7 @@ class PreviewServer:
                     exclude=excluded,
                     keep_failed=True,
                     trust_templates=self.trust_templates,
+                    config_file=self.config_file,
                     on_written=announce,
                     first=viewed_formats(self.broadcaster.pages()),
                 )

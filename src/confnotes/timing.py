@@ -17,7 +17,8 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from confnotes.errors import NotesError, input_error
 from confnotes.model import Block, Document, Node, count_words
@@ -329,6 +330,29 @@ def _section_of_slides(doc: Document, deck: Deck) -> Iterator[int]:
             while current + 1 < len(starts) and slide.line >= starts[current + 1]:
                 current += 1
         yield current
+
+
+class TalkPlan(NamedTuple):
+    """A note's talk: the deck every deck output renders and its timing (slides, minutes, agenda)."""
+
+    deck: Deck
+    timing: Timing
+
+
+def talk_plan(doc: Document, settings: SlideSettings, folder: Path | None, decks: Decks | None = None) -> TalkPlan:
+    """The one talk plan of a note, as ``time``, lint, every deck output and ``build`` read it: the deck
+    its slide ``settings`` make (images looked up in ``folder``), fitted, and its timing at their pace;
+    each made once per note where its ``Decks`` are shared."""
+    deck = fitted_deck(doc, settings, folder, decks)
+    return TalkPlan(deck, shared_plan(doc, decks, deck, settings.wpm, settings.slide_seconds))
+
+
+def fitted_deck(doc: Document, settings: SlideSettings, folder: Path | None, decks: Decks | None = None) -> Deck:
+    """The deck of a talk plan alone (a renderer that shows no minutes needs no timing)."""
+    from confnotes.slides import DeckOptions, build_deck
+
+    options = DeckOptions.from_settings(settings, folder)
+    return decks.get(options) if decks is not None and decks.doc is doc else build_deck(doc, options)
 
 
 def shared_plan(doc: Document, decks: Decks | None, deck: Deck, wpm: int, slide_seconds: float) -> Timing:

@@ -45,6 +45,19 @@ def warn(messages: list[str], where: str) -> None:
         say(f"{shown(where)}{':' + place if place else ''}: warning: {shown(words)}", err=True)
 
 
+def config_option(function: Any) -> Any:
+    """``--config FILE``: the one spelling of the option on every command that reads a config."""
+    return click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        help="Use this config file (confnotes.toml, or pyproject.toml with [tool.confnotes]) for every note, "
+        "instead of the one found upward from each note.",
+    )(function)
+
+
 def configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str | Exclude, ...]:
     """The config's ``[lint] exclude`` globs for each folder or file named: the config found from a
     folder itself (``lint .`` at the project root), from a file's folder, or ``--config``; each glob

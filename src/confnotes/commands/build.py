@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, say, shown, warn
+from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, config_option, say, shown, warn
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
@@ -49,6 +49,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     "--theme", default=None, shell_complete=complete_theme, help="Theme for every note (default: each note's config or 'default')."
 )
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
+@config_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
 @click.option(
@@ -66,6 +67,7 @@ def command(
     merge: bool,
     theme: str | None,
     exclude: tuple[str, ...],
+    config_file: str | None,
     quiet: bool,
     trust_templates: bool,
     allow_remote: bool,
@@ -84,10 +86,10 @@ def command(
         if not quiet:
             say(f"merged {count} note(s) into {shown(output)}/index.html")
         return
-    from confnotes.config import config_for_folder
+    from confnotes.config import config_for_target
     from confnotes.ignore import config_excludes
 
-    config = config_for_folder(directory)
+    config = config_for_target(directory, config_file)
     build_config = config.build
     request = BuildRequest(
         directory,
@@ -100,17 +102,14 @@ def command(
         tuple(exclude) + config_excludes(build_config.exclude, config.path),
         trust_templates=trust_templates,
         allow_remote=allow_remote,
+        config_file=config_file,
     )
-    if sys.stderr.isatty() and not quiet:
-        with progress_bar() as progress:
-            report = build_site(request, progress)
-    else:
-        report = build_site(request)
-    if not quiet:
+    with progress_bar(sys.stderr.isatty() and not quiet) as progress:
+        report = build_site(request, progress)
+    if not quiet:  # build_site keeps each note's warnings once
         for rel in report.removed:
             say(f"removed {shown(rel)}")
         say(report.summary(shown(output)))
-    if not quiet:  # build_site keeps each note's warnings once
         for rel, message in report.warnings:
             warn([message], rel)
     for _rel, reason in report.failed:
@@ -123,8 +122,12 @@ def _shown_item(item: str | None) -> str | None:
 
 
 @contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int], None]]:
-    """A progress bar on standard error, shown once ``build_site`` says how many notes it renders."""
+def progress_bar(visible: bool = True) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress bar on standard error, shown once ``build_site`` says how many notes it renders
+    (None when not ``visible``: a quiet run, or no terminal)."""
+    if not visible:
+        yield None
+        return
     bars: list[Any] = []
 
     def progress(name: str, done: int, total: int) -> None:

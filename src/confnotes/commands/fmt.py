@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, configured_excludes, say, shown
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, config_option, configured_excludes, say, shown
 from confnotes.errors import NotesError
 
 
@@ -16,7 +16,8 @@ from confnotes.errors import NotesError
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
 @click.option("--force", is_flag=True, help="Rewrite read-only notes too.")
-def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...], force: bool) -> None:
+@config_option
+def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...], force: bool, config_file: str | None) -> None:
     """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
 
     In the author's order and style: the title heading where it stood, each list tight or loose
@@ -33,12 +34,12 @@ def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str,
     from confnotes.reformat import format_notes
     from confnotes.source import discover
 
-    configured = configured_excludes(list(paths), None, lambda config: build_settings(config.lint, config.path).exclude)
+    configured = configured_excludes(list(paths), config_file, lambda config: build_settings(config.lint, config.path).exclude)
     notes = discover(list(paths), tuple(exclude) + configured)
     changed: list[str] = []
     errors: list[NotesError] = []
     left: list[str] = []
-    for result in format_notes(notes, write=not (check or diff), with_diff=diff, force=force):
+    for result in format_notes(notes, write=not (check or diff), with_diff=diff, force=force, config_file=config_file):
         if result.error is not None:
             errors.append(result.error)
         elif result.skipped:

@@ -6,7 +6,18 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Choice, complete_rule_list, configured_excludes, csv, say, shown
+from confnotes.commands import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    Choice,
+    complete_rule_list,
+    config_option,
+    configured_excludes,
+    csv,
+    say,
+    shown,
+)
 from confnotes.settings import LintTable, choices
 
 
@@ -34,13 +45,7 @@ from confnotes.settings import LintTable, choices
     default=None,
     help="Exit 1 when a finding is at least this severe. Default: config or warning.",
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Use this config file instead of searching upward from each note.",
-)
+@config_option
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule produced.")
 @click.option(

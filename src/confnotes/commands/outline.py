@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from confnotes.commands import Choice
+from confnotes.commands import Choice, config_option
 
 
 @click.command("outline")
@@ -21,7 +21,8 @@ from confnotes.commands import Choice
     "confnotes.outline/2 (docs/outline-json.md); markdown: bare heading/list outline; opml: OPML 2.0 "
     "for outliners.",
 )
-def command(note: str, fmt: str) -> None:
+@config_option
+def command(note: str, fmt: str, config_file: str | None) -> None:
     """Print the outline confnotes reads from NOTE (- reads standard input).
 
     A note is meta and one ordered content: its lede, then sections; each section and item
@@ -31,9 +32,10 @@ def command(note: str, fmt: str) -> None:
     they were pasted), pasted bullets, labels and titles (README, "How notes are read").
     """
     from confnotes import export
+    from confnotes.config import config_for_target
     from confnotes.load import load_note
 
-    doc = load_note(note).doc
+    doc = load_note(note, config_for_target(note, config_file)).doc
     batch: list[str] = []
     size = 0
     for piece in export.OUTLINE_FORMATS[fmt](doc, sys.stdout.isatty()):

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice, complete_theme, say, shown, warn
+from confnotes.commands import Choice, complete_theme, config_option, say, shown, warn
 from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
@@ -69,13 +69,7 @@ from confnotes.settings import SlideSettings, choices, setting_range
     default=None,
     help="Slides PDF: a page for each step of an incremental list, as the HTML deck reveals it (default: one page a slide).",
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Use this config file instead of searching upward from the note.",
-)
+@config_option
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
 @click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
 @click.option(
@@ -109,7 +103,7 @@ def command(
     """
     from pathlib import Path
 
-    from confnotes.config import find_config, read_config_file
+    from confnotes.config import config_for_target
     from confnotes.load import load_note
     from confnotes.output import emit
     from confnotes.render.formats import output_format, output_path, render_note, suffix_warning
@@ -123,7 +117,7 @@ def command(
         return
     if note is None:
         raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
-    config = read_config_file(config_file) if config_file else find_config(note)
+    config = config_for_target(note, config_file)
     doc = load_note(note, config).doc
     overrides = RenderOverrides(**given, tagged=False if untagged else None)  # each option is a field of RenderOverrides
     options = resolve_render_options(config, doc, overrides)

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice, say, shown, warn
+from confnotes.commands import Choice, config_option, say, shown, warn
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.settings import SlideSettings, setting_range
 
@@ -44,8 +44,16 @@ from confnotes.settings import SlideSettings, setting_range
     is_flag=True,
     help="With --rehearsal: keep the speaking rate you measured as front matter slides: wpm:.",
 )
+@config_option
 def command(
-    note: str, wpm: int | None, slide_seconds: float | None, fmt: str, rehearsal: str | None, write_budgets: bool, write_wpm: bool
+    note: str,
+    wpm: int | None,
+    slide_seconds: float | None,
+    fmt: str,
+    rehearsal: str | None,
+    write_budgets: bool,
+    write_wpm: bool,
+    config_file: str | None,
 ) -> None:
     """How long the talk in NOTE runs: per section, per slide, against its slot.
 
@@ -56,17 +64,17 @@ def command(
     a value confnotes cannot read.
     """
     from confnotes import timing
+    from confnotes.config import config_for_target
     from confnotes.escape import strict_json
     from confnotes.load import load_note
-    from confnotes.slides import DeckOptions, build_deck, slide_settings
+    from confnotes.slides import slide_settings
     from confnotes.source import note_folder
 
-    loaded = load_note(note)
+    loaded = load_note(note, config_for_target(note, config_file))
     doc = loaded.doc
     settings = slide_settings(loaded.config.slides, doc).overridden(wpm=wpm, slide_seconds=slide_seconds)
-    deck = build_deck(doc, DeckOptions.from_settings(settings, note_folder(note)))
+    deck, plan = timing.talk_plan(doc, settings, note_folder(note))
     warn(list(deck.cut), note)  # what the deck's limits left out is not timed: said as render says it
-    plan = timing.plan(doc, deck, settings.wpm, settings.slide_seconds)
     rehearsed = timing.read_rehearsal(rehearsal) if rehearsal else None
     if write_budgets or write_wpm:
         _write_back(note, loaded, plan, rehearsed, write_budgets, write_wpm)

@@ -131,7 +131,6 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
 
 
 _META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)
-_SESSION = re.compile(r"^\s*(?:talk|keynote|session|panel|workshop|lightning talk|track)\b[^:]{0,20}:", re.I)
 _META_KEYS = {
     "speaker": "speakers",
     "speakers": "speakers",
@@ -147,6 +146,7 @@ def stated_meta(imported: Imported) -> dict[str, str]:
     ``Date: 2026-03-23 · Event: …``); the lines stay in the note, the front matter repeats them for renders."""
     from confnotes.importers.blocks import Para
     from confnotes.importers.markdown import heading_offset, typed_item
+    from confnotes.parse.recover import opens_with_session_word
 
     offset = heading_offset(imported.blocks)
     meta: dict[str, str] = {}
@@ -154,7 +154,7 @@ def stated_meta(imported: Imported) -> dict[str, str]:
         if isinstance(block, Para) and block.style == "heading" and block.level + offset <= 1:
             continue  # the title heading
         bold_line = isinstance(block, Para) and all(run.bold for run in block.runs if run.text.strip())
-        if not isinstance(block, Para) or block.style == "heading" or bold_line or typed_item(block) or _SESSION.match(block.text):
+        if not isinstance(block, Para) or block.style == "heading" or bold_line or typed_item(block) or opens_with_session_word(block.text):
             break  # the lede ends where the first section, list, sub-heading or session line begins
         if block.style:
             continue

@@ -100,6 +100,7 @@ class RuleMeta(NamedTuple):
             default=entry.default,
             profile=entry.profile,
             project=entry.project,
+            tags=entry.tags,
             **docs,
         )
 
@@ -167,16 +168,16 @@ class LintContext:
     @cached_property
     def fitted_deck(self) -> Deck:
         """The deck as every deck output renders it (the note's limits, then the fit engine)."""
-        from confnotes.slides import DeckOptions
+        from confnotes.timing import fitted_deck
 
-        return self.decks.get(DeckOptions.from_settings(self.slides, self.folder))
+        return fitted_deck(self.doc, self.slides, self.folder, self.decks)
 
     @cached_property
     def timing(self) -> Timing:
         """The talk's estimate as ``confnotes time`` prints it (the deck as rendered, the note's pace)."""
-        from confnotes.timing import shared_plan
+        from confnotes.timing import talk_plan
 
-        return shared_plan(self.doc, self.decks, self.fitted_deck, self.slides.wpm, self.slides.slide_seconds)
+        return talk_plan(self.doc, self.slides, self.folder, self.decks).timing
 
     @cached_property
     def _starts(self) -> list[int]:

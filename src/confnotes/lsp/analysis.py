@@ -3,7 +3,7 @@
 Nothing here decides anything the command line does not: the text is decoded by ``source.decode``,
 the config found and the rules chosen by ``check.Checker`` (config discovery, profiles,
 per-file ignores), the outline and findings made by ``Checker.context`` and
-``lint.engine.lint_context``, fixes applied by ``fix_until_stable`` and formatting done by
+``Checker.lint``, fixes applied by ``Checker.fixed`` and formatting done by
 ``fmt.format_markdown``, exactly as ``lint``, ``lint --fix`` and ``fmt`` call them.
 """
 
@@ -96,7 +96,6 @@ def analyse(path: str, text: str, version: int | None = None, workspace: str | N
 
 def _analyse(path: str, text: str, version: int | None, workspace: str | None, max_bytes: int) -> Analysis:
     from confnotes.check import Checker, LintRequest
-    from confnotes.lint.engine import lint_context
     from confnotes.source import decode
 
     result = Analysis(path, version, text)
@@ -112,7 +111,7 @@ def _analyse(path: str, text: str, version: int | None, workspace: str | None, m
         result.context = ctx = checker.context(source, config)
         result.excluded = _excluded(path, settings, workspace)
         if not result.excluded:  # fmt, the outline and the clock still work; lint skips the note
-            result.findings = lint_context(ctx, settings)
+            result.findings = checker.lint(ctx, config)
     except NotesError as exc:
         result.error = exc
     return result
@@ -121,17 +120,10 @@ def _analyse(path: str, text: str, version: int | None, workspace: str | None, m
 def fixed_text(analysis: Analysis) -> str:
     """The note as ``confnotes lint --fix`` writes it (line endings and BOM as the note had them)."""
     from confnotes.check import Checker, LintRequest, encode_like
-    from confnotes.lint.engine import fix_until_stable, lint_context
 
     source = _readable(analysis)
     checker = Checker(LintRequest(fix=True))
-    config = checker.config_for(analysis.path)
-    settings = checker.settings_for(config)
-
-    def relint(text: str) -> list[Finding]:
-        return lint_context(checker.context(source._replace(text=text), config, fix=True), settings)
-
-    new_text, _, _ = fix_until_stable(source.text, relint)
+    new_text, _, _ = checker.fixed(source, checker.config_for(analysis.path))
     if new_text == source.text:
         return analysis.text
     return encode_like(source, new_text).decode("utf-8", "surrogatepass")

@@ -41,12 +41,11 @@ def _index(analysis: Analysis, encoding: str) -> LineIndex:
 # ---------------------------------------------------------------- diagnostics
 
 
-@cache
 def rule_tags(rule_id: str) -> tuple[str, ...]:
-    from confnotes.lint.rules import BY_ID, load
+    """The rule's classes, from the catalogue (no rule module loads)."""
+    from confnotes.lint.rules import BY_ID
 
-    tags: tuple[str, ...] = load(rule_id).META.tags
-    return (*tags, "project") if BY_ID[rule_id].project else tags
+    return BY_ID[rule_id].tags
 
 
 def rule_link(rule_id: str, docs_url: str | None) -> str:

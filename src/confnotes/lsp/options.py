@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-#: Diagnostic classes: rule tags, plus ``read`` (a note or config confnotes cannot read).
-CLASSES = ("structure", "pasted", "text", "links", "accessibility", "slides", "talk", "config", "project", "read")
+from confnotes.lint.rules import TAGS
+
+#: Diagnostic classes: the catalogue's rule tags, plus ``read`` (a note or config confnotes cannot read).
+CLASSES = (*TAGS, "read")
 SEVERITY_NAMES = ("error", "warning", "info")
 
 

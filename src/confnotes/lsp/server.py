@@ -527,13 +527,11 @@ async def _fix_mode_findings(ls: NotesServer, analysis: Analysis) -> list[Any]:
 
     def relint() -> list[Any]:
         from confnotes.check import Checker, LintRequest
-        from confnotes.lint.engine import lint_context
 
         if analysis.source is None:
             return []
         checker = Checker(LintRequest(fix=True))
-        config = checker.config_for(analysis.path)
-        return lint_context(checker.context(analysis.source, config, fix=True), checker.settings_for(config))
+        return checker.check(analysis.source, checker.config_for(analysis.path), fix=True)[1]
 
     return await asyncio.get_running_loop().run_in_executor(ls.worker, relint)
 

@@ -109,6 +109,8 @@ _SESSION = re.compile(
     r"^(?:\*\*|__)?(?:" + "|".join(SESSION_WORDS) + r")(?:[ \t]+#?\d{1,2}[a-z]?)?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$",
     re.IGNORECASE,
 )
+#: Any line that names a session before its colon, ``Talk 3 (room B): …`` included (an import's lede ends there).
+_SESSION_START = re.compile(r"^\s*(?:\*\*|__)?(?:" + "|".join(SESSION_WORDS) + r")\b[^:]{0,20}:", re.IGNORECASE)
 #: Header lines of an e-mail pasted as notes.
 _EMAIL_HEADER = re.compile(r"^(subject|from|to|cc|date|sent)[ \t]*:[ \t]*(\S.*)$", re.IGNORECASE)
 MAX_HEADING_WORDS = 14
@@ -310,6 +312,12 @@ def is_session_line(text: str, max_length: int = DEFAULT_MAX_HEADING) -> bool:
     if not rest or rest[-1] in _HEADING_END or rest.startswith(_QUOTE_START) or _LONE_LINK.match(rest):
         return False
     return len(rest.split()) <= MAX_HEADING_WORDS and re.search(r"[^\W\d_]{3}", rest) is not None
+
+
+def opens_with_session_word(text: str) -> bool:
+    """Whether a line begins with a session word and a colon (``Tutorial: …``, ``Talk 3 (room B): …``),
+    whatever follows: where the lede of an imported document ends."""
+    return _SESSION_START.match(text) is not None
 
 
 def is_known_label_line(text: str) -> bool:

@@ -14,8 +14,8 @@ from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
-from confnotes.slides import Deck, DeckOptions, Slide, SlideItem, build_deck, slide_words
-from confnotes.timing import Timing, agenda_label, format_minutes, schedule, shared_plan
+from confnotes.slides import Deck, Slide, SlideItem, slide_words
+from confnotes.timing import TalkPlan, Timing, agenda_label, fitted_deck, format_minutes, schedule, talk_plan
 
 if TYPE_CHECKING:
     from confnotes.render.pdf import PrintJob
@@ -42,16 +42,12 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
 def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None) -> Deck:
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
-    deck_options = DeckOptions.from_settings(options.slides, base_dir)
-    shared = options.decks
-    return shared.get(deck_options) if shared is not None and shared.doc is doc else build_deck(doc, deck_options)
+    return fitted_deck(doc, options.slides, base_dir, options.decks)
 
 
-def talk_timing(doc: Document, options: RenderOptions, deck: Deck | None = None) -> Timing:
-    """The talk's estimate for the deck as rendered (the pace from the note's slide settings)."""
-    slides = options.slides
-    deck = deck if deck is not None else deck_for(doc, options)
-    return shared_plan(doc, options.decks, deck, slides.wpm, slides.slide_seconds)
+def talk_plan_for(doc: Document, options: RenderOptions, base_dir: Path | None) -> TalkPlan:
+    """The note's one talk plan (``timing.talk_plan``) under the render's slide settings."""
+    return talk_plan(doc, options.slides, base_dir, options.decks)
 
 
 def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
@@ -78,8 +74,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))
 
-    deck = deck_for(doc, options, base_dir)
-    timing = talk_timing(doc, options, deck)
+    deck, timing = talk_plan_for(doc, options, base_dir)
     agenda = agenda_minutes(doc, timing)
     return {
         "doc": doc,

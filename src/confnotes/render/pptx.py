@@ -30,7 +30,7 @@ from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.math import display_tex
 from confnotes.model import Document
-from confnotes.render.deck import agenda_minutes, contained, deck_for, image_size, slide_lines, talk_timing
+from confnotes.render.deck import agenda_minutes, contained, image_size, slide_lines, talk_plan_for
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
@@ -106,7 +106,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     from confnotes.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")
-    deck = deck_for(doc, options, base_dir)
+    deck, timing = talk_plan_for(doc, options, base_dir)
     reference = options.reference_pptx
     prs = _open_reference(reference) if reference else Presentation()
     _sixteen_nine(prs, default_template=not reference)
@@ -118,7 +118,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     core.keywords = xml_safe(", ".join(doc.meta.tags))
     core.language = xml_safe(doc.meta.lang)
     warnings: list[str] = []
-    minutes = agenda_minutes(doc, talk_timing(doc, options, deck))
+    minutes = agenda_minutes(doc, timing)
     for slide in deck.slides:
         if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
             _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)

@@ -28,6 +28,8 @@ class Entry(NamedTuple):
     #: text every note it can report on holds ("$" for math; several: one of them): for other notes
     #: the rule is not even imported (most notes have no formulas, no footnotes, no images)
     needs: str | tuple[str, ...] = ""
+    #: the classes the rule belongs to (``structure``, ``links``…): the editor switches findings by them
+    tags: tuple[str, ...] = ()
 
     def may_report(self, text: str) -> bool:
         """Whether a note of ``text`` holds what the rule needs to report anything."""
@@ -41,42 +43,44 @@ class Entry(NamedTuple):
 
 
 CATALOGUE: tuple[Entry, ...] = (
-    Entry("CN101", "no-title", "warning"),
-    Entry("CN102", "heading-skip", "warning"),
-    Entry("CN103", "duplicate-heading", "warning"),
-    Entry("CN104", "empty-section", "warning"),
-    Entry("CN105", "numbering", "warning"),
-    Entry("CN106", "mixed-markers", "warning"),
-    Entry("CN107", "inconsistent-indent", "warning"),
-    Entry("CN108", "deep-nesting", "warning"),
-    Entry("CN109", "lone-subpoint", "info", default=False),
-    Entry("CN110", "pasted-structure", "info"),
-    Entry("CN111", "stray-filename", "warning"),
-    Entry("CN112", "misplaced-break", "warning"),
-    Entry("CN113", "unknown-rule", "warning"),
-    Entry("CN114", "slide-directive", "warning", needs=("<!--", ":::")),
-    Entry("CN201", "long-item", "warning", profile="talk"),
-    Entry("CN202", "heading-punctuation", "warning"),
-    Entry("CN203", "empty-item", "warning"),
-    Entry("CN204", "bare-url", "warning", default=False),
-    Entry("CN205", "broken-link", "error"),
-    Entry("CN206", "unbalanced-emphasis", "warning"),
-    Entry("CN207", "empty-link", "warning", needs="]("),
-    Entry("CN208", "missing-alt-text", "error", needs="!["),
-    Entry("CN209", "bad-math", "warning", needs="$"),
-    Entry("CN210", "dangling-footnote", "warning", needs="[^"),
-    Entry("CN301", "too-many-items", "warning", profile="talk"),
-    Entry("CN302", "dense-slide", "warning", profile="talk"),
-    Entry("CN303", "long-title", "warning", profile="talk"),
-    Entry("CN304", "over-time", "warning", profile="talk"),
-    Entry("CN305", "under-time", "info", profile="talk"),
-    Entry("CN306", "slide-overflow", "info", profile="talk"),
-    Entry("CN401", "duplicate-entry", "warning", project=True),
+    Entry("CN101", "no-title", "warning", tags=("structure",)),
+    Entry("CN102", "heading-skip", "warning", tags=("structure",)),
+    Entry("CN103", "duplicate-heading", "warning", tags=("structure",)),
+    Entry("CN104", "empty-section", "warning", tags=("structure",)),
+    Entry("CN105", "numbering", "warning", tags=("structure",)),
+    Entry("CN106", "mixed-markers", "warning", tags=("structure",)),
+    Entry("CN107", "inconsistent-indent", "warning", tags=("structure",)),
+    Entry("CN108", "deep-nesting", "warning", tags=("structure",)),
+    Entry("CN109", "lone-subpoint", "info", default=False, tags=("structure",)),
+    Entry("CN110", "pasted-structure", "info", tags=("structure", "pasted")),
+    Entry("CN111", "stray-filename", "warning", tags=("structure", "pasted")),
+    Entry("CN112", "misplaced-break", "warning", tags=("structure",)),
+    Entry("CN113", "unknown-rule", "warning", tags=("config",)),
+    Entry("CN114", "slide-directive", "warning", needs=("<!--", ":::"), tags=("slides",)),
+    Entry("CN201", "long-item", "warning", profile="talk", tags=("text",)),
+    Entry("CN202", "heading-punctuation", "warning", tags=("text",)),
+    Entry("CN203", "empty-item", "warning", tags=("text",)),
+    Entry("CN204", "bare-url", "warning", default=False, tags=("text",)),
+    Entry("CN205", "broken-link", "error", tags=("text",)),
+    Entry("CN206", "unbalanced-emphasis", "warning", tags=("text",)),
+    Entry("CN207", "empty-link", "warning", needs="](", tags=("links",)),
+    Entry("CN208", "missing-alt-text", "error", needs="![", tags=("links", "accessibility")),
+    Entry("CN209", "bad-math", "warning", needs="$", tags=("math",)),
+    Entry("CN210", "dangling-footnote", "warning", needs="[^", tags=("footnotes",)),
+    Entry("CN301", "too-many-items", "warning", profile="talk", tags=("slides",)),
+    Entry("CN302", "dense-slide", "warning", profile="talk", tags=("slides",)),
+    Entry("CN303", "long-title", "warning", profile="talk", tags=("slides",)),
+    Entry("CN304", "over-time", "warning", profile="talk", tags=("talk",)),
+    Entry("CN305", "under-time", "info", profile="talk", tags=("talk",)),
+    Entry("CN306", "slide-overflow", "info", profile="talk", tags=("slides",)),
+    Entry("CN401", "duplicate-entry", "warning", project=True, tags=("project",)),
 )
 
 BY_ID = {entry.id: entry for entry in CATALOGUE}
 BY_NAME = {entry.name: entry for entry in CATALOGUE}
 BY_MODULE = {entry.module: entry for entry in CATALOGUE}
+#: every rule tag, in catalogue order: the one list of the classes of findings
+TAGS: tuple[str, ...] = tuple(dict.fromkeys(tag for entry in CATALOGUE for tag in entry.tags))
 
 
 def lookup(key: str) -> Entry | None:

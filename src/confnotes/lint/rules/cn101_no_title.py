@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="The note has no title; its file name is used instead",
     rationale="Documents, decks and the site index show the title first. A file name such as "
     "`talk-03` makes a poor title on a handout, so give the note a `title:` in front matter or a "

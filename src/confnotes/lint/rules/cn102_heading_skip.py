@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="A heading skips a level (## followed by ####)",
     rationale="Heading levels are the outline. Skipping a level leaves a hole in the table of "
     "contents and the PDF bookmarks, and screen readers announce a structure that is not there. "

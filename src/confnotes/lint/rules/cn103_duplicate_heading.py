@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="Two sections under one parent have the same title",
     rationale="Two sections called the same thing under one parent are usually a paste accident or "
     "two halves of one topic; readers and the table of contents cannot tell them apart.",

@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="A section or reading-list entry has nothing under it",
     rationale="An empty section is a placeholder that was never filled in: it shows up in the "
     "table of contents and as an empty slide. In a reading list it is an entry without its "

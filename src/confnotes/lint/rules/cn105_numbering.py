@@ -9,7 +9,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     fixable=True,
     summary="A numbered list skips or repeats a number",
     rationale='People cite points by number ("as point 3 said"). A gap or a repeat makes the '

@@ -9,7 +9,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, Rule
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     fixable=True,
     summary="Sibling bullets use different markers (- and *)",
     rationale="In Markdown a change of bullet marker ends one list and starts another, so bullets "

@@ -10,7 +10,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, Rule
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     fixable=True,
     summary="Sibling items are indented differently",
     rationale="Indentation decides nesting. Siblings at different columns are one keystroke away "

@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="Items are nested deeper than the limit (default 3 levels below a point)",
     rationale="Deeply nested bullets do not fit on a slide or a handout and usually hide a missing "
     "section. Slides keep two levels; deeper ones are folded into their parent.",

@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="An item has exactly one sub-item (no A without a B)",
     rationale="A single sub-point is usually part of its parent's sentence, or a sign that a second "
     "point is missing. Outlining guides call it 'no A without a B'.",

@@ -8,7 +8,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, Rule
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure", "pasted"),
     fixable=True,
     summary="Structure was recovered from pasted text (• bullets, bare-line headings)",
     rationale="confnotes reads notes pasted from chat, Docs or Word, but other Markdown tools do "

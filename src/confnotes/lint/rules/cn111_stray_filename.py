@@ -8,7 +8,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, Rule
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure", "pasted"),
     fixable=True,
     summary="A lone file-name line (scale2025.md) sits in the notes",
     rationale="A file name pasted along with the notes ends up printed in the handout and on a "

@@ -9,7 +9,6 @@ from confnotes.model import UNPRINTED, Block, Entry, Node
 
 META = RuleMeta.of(
     __name__,
-    tags=("structure",),
     summary="A --- break sits in the middle of a section instead of between sections",
     rationale="confnotes reads `---` as the boundary between sections. In the middle of a section's "
     "text it splits nothing and renders as a stray rule; a heading or a new section says what was "

@@ -10,7 +10,6 @@ from confnotes.lint.types import DIRECTIVE, LintContext, NoOptions, Report, Rule
 
 META = RuleMeta.of(
     __name__,
-    tags=("config",),
     summary="A confnotes-disable or -enable comment names a rule that does not exist",
     rationale="A directive with a typo (CN999, bare_url) silences nothing, so the finding it was "
     "meant to quiet comes back and nobody knows why. Rules are named by id (CN204) or name (bare-url).",

@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("slides",),
     summary="A <!-- slide … --> directive has a word or value the decks do not know or a layout its slide cannot use, "
     "or a ::: fence pairs with nothing",
     rationale="A slide directive the decks cannot read is left out silently in every deck: a "

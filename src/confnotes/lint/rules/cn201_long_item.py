@@ -11,7 +11,6 @@ from confnotes.model import count_words
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     summary="An item has more words than the limit (default 30)",
     rationale="On a slide a bullet is a cue, not a paragraph: long items crowd slides and handouts; split "
     "the item, or move the prose into a paragraph under it. Notes are read, not presented, and a one- or "

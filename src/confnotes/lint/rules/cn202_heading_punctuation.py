@@ -10,7 +10,6 @@ from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     fixable=True,
     summary="A heading (or a bold line heading a list) ends with . , ; : or !",
     rationale="Headings are labels, not sentences; trailing punctuation reads oddly in a table of "

@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     summary="A bullet or point has no text",
     rationale="An empty bullet renders as a lone dot on the page and an empty line on a slide; it "
     "is usually a stray marker left after editing.",

@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     summary="A bare URL (write <https://…> or [text](https://…))",
     rationale="CommonMark does not turn bare URLs into links, so they print as plain text in HTML "
     "and PDF. Angle brackets or a link with a name make them clickable.",

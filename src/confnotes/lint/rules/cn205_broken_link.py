@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     summary="A relative link or image points to a file that does not exist",
     rationale="A missing image leaves a hole in the PDF and the deck, and a broken link fails on "
     "the published site. Relative paths are resolved from the note's folder.",

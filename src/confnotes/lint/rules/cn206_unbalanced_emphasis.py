@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("text",),
     summary="Emphasis markers (** or __) are not closed",
     rationale="An unclosed `**` prints literally in every output, usually because a paste lost half of a bold phrase.",
     bad="- **Reliability: atomic task orchestration\n",

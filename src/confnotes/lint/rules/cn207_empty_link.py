@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("links",),
     summary="A link has no destination: [slides](), [slides](<>) or [slides](#)",
     rationale="An empty link is a placeholder that was never filled in: readers click it and "
     "nothing happens, and the PDF and decks show link text that goes nowhere. An empty fragment (`#`) "

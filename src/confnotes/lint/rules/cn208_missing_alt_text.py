@@ -10,7 +10,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("links", "accessibility"),
     summary="An image has no alt text: ![](diagram.png)",
     rationale="Alt text is what a screen reader says, what the tagged PDF carries for the image, and "
     "what stays on a slide when the image cannot load. An image without it is invisible to some "

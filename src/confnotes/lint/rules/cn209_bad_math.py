@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("math",),
     summary="A formula's TeX cannot be typeset ($\\frac{a}{$): it is shown as code",
     rationale="confnotes typesets `$…$` and `$$…$$` in the page, the PDFs, the decks and PPTX. TeX "
     "it cannot read (a missing brace, a `\\left` without `\\right`, a `^` with nothing after it) is "

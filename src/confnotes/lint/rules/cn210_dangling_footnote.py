@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("footnotes",),
     summary="A footnote is cited but never defined ([^1] without [^1]: …), or defined but never cited",
     rationale="A call with no definition prints as `[^1]` in every output, and a definition that "
     "nothing cites has no number in the text to lead a reader to it: the page lists it at its end, "

@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("slides",),
     summary="A slide would have more items than slides.max_items (default 6)",
     rationale="Six bullets is about what an audience reads while listening. confnotes splits "
     "longer slides into '(cont.)' slides; splitting the point yourself usually reads better.",

@@ -10,7 +10,6 @@ from confnotes.slides import slide_words
 
 META = RuleMeta.of(
     __name__,
-    tags=("slides",),
     summary="A slide would have more words than slides.max_words (default 60)",
     rationale="A slide with a paragraph's worth of words gets read instead of listened to. Cut the "
     "text, or keep the detail in speaker notes.",

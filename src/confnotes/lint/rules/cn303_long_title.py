@@ -9,7 +9,6 @@ from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("slides",),
     summary="A slide title is longer than the limit (default 70 characters)",
     rationale="Slide titles wrap onto three lines and push the content down when they run past "
     "about seventy characters; the detail belongs in the bullets.",

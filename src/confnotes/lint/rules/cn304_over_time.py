@@ -10,7 +10,6 @@ from confnotes.timing import front_matter_line, spoken_minutes
 
 META = RuleMeta.of(
     __name__,
-    tags=("talk",),
     summary="The talk's estimate is above its slot (front matter duration) or a section's above its budget",
     rationale="A talk that runs long loses its last section, usually the conclusion, or the questions. "
     "The estimate counts what will be spoken (speaker notes, else the slide text) at the speaking "

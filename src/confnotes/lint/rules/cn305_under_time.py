@@ -10,7 +10,6 @@ from confnotes.timing import front_matter_line, spoken_minutes
 
 META = RuleMeta.of(
     __name__,
-    tags=("talk",),
     summary="The talk's estimate fills less than 60% of its slot (front matter duration)",
     rationale="A 40-minute slot with 15 minutes of material is either a talk still being written or "
     "a slot with room for questions; worth a look before the day, not an error.",

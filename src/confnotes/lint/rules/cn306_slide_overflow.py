@@ -9,7 +9,6 @@ from confnotes.slides.fit import overflow_message, overflowing
 
 META = RuleMeta.of(
     __name__,
-    tags=("slides",),
     summary="A slide does not fit even at the smallest text size, so the deck splits it",
     rationale="The deck measures every slide (the same fit engine every deck output uses) and "
     "shrinks text down to 24 px before it splits a slide into '(cont.)' slides: a 45-line code "

@@ -8,7 +8,6 @@ from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
     __name__,
-    tags=("project",),
     summary="The same talk title or reading-list entry appears in two notes",
     rationale="When a conference's notes are published together, the same talk written up twice "
     "(or a paper listed in two reading lists) is a merge waiting to happen. Checked across all the "
