@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 import subprocess
 
-import pytest
-
 from conftest import FIXTURES
 from helpers import rendered, rendered_deck, require_marp, require_program
 

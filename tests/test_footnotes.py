@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 import subprocess
 
-import pytest
-
 from conftest import FIXTURES
 from helpers import assert_words_in_order, page_words, pdf_reading_text, rendered, rendered_deck, require_marp, source_words
 
