@@ -63,12 +63,12 @@ def test_p_opens_a_presenter_that_drives_the_audience(two_windows):
     assert _title(presenter, ".pv-next .slide-title") == audience.locator("#slide-2 .slide-title").text_content().strip()
     for expected in (2, 3, 4):
         presenter.keyboard.press("Space")
-        audience.wait_for_function(f"document.body.dataset.slide === '{expected}'", timeout=5000)
+        audience.wait_for_function(f"document.body.dataset.slide === '{expected}'", timeout=120_000)
         assert _slide(presenter) == expected
         assert audience.locator(f"#slide-{expected}").is_visible()
     # the audience window drives the presenter too (a clicker plugged into the projector's machine)
     audience.keyboard.press("ArrowRight")
-    presenter.wait_for_function("document.body.dataset.slide === '5'", timeout=5000)
+    presenter.wait_for_function("document.body.dataset.slide === '5'", timeout=120_000)
     assert errors == []
 
 
@@ -158,8 +158,8 @@ def test_windows_opened_separately_stay_in_step(browser, talk_deck, channel):
         assert presenter.evaluate("typeof window.BroadcastChannel") == ("function" if channel == "BroadcastChannel" else "undefined")
         presenter.keyboard.press("ArrowRight")
         presenter.keyboard.press("ArrowRight")
-        audience.wait_for_function("document.body.dataset.slide === '3'", timeout=5000)
+        audience.wait_for_function("document.body.dataset.slide === '3'", timeout=120_000)
         audience.keyboard.press("ArrowLeft")
-        presenter.wait_for_function("document.body.dataset.slide === '2'", timeout=5000)
+        presenter.wait_for_function("document.body.dataset.slide === '2'", timeout=120_000)
     finally:
         context.close()

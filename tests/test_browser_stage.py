@@ -358,7 +358,7 @@ def two_windows(browser, talk):
 
 
 def _wait_slide(page, number: int) -> None:
-    page.wait_for_function(f"document.body.dataset.slide === '{number}'", timeout=5000)
+    page.wait_for_function(f"document.body.dataset.slide === '{number}'", timeout=120_000)
 
 
 def test_black_and_white_screens_in_both_windows(two_windows):
@@ -366,22 +366,22 @@ def test_black_and_white_screens_in_both_windows(two_windows):
     curtain = audience.locator(".deck-screen")
     assert not curtain.is_visible()
     presenter.keyboard.press("b")
-    audience.wait_for_function("document.body.dataset.screen === 'black'", timeout=5000)
+    audience.wait_for_function("document.body.dataset.screen === 'black'", timeout=120_000)
     assert curtain.is_visible() and curtain.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(0, 0, 0)"
     assert _text(presenter, ".pv-screen") == "Audience: black screen"
     assert presenter.get_by_role("button", name="Show slide").is_visible()
     assert presenter.locator(".pv-current .pv-frame").is_visible(), "the speaker still sees the slide"
     presenter.keyboard.press("w")
-    audience.wait_for_function("document.body.dataset.screen === 'white'", timeout=5000)
+    audience.wait_for_function("document.body.dataset.screen === 'white'", timeout=120_000)
     assert curtain.evaluate("n => getComputedStyle(n).backgroundColor") == "rgb(255, 255, 255)"
     presenter.keyboard.press("w")
-    audience.wait_for_function("document.body.dataset.screen === 'slide'", timeout=5000)
+    audience.wait_for_function("document.body.dataset.screen === 'slide'", timeout=120_000)
     assert not curtain.is_visible()
     audience.keyboard.press("b")  # from the audience window too
-    presenter.wait_for_function("document.body.dataset.screen === 'black'", timeout=5000)
+    presenter.wait_for_function("document.body.dataset.screen === 'black'", timeout=120_000)
     assert presenter.locator(".pv-screen").is_visible()
     audience.keyboard.press("b")
-    presenter.wait_for_function("document.body.dataset.screen === 'slide'", timeout=5000)
+    presenter.wait_for_function("document.body.dataset.screen === 'slide'", timeout=120_000)
     assert not presenter.locator(".pv-screen").is_visible()
 
 

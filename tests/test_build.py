@@ -63,7 +63,6 @@ def _snapshot(site: Path) -> dict[str, tuple[int, bytes]]:
     return {str(p.relative_to(site)): (p.stat().st_mtime_ns, p.read_bytes()) for p in site.rglob("*") if p.is_file()}
 
 
-@pytest.mark.slow
 def test_incremental_build_of_200_notes(cli, tmp_path, processes):
     notes = tmp_path / "notes"
     _make_corpus(notes, 200)

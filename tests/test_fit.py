@@ -61,17 +61,14 @@ def _deck(cli, note, tmp_path, to="slides"):
     return out
 
 
-def test_no_slide_overflows_in_chromium(cli, tmp_path, open_page):
-    failures = []
-    for note in NOTES_ALL:
-        deck = _deck(cli, note, tmp_path)
-        page, errors, _ = open_page(deck, viewport=(1280, 720))
-        measured = page.evaluate(MEASURE)
-        assert len(measured) == len(rendered_deck(note).slides), note.name
-        for slide in measured:
-            if slide["bad"]:
-                failures.append(f"{note.name} slide {slide['slide']} ({slide['title']}): {', '.join(slide['bad'])}")
-        assert errors == []
+@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_slide_overflows_in_chromium(cli, tmp_path, open_page, note):
+    deck = _deck(cli, note, tmp_path)
+    page, errors, _ = open_page(deck, viewport=(1280, 720))
+    measured = page.evaluate(MEASURE)
+    assert len(measured) == len(rendered_deck(note).slides), note.name
+    failures = [f"slide {slide['slide']} ({slide['title']}): {', '.join(slide['bad'])}" for slide in measured if slide["bad"]]
+    assert errors == []
     assert failures == []
 
 
@@ -120,40 +117,25 @@ def test_no_title_only_slides_and_no_orphans(note):
             )
 
 
-def test_slides_pdf_has_a_page_per_slide(cli, tmp_path, weasyprint):
+@pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_slides_pdf_has_a_page_per_slide(cli, tmp_path, weasyprint, note):
+    """No slide spills over onto a second page, and every page is 16:9."""
     from pypdf import PdfReader
 
-    wrong = []
-    for note in NOTES_ALL:  # every fixture: no slide spills over onto a second page
-        pdf = _deck(cli, note, tmp_path, "slides-pdf")
-        count = len(rendered_deck(note).slides)
-        reader = PdfReader(str(pdf))
-        if len(reader.pages) != count:
-            wrong.append(f"{note.name}: {len(reader.pages)} pages for {count} slides")
-        box = reader.pages[0].mediabox
-        assert round(float(box.width) / float(box.height), 3) == round(16 / 9, 3)
-    assert wrong == []
+    reader = PdfReader(str(_deck(cli, note, tmp_path, "slides-pdf")))
+    assert len(reader.pages) == len(rendered_deck(note).slides)
+    box = reader.pages[0].mediabox
+    assert round(float(box.width) / float(box.height), 3) == round(16 / 9, 3)
 
 
-def test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture(cli, tmp_path, processes):
-    """One marp-cli run over every fixture's Marp file: each has as many sections as the deck has
-    slides (a fence left open in a list item once turned the rest of a deck into code)."""
+def test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture(marp_html, processes):
+    """Every fixture's Marp file has as many sections as the deck has slides (a fence left open in a
+    list item once turned the rest of a deck into code)."""
     import re
-    import subprocess
 
-    marp = require_marp()
-    decks, html = tmp_path / "marp", tmp_path / "html"
-    decks.mkdir()
-    expected = {}
-    for note in NOTES_ALL:
-        name = f"{note.parent.name}-{note.stem}"
-        assert cli("render", str(note), "--to", "marp", "-o", str(decks / f"{name}.md")).exit_code == 0
-        expected[name] = len(rendered_deck(note).slides)
-    proc = subprocess.run([marp, "--input-dir", str(decks), "-o", str(html)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
     # a slide's number once: a background picture (![bg]) makes marp-cli draw its slide in three layers
-    shown = {path.stem: len(set(re.findall(r'<section\b[^>]* id="(\d+)"', path.read_text()))) for path in html.glob("*.html")}
-    assert shown == expected
+    shown = {note: len(set(re.findall(r'<section\b[^>]* id="(\d+)"', html.read_text()))) for note, html in marp_html[0].items()}
+    assert shown == {note: len(rendered_deck(note).slides) for note in NOTES_ALL}
 
 
 def test_fitting_a_100_slide_deck_is_quick(tmp_path):
@@ -266,18 +248,41 @@ _MARP_MEASURE = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_marp_slides_fit_as_marp_cli_renders_them(cli, tmp_path, browser, note):
-    """Each Marp slide carries the fit engine's sizes for it (a scoped style), so marp-cli's slides do
-    not overflow either (tables of 12 columns ran 38 % past the slide at Marp's own sizes)."""
+@pytest.fixture(scope="module")
+def marp_html(tmp_path_factory):
+    """Every fixture's deck as marp-cli's HTML, from one marp-cli run over a folder of them (a run a
+    deck started Node and marp-cli's bundle again for each), with what marp-cli printed."""
     import subprocess
 
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+
     marp = require_marp()
-    md = tmp_path / f"{note.stem}.marp.md"  # written elsewhere: its images are linked back to the note's folder
-    assert cli("render", str(note), "--to", "marp", "-o", str(md)).exit_code == 0
-    html = md.with_suffix(".html")
-    proc = subprocess.run([marp, str(md), "-o", str(html), "--allow-local-files"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0 and "WARN" not in proc.stdout + proc.stderr, proc.stderr
+    decks = tmp_path_factory.mktemp("marp-decks")  # written elsewhere: images are linked back to the note's folder
+    names = {}
+    for note in NOTES_ALL:
+        names[note] = name = f"{note.parent.name}-{note.stem}"
+        result = CliRunner().invoke(main, ["render", str(note), "--to", "marp", "-o", str(decks / f"{name}.md")])
+        assert result.exit_code == 0, result.stderr
+    out = tmp_path_factory.mktemp("marp-html")
+    proc = subprocess.run(
+        [marp, "--input-dir", str(decks), "-o", str(out), "--allow-local-files"], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {note: out / f"{name}.html" for note, name in names.items()}, proc.stdout + proc.stderr
+
+
+def test_marp_cli_renders_every_deck_without_a_warning(marp_html, processes):
+    _html, printed = marp_html
+    assert "WARN" not in printed, printed
+
+
+@pytest.mark.parametrize("note", MARP_DECKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_marp_slides_fit_as_marp_cli_renders_them(marp_html, browser, note, processes):
+    """Each Marp slide carries the fit engine's sizes for it (a scoped style), so marp-cli's slides do
+    not overflow either (tables of 12 columns ran 38 % past the slide at Marp's own sizes)."""
+    html = marp_html[0][note]
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     try:
         page.goto(html.as_uri())

@@ -194,7 +194,7 @@ def test_request_paths_get_an_answer_never_a_traceback(preview, capfd, parts):
     from urllib.parse import quote
 
     path = "/" + "/".join(parts)
-    connection = http.client.HTTPConnection("127.0.0.1", preview.httpd.server_address[1], timeout=5)
+    connection = http.client.HTTPConnection("127.0.0.1", preview.httpd.server_address[1], timeout=120)
     try:
         connection.putrequest("GET", quote(path, safe="/%?#.~") if "\x00" not in path else "/%00")
         connection.endheaders()

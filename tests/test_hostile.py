@@ -123,7 +123,7 @@ def test_output_to_a_device_or_pipe_is_written_not_replaced(cli, tmp_path):
     note = tmp_path / "talk.md"
     note.write_text("# Talk\n\n## A\n\n- a\n")
     result = cli("render", str(note), "-o", str(pipe))
-    reader.join(timeout=10)
+    reader.join(timeout=120)
     assert result.exit_code == 0
     assert stat.S_ISFIFO(os.stat(pipe).st_mode)
     assert received and received[0].startswith(b"<!DOCTYPE html>")

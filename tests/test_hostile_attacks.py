@@ -253,7 +253,7 @@ def test_stdout_on_a_full_disk(tmp_path, processes):
     note.write_text("# T\n\n## A\n\n- b\n" * 2000)
     with open("/dev/full", "wb") as full:
         proc = subprocess.run(
-            [sys.executable, "-m", "confnotes", "outline", str(note)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+            [sys.executable, "-m", "confnotes", "outline", str(note)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120
         )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "cannot write the output" in proc.stderr
@@ -387,7 +387,7 @@ def test_serve_bind_failure_leaves_nothing_behind(tmp_path, processes):
             [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", str(port)],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=120,
             env={**os.environ, "TMPDIR": str(temp)},
         )
     assert proc.returncode == 2 and proc.stderr.startswith(f"confnotes: cannot listen on 127.0.0.1:{port}")
@@ -406,16 +406,16 @@ def test_serve_shows_a_broken_config_and_keeps_watching(tmp_path, processes):
     try:
         lines = _lines_of(proc.stderr)
         assert saved_until(lambda: (notes / "confnotes.toml").write_text("theme = 3\n"), lines, "confnotes.toml")
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/talk.html", timeout=5).read().decode()
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/talk.html", timeout=120).read().decode()
         assert "did not build" in page and "must be a string" in page and "first" in page
         (notes / "confnotes.toml").unlink()
         out = _lines_of(proc.stdout)
         for _ in range(40):  # each save is followed by a rebuild; stop when the page shows it
             saved_until(lambda: (notes / "talk.md").write_text("# Talk\n\n- second\n"), out, "rebuilt", attempts=1)
-            page = urllib.request.urlopen(f"http://127.0.0.1:{port}/talk.html", timeout=5).read().decode()
+            page = urllib.request.urlopen(f"http://127.0.0.1:{port}/talk.html", timeout=120).read().decode()
             if "second" in page:
                 break
         assert "second" in page and "did not build" not in page
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=120)

@@ -35,7 +35,7 @@ def png(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
 
 
-def eventually(condition, seconds: float = 20.0) -> bool:
+def eventually(condition, seconds: float = 120.0) -> bool:
     """Poll ``condition`` until it holds or ``seconds`` pass (generous: a loaded machine is slow)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -418,7 +418,7 @@ def _port(server) -> int:
 
 def _raw(server, request: str, read: bool = True) -> socket.socket | bytes:
     """Send ``request`` as written; return all the server answered (or the open socket)."""
-    connection = socket.create_connection(("127.0.0.1", _port(server)), timeout=10)
+    connection = socket.create_connection(("127.0.0.1", _port(server)), timeout=120)
     connection.sendall(request.encode())
     if not read:
         return connection
@@ -434,7 +434,7 @@ class Stream:
 
     def __init__(self, server, headers: str = "") -> None:
         request = f"GET /__confnotes/events HTTP/1.1\r\nHost: 127.0.0.1:{_port(server)}\r\n{headers}\r\n"
-        self.connection = socket.create_connection(("127.0.0.1", _port(server)), timeout=10)
+        self.connection = socket.create_connection(("127.0.0.1", _port(server)), timeout=120)
         self.connection.sendall(request.encode())
         self.head = b""
         while b"\r\n\r\n" not in self.head and (chunk := self.connection.recv(1024)):
@@ -512,8 +512,8 @@ def test_slow_headers_are_cut_off(serve):
     """Slowloris: a request line and headers sent a byte at a time never end; the server closes
     the connection once its header time is up, as it does an idle one."""
     server = serve(header_seconds=0.5)
-    idle = socket.create_connection(("127.0.0.1", _port(server)), timeout=10)
-    trickle = socket.create_connection(("127.0.0.1", _port(server)), timeout=10)
+    idle = socket.create_connection(("127.0.0.1", _port(server)), timeout=120)
+    trickle = socket.create_connection(("127.0.0.1", _port(server)), timeout=120)
     closed = threading.Event()
 
     def send_slowly() -> None:
@@ -537,7 +537,7 @@ def test_slow_headers_are_cut_off(serve):
 
 def test_connections_are_capped(serve):
     server = serve(connections=4, header_seconds=60)
-    held = [socket.create_connection(("127.0.0.1", _port(server)), timeout=10) for _ in range(4)]
+    held = [socket.create_connection(("127.0.0.1", _port(server)), timeout=120) for _ in range(4)]
     assert eventually(lambda: server.httpd.open_connections == 4)
     answer = _raw(server, f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{_port(server)}\r\n\r\n")
     assert isinstance(answer, bytes) and answer.startswith(b"HTTP/1.0 503")

@@ -77,7 +77,6 @@ def test_html_page_with_notes_shows_every_speaker_note(cli, path):
     assert not _speaker_note_words(doc) - set(page_words(result.stdout))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
 def test_pdf_text_keeps_the_order(cli, tmp_path, path, processes, weasyprint):
     text, _ = _load(path)
