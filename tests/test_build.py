@@ -307,7 +307,7 @@ def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monke
     """The manifest records the index files' sizes and hashes: when nothing the index shows has
     changed and both files are as recorded, an unchanged build neither renders the index page nor
     reads every outline again to make outline.json (half of a 1,000-note site's unchanged build)."""
-    import confnotes.build
+    import confnotes.build.index
 
     site = tmp_path / "site"
     assert cli("build", str(NOTES), "-o", str(site), "--to", "html").exit_code == 0
@@ -315,7 +315,7 @@ def test_an_unchanged_rebuild_does_not_make_the_index_again(cli, tmp_path, monke
     assert recorded["index.html"]["bytes"] == len((site / "index.html").read_bytes())
     assert recorded["outline.json"]["bytes"] == len((site / "outline.json").read_bytes())
     made = []
-    monkeypatch.setattr(confnotes.build, "_site_outline", lambda *args: made.append(args) or iter(()))
+    monkeypatch.setattr(confnotes.build.index, "_site_outline", lambda *args: made.append(args) or iter(()))
     again = cli("build", str(NOTES), "-o", str(site), "--to", "html")
     assert "rendered 0, skipped 2 unchanged" in again.stdout and made == []
     assert _manifest(site)["site"] == recorded

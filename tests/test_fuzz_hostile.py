@@ -243,7 +243,8 @@ def test_build_reads_any_manifest_as_a_rebuild(tmp_path_factory, built, data):
 @FUZZ
 @given(st.data())
 def test_merge_takes_a_whole_shard_manifest_or_refuses_and_keeps_it(tmp_path_factory, built, data):
-    from confnotes.build import _manifest_problem, _outline_intact
+    from confnotes.build.index import _outline_intact
+    from confnotes.build.manifest import _manifest_problem
 
     site = tmp_path_factory.mktemp("merge")
     shutil.copytree(built["outlines"], site / OUTLINES)

@@ -108,7 +108,7 @@ def test_config_files_are_read_or_refused_with_a_notes_error(tmp_path_factory, l
 @FUZZ
 @given(JSON_VALUES, st.text(max_size=40))
 def test_manifests_never_reach_outside_the_site(tmp_path_factory, data, rel):
-    from confnotes.build import _read_manifest, _remove_outputs, inside
+    from confnotes.build.manifest import _read_manifest, _remove_outputs, inside
 
     site = tmp_path_factory.mktemp("site")
     outside = site.parent / f"{site.name}-outside.txt"

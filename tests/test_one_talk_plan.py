@@ -190,7 +190,7 @@ def test_a_split_code_block_is_highlighted_whole_then_split(cli, tmp_path):
 
 def test_a_build_makes_one_talk_plan_per_note(cli, tmp_path, monkeypatch, weasyprint):
     """Lint's timing rules, every deck format and the index read one plan, made once."""
-    import confnotes.timing as timing
+    import confnotes.timing.talk as timing
 
     made: list[str] = []
     real = timing.plan
