@@ -158,22 +158,22 @@ def _server_clients(item: pytest.Item) -> tuple[str, ...]:
     return ("processes",) if any(getattr(d.func, "__module__", "").startswith("pytest_lsp") for d in definitions) else ()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def weasyprint() -> None:
     """The test lays out PDFs with WeasyPrint (about a second a PDF): integration tier."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def processes() -> None:
     """The test starts programs or confnotes in fresh processes: integration tier."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def stress() -> None:
     """The test makes notes of many megabytes or fuzzes at full counts: stress tier (`make stress`)."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def libreoffice(processes) -> str:
     """LibreOffice's ``soffice`` (skipped without it; a failure under ``CI=true``)."""
     from helpers import require_program

@@ -272,3 +272,75 @@ def test_pptx_text_box_bullets_state_their_size_and_face(cli, tmp_path):
                     found += 1
                     assert properties.find(f"{ns}buSzPct") is not None and properties.find(f"{ns}buFont") is not None
     assert found == 3
+
+
+#: ten parts budgeted 1 to 10 minutes (an agenda of two slides), and a hidden backup part at the end
+TEN_PARTS = "\n".join(
+    [
+        "---",
+        "title: Platform migration, ten steps",
+        "speakers: [Priya Raman]",
+        "duration: 60min",
+        "---",
+        "",
+        "Notes for the platform track, kept as the slides.",
+        "",
+        *(
+            line
+            for n in range(1, 11)
+            for line in (f"## Step {n} of the migration", f"<!-- time: {n}min -->", "", f"- What changes in step {n}", "- Who signs it off", "")
+        ),
+        "## Backup: the numbers",
+        "<!-- slide hide -->",
+        "",
+        "- p99 went from 900 ms to 240 ms",
+        "",
+    ]
+)
+EVERY_FORMAT = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
+
+
+@pytest.fixture(scope="module")
+def ten_parts(tmp_path_factory, weasyprint):
+    """The note rendered once in every format: format -> (exit code, error output, the file's text)."""
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+    from helpers import pdf_text
+
+    folder = tmp_path_factory.mktemp("ten-parts")
+    note = folder / "migration.md"
+    note.write_text(TEN_PARTS, encoding="utf-8")
+    out = {}
+    for fmt in EVERY_FORMAT:
+        target = folder / f"out.{fmt}"
+        result = CliRunner().invoke(main, ["render", str(note), "--to", fmt, "-o", str(target)])
+        if result.exit_code != 0:
+            out[fmt] = (result.exit_code, result.stderr, "")
+            continue
+        data = target.read_bytes()
+        if fmt == "pptx":
+            from pptx import Presentation
+
+            slides = Presentation(io.BytesIO(data)).slides
+            text = "\n".join(shape.text_frame.text for slide in slides for shape in slide.shapes if shape.has_text_frame)
+        else:
+            text = pdf_text(data) if fmt.endswith("pdf") or fmt == "handout" else data.decode()
+        out[fmt] = (result.exit_code, result.stderr, text)
+    return out
+
+
+@pytest.mark.parametrize("fmt", EVERY_FORMAT)
+def test_a_talk_with_a_hidden_backup_part_renders_in_every_format(ten_parts, fmt):
+    code, stderr, _text = ten_parts[fmt]
+    assert code == 0, stderr
+
+
+@pytest.mark.parametrize("fmt", ["slides", "slides-pdf", "handout", "pptx", "marp", "outline"])
+def test_an_agenda_of_two_slides_shows_each_parts_own_minutes(ten_parts, fmt):
+    """The "(cont.)" agenda slide once showed the first slide's minutes again (the seventh part: 1 min)."""
+    _code, stderr, text = ten_parts[fmt]
+    words = " ".join(re.sub(r"<[^>]+>", " ", text).split())  # the HTML deck's minutes are a span of their own
+    shown = re.findall(r"Step (\d+) of the migration\W{0,8}(\d+) min", words)
+    assert shown, (fmt, stderr)
+    assert sorted({(int(step), int(minutes)) for step, minutes in shown}) == [(n, n) for n in range(1, 11)], fmt

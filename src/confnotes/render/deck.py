@@ -51,14 +51,19 @@ def talk_plan_for(doc: Document, options: RenderOptions, base_dir: Path | None) 
 
 
 def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
-    """The minutes a talk's agenda shows per part (its budget, else its estimate), the same in
-    every deck output; None for notes that are not a talk."""
+    """The minutes of each part of a talk (``Document.parts``, hidden ones too: its budget, else its
+    estimate), the same in every deck output; an agenda item shows ``minutes[item.part]``, on
+    whichever agenda slide it lands. None for notes that are not a talk."""
     if not (doc.is_talk and doc.parts):
         return None
-    from confnotes.slides.build import shown_parts
+    return [agenda_label(section.planned_minutes) for section in timing.sections]
 
-    # one label per item of the agenda, which leaves out the parts the deck hides
-    return [agenda_label(section.planned_minutes) for section, shown in zip(timing.sections, shown_parts(doc), strict=False) if shown]
+
+def item_minutes(slide: Slide, minutes: list[str] | None) -> list[str]:
+    """The minutes of an agenda slide's items, in order (none for another slide)."""
+    if slide.kind != "agenda" or not minutes:
+        return []
+    return [minutes[item.part] for item in slide.content if type(item) is SlideItem and item.part is not None]
 
 
 def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, printed: bool = False) -> dict[str, Any]:
@@ -83,6 +88,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
         "timing": timing,
         "schedule": schedule(timing),
         "agenda_minutes": agenda,
+        "item_minutes": item_minutes,
         "clock": format_minutes,
         "options": options,
         "md": md,

@@ -236,13 +236,14 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
     # a talk gets an agenda unless the author wrote one (a reading list gets none)
     own = any(part.title.strip().strip("*_").strip().lower() == "agenda" for part in doc.parts)
     agenda = options.agenda if options.agenda is not None else not doc.is_reading_list and not own
-    parts = [part for part, shown in zip(doc.parts, shown_parts(doc), strict=True) if shown]
+    parts = [(index, part) for index, (part, shown) in enumerate(zip(doc.parts, shown_parts(doc), strict=True)) if shown]
     if agenda and doc.sections:  # right after the title slide
-        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title) for s in parts)))
-    if agenda and any(len(part.title) > LONG_TITLE for part in parts):
+        slides.insert(1, Slide("agenda", "Agenda", content=tuple(SlideItem(s.title, part=index) for index, s in parts)))
+    if agenda and any(len(part.title) > LONG_TITLE for _, part in parts):
         from confnotes.slides.fit import short_title
 
-        slides[1] = replace(slides[1], content=tuple(SlideItem(short_title(s.title, "agenda")[0]) for s in parts))
+        items = tuple(SlideItem(short_title(s.title, "agenda")[0], part=index) for index, s in parts)
+        slides[1] = replace(slides[1], content=items)
     expanded, cut = _capped(slides, options)
     return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, (*_undrawn(slides), *cut))
 

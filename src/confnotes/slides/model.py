@@ -21,6 +21,9 @@ class SlideItem:
     number: str | None = None
     #: in an incremental list, the step that reveals it (1, 2, …; a sub-item its item's); 0: shown
     step: int = 0
+    #: on an agenda, the part of the talk the item names (its index in ``Document.parts``): its minutes
+    #: follow it onto whichever agenda slide it lands on
+    part: int | None = None
 
     @property
     def kind(self) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from confnotes.escape import xml_safe
 from confnotes.model import Document
-from confnotes.render.deck import agenda_minutes, talk_plan_for
+from confnotes.render.deck import agenda_minutes, item_minutes, talk_plan_for
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 from confnotes.render.pptx.presentation import _layouts, _open_reference, _sixteen_nine, reproducible_zip
@@ -94,7 +94,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
             if slide.layout == "full-image":  # on the band over the picture
                 _light_text(page)
             if slide.kind == "agenda" and minutes:
-                _agenda_minutes(page, minutes)
+                _agenda_minutes(page, item_minutes(slide, minutes))
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
         if not reference and slide.kind != "title":
