@@ -288,7 +288,7 @@ TEN_PARTS = "\n".join(
         *(
             line
             for n in range(1, 11)
-            for line in (f"## Step {n} of the migration", f"<!-- time: {n}min -->", "", f"- What changes in step {n}", "- Who signs off", "")
+            for line in (f"## Step {n} of the migration", f"<!-- time: {n}min -->", "", f"- What changes in step {n}", "- Sign-off", "")
         ),
         "## Backup: the numbers",
         "<!-- slide hide -->",
