@@ -118,14 +118,42 @@ def test_no_title_only_slides_and_no_orphans(note):
 
 
 @pytest.mark.parametrize("note", NOTES_ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_slides_pdf_has_a_page_per_slide(cli, tmp_path, weasyprint, note):
-    """No slide spills over onto a second page, and every page is 16:9."""
+def test_slides_pdf_has_a_page_per_slide_and_the_handout_three_slides_a_page(cli, tmp_path, weasyprint, note):
+    """No slide spills over onto a second page, every page is 16:9, and the handout holds three slides
+    on each page (a row was once paged by its slide's unscaled content, and 9 of 15 notes took extra pages)."""
+    import math
+
     from pypdf import PdfReader
 
+    slides = len(rendered_deck(note).slides)
     reader = PdfReader(str(_deck(cli, note, tmp_path, "slides-pdf")))
-    assert len(reader.pages) == len(rendered_deck(note).slides)
+    assert len(reader.pages) == slides
     box = reader.pages[0].mediabox
     assert round(float(box.width) / float(box.height), 3) == round(16 / 9, 3)
+    assert len(PdfReader(str(_deck(cli, note, tmp_path, "handout"))).pages) == math.ceil(slides / 3)
+
+
+def test_the_handout_of_a_110_slide_talk_has_37_pages(cli, tmp_path, weasyprint):
+    """A long talk as people write one: sections of points with sub-points, code, a table and notes."""
+    import math
+
+    from pypdf import PdfReader
+
+    parts = ["---", "title: Running Postgres at scale, a year in", "speakers: [Ana Costa]", "duration: 45min", "---", ""]
+    for quarter, weeks in enumerate((9, 9, 8, 8), start=1):
+        parts += [f"## Quarter {quarter}", ""]
+        for n in range(1, weeks + 1):
+            parts += [f"### Week {n}: what broke", "", f"1. The page at 03:{n:02d} was a replication lag alert"]
+            parts += ["   - the replica was 40 s behind", f"2. Root cause: vacuum on table_{n} held a lock", "3. Fix shipped"]
+            parts += ["", "::: notes", f"Tell the story of week {n} of quarter {quarter}.", ":::", ""]
+        parts += ["```sql", f"SELECT pid, state FROM pg_stat_activity WHERE wait_event = 'Lock{quarter}';", "```", ""]
+    parts += ["## Questions", "", "What would you automate first?", "", "## Thanks", "", "Slides and the runbook: ask me after the talk."]
+    note = tmp_path / "postgres-year.md"
+    note.write_text("\n".join(parts), encoding="utf-8")
+    slides = len(rendered_deck(note).slides)
+    assert slides == 110
+    handout = _deck(cli, note, tmp_path, "handout")
+    assert len(PdfReader(str(handout)).pages) == math.ceil(slides / 3) == 37
 
 
 def test_marp_cli_shows_as_many_slides_as_the_deck_for_every_fixture(marp_html, processes):
