@@ -859,3 +859,47 @@ def test_a_section_layouts_points_keep_their_labels_and_markers_in_pptx(cli, tmp
         "\u2003◦ only what a human must do",
     ]
     assert next(run for run in paragraphs[0].runs if "Owner" in run.text).font.bold  # the label, bold
+
+
+INVERTED_TABLE = """---
+title: Capacity review, Q3
+---
+
+## Where the money goes
+<!-- slide class: invert -->
+
+| Service | Monthly cost | Share |
+|---|---|---|
+| Search | $41k | 38% |
+| Checkout | $22k | 20% |
+| Recommendations | $19k | 17% |
+"""
+
+#: the contrast of each header cell's text with what is under it (its fill over the slide's ground)
+_HEADER_CONTRAST = """() => {
+  const rgba = text => { const v = text.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const f = c => (c /= 255) <= .03928 ? c / 12.92 : ((c + .055) / 1.055) ** 2.4;
+  const lum = ([r, g, b]) => .2126 * f(r) + .7152 * f(g) + .0722 * f(b);
+  const slide = document.querySelector('.slide.invert');
+  const ground = rgba(getComputedStyle(slide).backgroundColor);
+  return [...slide.querySelectorAll('th')].map(th => {
+    const fill = rgba(getComputedStyle(th).backgroundColor), ink = rgba(getComputedStyle(th).color);
+    const under = [0, 1, 2].map(i => fill[i] * fill[3] + ground[i] * (1 - fill[3]));
+    const [a, b] = [lum(ink), lum(under)].sort((x, y) => y - x);
+    return (a + .05) / (b + .05);
+  });
+}"""
+
+
+@pytest.mark.parametrize("theme", ["default", "dark"])
+def test_a_tables_header_on_an_invert_slide_is_legible(cli, tmp_path, open_page, theme):
+    """The header row's light fill once sat under the invert slide's white ink (white on white)."""
+    note = tmp_path / "capacity.md"
+    note.write_text(INVERTED_TABLE, encoding="utf-8")
+    deck = tmp_path / "capacity.slides.html"
+    rendered(cli, note, "slides", deck, "--theme", theme)
+    page, errors, _ = open_page(deck, viewport=(1280, 720))
+    page.evaluate("() => { document.querySelectorAll('.slide').forEach(s => s.style.display = 'block'); }")
+    contrasts = page.evaluate(_HEADER_CONTRAST)
+    assert len(contrasts) == 3 and min(contrasts) >= 4.5, contrasts
+    assert errors == []
