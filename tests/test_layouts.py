@@ -903,3 +903,61 @@ def test_a_tables_header_on_an_invert_slide_is_legible(cli, tmp_path, open_page,
     contrasts = page.evaluate(_HEADER_CONTRAST)
     assert len(contrasts) == 3 and min(contrasts) >= 4.5, contrasts
     assert errors == []
+
+
+LEAD_SLIDES = """---
+title: Ten Years of On-Call
+speakers: [Kenji Watanabe]
+event: SREcon Americas
+duration: 20min
+---
+
+## What we learned
+
+<!-- slide layout: quote -->
+
+> Every page is a bug report against the system.
+
+## The numbers
+
+<!-- slide layout: big-number -->
+
+93%
+
+of pages were noise in 2016
+"""
+
+#: for each slide marp-cli drew, its classes and each text's room to the slide's left and right edges
+_MARP_SIDES = """() => [...document.querySelectorAll('svg > foreignObject > section')].map(section => {
+  const box = section.getBoundingClientRect();
+  const sides = [...section.querySelectorAll('h1, h2, p')].map(el => {
+    const range = document.createRange(); range.selectNodeContents(el); const text = range.getBoundingClientRect();
+    return [text.left - box.left, box.right - text.right];
+  });
+  return [section.className, sides];
+})"""
+
+
+def test_marps_lead_slides_are_centred_in_its_default_theme(tmp_path, browser, processes):
+    """Marp's default theme has no ``lead`` rule: the title, quote and big-number slides sat at the left."""
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+
+    note = tmp_path / "on-call.md"
+    note.write_text(LEAD_SLIDES, encoding="utf-8")
+    assert CliRunner().invoke(main, ["render", str(note), "--to", "marp", "-o", str(tmp_path / "on-call.marp.md")]).exit_code == 0
+    proc = subprocess.run(
+        [require_marp(), str(tmp_path / "on-call.marp.md"), "-o", str(tmp_path / "on-call.html")], capture_output=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto((tmp_path / "on-call.html").as_uri())
+        slides = page.evaluate(_MARP_SIDES)
+    finally:
+        page.close()
+    lead = [sides for classes, sides in slides if "lead" in classes.split()]
+    assert len(lead) == 3  # the title, the quote and the big number
+    for sides in lead:
+        assert sides and all(abs(left - right) <= 2 for left, right in sides), sides
