@@ -320,3 +320,66 @@ def test_marp_slides_fit_as_marp_cli_renders_them(marp_html, browser, note, proc
     assert sizes and len(sizes) == len(rendered_deck(note).slides)
     overflowing = [number for number, (down, across) in enumerate(sizes, start=1) if down > 1 or across > 1]
     assert overflowing == [], f"slides past the edge in marp-cli's HTML: {overflowing}"
+
+
+RETRY_LOOP = """---
+title: Go services at scale
+---
+
+## The retry loop we ship
+
+Every client wraps its calls in this:
+
+```go
+func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
+\tvar lastErr error
+\tfor attempt := 0; attempt < c.maxAttempts; attempt++ {
+\t\tif attempt > 0 {
+\t\t\tdelay := c.backoff(attempt)
+\t\t\tselect {
+\t\t\tcase <-ctx.Done():
+\t\t\t\treturn nil, ctx.Err()
+\t\t\tcase <-time.After(delay):
+\t\t\t}
+\t\t}
+\t\tresp, err := c.send(ctx, req)
+\t\tif err == nil && resp.StatusCode < 500 {
+\t\t\treturn resp, nil
+\t\t}
+\t\tif err != nil {
+\t\t\tlastErr = err
+\t\t} else {
+\t\t\tlastErr = fmt.Errorf("server error: %d", resp.StatusCode)
+\t\t\tresp.Body.Close()
+\t\t}
+\t\tc.metrics.Retries.Inc()
+\t\tif !c.retryable(err, resp) {
+\t\t\tbreak
+\t\t}
+\t}
+\treturn nil, fmt.Errorf("after %d attempts: %w", c.maxAttempts, lastErr)
+}
+```
+
+- Budgets cap the retries per caller
+"""
+
+
+def _code_parts(doc):
+    from confnotes.slides.fit import code_lines
+
+    return [code_lines(entry) for slide in build_deck(doc).slides for entry in slide.content if getattr(entry, "kind", "") == "code"]
+
+
+@pytest.mark.parametrize("source", ["retry-loop", *NOTES_ALL], ids=lambda p: p if isinstance(p, str) else f"{p.parent.name}/{p.name}")
+def test_a_split_code_block_never_starts_a_slide_with_a_closing_bracket(source):
+    """Each part of a code block the fit engine cuts starts where a reader would turn the page: not on
+    a lone ``}`` (the retry loop's "(cont.)" slide began with ``} else {``)."""
+    from confnotes.api import parse_text
+
+    doc = parse_text(RETRY_LOOP) if source == "retry-loop" else load_note(str(source)).doc
+    parts = _code_parts(doc)
+    assert source != "retry-loop" or len(parts) == 2
+    for lines in parts:
+        first = next((line for line in lines if line.strip()), "")
+        assert not first.lstrip().startswith(("}", ")", "]")), lines[:3]

@@ -388,6 +388,22 @@ def _balanced(fits: int, total: int, last: bool) -> int:
     return fits
 
 
+def _code_break(lines: list[str], count: int) -> int:
+    """Where code that fits ``count`` lines turns the page: never so that the next part starts with a
+    closing bracket (a "(cont.)" slide of lone ``}``), and in the last third of what fits, after a
+    blank line if there is one, else before the least indented statement (the latest of those)."""
+    if count >= len(lines):
+        return count
+    low = max(3, count - max(3, count // 3))
+
+    def rank(cut: int) -> tuple[bool, int, int]:
+        line = lines[cut]
+        return (not lines[cut - 1].strip(), -(len(line) - len(line.lstrip())), cut)
+
+    good = [cut for cut in range(low, count + 1) if lines[cut].strip() and lines[cut].lstrip()[0] not in "}])"]
+    return max(good, key=rank) if good else count
+
+
 def _cut(entry: SlideText, room: float, last: bool = False) -> tuple[SlideEntry | None, SlideEntry | None]:
     """The longest first part of ``entry`` that fits ``room`` px at the floor scale (code by lines,
     a table by rows with its header, a paragraph by sentences), and the rest; ``None`` for no part.
@@ -406,7 +422,7 @@ def _cut(entry: SlideText, room: float, last: bool = False) -> tuple[SlideEntry 
             count += 1
         if count < min(3, len(lines)):  # a sliver of code is no use: start it on the next slide
             return None, entry
-        count = _balanced(count, len(lines), last)
+        count = _code_break(lines, _balanced(count, len(lines), last))
         return fence(entry, lines[:count]), (fence(entry, lines[count:], count) if count < len(lines) else None)
     if entry.kind == "table":
         body = len(table_rows(entry.text)) - 1
