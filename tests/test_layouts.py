@@ -961,3 +961,67 @@ def test_marps_lead_slides_are_centred_in_its_default_theme(tmp_path, browser, p
     assert len(lead) == 3  # the title, the quote and the big number
     for sides in lead:
         assert sides and all(abs(left - right) <= 2 for left, right in sides), sides
+
+
+TITLE_PICTURE = """---
+title: Ten Years of On-Call
+speakers: [Kenji Watanabe]
+event: SREcon Americas 2026
+duration: 20min
+---
+
+![The on-call team at the 2016 offsite](team.png)
+
+What a decade of pages taught one platform team.
+
+## Where we started
+
+- 40 pages a week for a team of six
+- Every alert went to everyone
+"""
+
+
+@pytest.fixture
+def title_picture(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (1600, 900), (40, 90, 140)).save(tmp_path / "team.png")
+    note = tmp_path / "talk.md"
+    note.write_text(TITLE_PICTURE, encoding="utf-8")
+    return note
+
+
+def test_a_picture_in_the_opening_goes_beside_the_title(title_picture):
+    """It once took the title's room: over the title in the deck, a second page in the slides PDF."""
+    deck = rendered_deck(title_picture)
+    first = deck.slides[0]
+    assert first.kind == "title" and first.layout == "image-right" and first.parts == 1
+    assert not any(slide.continued and slide.title == first.title for slide in deck.slides)
+
+
+def test_the_title_picture_is_a_picture_beside_the_title_in_pptx(cli, title_picture, tmp_path):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    rendered(cli, title_picture, "pptx", tmp_path / "talk.pptx")
+    first = Presentation(str(tmp_path / "talk.pptx")).slides[0]
+    pictures = [shape for shape in first.shapes if shape.shape_type == MSO_SHAPE_TYPE.PICTURE]
+    assert len(pictures) == 1, [shape.shape_type for shape in first.shapes]  # not its alt text
+    assert "2016 offsite" not in " ".join(shape.text_frame.text for shape in first.shapes if shape.has_text_frame)
+    for shape in first.placeholders:  # the title and its lines stay on the picture's left
+        assert shape.left >= 0 and shape.left + shape.width <= pictures[0].left, shape.name
+
+
+def test_the_title_picture_leaves_the_title_clear_in_the_deck_and_the_slides_pdf(cli, title_picture, tmp_path, open_page, weasyprint):
+    from pypdf import PdfReader
+
+    rendered(cli, title_picture, "slides", tmp_path / "talk.slides.html")
+    page, errors, _ = open_page(tmp_path / "talk.slides.html", viewport=(1280, 720))
+    title, picture = page.evaluate(
+        """() => ['.slide.kind-title .slide-title', '.slide.kind-title img'].map(sel => {
+             const r = document.querySelector(sel).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert title[2] <= picture[0] and picture[2] - picture[0] > 300, (title, picture)
+    assert errors == []
+    rendered(cli, title_picture, "slides-pdf", tmp_path / "talk.pdf")
+    assert len(PdfReader(str(tmp_path / "talk.pdf")).pages) == len(rendered_deck(title_picture).slides)

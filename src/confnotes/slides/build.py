@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
-from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText
+from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
 
@@ -174,6 +174,10 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
         Slide("title", meta.title, _subtitle(meta), content=tuple(_slide_entries(lede[:opening])), notes=notes_in(lede[:opening]))
     ]
     slides[0] = _directed(slides[0], _segments(lede[:opening])[0][0])
+    if not slides[0].layout and any(type(entry) is SlideText and is_image(entry) for entry in slides[0].content):
+        # a picture in the opening goes beside the title, filling the slide's right side (it once took
+        # the title's room: over the title in the deck, a page of its own in the PDF, its alt text in PPTX)
+        slides[0] = replace(slides[0], layout="image-right")
     if opening < len(lede):
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))

@@ -349,6 +349,25 @@ def _title_picture(page: Any, slide: Slide, found: tuple[Path | None, list[str]]
     if slide.layout == "full-image":
         _title_on_band(page)
         _light_text(page)
+    elif slide.layout in box:
+        _title_beside(page, slide.layout == "image-left")
+
+
+def _title_beside(page: Any, picture_left: bool) -> None:
+    """A title slide's text on the side its picture leaves, set left as the deck sets it (the title
+    layout's placeholders span the slide, and ran under the picture)."""
+    from pptx.enum.text import PP_ALIGN
+
+    share = SLIDE_W * PICTURE_SHARE
+    left = share + LEFT if picture_left else LEFT
+    width = SLIDE_W - share - 2 * LEFT
+    # the title over the middle of the slide, its subtitle and opening text under it (deck.css kind-title)
+    boxes = {0: (0.18 * SLIDE_H, 0.34 * SLIDE_H)}
+    for shape in page.placeholders:
+        top, height = boxes.get(shape.placeholder_format.idx, (0.54 * SLIDE_H, 0.34 * SLIDE_H))
+        shape.left, shape.top, shape.width, shape.height = _emu(left, top, width, height)
+        for paragraph in shape.text_frame.paragraphs:
+            paragraph.alignment = PP_ALIGN.LEFT
 
 
 def _title_on_band(page: Any) -> None:
