@@ -75,15 +75,17 @@ def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
 
     Dropped: comments (lint directives, hidden remarks, ``<!-- notes: -->``), fence lines,
     link and image targets (images keep their alt text), link reference definitions, URLs,
-    HTML tags, list numbers (unless ``numbers=False``: a title holds none) and lone file-name
-    lines; with ``notes=False`` also ``::: notes`` blocks (renders print speaker notes apart from
-    the text, or not at all).
+    HTML tags, list numbers (unless ``numbers=False``: a title holds none), fenced-div lines,
+    footnote labels (printed as numbers) and lone file-name lines; with ``notes=False`` also
+    ``::: notes`` blocks (renders print speaker notes apart from the text, or not at all).
     """
     import html as htmlmod
 
     if not notes:
         text = _NOTES_CONTAINER.sub(" ", text)
     text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
+    text = re.sub(r"^[ \t]*:{3,}.*$", " ", text, flags=re.M)  # fenced divs (``:::: columns``): structure
+    text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text)  # a footnote's label: printed as its number
     text = re.sub(r"^[ \t>]*(?:`{3,}|~{3,})[^\n]*$", " ", text, flags=re.M)
     text = re.sub(
         r"^[ \t]*[\w.@()+ -]*\.(?:md|markdown|mdown|txt|text|docx?|odt|rtf|pdf|html?|pages|key|pptx?)[ \t]*$", " ", text, flags=re.M | re.I
@@ -419,3 +421,52 @@ def rendered(cli, note: Path, to: str, out: Path, *extra: str):  # -> click's Re
     result = cli("render", str(note), "--to", to, "-o", str(out), *extra)
     assert result.exit_code == 0, result.stderr
     return result
+
+
+# ------------------------------------------------------------------ a deck's slides, as each output shows them
+# (title, whether the slide carries speaker notes) per slide, read back from each deck output's file
+
+
+def html_deck(data: bytes) -> list[tuple[str, bool]]:
+    import html as html_module
+
+    page = data.decode()
+    slides = re.split(r'<section class="slide ', page)[1:]
+    out = []
+    for part in slides:
+        title = re.search(r'class="slide-title"[^>]*>(.*?)</h[12]>', part, re.S)
+        text = re.sub(r"<[^>]+>", "", title.group(1)) if title else ""
+        out.append((html_module.unescape(" ".join(text.split())), 'class="notes"' in part))
+    return out
+
+
+def pptx_deck(data: bytes) -> list[tuple[str, bool]]:
+    import io
+
+    from pptx import Presentation
+
+    prs = Presentation(io.BytesIO(data))
+    return [
+        (
+            slide.shapes.title.text if slide.shapes.title is not None else "",
+            slide.has_notes_slide and bool(slide.notes_slide.notes_text_frame.text.strip()),
+        )
+        for slide in prs.slides
+    ]
+
+
+def marp_deck(data: bytes) -> list[tuple[str, bool]]:
+    text = data.decode()
+    body = text.split("\n---\n", 1)[1]  # after the front matter
+    sections = re.split(r"\n\n---\n", body)
+    out = []
+    for section in sections:
+        title = re.search(r"^#{1,2} (.+)$", section, re.M)
+        out.append((title.group(1).strip() if title else "", bool(re.search(r"<!--\n", section))))
+    return out
+
+
+def outline_deck(data: bytes) -> list[tuple[str, bool]]:
+    text = data.decode()
+    parts = re.split(r"(?m)^\s*\d+\. \[\d+:\d\d\] \[\w+\] ", text)[1:]
+    return [(re.sub(r"\s+\(\d+ words\).*", "", part.split("\n", 1)[0]).strip(), "notes:" in part) for part in parts]

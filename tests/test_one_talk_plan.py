@@ -3,11 +3,12 @@ slide outline agree on the slides, their titles, the agenda's minutes and which 
 
 from __future__ import annotations
 
-import html
 import io
 import re
 
 import pytest
+
+from helpers import html_deck, marp_deck, outline_deck, pptx_deck
 
 TALK = """---
 title: Shipping on Fridays
@@ -59,47 +60,6 @@ def _render(cli, tmp_path, fmt: str) -> bytes:
     result = cli("render", str(note), "--to", fmt, "-o", str(out))
     assert result.exit_code == 0, result.stderr
     return out.read_bytes()
-
-
-def html_deck(data: bytes) -> list[tuple[str, bool]]:
-    page = data.decode()
-    slides = re.split(r'<section class="slide ', page)[1:]
-    out = []
-    for part in slides:
-        title = re.search(r'class="slide-title"[^>]*>(.*?)</h[12]>', part, re.S)
-        text = re.sub(r"<[^>]+>", "", title.group(1)) if title else ""
-        out.append((html.unescape(" ".join(text.split())), 'class="notes"' in part))
-    return out
-
-
-def pptx_deck(data: bytes) -> list[tuple[str, bool]]:
-    from pptx import Presentation
-
-    prs = Presentation(io.BytesIO(data))
-    return [
-        (
-            slide.shapes.title.text if slide.shapes.title is not None else "",
-            slide.has_notes_slide and bool(slide.notes_slide.notes_text_frame.text.strip()),
-        )
-        for slide in prs.slides
-    ]
-
-
-def marp_deck(data: bytes) -> list[tuple[str, bool]]:
-    text = data.decode()
-    body = text.split("\n---\n", 1)[1]  # after the front matter
-    sections = re.split(r"\n\n---\n", body)
-    out = []
-    for section in sections:
-        title = re.search(r"^#{1,2} (.+)$", section, re.M)
-        out.append((title.group(1).strip() if title else "", bool(re.search(r"<!--\n", section))))
-    return out
-
-
-def outline_deck(data: bytes) -> list[tuple[str, bool]]:
-    text = data.decode()
-    parts = re.split(r"(?m)^\s*\d+\. \[\d+:\d\d\] \[\w+\] ", text)[1:]
-    return [(re.sub(r"\s+\(\d+ words\).*", "", part.split("\n", 1)[0]).strip(), "notes:" in part) for part in parts]
 
 
 def test_every_deck_output_agrees_on_slides_titles_notes_and_agenda(cli, tmp_path, weasyprint):
