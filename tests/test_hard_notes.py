@@ -323,3 +323,15 @@ def test_table_headers_never_break_inside_a_word_in_a_pdf(cli, tmp_path, fmt, we
     words = {word for cell in header.split(" | ") for word in cell.split()}
     broken = [word for word in words if not re.search(rf"(?<![\w(-]){re.escape(word)}(?![\w)])", text)]
     assert broken == []
+
+
+def test_a_tall_screenshot_fits_the_window_on_the_page(cli, tmp_path, open_page):
+    """A phone screenshot (600 x 1200) was shown at full height on the page, taller than the window."""
+    copy = _copy("tall-screenshot.md", tmp_path)
+    page_file = tmp_path / "tall.html"
+    assert cli("render", str(copy), "--to", "html", "-o", str(page_file)).exit_code == 0
+    page, errors, _ = open_page(page_file, viewport=(1280, 600))
+    heights = page.evaluate("[...document.querySelectorAll('img')].map(img => [img.getBoundingClientRect().height, img.naturalHeight])")
+    assert heights and all(0 < height <= 0.9 * 600 + 1 for height, _natural in heights), heights
+    assert any(natural > 600 for _height, natural in heights)  # the picture is taller than the window
+    assert errors == []
