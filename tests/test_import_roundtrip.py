@@ -62,6 +62,26 @@ def test_importing_confnotes_opml_gives_back_the_same_outline(path: Path):
     assert tree(again) == tree(doc)
 
 
+def test_code_or_math_after_a_list_stays_after_it_through_opml_and_back():
+    """A block after a list went into its node's ``_note``, which an import puts before the list."""
+    from confnotes.importers import convert
+    from confnotes.model import Block, List
+
+    source = (
+        "# Capacity review\n\n## The budget\n\nWhat we spend:\n\n- Search\n- Checkout\n\n"
+        "```sql\nSELECT service, sum(cost) FROM bills GROUP BY 1;\n```\n\n$$\nB = 1 - \\frac{good}{total}\n$$\n"
+    )
+    doc = parse(source, "capacity.md")
+    again = parse(convert(to_opml(doc).encode(), "export.opml", "export").markdown, "export.md")
+
+    def order(document):
+        section = document.sections[0]
+        return [entry.kind if type(entry) is Block else "list" if type(entry) is List else "node" for entry in section.content]
+
+    assert order(doc) == ["paragraph", "list", "code", "math"]
+    assert order(again) == order(doc)
+
+
 def test_code_and_text_under_an_item_go_to_its_note():
     doc = parse("# T\n\n## S\n\n- **Bold** item\n\n  ```sh\n  make\n  ```\n\n1. Label: text\n")
     root = ET.fromstring(to_opml(doc).encode())

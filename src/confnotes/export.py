@@ -332,8 +332,8 @@ def _opml_lede(content: tuple[Entry, ...], depth: int) -> list[str]:
 
 
 def _opml_node(node: Node, depth: int) -> list[str]:
-    """One section or item: its ``_note`` (text before its first list; code, tables and quotes
-    anywhere), then its lists' items, sub-sections and later paragraphs as child outlines."""
+    """One section or item: its ``_note`` (what stands before its first list), then its lists' items,
+    sub-sections and later paragraphs and blocks as child outlines, in their order."""
     note: list[str] = []
     inner: list[str] = []
     before_lists = True
@@ -341,10 +341,12 @@ def _opml_node(node: Node, depth: int) -> list[str]:
         if type(entry) is Block:
             if not _printable(entry):
                 continue
-            if _in_note(entry, before_lists):
+            if before_lists:
                 note.append(entry.text)
-            else:
+            elif entry.kind == "paragraph":
                 inner.append(_paragraph_outline(entry, depth + 1))
+            else:  # code, a table, a quote or math after a list: an outline of its own, where it stands
+                inner.append(f'{"  " * (depth + 1)}<outline text="" _note={_quoteattr(entry.text)} _kind="block"/>')
         elif type(entry) is List:
             before_lists = False
             for item in entry.items:
@@ -367,9 +369,9 @@ def _opml_node(node: Node, depth: int) -> list[str]:
 
 def to_opml(doc: Document) -> str:
     """OPML 2.0: sections and items as nested outlines whose ``text`` is the node's own text (no list
-    marker or number, no emphasis marks; a label stays as written). What stands under a node — its
-    text before its first list, and its code, tables and quotes wherever they stand — is its
-    ``_note``; a paragraph after a list becomes an outline of its own, where it stands. Attributes
+    marker or number, no emphasis marks; a label stays as written). What stands under a node before
+    its first list is its ``_note``; a paragraph, code, a table, a quote or math after a list becomes
+    an outline of its own, where it stands (an outline with a note and no text). Attributes
     outliners ignore say what each outline was (``_kind``, a section's ``_level``, a point's
     ``_number``, a paragraph's ``_markdown``), so ``confnotes import`` gives back the same outline."""
     out = [
@@ -384,12 +386,6 @@ def to_opml(doc: Document) -> str:
         "</opml>",
     ]
     return "\n".join(out) + "\n"
-
-
-def _in_note(block: Block, before_lists: bool) -> bool:
-    """Whether a node's block goes into its ``_note``: all text before its first list, and code,
-    tables and quotes anywhere (a paragraph after a list is an outline of its own)."""
-    return before_lists or block.kind != "paragraph"
 
 
 def _xml_text(text: str) -> str:
