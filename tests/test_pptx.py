@@ -328,3 +328,13 @@ def test_a_deck_writes_the_same_pptx_first_and_later_in_a_process(tmp_path, proc
     title = prs.slide_layouts[0].placeholders[0]
     assert (prs.slide_width, prs.slide_height) == (12192000, 6858000)
     assert title.left + title.width <= prs.slide_width and title.width > prs.slide_width // 2
+
+
+def test_a_theme_pptx_cannot_show_is_said_once(cli, tmp_path):
+    """``--theme dark`` left PPTX light with no word."""
+    note = tmp_path / "talk.md"
+    note.write_text("# Deploys\n\n## Why\n\n- Weekend pages doubled\n", encoding="utf-8")
+    result = cli("render", str(note), "--to", "pptx", "--theme", "dark", "-o", str(tmp_path / "talk.pptx"))
+    assert result.exit_code == 0 and result.stderr.count("the dark theme styles the HTML page") == 1, result.stderr
+    plain = cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "plain.pptx"))
+    assert "warning" not in plain.stderr

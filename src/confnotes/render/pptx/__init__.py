@@ -66,6 +66,11 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     core.keywords = xml_safe(", ".join(doc.meta.tags))
     core.language = xml_safe(doc.meta.lang)
     warnings: list[str] = []
+    if options.theme != "default" and not reference:  # (docs/slides.md, "What each output cannot show")
+        warnings.append(
+            f"PPTX keeps its own look: the {options.theme} theme styles the HTML page, the decks and the PDFs; "
+            "for PowerPoint, start from a template of yours with --reference-pptx"
+        )
     minutes = agenda_minutes(doc, timing)
     for slide in deck.slides:
         if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
