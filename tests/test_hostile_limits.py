@@ -396,6 +396,13 @@ REHEARSALS = {
     "digits": ('[{"slide": ' + "9" * 5000 + ', "seconds": 3}]', "it holds a number too long to read"),
     "many": ("[" + ",".join(['{"slide": 1, "seconds": 1}'] * 20_000) + "]", "at most 10,000 timings"),
     "huge-file": ("[" + ",".join([HUGE_TIMING] * 5_000) + "]", "larger than the 4 MB limit"),
+    "occurrence-zero": ('[{"slide": 3, "seconds": 9, "section": "A", "title": "A", "occurrence": 0}]', "an occurrence counted from 1"),
+    "timed-twice": (
+        '[{"slide": 3, "seconds": 9, "section": "A", "title": "A", "occurrence": 1},'
+        ' {"slide": 4, "seconds": 5, "section": "A", "title": "A", "occurrence": 1}]',
+        "slide 'A' (A, occurrence 1) is timed twice",
+    ),
+    "latin-1": ('[{"slide": 1, "seconds": 3, "section": "Caf\xe9", "title": "A", "occurrence": 1}]', "it is not UTF-8 text"),
 }
 
 
@@ -403,7 +410,7 @@ REHEARSALS = {
 def test_a_tampered_rehearsal_file_is_one_error_line(cli, tmp_path, row):
     slides, says = REHEARSALS[row]
     timings = tmp_path / "timings.json"
-    timings.write_text('{"format": "confnotes.rehearsal/1", "title": "Talk", "slides": ' + slides + "}")
+    timings.write_bytes(('{"format": "confnotes.rehearsal/1", "title": "Talk", "slides": ' + slides + "}").encode("latin-1"))
     note = tmp_path / "talk.md"
     note.write_text("# Talk\n\n## A\n\n- one\n- two\n\n## B\n\ntext\n")
     for fmt in ("text", "json"):
@@ -411,6 +418,15 @@ def test_a_tampered_rehearsal_file_is_one_error_line(cli, tmp_path, row):
         assert result.exit_code == 2
         line = result.stderr.strip()
         assert "\n" not in line and line.startswith(f"{timings}: ") and says in line, line
+
+
+def test_a_timings_file_an_editor_saved_with_a_byte_order_mark_is_read(cli, tmp_path):
+    timings = tmp_path / "timings.json"
+    timings.write_bytes(b"\xef\xbb\xbf" + b'{"format": "confnotes.rehearsal/1", "slides": [{"slide": 1, "seconds": 30}]}')
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## A\n\n- one\n- two\n")
+    result = cli("time", str(note), "--rehearsal", str(timings))
+    assert result.exit_code == 0, result.stderr
 
 
 def test_a_rehearsal_of_slides_past_the_deck_is_read(cli, tmp_path):

@@ -55,6 +55,10 @@ def read_rehearsal(path: str) -> Rehearsal:
     if not isinstance(data.get("title", ""), str):
         raise input_error("not a confnotes timings file: its title is not text", path)
     entries = [_rehearsed_slide(entry, path) for entry in slides]
+    identities = [entry.identity for entry in entries if entry.identity is not None]
+    if len(set(identities)) < len(identities):
+        section, title, occurrence = next(one for one in identities if identities.count(one) > 1)
+        raise input_error(f"not a confnotes timings file: slide '{title}' ({section}, occurrence {occurrence}) is timed twice", path)
     seconds: dict[int, float] = {}
     for entry in entries:
         seconds[entry.number] = seconds.get(entry.number, 0.0) + entry.seconds
@@ -75,12 +79,14 @@ def _rehearsal_json(path: str) -> Any:
         raw = read_bytes(path, "timings file", MAX_REHEARSAL_BYTES)
     except NotesError as exc:
         raise input_error(f"cannot read rehearsal timings: {exc.message}", path) from None
-    try:
-        return json.loads(raw.decode("utf-8"), parse_constant=not_a_number)
+    try:  # a byte-order mark, as some editors save one, is no part of the JSON
+        return json.loads(raw.decode("utf-8-sig"), parse_constant=not_a_number)
     except json.JSONDecodeError as exc:
         raise input_error(f"not a confnotes timings file: {exc.msg}", path, exc.lineno) from None
-    except (UnicodeDecodeError, RecursionError) as exc:
-        raise input_error(f"not a confnotes timings file: {str(exc)[:200]}", path) from None
+    except UnicodeDecodeError as exc:
+        raise input_error(f"not a confnotes timings file: it is not UTF-8 text (byte {exc.start + 1})", path) from None
+    except RecursionError:
+        raise input_error("not a confnotes timings file: its data nests too deep", path) from None
     except ValueError as exc:  # NaN or Infinity, or a number of thousands of digits
         message = str(exc) if "JSON allows" in str(exc) else "it holds a number too long to read"
         raise input_error(f"not a confnotes timings file: {message}", path) from None
@@ -112,6 +118,8 @@ def _rehearsed_slide(entry: Any, path: str) -> RehearsedSlide:
         and not isinstance(occurrence, bool)
         and 1 <= occurrence <= MAX_REHEARSAL_ENTRIES
     )
+    if not known and any(key in entry for key in ("section", "title", "occurrence")):  # (older files have none)
+        raise input_error(f"slide {number}'s identity needs a section and a title (text) and an occurrence counted from 1", path)
     return RehearsedSlide(number, float(spent), (section, " ".join(title.split()), occurrence) if known else None)  # type: ignore[arg-type,union-attr]
 
 
