@@ -457,3 +457,19 @@ def test_durations_in_messages_read_as_durations():
     from confnotes.timing import spoken_minutes
 
     assert [spoken_minutes(m) for m in (0.98, 1.5666, 30, 4.1, 0)] == ["59 s", "1 min 34 s", "30 min", "4 min 6 s", "0 s"]
+
+
+def test_time_and_lint_agree_on_when_a_talk_is_over_under_a_configured_tolerance(cli, tmp_path):
+    """With ``slot_percent = 100`` lint reported over-time while ``time`` still said "within tolerance"."""
+    points = "".join(f"- Week {n}: weekend pages doubled after the Friday deploys and nobody owned the rollback\n" for n in range(40))
+    body = f"# Deploys\n\n## Why\n\n{points}"
+    note = tmp_path / "talk.md"
+    note.write_text(body, encoding="utf-8")
+    seconds = round(_json(cli, str(note))["total_minutes"] * 60 / 1.05)  # the estimate is 105% of the slot
+    note.write_text(f"---\nduration: {seconds // 60}:{seconds % 60:02d}\n---\n{body}", encoding="utf-8")
+    assert "within tolerance" in cli("time", str(note)).stdout
+    assert "CN304" not in cli("lint", str(note), "--no-cache", "--select", "CN304", "--profile", "talk").stdout
+    (tmp_path / "confnotes.toml").write_text("[lint.rules.over-time]\nslot_percent = 100\n", encoding="utf-8")
+    said = cli("time", str(note)).stdout
+    assert "over the slot," in said and "within tolerance" not in said, said
+    assert "CN304" in cli("lint", str(note), "--no-cache", "--select", "CN304", "--profile", "talk").stdout

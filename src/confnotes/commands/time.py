@@ -90,7 +90,16 @@ def command(
             }
         click.echo(strict_json(data, indent=2))
     else:
-        say(timing.rehearsal_table(plan, rehearsed) if rehearsed else timing.table(plan), nl=False)
+        say(timing.rehearsal_table(plan, rehearsed) if rehearsed else timing.table(plan, _tolerance(loaded.config)), nl=False)
+
+
+def _tolerance(config: Any) -> Any:
+    """The over-time rule's thresholds as the note's config sets them (``[lint.CN304]``)."""
+    from confnotes.lint.engine import build_settings
+    from confnotes.lint.rules import load
+
+    rule = load("CN304")
+    return build_settings(config.lint, config.path).options_for(rule).tolerance
 
 
 def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool, wpm: bool) -> None:

@@ -39,6 +39,14 @@ class SlideTime:
     identity: tuple[str, str, int] = ("", "", 1)
 
 
+class Tolerance(NamedTuple):
+    """How far past its slot a talk, and past its budget a section, may run before it is over: the
+    over-time rule's ``slot_percent`` and ``budget_percent``, as ``time`` and lint both read them."""
+
+    slot: float = 1.10
+    budget: float = 1.25
+
+
 @dataclass(frozen=True, slots=True)
 class SectionTime:
     title: str
@@ -56,13 +64,16 @@ class SectionTime:
 
     @property
     def status(self) -> str:
-        """``ok`` within its budget, ``over, within tolerance`` up to 125% of it (where lint's
-        over-time starts), ``over`` beyond; ``-`` without a budget. Above its budget is never ok."""
+        return self.status_within(Tolerance())
+
+    def status_within(self, tolerance: Tolerance) -> str:
+        """``ok`` within its budget, ``over, within tolerance`` up to the tolerance (125% of it by
+        default, where lint's over-time starts), ``over`` beyond; ``-`` without a budget."""
         if self.budget_minutes is None:
             return "-"
         if self.minutes <= self.budget_minutes:
             return "ok"
-        return "over, within tolerance" if self.minutes <= 1.25 * self.budget_minutes else "over"
+        return "over, within tolerance" if self.minutes <= tolerance.budget * self.budget_minutes else "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,17 +242,17 @@ def schedule(timing: Timing) -> dict[str, Any]:
     }
 
 
-def slot_verdict(share: float) -> str:
-    """The estimate against the slot, plainly: it fits only at or under 100%; up to 110% (where
-    lint's over-time starts) it is over, within tolerance."""
-    if share > 1.10:
+def slot_verdict(share: float, tolerance: Tolerance = Tolerance()) -> str:  # noqa: B008 (immutable)
+    """The estimate against the slot, plainly: it fits only at or under 100%; up to the tolerance
+    (110% by default, where lint's over-time starts) it is over, within tolerance."""
+    if share > tolerance.slot:
         return "over the slot"
     if share > 1.0:
         return "over the slot, within tolerance"
     return "well under the slot" if share < 0.60 else "fits the slot"
 
 
-def table(timing: Timing) -> str:
+def table(timing: Timing, tolerance: Tolerance = Tolerance()) -> str:  # noqa: B008 (immutable)
     """``confnotes time``'s text output: a row per part, then the total against the slot."""
     width = max([len("Section"), *(len(section.title) for section in timing.sections)])
     width = min(width, 48)
@@ -250,7 +261,8 @@ def table(timing: Timing) -> str:
         title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
         budget = format_minutes(section.budget_minutes) if section.budget_minutes is not None else "-"
         time = format_minutes(section.minutes)
-        lines.append(f"{title:<{width}}  {section.slides:>6}  {section.words:>6}  {time:>6}  {budget:>6}  {section.status}")
+        status = section.status_within(tolerance)
+        lines.append(f"{title:<{width}}  {section.slides:>6}  {section.words:>6}  {time:>6}  {budget:>6}  {status}")
     slides = sum(section.slides for section in timing.sections)
     words = sum(section.words for section in timing.sections)
     lines.append(f"{'Total':<{width}}  {slides:>6}  {words:>6}  {format_minutes(timing.total_minutes):>6}")
@@ -263,7 +275,7 @@ def table(timing: Timing) -> str:
     else:
         share = timing.total_minutes / timing.slot_minutes
         total, slot = format_minutes(timing.total_minutes), format_minutes(timing.slot_minutes)
-        lines.append(f"About {total} of a {slot} slot ({share:.0%}): {slot_verdict(share)}, {pace}.")
+        lines.append(f"About {total} of a {slot} slot ({share:.0%}): {slot_verdict(share, tolerance)}, {pace}.")
         budgeted = [section.budget_minutes for section in timing.sections if section.budget_minutes is not None]
         if budgeted:
             every = "" if len(budgeted) == len(timing.sections) else f" ({len(budgeted)} of {len(timing.sections)} sections)"

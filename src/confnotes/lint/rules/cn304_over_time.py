@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from confnotes.lint.types import LintContext, Report, RuleMeta
-from confnotes.timing import front_matter_line, spoken_minutes
+from confnotes.timing import Tolerance, front_matter_line, spoken_minutes
 
 META = RuleMeta.of(
     __name__,
@@ -21,8 +21,13 @@ META = RuleMeta.of(
 
 
 class Options(NamedTuple):
-    slot_percent: int = 110  # the total may run this far into the slot
-    budget_percent: int = 125  # a section may run this far into its budget
+    slot_percent: int = round(Tolerance().slot * 100)  # the total may run this far into the slot
+    budget_percent: int = round(Tolerance().budget * 100)  # a section may run this far into its budget
+
+    @property
+    def tolerance(self) -> Tolerance:
+        """The thresholds as ``confnotes time`` reads them, so its verdicts agree with this rule's."""
+        return Tolerance(self.slot_percent / 100, self.budget_percent / 100)
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
