@@ -65,12 +65,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     core.subject = xml_safe(" · ".join(part for part in (doc.meta.event, doc.meta.date) if part))
     core.keywords = xml_safe(", ".join(doc.meta.tags))
     core.language = xml_safe(doc.meta.lang)
-    warnings: list[str] = []
-    if options.theme != "default" and not reference:  # (docs/slides.md, "What each output cannot show")
-        warnings.append(
-            f"PPTX keeps its own look: the {options.theme} theme styles the HTML page, the decks and the PDFs; "
-            "for PowerPoint, start from a template of yours with --reference-pptx"
-        )
+    warnings = _unshown_theme(options)
     minutes = agenda_minutes(doc, timing)
     for slide in deck.slides:
         if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
@@ -109,3 +104,13 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     buffer = io.BytesIO()
     prs.save(buffer)
     return reproducible_zip(buffer.getvalue()), [*dict.fromkeys(md.warnings + warnings)]
+
+
+def _unshown_theme(options: RenderOptions) -> list[str]:
+    """What PPTX cannot show of a theme, said once (docs/slides.md, "what each output cannot show")."""
+    if options.theme == "default" or options.reference_pptx:
+        return []
+    return [
+        f"PPTX keeps its own look: the {options.theme} theme styles the HTML page, the decks and the PDFs; "
+        "for PowerPoint, start from a template of yours with --reference-pptx"
+    ]
