@@ -473,3 +473,17 @@ def test_time_and_lint_agree_on_when_a_talk_is_over_under_a_configured_tolerance
     said = cli("time", str(note)).stdout
     assert "over the slot," in said and "within tolerance" not in said, said
     assert "CN304" in cli("lint", str(note), "--no-cache", "--select", "CN304", "--profile", "talk").stdout
+
+
+def test_a_partial_rehearsal_says_so_instead_of_minus_the_plan(cli, tmp_path):
+    """Sections the rehearsal skipped showed "0:00 −3:00" and the total ran negative, with no word of it."""
+    note = tmp_path / "talk.md"
+    note.write_text(REHEARSED_TALK)
+    timings = _timings(tmp_path, [{"slide": 5, "section": "End", "title": "End", "occurrence": 1, "seconds": 90}])
+    result = cli("time", str(note), "--rehearsal", timings)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[2].split() == ["Middle", "3:00", "-", "-"] and lines[3].split() == ["End", "0:03", "1:30", "+1:27"]
+    assert lines[4].split() == ["Total", "of", "1", "timed", "0:03", "1:30", "+1:27"]  # not the whole plan's minus
+    assert len({len(line) for line in lines[:5]}) == 1  # the columns line up
+    assert "A partial rehearsal: 2 of 3 sections not timed (Intro; Middle)." in result.stdout

@@ -183,24 +183,33 @@ def timed_sections(timing: Timing, rehearsal: Rehearsal) -> set[int]:
 def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
     """Planned (each part's budget, else its estimate) against rehearsed minutes, and the pace."""
     actual, rate = compare(timing, rehearsal)
-    width = min(max([len("Section"), *(len(section.title) for section in timing.sections)]), 48)
+    timed_parts = timed_sections(timing, rehearsal)
+    skipped = [section.title for index, section in enumerate(timing.sections) if index not in timed_parts]
+    total = f"Total of {len(timed_parts)} timed" if skipped else "Total"
+    width = min(max([len("Section"), len(total), *(len(section.title) for section in timing.sections)]), 48)
     lines = [f"{'Section':<{width}}  {'Planned':>7}  {'Actual':>7}  {'Diff':>7}"]
 
-    def row(title: str, planned: float, spent: float) -> str:
+    def row(title: str, planned: float, spent: float | None) -> str:
+        if spent is None:  # a section the rehearsal skipped: not 0:00 and minus its plan
+            return f"{title:<{width}}  {format_minutes(planned):>7}  {'-':>7}  {'-':>7}"
         diff = spent - planned
         shown = format_minutes(abs(diff))
         change = ("-" if diff < 0 and shown != "0:00" else "+") + shown
         return f"{title:<{width}}  {format_minutes(planned):>7}  {format_minutes(spent):>7}  {change:>7}"
 
-    for section, spent in zip(timing.sections, actual, strict=True):
+    for index, (section, spent) in enumerate(zip(timing.sections, actual, strict=True)):
         title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
-        lines.append(row(title, section.planned_minutes, spent))
-    lines.append(row("Total", sum(section.planned_minutes for section in timing.sections), sum(actual)))
+        lines.append(row(title, section.planned_minutes, spent if index in timed_parts else None))
+    planned = sum(section.planned_minutes for index, section in enumerate(timing.sections) if index in timed_parts)
+    lines.append(row(total, planned, sum(actual)))
     lines += ["", "Planned: each section's budget, else its estimate."]
+    if skipped:
+        shown = "; ".join(skipped[:5]) + (f"; and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        lines.append(f"A partial rehearsal: {len(skipped)} of {len(timing.sections)} sections not timed ({shown}).")
     matched = match(timing, rehearsal)
     timed = sum(1 for seconds in matched.seconds.values() if seconds > 0)
     lines += _changes_since(matched, timing, rehearsal)
-    if timed < 0.8 * len(timing.slides):
+    if timed < 0.8 * len(timing.slides) and not skipped:
         lines.append(f"Only {timed} of {len(timing.slides)} slides were timed: a partial rehearsal, not the talk's length.")
     elif rate is not None and MIN_WPM <= rate <= MAX_WPM:
         lines.append(f"You spoke at about {rate:.0f} words a minute (planned {timing.wpm}); try --wpm {round(rate)}.")
