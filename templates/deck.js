@@ -302,7 +302,7 @@
     pace.setAttribute("aria-label", "Clock and plan");
     view.elapsed = el("button", "pv-elapsed", "0:00");
     view.elapsed.type = "button";
-    view.elapsed.title = "Time since the clock started: it starts on the first advance or T; click or 0 resets it, Q pauses";
+    view.elapsed.title = "Time of the talk: the clock starts on the first advance (counting the plan's time up to that slide) or T; click or 0 resets it, Q pauses";
     view.elapsed.addEventListener("click", function (event) { event.stopPropagation(); resetClock(); view.elapsed.blur(); });
     view.clockState = el("span", "pv-clock-state");
     view.status = el("div", "pv-status");
@@ -391,7 +391,10 @@
     if (!view.currentFrame) { return; }
     if (previous !== current) {
       account(previous);
-      if (!started) { startClock(); }
+      // the talk began on the slide just left: the clock starts with the plan's time up to here,
+      // so a speaker on plan is on time (the title slide's minutes were once read as "ahead")
+      var at = planned(current);
+      if (!started) { startClock(at && current > previous ? at.start : 0); }
     }
     view.currentFrame.replaceChildren(copyOf(current));
     var steps = stepsOf(slides[current]);
@@ -464,11 +467,11 @@
     view.slot.textContent = name + " \u00B7 " + (slot - ms >= 0 ? clock(slot - ms, true) + " left of " + clock(slot, true) : clock(ms - slot) + " over " + clock(slot, true));
     view.slot.setAttribute("data-status", slot - ms >= 0 ? "on-time" : "behind");
   }
-  function startClock() {
+  function startClock(credit) {
     if (started) { return; }
     started = true;
     paused = false;
-    banked = 0;
+    banked = credit || 0;
     since = mark = Date.now();
     syncButtons();
   }

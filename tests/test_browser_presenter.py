@@ -163,3 +163,17 @@ def test_windows_opened_separately_stay_in_step(browser, talk_deck, channel):
         presenter.wait_for_function("document.body.dataset.slide === '2'", timeout=120_000)
     finally:
         context.close()
+
+
+def test_a_speaker_on_plan_is_on_time_when_the_clock_starts_on_the_first_advance(two_windows, talk_deck):
+    """The clock started at 0:00 on leaving the title slide, so a speaker on plan read "ahead 0:31"."""
+    context, _, presenter, _ = two_windows
+    _, _, plan = talk_deck
+    title_minutes = plan["slide_marks"][1]["start_minutes"]
+    assert title_minutes > 0  # the title slide has planned time of its own
+    context.clock.run_for(round(title_minutes * 60_000))  # the title slide, spoken to plan (the clock waits)
+    presenter.keyboard.press("ArrowRight")
+    status = presenter.locator(".pv-status")
+    assert status.get_attribute("data-status") == "on-time", status.inner_text()
+    minutes, seconds = presenter.locator(".pv-elapsed").inner_text().split(":")
+    assert abs(int(minutes) * 60 + int(seconds) - title_minutes * 60) <= 1  # the title slide's time, counted
