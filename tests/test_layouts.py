@@ -1025,3 +1025,22 @@ def test_the_title_picture_leaves_the_title_clear_in_the_deck_and_the_slides_pdf
     assert errors == []
     rendered(cli, title_picture, "slides-pdf", tmp_path / "talk.pdf")
     assert len(PdfReader(str(tmp_path / "talk.pdf")).pages) == len(rendered_deck(title_picture).slides)
+
+
+@pytest.mark.parametrize(("size", "warned"), [((2400, 600), True), ((900, 1200), False), ((1600, 900), True)])
+def test_an_image_layout_that_crops_its_picture_to_a_strip_says_so(cli, tmp_path, size, warned):
+    """image-left and image-right fill a tall side: a wide picture was cut to its middle with no word."""
+    from PIL import Image
+
+    Image.new("RGB", size, (60, 60, 160)).save(tmp_path / "arch.png")
+    note = tmp_path / "talk.md"
+    note.write_text(
+        "# Platform day\n\n## The whole architecture\n<!-- slide layout: image-left -->\n\n"
+        "![Every service, left to right](arch.png)\n\n- Twelve services, one queue\n",
+        encoding="utf-8",
+    )
+    for fmt in ("slides", "pptx", "marp"):
+        result = rendered(cli, note, fmt, tmp_path / f"out.{fmt}")
+        said = "layout image-left shows" in result.stderr
+        assert said == warned, (fmt, result.stderr)
+        assert not warned or f"({size[0]} x {size[1]})" in result.stderr

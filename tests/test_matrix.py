@@ -102,8 +102,13 @@ FEATURES: dict[str, Feature] = {
     "quote": Feature("## What we learned\n<!-- slide layout: quote -->\n\n> Every page is a bug report against the system.\n\n"),
     "big-number": Feature("## The number\n<!-- slide layout: big-number -->\n\n93%\n\nof pages were noise in 2016\n\n"),
     "image-right": Feature(
-        "## The on-call room\n<!-- slide layout: image-right -->\n\n![The on-call room](team.png)\n\n"
+        "## The on-call room\n<!-- slide layout: image-right -->\n\n![The on-call room](room.png)\n\n"
         "- Two screens per person\n- A red phone nobody uses\n\n"
+    ),
+    "cropped-picture": Feature(
+        "## The whole architecture\n<!-- slide layout: image-left -->\n\n![Every service, left to right](wide.png)\n\n"
+        "- Twelve services, one queue\n\n",
+        warns=(r"layout image-left shows \d+% of its picture \(2400 x 600\)",),
     ),
 }
 THEMES, PAPERS = ("default", "dark"), ("a4", "letter")
@@ -161,6 +166,8 @@ def matrix(tmp_path_factory, weasyprint) -> list[Rendered]:
     folder = tmp_path_factory.mktemp("matrix")
     Image.new("RGB", (1600, 900), (40, 90, 140)).save(folder / "team.png")
     Image.new("RGB", (400, 1800), (200, 120, 60)).save(folder / "tall.png")
+    Image.new("RGB", (900, 1200), (90, 140, 60)).save(folder / "room.png")
+    Image.new("RGB", (2400, 600), (60, 60, 160)).save(folder / "wide.png")
     out = []
     for number, names in enumerate(NOTES, start=1):
         note = folder / f"on-call-{number}.md"
@@ -346,7 +353,7 @@ def test_marp_cli_centres_every_lead_slide_of_every_note(matrix, browser, proces
     folder.mkdir()
     for cell in matrix:
         (folder / f"{cell.note.stem}.md").write_bytes(cell.file("marp").read_bytes())
-        for picture in ("team.png", "tall.png"):
+        for picture in ("team.png", "tall.png", "room.png", "wide.png"):
             (folder / picture).write_bytes((cell.note.parent / picture).read_bytes())
     command = [require_marp(), "--input-dir", str(folder), "-o", str(tmp_path / "html"), "--allow-local-files"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600)

@@ -149,6 +149,13 @@ _ROOT = re.compile(r"<svg\b[^>]*>", re.S)
 _VIEWBOX = re.compile(r'\bviewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
 
 
+def drawn_size(svg: str) -> tuple[float, float] | None:
+    """A drawing's width and height, from its root's view box (None without one)."""
+    root = _ROOT.search(svg)
+    box = _VIEWBOX.search(root.group(0)) if root else None
+    return None if box is None else (float(box.group(1)), float(box.group(2)))
+
+
 def sized(svg: str) -> str:
     """The drawing with its size in px on its root (Mermaid writes ``width="100%"``, which an
     image has no size for), from its view box; its id-scoped styles kept."""

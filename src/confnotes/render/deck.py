@@ -14,7 +14,8 @@ from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
 from confnotes.render.markdown import InlineRenderer, code_css
 from confnotes.render.options import RenderOptions, user_css
-from confnotes.slides import Deck, Slide, SlideItem, slide_words
+from confnotes.slides import Deck, Slide, SlideItem, SlideText, slide_words
+from confnotes.slides.fit import code_lines
 from confnotes.timing import TalkPlan, Timing, agenda_label, fitted_deck, format_minutes, schedule, talk_plan
 
 if TYPE_CHECKING:
@@ -43,6 +44,49 @@ def deck_for(doc: Document, options: RenderOptions, base_dir: Path | None = None
     """The deck every deck output renders; with ``base_dir``, images that will not show (missing,
     remote) are measured as the text the renderers put in their place."""
     return fitted_deck(doc, options.slides, base_dir, options.decks)
+
+
+#: an image layout's picture fills a side of 40% of the slide by its height: one whose shape keeps
+#: less than this share of itself there is cropped to a strip, and the deck outputs say so
+KEPT_BY_A_CROP = 0.5
+
+
+def cropped_pictures(deck: Deck, base_dir: Path | None) -> list[str]:
+    """A warning for each ``image-left``/``image-right`` picture its side crops to less than half of
+    itself (a wide screenshot or diagram shown as a strip). The title slide's picture is left out: a
+    photo beside the title is cropped to fill its side by design."""
+    from confnotes.slides.geometry import SLIDE_H, SLIDE_W
+    from confnotes.slides.layouts import PICTURE_SHARE
+
+    side = SLIDE_W * PICTURE_SHARE / SLIDE_H
+    out = []
+    for slide in deck.slides:
+        picture = slide.picture if slide.layout in ("image-left", "image-right") and slide.kind != "title" else None
+        size = _picture_size(picture, base_dir) if type(picture) is SlideText else None
+        if not size or not size[1]:
+            continue
+        shape = size[0] / size[1]
+        kept = min(side / shape, shape / side)
+        if kept < KEPT_BY_A_CROP:
+            out.append(
+                f"slide '{slide.title[:60]}': layout {slide.layout} shows {kept:.0%} of its picture ({size[0]:.0f} x "
+                f"{size[1]:.0f}), cropped to fill its side; full-image, or no layout, shows it whole"
+            )
+    return out
+
+
+def _picture_size(entry: SlideText, base_dir: Path | None) -> tuple[float, float] | None:
+    if entry.kind == "diagram":
+        from confnotes.diagrams import draw, drawn_size, language
+
+        drawn = draw(language(entry.info) or "dot", "\n".join(code_lines(SlideText(entry.text, "code", entry.info))))
+        return drawn_size(drawn.svg) if drawn.svg else None
+    from confnotes.images import local_image
+    from confnotes.slides.fit import IMAGE_REF
+
+    match = IMAGE_REF.search(entry.text)
+    path = local_image(match.group(2), base_dir) if match and base_dir is not None else None
+    return image_size(path) if path is not None else None
 
 
 def talk_plan_for(doc: Document, options: RenderOptions, base_dir: Path | None) -> TalkPlan:

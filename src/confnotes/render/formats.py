@@ -108,11 +108,11 @@ def prepare_note(
         job = lambda: done  # noqa: E731 - finished already
     extra: list[str] = []
     if fmt.deck:
-        from confnotes.render.deck import deck_for
+        from confnotes.render.deck import cropped_pictures, deck_for
         from confnotes.slides.fit import overflow_message, overflowing
 
         deck = deck_for(doc, options, base_dir)
-        extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides))]
+        extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides)), *cropped_pictures(deck, base_dir)]
 
     def finish() -> tuple[str | bytes, list[str]]:
         data, warnings = job()
