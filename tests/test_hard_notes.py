@@ -335,3 +335,48 @@ def test_a_tall_screenshot_fits_the_window_on_the_page(cli, tmp_path, open_page)
     assert heights and all(0 < height <= 0.9 * 600 + 1 for height, _natural in heights), heights
     assert any(natural > 600 for _height, natural in heights)  # the picture is taller than the window
     assert errors == []
+
+
+COST_TABLE = """# Capacity review
+
+## Cost per service
+
+| Service | Team | Region | Nodes | CPU | Memory | Cost | Share |
+|---|---|---|---|---|---|---|---|
+| Search and recommendations for the storefront | Discovery | eu-west-1 | 48 | 93.6% | 71.2% | $41,200 | 38% |
+| Checkout | Payments | us-east-1 | 22 | 61.0% | 55.4% | $22,900 | 20% |
+"""
+
+
+def test_a_tables_columns_are_shared_by_what_they_hold():
+    """Columns were shared equally: "93.6%" broke inside while the long first column had room to give."""
+    from confnotes.slides.fit import table_rows, table_widths
+    from confnotes.slides.widths import text_em
+
+    text = COST_TABLE.split("\n\n", 2)[2]
+    widths = table_widths(text, 22.0, 1104.0)
+    assert abs(sum(widths) - 1104.0) < 0.01
+    for row in table_rows(text):
+        for width, cell in zip(widths, row, strict=True):
+            assert all(text_em(word) * 22.0 < width - 20 for word in cell.split()), (cell, width)
+    assert widths[0] == max(widths)  # the long first column takes what the others leave
+
+
+@pytest.mark.parametrize("fmt", ["slides-pdf", "pptx"])
+def test_numbers_in_a_wide_table_stay_whole_on_the_slide(cli, tmp_path, fmt, weasyprint):
+    note = tmp_path / "capacity.md"
+    note.write_text(COST_TABLE, encoding="utf-8")
+    out = tmp_path / f"capacity.{fmt}"
+    assert cli("render", str(note), "--to", fmt, "-o", str(out)).exit_code == 0
+    if fmt == "pptx":
+        from pptx import Presentation
+
+        table = next(shape.table for slide in Presentation(str(out)).slides for shape in slide.shapes if shape.has_table)
+        widths = [column.width for column in table.columns]
+        assert widths[0] == max(widths) and widths[4] < widths[0] / 2  # CPU takes less room than the service's name
+        return
+    from pypdf import PdfReader
+
+    text = " ".join(page.extract_text() for page in PdfReader(str(out)).pages)
+    for number in ("93.6%", "71.2%", "$41,200", "eu-west-1", "Discovery"):
+        assert number in text, (number, text)

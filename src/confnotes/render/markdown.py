@@ -467,6 +467,19 @@ class InlineRenderer:
         names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else []), *([f"layout-{slide.layout}"] if slide.layout else [])]
         return Markup("".join(f" {escape(name)}" for name in names))
 
+    def slide_table(self, text: str, scale: float, box_w: float) -> Markup:
+        """A slide's table with its columns' widths (``slides.fit.table_widths``), the widths the
+        fit engine measured its rows by: a column gets room for its longest word before any shares."""
+        from confnotes.slides.fit import table_widths
+        from confnotes.slides.geometry import sizes
+
+        widths = table_widths(text, sizes(scale)["table"], box_w)
+        cols = "".join(f'<col style="width: {100 * width / sum(widths):.2f}%">' for width in widths)
+        html = str(self.blocks(text))
+        at = html.find("<table")
+        end = html.find(">", at) + 1 if at >= 0 else -1
+        return Markup(html[:end] + f"<colgroup>{cols}</colgroup>" + html[end:]) if end > 0 else Markup(html)
+
     def column_px(self, slide: Any, share: float) -> float:
         """The width in px of a slide's column of ``share`` (``slides.layouts``): what its code wraps at."""
         from confnotes.slides.layouts import column_widths, text_width

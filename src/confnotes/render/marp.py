@@ -373,7 +373,9 @@ def _sizes(slide: Slide) -> str:
         f"li {{ font-size: {px['item']:.1f}px; line-height: {ITEM[1]}; }} li li {{ font-size: {px['sub']:.1f}px; }} "
         f"p, blockquote {{ font-size: {px['text']:.1f}px; line-height: {TEXT[1]}; }} "
         f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
-        # tables as the deck sets them (fitted for): as wide as the box, columns shared, long words wrap
-        f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; width: 100%; table-layout: fixed; display: table; }} "
+        # tables as the deck sets them (fitted for): as wide as the box, the columns shared by what they
+        # hold (the browser's automatic layout, as slides.fit.table_widths shares them; a word wider
+        # than the box still wraps)
+        f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; width: 100%; table-layout: auto; display: table; }} "
         f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; overflow-wrap: anywhere; }}{on_top}"
     )

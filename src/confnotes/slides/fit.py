@@ -240,17 +240,48 @@ def _table_height(text: str, size: float, box_w: float) -> float:
     return 1.0 + sum(table_row_heights(text, size, box_w, MIN_IMAGE))
 
 
-def table_row_heights(text: str, size: float, box_w: float, image_h: float) -> list[float]:
-    """Each row's height in px: its tallest cell's wrapped lines, and ``image_h`` more for a row of
-    images (``display: block`` above any text in the cell, side by side across the row)."""
+@lru_cache(maxsize=4096)
+def table_widths(text: str, size: float, box_w: float) -> tuple[float, ...]:
+    """Each column's width in px, the box shared by what the columns hold, as a browser's automatic
+    table layout shares it: every column first gets its header's longest word (a header never
+    breaks inside a word while the box has room), then its longest word (a number such as "93.6%"
+    does not break while another column has room), then the rest of the box in proportion to how
+    much more its longest cell wants. Every deck output lays a table out by these widths."""
     rows = table_rows(text)
     columns = max((len(row) for row in rows), default=1)
-    cell_w = box_w / columns - 2 * CELL_PAD[1] - 1
+    pad = 2 * CELL_PAD[1] + 1
+    head, least, most = [float(pad)] * columns, [float(pad)] * columns, [float(pad)] * columns
+    for number, row in enumerate(rows):
+        face = "bold" if number == 0 else "body"
+        for index, cell in enumerate(row):
+            words = plain(_IMAGE.sub(" ", cell)).split()
+            if words:
+                longest = max(text_em(word, face) for word in words) * size + pad
+                if number == 0:
+                    head[index] = max(head[index], longest)
+                least[index] = max(least[index], longest)
+                most[index] = max(most[index], text_em(" ".join(words), face) * size + pad)
+    for low, high in ((least, most), (head, least)):  # the widest sharing the box allows
+        if sum(low) <= box_w:
+            spare, wants = box_w - sum(low), [b - a for a, b in zip(low, high, strict=True)]
+            if sum(wants) <= spare:  # everything fits: the room left in proportion to what each wants
+                return tuple(box_w * width / sum(high) for width in high)
+            return tuple(a + spare * want / sum(wants) for a, want in zip(low, wants, strict=True))
+    return tuple(box_w * width / sum(head) for width in head)  # even the headers' words break: in proportion
+
+
+def table_row_heights(text: str, size: float, box_w: float, image_h: float) -> list[float]:
+    """Each row's height in px: its tallest cell's wrapped lines in its column's width
+    (``table_widths``), and ``image_h`` more for a row of images (``display: block`` above any text
+    in the cell, side by side across the row)."""
+    rows = table_rows(text)
+    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(text, size, box_w)]
     heights = []
     for row in rows:
         pictured = any(_IMAGE.search(cell) for cell in row)
         cells = [_IMAGE.sub("", cell).strip() if pictured else cell for cell in row]
-        lines = max((wrap_count(plain(cell), cell_w, size, "bold" if row is rows[0] else "body") for cell in cells if cell), default=0)
+        face = "bold" if row is rows[0] else "body"
+        lines = max((wrap_count(plain(cell), cells_w[index], size, face) for index, cell in enumerate(cells) if cell), default=0)
         lines = lines or (0 if pictured else 1)
         heights.append(lines * size * TABLE[1] + (image_h if pictured else 0) + 2 * CELL_PAD[0] + 1)
     return heights
@@ -357,10 +388,9 @@ def _headers_fit(text: str, scale: float) -> bool:
     rows = table_rows(text)
     if not rows:
         return True
-    columns = max(len(row) for row in rows)
-    cell_w = BOX_W / columns - 2 * CELL_PAD[1] - 1
     size = sizes(scale)["table"]
-    return all(text_em(word, "bold") * size <= cell_w for cell in rows[0] for word in plain(cell).split())
+    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(text, size, BOX_W)]
+    return all(text_em(word, "bold") * size <= cells_w[index] for index, cell in enumerate(rows[0]) for word in plain(cell).split())
 
 
 def finish(slide: Slide, scale: float) -> Slide:

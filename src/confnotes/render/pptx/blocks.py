@@ -14,7 +14,7 @@ from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
-from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, plain, table_row_heights, table_rows
+from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, plain, table_row_heights, table_rows, table_widths
 from confnotes.slides.geometry import (
     BODY_MIN,
     CELL_PAD,
@@ -282,10 +282,12 @@ def _table(
     size = max(CODE_MIN, TABLE[0] * scale)
     image_h = float(slide.image_px or MIN_IMAGE) * shrink
     heights = table_row_heights(entry.text, size, width, image_h)
+    widths = table_widths(entry.text, size, width)  # the columns the fit engine measured the rows in
+    starts = [left + sum(widths[:index]) for index in range(columns)]
     shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, sum(heights)))
     table = shape.table
     for index in range(columns):
-        table.columns[index].width = Emu(int(width / columns * EMU))
+        table.columns[index].width = Emu(int(widths[index] * EMU))
     y = top
     for r, row in enumerate(rows):
         table.rows[r].height = Emu(int(heights[r] * EMU))
@@ -297,7 +299,7 @@ def _table(
             text = row[c] if c < len(row) else ""
             pictures = list(IMAGE_REF.finditer(text))
             _run(cell.text_frame.paragraphs[0], md.plain(IMAGE_REF.sub("", text).strip() if pictures else text), size, bold=r == 0)
-            cell_box = (left + c * width / columns + CELL_PAD[1], y + CELL_PAD[0], width / columns - 2 * CELL_PAD[1])
+            cell_box = (starts[c] + CELL_PAD[1], y + CELL_PAD[0], widths[c] - 2 * CELL_PAD[1])
             for match in pictures[:1]:  # one picture a cell, at the row's image height
                 _cell_picture(page, match, (*cell_box, image_h), found)
         y += heights[r]
