@@ -214,8 +214,31 @@ def _unit_tests_stay_in_process(request: pytest.FixtureRequest, monkeypatch: pyt
 UNIT_SECONDS = 1.0
 
 
+def _matrix_summary(terminalreporter) -> None:
+    """The conformance matrix's cells (feature pairs x outputs) and how many of its checks held."""
+    reports = [
+        report
+        for kind in ("passed", "failed", "error")
+        for report in terminalreporter.stats.get(kind, [])
+        if report.when == "call" and report.nodeid.startswith("tests/test_matrix.py")
+    ]
+    if not reports:
+        return
+    from test_matrix import FEATURES, FORMATS, NOTES
+
+    pairs = len(FEATURES) * (len(FEATURES) - 1) // 2
+    held = sum(1 for report in reports if report.passed)
+    terminalreporter.write_sep("-", "conformance matrix (tests/test_matrix.py)")
+    terminalreporter.write_line(
+        f"{len(FEATURES)} features in {len(NOTES)} notes, every pair meeting: {pairs} pairs x {len(FORMATS)} outputs = "
+        f"{pairs * len(FORMATS)} cells; {held} of {len(reports)} checks held"
+    )
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    """Name the unit tests that took over ``UNIT_SECONDS`` (a list, never a failure: machines differ)."""
+    """Name the unit tests that took over ``UNIT_SECONDS`` (a list, never a failure: machines differ),
+    and report the conformance matrix."""
+    _matrix_summary(terminalreporter)
     slow = sorted(
         (report.duration, report.nodeid)
         for report in terminalreporter.stats.get("passed", [])
