@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from confnotes import __version__
-from confnotes.errors import NotesError
-
 from confnotes.build.manifest import _Hashed, _recorded_pieces, _write_if_changed
+from confnotes.errors import NotesError
 
 #: Each note's outline for ``outline.json``, one file a note (``.confnotes-outlines/talk.md.<key>.json``):
 #: the manifest names it with its size and hash, so no process ever holds a whole site's outlines.
