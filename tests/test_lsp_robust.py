@@ -411,3 +411,24 @@ async def test_an_analysis_leaves_nothing_for_the_cycle_collector(tmp_path: Path
         gc.garbage.clear()
         if was:
             gc.enable()
+
+
+async def test_a_note_whose_path_the_editor_percent_encodes_gets_its_diagnostics(client: LanguageClient, tmp_path: Path):
+    """VS Code and Neovim send ``file:///…/my%20notes/…``: the server looked the note up under that
+    form while pygls files it decoded, and such a note (one in five real ones) never got a finding."""
+    folder = tmp_path / "my notes" / "SREcon – café"
+    folder.mkdir(parents=True)
+    note = folder / "O'Brien's talk.md"
+    note.write_text("## Opening\n\n## Opening\n\n- the same heading twice\n", encoding="utf-8")
+    uri = open_note(client, note)
+    assert "%20" in uri and "%27" in uri and "%C3%A9" in uri  # as editors encode it
+    first = await diagnostics(client, uri, 1)
+    assert "CN103" in [d.code for d in first]
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [lsp.TextDocumentContentChangeWholeDocument(text="# O'Brien's talk\n\n## Opening\n\n- one heading now\n")],
+        )
+    )
+    assert "CN103" not in [d.code for d in await diagnostics(client, uri, 2)]
+    assert [published for published in client.diagnostics if "my notes" in published] == []  # only under the editor's URI

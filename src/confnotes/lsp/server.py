@@ -17,12 +17,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
 
 from confnotes import __version__
 from confnotes.errors import ErrorKind, NotesError
@@ -107,6 +109,17 @@ class NotesServer(LanguageServer):
         encoding = self.server_capabilities.position_encoding if self.protocol.server_capabilities else None
         return str(encoding) if encoding else UTF16
 
+    def document(self, uri: str) -> TextDocument | None:
+        """The open document ``uri`` names, however the editor encoded it: pygls files documents under
+        the decoded URI, so ``file:///my%20notes/talk.md`` (as VS Code and Neovim send it) and
+        ``file:///my notes/talk.md`` are one note. The one lookup of an open note in the server."""
+        found: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return found
+
+    def open_uris(self) -> list[str]:
+        """Every open note's URI as its editor sent it: what its diagnostics are published under."""
+        return [document.uri for document in self.workspace.text_documents.values()]
+
     def path_of(self, uri: str) -> str:
         path = to_fs_path(uri) if uri.startswith("file:") else None
         return path or UNSAVED
@@ -143,7 +156,7 @@ class NotesServer(LanguageServer):
             raise
         if self.runs.get(uri) is run:
             del self.runs[uri]
-        latest = self.workspace.text_documents.get(uri)
+        latest = self.document(uri)
         if latest is None or (latest.version, self.generation) == key:
             self.analyses[uri], self.keys[uri] = analysis, key
         return analysis
@@ -165,7 +178,7 @@ class NotesServer(LanguageServer):
         except Exception as exc:  # noqa: BLE001 - a bug: say so, keep serving
             self.internal_error("diagnostics", exc)
             return
-        document = self.workspace.text_documents.get(uri)
+        document = self.document(uri)
         if document is None or document.version != analysis.version:
             return  # a newer version is on its way
         self.publish(uri, analysis)
@@ -184,7 +197,7 @@ class NotesServer(LanguageServer):
         """Settings or a config file changed: re-analyse and republish every open note."""
         self.generation += 1
         self.shown.clear()
-        for uri in list(self.workspace.text_documents):
+        for uri in self.open_uris():
             self.schedule(uri, 0)
         self.workspace_notes.clear()
 
@@ -323,7 +336,7 @@ def did_save(ls: NotesServer, params: lsp.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
     if uri.endswith(("confnotes.toml", "pyproject.toml")):
         ls.refresh_all()  # a config edited in the editor itself
-    elif uri in ls.workspace.text_documents and ls.published.get(uri) != ls.workspace.text_documents[uri].version:
+    elif (document := ls.document(uri)) is not None and ls.published.get(uri) != document.version:
         ls.schedule(uri, 0)
 
 
@@ -424,7 +437,7 @@ def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[ls
     from confnotes.source import discover
 
     out: list[lsp.WorkspaceSymbol] = []
-    open_docs = {ls.path_of(uri): uri for uri in ls.workspace.text_documents}
+    open_docs = {ls.path_of(uri): uri for uri in ls.open_uris()}
     for root in roots:
         try:
             config = config_for_folder(root)
