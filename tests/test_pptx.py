@@ -338,3 +338,27 @@ def test_a_theme_pptx_cannot_show_is_said_once(cli, tmp_path):
     assert result.exit_code == 0 and result.stderr.count("the dark theme styles the HTML page") == 1, result.stderr
     plain = cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "plain.pptx"))
     assert "warning" not in plain.stderr
+
+
+def test_code_on_an_invert_slide_keeps_its_dark_ink_on_its_light_box(cli, tmp_path):
+    """The dark slide's light ink was set on every text, the code's too: light on its light box."""
+    from pptx import Presentation
+
+    note = tmp_path / "deploys.md"
+    note.write_text(
+        "# Deploys\n\n## The one-liner\n<!-- slide class: invert -->\n\n```sh\nkubectl rollout undo deployment/checkout\n```\n\n"
+        "- Undo is one command away\n",
+        encoding="utf-8",
+    )
+    assert cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "d.pptx")).exit_code == 0
+    slide = next(
+        s for s in Presentation(str(tmp_path / "d.pptx")).slides if s.shapes.title is not None and s.shapes.title.text == "The one-liner"
+    )
+
+    def colours(shape):
+        return {str(run.font.color.rgb) for p in shape.text_frame.paragraphs for run in p.runs if run.font.color.type is not None}
+
+    code = next(shape for shape in slide.shapes if shape.has_text_frame and "kubectl" in shape.text_frame.text)
+    bullet = next(shape for shape in slide.shapes if shape.has_text_frame and "Undo is one" in shape.text_frame.text)
+    assert "EEF0F6" not in colours(code) and colours(bullet) == {"EEF0F6"}
+    assert colours(slide.shapes.title) == {"EEF0F6"}

@@ -146,8 +146,12 @@ def _on_dark(slide: Slide) -> bool:
 
 
 def _paragraphs(page: Any) -> Iterator[Any]:
+    """The paragraphs set on the slide's own ground: not those in a box with a fill of its own (code
+    keeps its dark ink on its light box, whatever the slide's ground)."""
+    from pptx.enum.dml import MSO_FILL
+
     for shape in page.shapes:
-        if shape.has_text_frame:
+        if shape.has_text_frame and not (shape.shape_type != 14 and shape.fill.type == MSO_FILL.SOLID):  # 14: a placeholder
             yield from shape.text_frame.paragraphs
 
 
