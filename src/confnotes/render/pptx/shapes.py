@@ -194,20 +194,26 @@ def _cover(page: Any, match: re.Match[str], box: tuple[float, float, float, floa
     return True
 
 
-def _band(page: Any, box: tuple[float, float, float, float]) -> None:
-    """The full-image layout's dark band behind its title and text (the deck's), text turned light."""
+def _veil(page: Any, box: tuple[float, float, float, float], rgb: tuple[int, int, int]) -> Any:
+    """A borderless rectangle over ``box`` in ``rgb`` at 78% opacity: the decks' veil and band."""
     from pptx.dml.color import RGBColor
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.oxml.ns import qn
 
-    band = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(*box))
-    band.name = "Layout band"
-    band.fill.solid()
-    band.fill.fore_color.rgb = RGBColor(0x0C, 0x12, 0x20)  # type: ignore[no-untyped-call]
-    colour = band.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency
+    shape = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(*box))
+    shape.fill.solid()
+    shape.fill.fore_color.rgb = RGBColor(*rgb)  # type: ignore[no-untyped-call]
+    colour = shape.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency
     colour.append(colour.makeelement(qn("a:alpha"), {"val": "78000"}))
-    band.line.fill.background()
-    band.shadow.inherit = False
+    shape.line.fill.background()
+    shape.shadow.inherit = False
+    return shape
+
+
+def _band(page: Any, box: tuple[float, float, float, float]) -> None:
+    """The full-image layout's dark band behind its title and text (the deck's), text turned light."""
+    band = _veil(page, box, (0x0C, 0x12, 0x20))
+    band.name = "Layout band"
     tree = page.shapes._spTree  # noqa: SLF001 - above the picture, below the text
     tree.remove(band._element)  # noqa: SLF001
     tree.insert(3, band._element)  # noqa: SLF001

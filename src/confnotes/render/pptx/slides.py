@@ -34,6 +34,7 @@ from confnotes.render.pptx.shapes import (
     _rich,
     _run,
     _size,
+    _veil,
 )
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.directives import is_dark
@@ -179,9 +180,6 @@ def _fill(page: Any, background: str) -> None:
 
 def _background_picture(page: Any, background: str, base_dir: Path | None, warnings: list[str]) -> None:
     """A picture covering the slide behind everything, under the decks' veil."""
-    from pptx.dml.color import RGBColor
-    from pptx.enum.shapes import MSO_SHAPE
-    from pptx.oxml.ns import qn
 
     path = local_image(background, base_dir)
     pixels = image_size(io.BytesIO(path.read_bytes())) if path is not None else None
@@ -190,13 +188,7 @@ def _background_picture(page: Any, background: str, base_dir: Path | None, warni
         return
     picture = page.shapes.add_picture(str(path), *_emu(0, 0, SLIDE_W, SLIDE_H))
     picture._element.nvPicPr.cNvPr.set("descr", "")  # noqa: SLF001 - decoration: no alt text
-    veil = page.shapes.add_shape(MSO_SHAPE.RECTANGLE, *_emu(0, 0, SLIDE_W, SLIDE_H))  # the decks' veil: text stays legible
-    veil.fill.solid()
-    veil.fill.fore_color.rgb = RGBColor(0xFF, 0xFF, 0xFF)  # type: ignore[no-untyped-call]
-    colour = veil.fill._xPr.find(qn("a:solidFill"))[0]  # noqa: SLF001 - python-pptx has no fill transparency
-    colour.append(colour.makeelement(qn("a:alpha"), {"val": "78000"}))
-    veil.line.fill.background()
-    veil.shadow.inherit = False
+    veil = _veil(page, (0, 0, SLIDE_W, SLIDE_H), (0xFF, 0xFF, 0xFF))  # the decks' veil: text stays legible
     tree = page.shapes._spTree  # noqa: SLF001 - behind every other shape: first after the tree's own properties
     for index, shape in enumerate((picture, veil)):
         tree.remove(shape._element)  # noqa: SLF001
