@@ -80,12 +80,15 @@ def test_paste_without_headings_keeps_its_bold_lines_as_paragraphs():
 
 
 def test_paste_whose_first_line_names_the_notes_gets_its_bold_lines_as_sections():
-    """fmt writes that first line as the ``#`` title, so the note has a heading before and after fmt."""
+    """Converted (``lint --fix``, import), that first line becomes the ``#`` title, so the note has a
+    heading before and after; fmt, which only tidies, leaves it the bare line it was."""
     doc = _doc("paste-named-bold-days.md")
     assert (doc.meta.title, doc.meta.title_origin) == ("DevOpsDays Amsterdam 2025 notes", "inferred")
     assert _bold(doc) == [("Day 1", 2), ("Day 2", 2)]
-    again = parse(format_markdown(doc))
+    again = parse(format_markdown(doc, convert=True))
     assert again.meta.title_origin == "heading" and _bold(again) == [("Day 1", 2), ("Day 2", 2)]
+    text = (REAL / "paste-named-bold-days.md").read_text(encoding="utf-8")
+    assert format_markdown(doc, source=text).startswith("DevOpsDays Amsterdam 2025 notes\n")
 
 
 def test_title_is_the_text_inside_the_bold_marks_and_no_output_shows_them(cli):
@@ -208,10 +211,10 @@ def test_fmt_setext_style_leaves_bold_lines_bold():
 
 def test_fmt_parts_a_bold_line_from_what_stands_above_and_is_idempotent():
     doc = parse("Team notes 2025\n\n**Day 1**\n• a\n• b\n\n**Day 2**\n\n- c\n", "team.md")
-    once = format_markdown(doc)
+    once = format_markdown(doc, convert=True)
     assert "\n\n**Day 2**\n\n- c" in once
     again = parse(once, "team.md")
-    assert _bold(again) == _bold(doc) and format_markdown(again) == once
+    assert _bold(again) == _bold(doc) and format_markdown(again, convert=True) == once == format_markdown(again, source=once)
 
 
 # ------------------------------------------------------------------ lint

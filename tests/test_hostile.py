@@ -96,7 +96,7 @@ def test_output_folder_not_writable(tmp_path, processes):
 
 def test_disk_full_keeps_the_old_file(cli, tmp_path, monkeypatch):
     note = tmp_path / "talk.md"
-    original = "Talk\n\nPart\n\n• pasted bullet\n"
+    original = "Talk\t\n\nPart\n\n\n• pasted bullet\n"
     note.write_text(original)
 
     def full(fd: int) -> None:

@@ -326,13 +326,13 @@ def test_fix_keeps_each_lines_own_ending(cli, tmp_path):
 @pytest.mark.parametrize("command", ["fmt", "fix"])
 def test_fmt_and_fix_write_through_a_symlink(cli, tmp_path, command):
     target = tmp_path / "real.md"
-    target.write_text("Retro\n\nWent well\n\n• booth duty\n\n1. a\n3. b\n")
+    target.write_text("Retro  \n\n\nWent well\n\n• booth duty\n\n1. a\n3. b\n")
     link = tmp_path / "link.md"
     link.symlink_to(target)
     args = ("fmt", str(link)) if command == "fmt" else ("lint", "--fix", "--no-cache", str(link))
     cli(*args)
     assert link.is_symlink() and os.readlink(link) == str(target)
-    assert target.read_text() != "Retro\n\nWent well\n\n• booth duty\n\n1. a\n3. b\n"
+    assert target.read_text() != "Retro  \n\n\nWent well\n\n• booth duty\n\n1. a\n3. b\n"
 
 
 def test_stdin_over_the_limit_is_an_error(tmp_path, monkeypatch):

@@ -10,7 +10,8 @@ import stat
 import pytest
 
 PASTED = (
-    "Platform day\n\nKubernetes autoscaling\n\n• HPA reacts to CPU\n• KEDA scales on queue length\n\nCost dashboards\n\n• showback first\n"
+    "Platform day  \n\n\nKubernetes autoscaling\n\n• HPA reacts to CPU\n• KEDA scales on queue length\n\n"
+    "Cost dashboards\n\n• showback first\n"
 )
 EDIT = "# Platform day\n\nMy own edit, saved while fmt ran.\n"
 

@@ -53,7 +53,8 @@ def test_model_reads_in_source_order(path):
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
 def test_fmt_writes_the_same_words_in_the_same_order(path):
     text, doc = _load(path)
-    assert_same_words(source_words(text), source_words(format_markdown(doc)), "fmt output")
+    assert_same_words(source_words(text), source_words(format_markdown(doc, source=text)), "fmt output")
+    assert_same_words(source_words(text), source_words(format_markdown(doc, convert=True)), "lint --fix (CN110) output")
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)

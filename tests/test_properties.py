@@ -57,12 +57,12 @@ def check_fmt(text: str) -> None:
     if doc is None:
         return
     try:
-        once = format_markdown(doc)
+        once = format_markdown(doc, source=text)
     except NotesError:
         return  # fmt refuses what it cannot round-trip; refusing is the safe outcome
     again = parse(once, "gen.md")
     assert outline_signature(again) == outline_signature(doc)
-    assert format_markdown(again) == once
+    assert format_markdown(again, source=once) == once
     from helpers import assert_same_words, model_words
 
     assert_same_words(_no_numbers(model_words(doc)), _no_numbers(model_words(again)), "fmt output")
@@ -134,10 +134,10 @@ def test_model_and_fmt_keep_words_in_order(text: str):
 
     doc = parse(text, "gen.md")
     assert_same_words(source_words(text), model_words(doc), "the model")
-    once = format_markdown(doc)  # a plain Markdown note always formats
+    once = format_markdown(doc, source=text)  # a plain Markdown note always formats
     assert_same_words(source_words(text), source_words(once), "fmt output")
     assert outline_signature(parse(once, "gen.md")) == outline_signature(doc)
-    assert format_markdown(parse(once, "gen.md")) == once
+    assert format_markdown(parse(once, "gen.md"), source=once) == once
 
 
 @ORDERED
@@ -191,12 +191,12 @@ def test_fmt_in_any_style_keeps_the_outline_and_is_idempotent(raw: str, settings
     text = _text(raw)
     doc = parse(text, "gen.md", options)
     try:
-        once = format_markdown(doc, options)
+        once = format_markdown(doc, options, text)
     except NotesError:
         return
     again = parse(once, "gen.md", options)
     assert outline_signature(again) == outline_signature(doc)
-    assert format_markdown(again, options) == once
+    assert format_markdown(again, options, once) == once
     assert_same_words(_no_numbers(model_words(doc)), _no_numbers(model_words(again)), "fmt output")
 
 

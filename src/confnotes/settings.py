@@ -62,23 +62,26 @@ class BuildSettings:
 @dataclass(frozen=True, slots=True)
 class FmtSettings:
     """``[fmt]``: the Markdown styles ``fmt`` (and ``lint --fix``, the editor) writes. ``consistent``
-    keeps the style a note already uses throughout and picks the first choice for a note that mixes
-    styles, so a note written in one style is left as it is and only pasted structure is rewritten."""
+    keeps the style a note already uses throughout and, where the note mixes styles, takes the one
+    most of it uses, so a note written in one style is left as it is."""
 
     bullet: Literal["consistent", "-", "*", "+"] = setting(
-        "consistent", "Bullet marker: -, *, + or the note's own (consistent; - if it mixes)."
+        "consistent", "Bullet marker: -, *, + or the note's own at each list level (consistent; its majority if it mixes)."
     )
     heading: Literal["consistent", "atx", "setext"] = setting(
-        "consistent", "Headings: atx (##), setext (underlined; levels 1-2 only) or the note's own (consistent; atx if it mixes)."
+        "consistent", "Headings: atx (##), setext (underlined; levels 1-2 only) or the note's own (consistent; its majority if it mixes)."
+    )
+    setext_underline: Literal["consistent", "title"] = setting(
+        "consistent", "Setext underlines: as long as the title (title) or as the note writes them all (consistent)."
     )
     emphasis: Literal["consistent", "*", "_"] = setting(
-        "consistent", "Emphasis marker: *, _ or the note's own (consistent; * if it mixes)."
+        "consistent", "Emphasis marker: *, _ or the note's own (consistent; its majority if it mixes)."
     )
     strong: Literal["consistent", "*", "_"] = setting(
-        "consistent", "Strong emphasis marker: * (**), _ (__) or the note's own (consistent; * if it mixes)."
+        "consistent", "Strong emphasis marker: * (**), _ (__) or the note's own (consistent; its majority if it mixes)."
     )
     ordered: Literal["consistent", "ordered", "one"] = setting(
-        "consistent", "Numbered lists: ordered (1. 2. 3.), one (1. 1. 1.) or the note's own (consistent; ordered if it mixes)."
+        "consistent", "Numbered lists: ordered (1. 2. 3.), one (1. 1. 1.) or the note's own (consistent; its majority if it mixes)."
     )
 
 

@@ -1,4 +1,4 @@
-"""confnotes fmt: notes rewritten as canonical Markdown."""
+"""confnotes fmt: notes tidied, in the author's own style."""
 
 from __future__ import annotations
 
@@ -18,15 +18,16 @@ from confnotes.errors import NotesError
 @click.option("--force", is_flag=True, help="Rewrite read-only notes too.")
 @config_option
 def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...], force: bool, config_file: str | None) -> None:
-    """Rewrite notes (files, or folders walked for *.md) as canonical Markdown.
+    """Tidy notes (files, or folders walked for *.md), and only tidy them.
 
-    In the author's order and style: the title heading where it stood, each list tight or loose
-    as written, '---' between sections kept, text between lists left where it is; front matter
-    for recovered meta; pasted notes become real Markdown. Each note keeps its own consistent
-    bullet marker, heading style, emphasis markers and numbering unless the config's [fmt]
-    table sets one, so a well-formed note is left as it is. Text is never changed, a note
-    without headings gets none, and a note whose ordered outline would change is left alone
-    with an error. '-' formats standard input to standard output. A note edited while fmt ran,
+    Trailing spaces outside code go (not a hard break's, not a no-break space), blank-line runs
+    become one, and what a note mixes - bullet markers per list level, heading style, setext
+    underlines, emphasis markers, numbering - takes the style most of the note uses, unless the
+    config's [fmt] table sets one; a well-formed note is left as it is. Text is never changed,
+    code not by a byte, and no heading is written that the author did not write: a pasted note
+    keeps its bullets and bare-line headings ('lint --fix' writes them as Markdown). A note whose
+    ordered outline would change is left alone with an error. '-' formats standard input to
+    standard output. A note edited while fmt ran,
     a read-only note (without --force) and a link to a file outside its folder are left as
     they are, with a line saying so (exit 1); hard links and the file's owner are kept.
     """

@@ -1,11 +1,13 @@
-"""Outline to canonical Markdown, in the author's order and, by default, in the author's own style.
+"""Outline to Markdown, in the author's order and, by default, in the author's own style: fmt tidies.
 
-Text is never rewritten: titles, blocks and point numbers go out as written, and every
-section's blocks and lists go out in source order. Recovered structure becomes real
-Markdown (pasted bullets become lists, bare-line headings headings) and recovered meta (a
-title found in the lede, a file-name line) moves into front matter. Styles — the bullet
+Text is never rewritten: titles, blocks and point numbers go out as written, code to the byte,
+and every section's blocks and lists go out in source order. A heading confnotes inferred
+stays the bare line it was and recovered meta stays where it stands; a note that shows it was
+pasted is tidied line by line (``tidy_lines``). Only ``convert`` (``import``, CN110's fix)
+writes recovered structure as Markdown: pasted bullets as lists, bare-line headings as
+headings, a title found in the lede and a file-name line as front matter. Styles — the bullet
 marker, ATX or setext headings, ``*`` or ``_`` emphasis, ``1. 2. 3.`` or ``1. 1. 1.`` — come
-from ``fmt.styles``: the ``[fmt]`` settings, by default each note's own consistent style. The
+from ``fmt.styles``: the ``[fmt]`` settings, by default each note's own style (its majority where it mixes). The
 ``---`` lines between sections are kept where the author wrote them, a list is written tight
 or loose as CommonMark read it, and in a Markdown note a blank line is left out where the
 author left it out and Markdown reads the same without it. The result must parse back to the
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from confnotes.errors import NotesError
 from confnotes.fmt.styles import Styles, follows_bullets, resolve_styles
-from confnotes.model import Block, Document, Entry, List, Node
+from confnotes.model import Block, Document, Entry, List, Node, walk_content
 from confnotes.settings import FmtSettings
 
 if TYPE_CHECKING:
@@ -77,18 +79,30 @@ class _Context:
 
     styles: Styles
     as_written: bool  # a Markdown note: leave out blank lines the author left out, where Markdown allows
+    convert: bool = False  # write recovered structure as Markdown (import, CN110's fix), not as the author wrote it
     out: list[str] = field(default_factory=list)
     pending: list[Block] = field(default_factory=list)  # lint directives and section breaks, by line
-    title: tuple[str, int, int, int] | None = None  # (text, level, first line, last line) of a title heading still to write
+    title: tuple[str, int, int, int, bool] | None = None  # (text, level, first line, last line, inferred) of a title still to write
     above: Above | None = None
+    source_name: tuple[str, int] | None = None  # a file-name line still to write, and its line
 
     def title_before(self, line: int) -> None:
-        """Write the title heading where the author put it: before the first entry below its line."""
+        """Write the title heading and the file-name line where the author put them: before the
+        first entry below their lines."""
+        if self.source_name is not None and line > self.source_name[1] and (self.title is None or self.title[2] > self.source_name[1]):
+            name, at = self.source_name
+            self.source_name = None
+            self.pending_before(at, "")
+            _emit_bare_line(self, name, at)
         if self.title is not None and line > self.title[2]:
-            text, level, first, last = self.title
+            text, level, first, last, inferred = self.title
             self.title = None
             self.pending_before(first, "")
-            _emit_heading(self, text, level, first, last)
+            if inferred and not self.convert:
+                _emit_bare_line(self, text, first)
+            else:
+                _emit_heading(self, text, level, first, last)
+            self.title_before(line)  # a file-name line below the title
 
     def blank(self) -> None:
         if self.out and self.out[-1] != "":
@@ -97,6 +111,11 @@ class _Context:
     def text(self, text: str, indent: str = "") -> None:
         for line in text.split("\n"):
             self.out.append(indent + line if line.strip() else "")
+
+    def code(self, text: str, indent: str = "") -> None:
+        """Code as written, to the byte: a line of spaces inside it is the code's too."""
+        for line in text.split("\n"):
+            self.out.append(indent + line if line else "")
 
     def separate(self, kind: str, start: int, tight: bool = False) -> None:
         """A blank line before what starts at ``start`` unless it may stand right below what is above:
@@ -149,15 +168,19 @@ def _may_follow(above: str, kind: str) -> bool:
     return not (kind == above and kind in ("quote", "indented"))
 
 
-def _front_matter(doc: Document) -> list[str]:
+def _front_matter(doc: Document, convert: bool) -> list[str]:
+    """The note's front matter as written (trailing spaces aside). Recovered meta — a title read
+    from the lede, a file-name line — stays where the author wrote it (the reader finds it there
+    every time) unless the note is converted: then it moves into front matter."""
     meta = doc.meta
     existing = meta.front_matter
     added: list[str] = []
-    keys = set(re.findall(r"^([A-Za-z_][\w-]*)\s*:", existing or "", re.MULTILINE))
-    if meta.title_origin == "lede" and "title" not in keys:
-        added.append(f"title: {json.dumps(meta.title, ensure_ascii=False)}")
-    if meta.source_name_span is not None and "source_name" not in keys:
-        added.append(f"source_name: {json.dumps(meta.source_name, ensure_ascii=False)}")
+    if convert:
+        keys = set(re.findall(r"^([A-Za-z_][\w-]*)\s*:", existing or "", re.MULTILINE))
+        if meta.title_origin == "lede" and "title" not in keys:
+            added.append(f"title: {json.dumps(meta.title, ensure_ascii=False)}")
+        if meta.source_name_span is not None and "source_name" not in keys:
+            added.append(f"source_name: {json.dumps(meta.source_name, ensure_ascii=False)}")
     if existing is None and not added:
         return []
     body = [line.rstrip() for line in (existing or "").strip("\n").split("\n")] if existing and existing.strip() else []
@@ -170,7 +193,10 @@ def _emit_block(ctx: _Context, block: Block, indent: str, tight: bool) -> None:
     if ctx.above is not None and ctx.above.kind in ("list", "closed") and kind != "indented":
         text = textwrap.dedent(text)  # a fence indented under a pasted bullet would join the list above
     ctx.separate(kind, block.span.start, tight)
-    ctx.text(text, indent)
+    if block.kind == "code":
+        ctx.code(text, indent)
+    else:
+        ctx.text(text, indent)
     ctx.above = Above(kind, block.span.end)
 
 
@@ -202,23 +228,28 @@ def _loose(lst: List) -> bool:
     return False
 
 
-def _bullet_markers(ctx: _Context, content: tuple[Entry, ...]) -> dict[int, str]:
-    """The note's bullet marker for every bullet list, but another for one right after another
-    (nothing written between them), so the two stay two."""
-    bullet = ctx.styles.bullet
-    other = "*" if bullet == "-" else "-"
+def _bullet_markers(ctx: _Context, content: tuple[Entry, ...], depth: int) -> dict[int, str]:
+    """The note's bullet marker at list level ``depth`` for every bullet list, but another for one
+    right after another (nothing written between them), so the two stay two: its own marker when
+    that differs from the one above, else another."""
+    bullet = ctx.styles.bullet_at(depth)
     markers: dict[int, str] = {}
     previous: List | None = None
     for lst, follows in follows_bullets(content):
         between = previous is not None and any(previous.span.end < block.span.start < lst.span.start for block in ctx.pending)
-        markers[id(lst)] = other if follows and not between and markers.get(id(previous)) == bullet else bullet
+        above = markers.get(id(previous)) if follows and not between else None
+        own = lst.marker if lst.origin == "list" else bullet
+        markers[id(lst)] = bullet if above is None else next(mark for mark in (own, bullet, "-", "*") if mark != above)
         previous = lst
     return markers
 
 
-def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight: bool = False, lists: str | None = None) -> None:
-    """Write ``content`` at ``indent`` (its lists at ``lists``, when the note nests them otherwise)."""
-    markers = _bullet_markers(ctx, content)
+def _emit_content(
+    ctx: _Context, content: tuple[Entry, ...], indent: str, tight: bool = False, lists: str | None = None, depth: int = 0
+) -> None:
+    """Write ``content`` at ``indent`` (its lists at ``lists``, when the note nests them otherwise),
+    ``depth`` lists deep."""
+    markers = _bullet_markers(ctx, content, depth)
     for entry in content:
         if not indent:
             ctx.title_before(entry.span.start)
@@ -228,15 +259,15 @@ def _emit_content(ctx: _Context, content: tuple[Entry, ...], indent: str, tight:
         elif type(entry) is List:
             ctx.pending_before(entry.span.start, indent, tight)
             ctx.separate("list", entry.span.start, tight)
-            _emit_list(ctx, entry, indent if lists is None else lists, markers.get(id(entry), ctx.styles.bullet))
+            _emit_list(ctx, entry, indent if lists is None else lists, markers.get(id(entry), ctx.styles.bullet_at(depth)), depth)
             ctx.above = Above(_list_tail(entry), entry.span.end)
         else:
             _emit_section(ctx, entry)  # type: ignore[arg-type]
 
 
-def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str) -> None:
+def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str, depth: int) -> None:
     if lst.origin == "bold":
-        _emit_bold_points(ctx, lst, indent)
+        _emit_bold_points(ctx, lst, indent, depth)
         return
     loose = _loose(lst)
     numbers = ctx.styles.numbers(lst) if lst.ordered and lst.origin == "list" else [item.number for item in lst.items]
@@ -248,10 +279,10 @@ def _emit_list(ctx: _Context, lst: List, indent: str, bullet: str) -> None:
                 ctx.blank()  # a loose list keeps the author's blank lines between items, a paste gets them all
         marker = f"{numbers[index]}{item.delimiter}" if item.number is not None else bullet
         inner = indent + " " * (len(marker) + 1)
-        _emit_item(ctx, item, indent, marker, loose)
+        _emit_item(ctx, item, indent, marker, loose, depth)
 
 
-def _emit_bold_points(ctx: _Context, lst: List, indent: str) -> None:
+def _emit_bold_points(ctx: _Context, lst: List, indent: str, depth: int) -> None:
     """``**1. Why Rust?**`` lines stay as the author wrote them, each with the list below it."""
     mark = "__" if ctx.styles.strong == "_" else "**"
     for index, item in enumerate(lst.items):
@@ -260,10 +291,10 @@ def _emit_bold_points(ctx: _Context, lst: List, indent: str) -> None:
             ctx.blank()
         ctx.out.append(f"{indent}{mark}{item.number}{item.delimiter} {ctx.styles.text(item.title)}{mark}")
         ctx.above = Above("bold", item.span.start)
-        _emit_content(ctx, item.content, indent, tight=True)
+        _emit_content(ctx, item.content, indent, tight=True, depth=depth)
 
 
-def _emit_item(ctx: _Context, node: Node, indent: str, marker: str, loose: bool) -> None:
+def _emit_item(ctx: _Context, node: Node, indent: str, marker: str, loose: bool, depth: int) -> None:
     inner = indent + " " * (len(marker) + 1)
     title = ctx.styles.text(node.title)
     content = node.content
@@ -278,7 +309,7 @@ def _emit_item(ctx: _Context, node: Node, indent: str, marker: str, loose: bool)
     if len(lines) > 1:
         ctx.text("\n".join(lines[1:]), inner)
     ctx.above = above
-    _emit_content(ctx, content, inner, not loose, _nested_indent(ctx, indent, inner))
+    _emit_content(ctx, content, inner, not loose, _nested_indent(ctx, indent, inner), depth + 1)
     ctx.pending_before(node.span.end + 1, inner, not loose)  # a directive at the item's end stays in it
 
 
@@ -303,7 +334,7 @@ def _emit_heading(ctx: _Context, title: str, level: int, first: int, last: int) 
     ctx.separate("setext" if setext else "heading", first)
     if setext:
         ctx.text(title)
-        ctx.out.append(("=" if level == 1 else "-") * max(3, len(lines[-1])))
+        ctx.out.append(ctx.styles.underline_of(lines[-1], "=" if level == 1 else "-"))
     else:
         ctx.out.append(("#" * level + " " + (" ".join(lines) if len(lines) > 1 else title)).rstrip())
     ctx.above = Above("setext" if setext else "heading", last)
@@ -323,29 +354,51 @@ def _emit_bold_heading(ctx: _Context, node: Node) -> None:
     ctx.above = Above("bold", node.span.start)
 
 
+def _emit_bare_line(ctx: _Context, title: str, line: int) -> None:
+    """A heading confnotes inferred from a bare line stays that bare line: fmt never writes a
+    heading the author did not write (reading the note again infers it again)."""
+    ctx.separate("paragraph", line)
+    ctx.out.append(title)
+    ctx.above = Above("paragraph", line)
+
+
 def _emit_section(ctx: _Context, node: Node) -> None:
     ctx.pending_before(node.span.start, "")
-    if node.origin == "bold":
+    if node.origin == "inferred" and not ctx.convert:
+        _emit_bare_line(ctx, node.title, node.span.start)
+    elif node.origin == "bold":
         _emit_bold_heading(ctx, node)
     else:
         _emit_heading(ctx, node.title, node.level, node.span.start, _heading_end(node))
     _emit_content(ctx, node.content, "")
 
 
-def render_markdown(doc: Document, settings: FmtSettings | None = None) -> str:
+def render_markdown(doc: Document, settings: FmtSettings | None = None, *, source: str | None = None, convert: bool = False) -> str:
     """Write the canonical Markdown of ``doc`` in the styles ``settings`` ask for (default: the
-    note's own); no round-trip check, see ``format_markdown``."""
-    styles = resolve_styles(doc, settings or FmtSettings())
-    ctx = _Context(styles, as_written=not _PASTED.intersection(doc.recovered))
+    note's own); no round-trip check, see ``format_markdown``.
+
+    By default fmt tidies: a heading confnotes inferred stays the bare line it was, recovered meta
+    stays where it stands, and a note that shows it was pasted (``•`` bullets, bare-line headings)
+    is tidied line by line from ``source``, the text it was read from: its structure is the
+    reader's to find, and Markdown's rules would find another. ``convert`` writes recovered
+    structure as Markdown instead — headings, lists, front matter — as ``import`` and CN110's fix do."""
+    if not convert and _PASTED.intersection(doc.recovered):
+        if source is None:
+            raise ValueError("a pasted note is tidied from its text: pass source, or convert=True")
+        return tidy_lines(doc, source)
+    styles = resolve_styles(doc, settings or FmtSettings(), source)
+    ctx = _Context(styles, as_written=not _PASTED.intersection(doc.recovered), convert=convert)
     ctx.pending = sorted((*doc.directives, *doc.breaks), key=lambda block: block.span.start)
-    front = _front_matter(doc)
+    front = _front_matter(doc, convert)
     ctx.out.extend(front)
     meta = doc.meta
     if front:
         span = meta.front_matter_span
-        ctx.above = Above("front-matter", span.end if span is not None and front[1:-1] == _front_matter_lines(doc) else -2)
+        ctx.above = Above("front-matter", span.end if span is not None else -2)
     if meta.title_origin in ("heading", "inferred") and meta.title_span:
-        ctx.title = (meta.title, meta.title_level, meta.title_span.start, meta.title_span.end)
+        ctx.title = (meta.title, meta.title_level, meta.title_span.start, meta.title_span.end, meta.title_origin == "inferred")
+    if meta.source_name_span is not None and meta.source_name is not None and not convert:
+        ctx.source_name = (meta.source_name, meta.source_name_span.start)
     _emit_content(ctx, doc.content, "")
     ctx.title_before(10**12)
     ctx.pending_before(10**12, "")
@@ -359,10 +412,40 @@ def render_markdown(doc: Document, settings: FmtSettings | None = None) -> str:
     return "\n".join(ctx.out)
 
 
-def _front_matter_lines(doc: Document) -> list[str]:
-    """The front matter's lines as the note has them (so fmt knows it added none)."""
-    existing = doc.meta.front_matter
-    return [line.rstrip() for line in existing.strip("\n").split("\n")] if existing and existing.strip() else []
+#: Blocks whose every byte is the author's: trailing spaces and blank lines in them are theirs.
+_VERBATIM = frozenset(("code", "math", "html"))
+
+
+def tidy_lines(doc: Document, source: str) -> str:
+    """``source`` tidied line by line and nothing more: trailing spaces and tabs go (not a hard
+    break's two spaces, not a no-break space), runs of blank lines become one, the text ends in
+    one newline; code, formulas and raw HTML (``doc``'s blocks of those kinds, and what Markdown
+    reads as such) are left to the byte."""
+    from confnotes.parse.markdown import markdown_parser
+
+    kept: set[int] = set()  # 0-based lines inside a verbatim block
+    for entry in walk_content(doc.content):
+        if type(entry) is Block and entry.kind in _VERBATIM:
+            kept.update(range(entry.span.start - 1, entry.span.end))
+    for token in markdown_parser(source).parse(source):  # and what Markdown alone reads as code (an indented paste)
+        if token.type in ("fence", "code_block", "math_block", "html_block") and token.map:
+            kept.update(range(*token.map))
+    lines = source.split("\n")
+    out: list[tuple[str, bool]] = []  # each line written, and whether it is a verbatim block's
+    for index, line in enumerate(lines):
+        if index in kept:
+            out.append((line, True))
+            continue
+        tidy = line.rstrip(" \t")
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if tidy and line.endswith("  ") and following.strip():
+            tidy = line  # two spaces before a line of text: a hard line break
+        if not tidy and (not out or not out[-1][0]):
+            continue  # a second blank line (or one opening the note)
+        out.append((tidy, False))
+    while out and not out[-1][0] and not out[-1][1]:
+        out.pop()
+    return "\n".join(line for line, _ in out) + "\n" if out else ""
 
 
 def _norm(text: str | None) -> str | None:
@@ -445,7 +528,7 @@ def _refused(changed: list[str], path: str) -> Refused:
     return Refused(f"fmt cannot write this note without changing its outline ({', '.join(changed)}); left as is", path=path)
 
 
-def format_markdown(doc: Document, options: ParseOptions | None = None, source: str | None = None) -> str:
+def format_markdown(doc: Document, options: ParseOptions | None = None, source: str | None = None, *, convert: bool = False) -> str:
     """Canonical Markdown for ``doc``, in the styles of ``options.fmt`` (the config's ``[fmt]``);
     raises ``NotesError`` if it would not read back the same (read with ``options``, the parse
     options ``doc`` was read with). ``source``: the text ``doc`` was read from; when the result is
@@ -454,7 +537,7 @@ def format_markdown(doc: Document, options: ParseOptions | None = None, source: 
     editor's analysis, a lint rule, an import); ``format_text`` reads a note's text itself."""
     from confnotes.parse import parse
 
-    text = render_markdown(doc, options.fmt if options is not None else None)
+    text = render_markdown(doc, options.fmt if options is not None else None, source=source, convert=convert)
     if source is not None and text == source:
         return text
     changed = outline_differences(doc, parse(text, doc.path, options))
@@ -464,7 +547,12 @@ def format_markdown(doc: Document, options: ParseOptions | None = None, source: 
 
 
 def format_text(
-    source: str | Callable[[], str], path: str, options: ParseOptions | None = None, seen: Callable[[Document], object] | None = None
+    source: str | Callable[[], str],
+    path: str,
+    options: ParseOptions | None = None,
+    seen: Callable[[Document], object] | None = None,
+    *,
+    convert: bool = False,
 ) -> str:
     """``format_markdown`` of the note ``source`` (at ``path``), holding one outline at a time: the
     note's outline gives the text and a digest of what fmt must keep, and is let go before the
@@ -485,7 +573,9 @@ def format_text(
     fingerprint = _fingerprint(text) if callable(source) else None
     held = None if callable(source) else text
     del text
-    canonical = render_markdown(doc, options.fmt if options is not None else None)
+    if held is None and callable(source) and not convert and _PASTED.intersection(doc.recovered):
+        held = source()  # a pasted note is tidied from its text: made again
+    canonical = render_markdown(doc, options.fmt if options is not None else None, source=held, convert=convert)
     if canonical == held or (fingerprint is not None and _fingerprint(canonical) == fingerprint):
         return canonical
     kept = _signature_digest(doc)

@@ -35,14 +35,15 @@ def marks_of(text: str) -> Marks:
     """The markers ``text``'s emphasis and strong emphasis are written with."""
     if not _may_have_emphasis(text):
         return NO_MARKS
-    emphasis: set[str] = set()
-    strong: set[str] = set()
-    for token in _tokens(text):
-        if token.type in ("em_open", "em_close"):
-            emphasis.add(token.markup[0])
-        elif token.type in ("strong_open", "strong_close"):
-            strong.add(token.markup[0])
-    return Marks(frozenset(emphasis), frozenset(strong))
+    used = marks_in(text)
+    return Marks(frozenset(mark for kind, mark in used if kind == "em"), frozenset(mark for kind, mark in used if kind == "strong"))
+
+
+def marks_in(text: str) -> list[tuple[str, str]]:
+    """Each emphasis (``em``) and strong emphasis (``strong``) of ``text``, in order, with its marker."""
+    if not _may_have_emphasis(text):
+        return []
+    return [(token.type[:-5], token.markup[0]) for token in _tokens(text) if token.type in ("em_open", "strong_open")]
 
 
 def _positions(token: Any) -> range:

@@ -2,17 +2,19 @@
 its ``[fmt]`` settings.
 
 ``consistent`` (every setting's default) keeps the style the note already uses throughout — its
-bullet marker, its heading style, its emphasis markers, its numbering — so a note written in one
-style is written back byte for byte; a note that mixes styles (or has none of its own yet, as a
-paste) gets the first choice of each: ``-``, ATX, ``*``, ``**``, ``1. 2. 3.``.
+bullet marker at each list level, its heading style and setext underlines, its emphasis markers,
+its numbering — so a note written in one style is written back byte for byte. Only what is
+inconsistent within the note is normalised, to the style most of the note uses (on a tie, the
+one it uses first); a note with none of its own gets ``-``, ATX, ``*``, ``**``, ``1. 2. 3.``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from confnotes.fmt.emphasis import Marks, marks_of, restyle
+from confnotes.fmt.emphasis import marks_in, marks_of, restyle
 from confnotes.model import Block, Document, Entry, List, Node, walk_content
 from confnotes.settings import FmtSettings
 
@@ -21,13 +23,24 @@ from confnotes.settings import FmtSettings
 class Styles:
     """The concrete styles of one note, ``consistent`` resolved."""
 
-    bullet: str = "-"  # "-", "*" or "+"
+    bullet: str = "-"  # "-", "*" or "+": at a list level the note has no bullet list of its own at
+    bullets: dict[int, str] = field(default_factory=dict)  # the marker at each list level (0: top) that has one
     heading: str = "atx"  # "atx" or "setext"
+    underline: str | int = "title"  # a setext underline as long as its title's last line, or this many characters
     emphasis: str = "*"  # "*" or "_"
     strong: str = "*"  # "*" (``**``) or "_" (``__``)
     ordered: str = "ordered"  # "ordered" (1. 2. 3.) or "one" (1. 1. 1.)
     nesting: str | None = None  # what a nested list's marker stands right of its item's (None: at its content)
     _restyled: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def bullet_at(self, depth: int) -> str:
+        """The bullet marker of a list ``depth`` lists deep (0: a top-level list)."""
+        return self.bullets.get(depth, self.bullet)
+
+    def underline_of(self, title: str, char: str) -> str:
+        """A setext underline for a heading whose last line is ``title``."""
+        width = len(title) if self.underline == "title" else int(self.underline)
+        return char * max(3, width)
 
     def text(self, text: str) -> str:
         """Inline Markdown (a title, a paragraph) with this note's emphasis markers."""
@@ -49,18 +62,28 @@ class Styles:
         return out
 
 
-def resolve_styles(doc: Document, settings: FmtSettings) -> Styles:
-    """The styles ``doc`` is written in under ``settings``."""
+def resolve_styles(doc: Document, settings: FmtSettings, source: str | None = None) -> Styles:
+    """The styles ``doc`` is written in under ``settings`` (``source``: the text it was read from,
+    where the setext underlines are read)."""
     parts = NoteParts.of(doc)
     emphasis, strong = emphasis_styles(parts, settings.emphasis, settings.strong)
+    bullets = bullet_styles(parts, settings.bullet)
     return Styles(
-        bullet=bullet_style(parts, settings.bullet),
+        bullet=bullets.get(0, "-") if settings.bullet == "consistent" else settings.bullet,
+        bullets=bullets,
         heading=heading_style(parts, settings.heading),
+        underline=underline_style(parts, settings.setext_underline, source),
         emphasis=emphasis,
         strong=strong,
         ordered=ordered_style(parts, settings.ordered),
         nesting=nesting_style(parts),
     )
+
+
+def majority(votes: Iterable[str], default: str) -> str:
+    """The style most votes are for; on a tie the one voted for first; ``default`` with no vote."""
+    counted = Counter(votes)  # counts in first-seen order, and max keeps the first of equals
+    return max(counted, key=counted.__getitem__) if counted else default
 
 
 @dataclass
@@ -70,6 +93,7 @@ class NoteParts:
     doc: Document
     contents: list[tuple[Entry, ...]] = field(default_factory=list)  # the note's and every node's content
     lists: list[List] = field(default_factory=list)  # its Markdown lists (not pasted bullets)
+    bullet_votes: list[tuple[int, str]] = field(default_factory=list)  # (list level, marker) of each bullet list
     sections: list[Node] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # what fmt writes with the note's emphasis markers
 
@@ -92,11 +116,22 @@ class NoteParts:
                     parts.lists.append(entry)
             elif type(entry) is Block and entry.kind == "paragraph":
                 parts.texts.append(entry.text)
+        parts.bullet_votes = list(_bullet_votes(doc.content, 0))
         return parts
 
 
-def _one_of(used: set[str], default: str) -> str:
-    return next(iter(used)) if len(used) == 1 else default
+def _bullet_votes(content: tuple[Entry, ...], depth: int) -> Iterator[tuple[int, str]]:
+    """``(level, marker)`` of each Markdown bullet list in ``content`` and below, in source order;
+    a list right after another (which needs another marker to stay apart) has no vote."""
+    follows = dict((id(lst), after) for lst, after in follows_bullets(content))
+    for entry in content:
+        if type(entry) is List:
+            if entry.origin == "list" and not entry.ordered and not follows.get(id(entry)):
+                yield depth, entry.marker
+            for item in entry.items:
+                yield from _bullet_votes(item.content, depth + 1)
+        elif type(entry) is Node:
+            yield from _bullet_votes(entry.content, depth)
 
 
 def follows_bullets(content: tuple[Entry, ...]) -> Iterator[tuple[List, bool]]:
@@ -109,47 +144,66 @@ def follows_bullets(content: tuple[Entry, ...]) -> Iterator[tuple[List, bool]]:
         previous = entry
 
 
-def bullet_style(parts: NoteParts, setting: str) -> str:
-    """``-``, ``*`` or ``+``: the setting, or the one marker all the note's bullet lists use (but
-    a list right after another, which needs another marker)."""
+def bullet_styles(parts: NoteParts, setting: str) -> dict[int, str]:
+    """The marker at each list level: the setting's everywhere, or the one most of the note's bullet
+    lists at that level use (``*`` at the top and ``-`` below is a style, not a mix)."""
     if setting != "consistent":
-        return setting
-    used = {lst.marker for content in parts.contents for lst, follows in follows_bullets(content) if lst.origin == "list" and not follows}
-    return _one_of(used, "-")
+        return {}
+    depths = sorted({depth for depth, _ in parts.bullet_votes})
+    return {depth: majority((marker for at, marker in parts.bullet_votes if at == depth), "-") for depth in depths}
 
 
 def heading_style(parts: NoteParts, setting: str) -> str:
-    """``atx`` or ``setext``: the setting, or setext when every heading of level 1 or 2 (the only
-    levels setext has) is written so."""
+    """``atx`` or ``setext``: the setting, or the style most headings of level 1 or 2 (the only
+    levels setext has) are written in."""
     if setting != "consistent":
         return setting
-    used = {node.origin for node in parts.sections if node.level <= 2}
-    used.discard("inferred")
-    used.discard("bold")  # bold sub-headings stay bold lines, whatever the heading style
+    votes: list[tuple[int, str]] = [
+        (node.span.start, node.origin) for node in parts.sections if node.level <= 2 and node.origin in ("atx", "setext")
+    ]
     meta = parts.doc.meta
     if meta.title_origin == "heading" and meta.title_span is not None and meta.title_level <= 2:
         lines = meta.title_span.end - meta.title_span.start + 1
-        used.add("setext" if lines > meta.title.count("\n") + 1 else "atx")
-    return "setext" if used == {"setext"} else "atx"
+        votes.append((meta.title_span.start, "setext" if lines > meta.title.count("\n") + 1 else "atx"))
+    return majority((origin for _, origin in sorted(votes)), "atx")
+
+
+def underline_style(parts: NoteParts, setting: str, source: str | None) -> str | int:
+    """How long a setext underline is: ``title`` (as its title's last line), or the one length all
+    the note's underlines share when they do not follow their titles (``=====`` under every heading)."""
+    if setting != "consistent" or source is None:
+        return "title"
+    lines = source.split("\n")
+    headings = [(node.title, node.span.start + node.title.count("\n")) for node in parts.sections if node.origin == "setext"]
+    meta = parts.doc.meta
+    if (
+        meta.title_origin == "heading"
+        and meta.title_span is not None
+        and meta.title_span.end - meta.title_span.start > meta.title.count("\n")
+    ):
+        headings.append((meta.title, meta.title_span.end - 1))
+    widths = [(len(title.split("\n")[-1]), len(lines[line].strip())) for title, line in headings if line < len(lines)]
+    if not widths or all(wanted == written for wanted, written in widths):
+        return "title"
+    written = {width for _, width in widths}
+    return written.pop() if len(written) == 1 else "title"
 
 
 def ordered_style(parts: NoteParts, setting: str) -> str:
-    """``ordered`` or ``one``: the setting, or ``one`` when every numbered list of two or more items
-    repeats its first number (``1. 1. 1.``)."""
+    """``ordered`` or ``one``: the setting, or the numbering most of the note's numbered lists of two
+    or more items use (``1. 1. 1.`` repeats the first number)."""
     if setting != "consistent":
         return setting
-    used: set[str] = set()
+    votes: list[str] = []
     for lst in parts.lists:
         numbers = [int(item.number) for item in lst.items if item.number is not None and item.number.isdigit()]
         if not lst.ordered or len(numbers) < 2:
             continue
         if all(number == numbers[0] for number in numbers):
-            used.add("one")
-        elif numbers != list(range(numbers[0], numbers[0] + len(numbers))):
-            used.add("mixed")
-        else:
-            used.add("ordered")
-    return "one" if used == {"one"} else "ordered"
+            votes.append("one")
+        elif numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            votes.append("ordered")
+    return majority(votes, "ordered")
 
 
 def _leading(node: Node) -> str | None:
@@ -180,24 +234,15 @@ def nesting_style(parts: NoteParts) -> str | None:
 
 
 def emphasis_styles(parts: NoteParts, emphasis: str, strong: str) -> tuple[str, str]:
-    """``*`` or ``_`` for emphasis and for strong emphasis: the settings, or the one marker the
+    """``*`` or ``_`` for emphasis and for strong emphasis: the settings, or the marker most of the
     note's texts use for each."""
     if emphasis != "consistent" and strong != "consistent":
         return emphasis, strong
-    texts = parts.texts
-    used = _union(marks_of(text) for text in texts if "_" in text)
-    if "_" in used.emphasis or "_" in used.strong:  # only then can a note mix markers: look at the rest
-        used = _union([used, *(marks_of(text) for text in texts if "_" not in text and "*" in text)])
+    marks = [marks_of(text) for text in parts.texts if "_" in text]
+    if not any("_" in found.emphasis or "_" in found.strong for found in marks):  # no ``_`` marker: nothing to outvote ``*``
+        return ("*" if emphasis == "consistent" else emphasis, "*" if strong == "consistent" else strong)
+    used = [found for text in parts.texts if "_" in text or "*" in text for found in marks_in(text)]  # in source order, for a tie
     return (
-        _one_of(set(used.emphasis), "*") if emphasis == "consistent" else emphasis,
-        _one_of(set(used.strong), "*") if strong == "consistent" else strong,
+        majority((mark for kind, mark in used if kind == "em"), "*") if emphasis == "consistent" else emphasis,
+        majority((mark for kind, mark in used if kind == "strong"), "*") if strong == "consistent" else strong,
     )
-
-
-def _union(all_marks: Iterable[Marks]) -> Marks:
-    emphasis: set[str] = set()
-    strong: set[str] = set()
-    for marks in all_marks:
-        emphasis |= marks.emphasis
-        strong |= marks.strong
-    return Marks(frozenset(emphasis), frozenset(strong))

@@ -108,7 +108,7 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
         return made if made is not None else _as_markdown(data, path, stem, fmt)[0]
 
     try:  # fmt's output reads back as the outline counted, and it holds one outline at a time
-        result.markdown = format_text(markdown, f"{stem}.md", ParseOptions(), seen=lambda doc: _count_parts(result, doc))
+        result.markdown = format_text(markdown, f"{stem}.md", ParseOptions(), seen=lambda doc: _count_parts(result, doc), convert=True)
     except Refused:
         result.markdown = markdown()
         result.warnings.append("kept as read: the canonical form would change its outline")

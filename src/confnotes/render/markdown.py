@@ -37,7 +37,7 @@ _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 #: ``#`` or a letter; a lone ``&`` is escaped alike), HTML, line breaks, and anything that may start a link
 #: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address). Most titles
 #: and items have none, and are escaped directly instead of parsed (the same HTML, byte for byte).
-_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$\S")
+_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$[^ \t]")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 #: A code block printed in a PDF: its first lines, up to this many lines and characters (WeasyPrint

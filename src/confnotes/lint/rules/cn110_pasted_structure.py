@@ -15,7 +15,8 @@ META = RuleMeta.of(
     "Markdown makes them portable.",
     bad="Key Challenges\n\n1. Training\n\n   • Checkpointing limits: …\n",
     good="## Key Challenges\n\n1. Training\n   - Checkpointing limits: …\n",
-    fix_note="Rewrites the note as canonical Markdown, exactly as `confnotes fmt` does (safe: the outline is checked to be unchanged).",
+    fix_note="Rewrites the note as Markdown: bare-line headings become headings, pasted bullets lists, recovered meta "
+    "front matter, as `confnotes import` does (safe: the outline is checked to be unchanged). `confnotes fmt` only tidies.",
 )
 
 _DESCRIBE = {
@@ -45,16 +46,16 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     line, col = (first.span.start, first.col) if first and "front-matter-text" not in kinds else (1, 1)
     if doc.meta.title_origin == "inferred" and doc.meta.title_span is not None:
         line, col = min((line, col), (doc.meta.title_span.start, 1))
-    title = "rewrite as canonical Markdown (confnotes fmt)"
+    title = "rewrite as Markdown (headings, lists, front matter)"
     fix: Fix | None = Fix(title, ())  # formatting is costly: only done when fixes are applied
     if ctx.fix:
         from confnotes.errors import NotesError
         from confnotes.fmt import format_markdown
 
         try:
-            formatted = format_markdown(doc, ctx.parse)
+            formatted = format_markdown(doc, ctx.parse, convert=True)
         except NotesError:  # fmt refuses notes it cannot round-trip; then there is no fix
             formatted = ctx.text
         fix = Fix(title, (Edit(0, len(ctx.text), formatted),)) if formatted != ctx.text else None
     described = ", ".join(_DESCRIBE[name] for name in kinds)
-    yield Report(line, col, f"structure recovered from pasted text ({described}); 'confnotes fmt' writes it as Markdown", fix)
+    yield Report(line, col, f"structure recovered from pasted text ({described}); 'confnotes lint --fix' writes it as Markdown", fix)

@@ -1,0 +1,166 @@
+"""fmt only tidies (issue 49): whitespace outside code, blank-line runs, the final newline, and what is
+inconsistent within the note, to the note's majority; it never writes a heading the author did not
+write, never changes a byte of code or a no-break space, keeps setext underlines that are
+consistent, and a second run changes nothing.
+
+The corpus measure is the issue's acceptance on every realistic note this suite holds: at most 5%
+of notes changed beyond whitespace, none with changed code, no heading written, idempotent on all.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from confnotes.fmt import format_text
+from confnotes.parse import ParseOptions
+from confnotes.settings import FmtSettings
+from conftest import FIXTURES, NOTES
+from helpers import assert_same_words, check_golden, source_words
+from strategies import examples
+
+TIDIED = sorted((FIXTURES / "fmt" / "tidied").glob("*.md"))
+#: Every realistic note of the suite (the rule fixtures are minimal cases, not notes people write).
+CORPUS = sorted(path for path in {*NOTES.glob("*.md"), *FIXTURES.rglob("*.md")} if "rules" not in path.parts)
+_MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+
+
+def _fmt(text: str, path: str = "note.md", **styles: str) -> str:
+    return format_text(text, path, ParseOptions(fmt=FmtSettings(**styles)))
+
+
+def _code(text: str) -> list[str]:
+    """Every code block's and code span's text, as CommonMark reads them."""
+    tokens = _MD.parse(text)
+    blocks = [token.content for token in tokens if token.type in ("fence", "code_block")]
+    spans = [child.content for token in tokens if token.type == "inline" for child in token.children or () if child.type == "code_inline"]
+    return blocks + spans
+
+
+def _headings(text: str) -> int:
+    return sum(token.type == "heading_open" for token in _MD.parse(text))
+
+
+def _beyond_whitespace(before: str, after: str) -> bool:
+    return before.split() != after.split()
+
+
+# ---------------------------------------------------------------- goldens
+
+
+def test_enough_realistic_notes():
+    assert len(TIDIED) >= 4 and len(CORPUS) >= 150
+
+
+@pytest.mark.parametrize("path", TIDIED, ids=lambda p: p.stem)
+def test_fmt_tidies_each_realistic_note_as_its_golden_says(path: Path, update_goldens: bool):
+    text = path.read_text(encoding="utf-8")
+    out = _fmt(text, path.name)
+    check_golden(path.with_suffix(".fmt"), out, update_goldens)
+    assert _fmt(out, path.name) == out
+    assert_same_words(source_words(text), source_words(out), f"fmt of {path.name}")
+    assert _code(out) == _code(text)
+
+
+def test_code_keeps_its_trailing_spaces_and_blank_lines_of_spaces():
+    """YAML and Python whose lines end in spaces, or hold only spaces, are left to the byte; text
+    around them loses its trailing spaces, but not a hard break's two nor a no-break space."""
+    text = (FIXTURES / "fmt" / "tidied" / "helm-at-scale-code.md").read_text(encoding="utf-8")
+    out = _fmt(text)
+    for line in (
+        "replicaCount: 3   ",
+        "  \nresources:",
+        "  limits:\t",
+        "def apply(release):    ",
+        "        \n",
+        "    $ helm diff upgrade payments ./chart   ",
+    ):
+        assert line in out, repr(line)
+    assert "Speaker : Ines Duarte (Adyen)  \nRoom" in out  # a hard line break
+    assert "Q\u00a0: do you pin chart versions?\u00a0\n" in out and "Merci\u00a0!\n" in out
+    assert "one pipeline\n" in out and "game over\n" in out and "\n\n\n" not in out
+
+
+def test_a_paste_gets_no_heading_and_keeps_its_bullets():
+    text = (FIXTURES / "fmt" / "tidied" / "conference-day-paste.md").read_text(encoding="utf-8")
+    out = _fmt(text)
+    assert _headings(out) == 0 and out.count("•") == text.count("•") and "◦ structured logs" in out
+    assert out.split() == text.split()
+
+
+def test_the_majority_numbering_wins_not_the_first_list():
+    """Seven ``1. 1. 1.`` lists and one that counts up: the one is renumbered, the seven are not."""
+    text = (FIXTURES / "fmt" / "tidied" / "workshop-one-one-one.md").read_text(encoding="utf-8")
+    out = _fmt(text)
+    assert "1. Clone the repo\n1. `terraform init`\n1. Export" in out
+    assert out.count("\n1. ") == text.count("\n1. ") + 2 and "\n2. " not in out
+
+
+def test_setext_underlines_written_one_length_are_kept_or_sized_to_the_title_when_asked():
+    text = (FIXTURES / "fmt" / "kept" / "setext-fixed-underlines.md").read_text(encoding="utf-8")
+    assert _fmt(text) == text
+    titled = _fmt(text, setext_underline="title")
+    assert "Postgres 19 in ten minutes\n--------------------------\n" in titled
+    assert "DuckDB for the rest of us\n-------------------------\n" in titled
+    # a heading that mixes in is written the note's way, underline included
+    mixed = text.replace("SQLite in production\n------------------------------", "## SQLite in production")
+    assert _fmt(mixed) == text
+
+
+def test_underlines_that_disagree_are_sized_to_their_titles():
+    text = "Day one\n==============\n\nKeynote\n---\n\n- a\n\nPanel\n-------------------\n\n- b\n"
+    assert _fmt(text) == "Day one\n=======\n\nKeynote\n-------\n\n- a\n\nPanel\n-----\n\n- b\n"
+
+
+# ---------------------------------------------------------------- the corpus: the issue's acceptance
+
+
+def _measure(paths: list[Path]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {"beyond whitespace": [], "code": [], "headings": [], "not idempotent": []}
+    for path in paths:
+        text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+        out = _fmt(text, path.name)
+        if _beyond_whitespace(text, out):
+            found["beyond whitespace"].append(path.name)
+        if _code(out) != _code(text):
+            found["code"].append(path.name)
+        if _headings(out) > _headings(text):
+            found["headings"].append(path.name)
+        if _fmt(out, path.name) != out:
+            found["not idempotent"].append(path.name)
+    return found
+
+
+def test_on_realistic_notes_fmt_only_tidies():
+    found = _measure(CORPUS)
+    assert found["code"] == [] and found["headings"] == [] and found["not idempotent"] == [], found
+    assert len(found["beyond whitespace"]) <= 0.05 * len(CORPUS), found["beyond whitespace"]
+
+
+# ---------------------------------------------------------------- idempotent on generated variations
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(CORPUS), st.integers(0, 2**32 - 1))
+def test_fmt_of_fmt_is_fmt_on_untidy_variations_of_real_notes(path: Path, seed: int):
+    """A realistic note with trailing spaces, tabs and blank lines sprinkled outside and inside its
+    code: fmt's output is its own fixed point, and the code is what the variation wrote."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    source = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").split("\n")
+    front = source.index("---", 1) + 1 if source[0] == "---" and "---" in source[1:] else 0  # YAML holds no tab
+    for index, line in enumerate(source):
+        lines.append(line + rng.choice(("  ", " ", "\t", "   ")) if index >= front and rng.random() < 0.15 else line)
+        if index >= front and rng.random() < 0.05:
+            lines.append("")
+    text = "\n".join(lines)
+    once = _fmt(text, path.name)
+    assert _fmt(once, path.name) == once
+    assert _code(once) == _code(text)
+    assert _headings(once) <= _headings(text)
