@@ -13,6 +13,7 @@ from typing import Any
 
 from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
+from confnotes.parse.recover import talk_speakers
 
 SCHEMA = "confnotes.outline/2"
 PARAGRAPH_BREAK = "\n\n"
@@ -61,6 +62,7 @@ def node_dict(node: Node) -> dict[str, Any]:
         "number": node.number,
         "delimiter": node.delimiter,
         "marker": node.marker,
+        "speakers": list(talk_speakers(node)),
         "span": _span(node.span),
         "col": node.col,
         "content": [entry_dict(entry) for entry in node.content],
@@ -116,6 +118,14 @@ def json_chunks(doc: Document, *, compact: bool = False, path: str | None = None
         yield from _chunks(whole, doc.content, "")
 
 
+def _node_shell(node: Node) -> dict[str, Any]:
+    """``node_dict`` of ``node`` with its content left to be written child by child."""
+    data = node_dict(replace(node, content=()))
+    data["speakers"] = list(talk_speakers(node))  # read from the content the shell leaves out
+    data["content"] = _CHILDREN
+    return data
+
+
 def _compact_chunks(shell: dict[str, Any], children: tuple[Any, ...]) -> Iterator[str]:
     """``shell`` as ``strict_json(sort_keys=True, compact=True)`` writes it, its children one by one."""
     head, _, tail = strict_json(shell, sort_keys=True, compact=True, default=str).partition(strict_json(_CHILDREN))
@@ -130,8 +140,7 @@ def _compact_chunks(shell: dict[str, Any], children: tuple[Any, ...]) -> Iterato
             data["items"] = _CHILDREN
             yield from _compact_chunks(data, child.items)
         else:
-            data = node_dict(replace(child, content=()))
-            data["content"] = _CHILDREN
+            data = _node_shell(child)
             yield from _compact_chunks(data, child.content)
     yield "]" + tail
 
@@ -154,8 +163,7 @@ def _chunks(shell: dict[str, Any], children: tuple[Any, ...], margin: str) -> It
             data["items"] = _CHILDREN
             yield from _chunks(data, child.items, inner)
         else:
-            data = node_dict(replace(child, content=()))
-            data["content"] = _CHILDREN
+            data = _node_shell(child)
             yield from _chunks(data, child.content, inner)
     yield "\n" + margin + "  ]" + tail
 

@@ -368,6 +368,12 @@ def _emit_section(ctx: _Context, node: Node) -> None:
         _emit_bare_line(ctx, node.title, node.span.start)
     elif node.origin == "bold":
         _emit_bold_heading(ctx, node)
+        first = node.content[0] if node.content else None
+        if type(first) is Block and first.info == "speakers" and first.span.start == node.span.start + 1:
+            ctx.text(first.text)  # a talk's speaker line stays right under its bold title
+            ctx.above = Above("paragraph", first.span.end)
+            _emit_content(ctx, node.content[1:], "")
+            return
     else:
         _emit_heading(ctx, node.title, node.level, node.span.start, _heading_end(node))
     _emit_content(ctx, node.content, "")

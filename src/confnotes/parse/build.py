@@ -325,6 +325,8 @@ class Assembler:
             block = make_block(lines, self.tokens, top.start, "paragraph", state.options.note_lines)
         if role == "group" or (role == "bold-heading" and self.heads_list(position)):
             block = replace(block, info="group")
+        elif role == "speakers":
+            block = replace(block, info="speakers")  # the line naming a talk's speakers, under its title
         self.add(block)
 
     def on_bold_heading(self, _position: int, top: Top) -> bool:

@@ -147,7 +147,7 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
     or text (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
     explicit = [top for top in blocks if top.kind == "heading"]
     mode = state.options.infer_headings
-    allowed = mode == "always" or (mode == "auto" and all(top.level == 1 for top in explicit) and len(explicit) <= 1)
+    allowed = mode == "always" or (mode == "auto" and (not explicit or (len(explicit) == 1 and _opens_note(blocks, explicit[0]))))
     seen_section = False
     opening = True  # nothing but comments and a file-name line stands before this block
     for position, top in enumerate(blocks):
@@ -171,10 +171,26 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         elif recover.is_bold_line(content) and following is not None and following.kind in ("bullet_list", "ordered_list"):
             top.role = "group"
         opening = opening and top.role == "filename"
+    if mode != "never":
+        _talk_titles(blocks, state)
     if allowed:
         _infer_headings(blocks, state)
     if mode != "never":
         _bold_headings(blocks, state)
+
+
+def _opens_note(blocks: list[Top], heading: Top) -> bool:
+    """Whether ``heading`` is a ``#`` title over the whole note: level 1, with nothing but comments
+    and front matter above it. Only then may bare lines below it be inferred as its sections; a
+    note with any other Markdown heading has its author's headings and gets no invented ones."""
+    if heading.level != 1:
+        return False
+    for top in blocks:
+        if top is heading:
+            return True
+        if top.kind not in ("html_block", "reference", "front_matter"):
+            return False
+    return False
 
 
 def _infer_headings(blocks: list[Top], state: ParseState) -> None:
@@ -236,6 +252,75 @@ def _heads_content(blocks: list[Top], position: int, state: ParseState) -> bool:
     return following.kind in _BOLD_BODY_KINDS
 
 
+def _is_talk_title(line: str, state: ParseState) -> bool:
+    """``**Gateway API is GA, now what?**``, ``**eBPF for the rest of us**``: a bold line short enough
+    for a heading that is no statement (end punctuation other than ``?``), label or numbered point.
+    The speaker line under it is what says it is a talk's title."""
+    if not recover.is_bold_line(line) or recover.bold_point(line) is not None:
+        return False
+    inner = line.strip()[2:-2].strip()
+    limit = state.options.max_heading_length
+    if recover.is_session_line(inner, limit):
+        return True
+    return (
+        0 < len(inner) <= limit and inner[-1] not in ".!:;," and not recover.is_label_line(inner) and any(char.isalpha() for char in inner)
+    )
+
+
+def _byline(line: str) -> bool:
+    """A short line under a talk's title that is no sentence (``various speakers``)."""
+    stripped = line.strip()
+    return bool(stripped) and len(stripped.split()) <= 6 and stripped[-1] not in ".!?:;" and not recover.is_glyph_line(stripped)
+
+
+#: The fewest talks in bold-title + speaker form that make a note's pattern.
+_TALK_PATTERN = 2
+
+
+def _talk_titles(blocks: list[Top], state: ParseState) -> None:
+    """A conference day written as ``**Talk title**`` over a line naming its speakers (``Priya Raman
+    (CNCF)``), on the next line or as the next paragraph: each talk is a section, its speaker line
+    the section's first paragraph (``info`` ``speakers``), when the note has at least two. Then a
+    bold title over any short byline (``**Lightning talks**`` / ``various speakers``) is one too."""
+    joined: list[int] = []  # "**Title**\nName" in one paragraph
+    apart: list[int] = []  # "**Title**" then a paragraph "Name"
+    for position, top in enumerate(blocks):
+        if top.kind != "paragraph" or top.role:
+            continue
+        lines = top.content.split("\n")
+        if len(lines) == 2 and top.b - top.a == 2 and _is_talk_title(lines[0], state) and _byline(lines[1]):
+            joined.append(position)
+        elif top.b - top.a == 1 and _is_talk_title(top.content, state):
+            following = next_block(blocks, position)
+            if (
+                following is not None
+                and following.kind == "paragraph"
+                and not following.role
+                and following.b - following.a == 1
+                and recover.speaker_names(following.content)
+            ):
+                apart.append(position)
+    named = [position for position in joined if recover.speaker_names(blocks[position].content.split("\n")[1])]
+    if len(named) + len(apart) < _TALK_PATTERN:
+        return
+    for position in apart:
+        blocks[position].role = "bold-heading"
+        following = next_block(blocks, position)
+        if following is not None:
+            following.role = "speakers"
+    split: list[Top] = []
+    chosen = set(joined)
+    for position, top in enumerate(blocks):
+        if position not in chosen:
+            split.append(top)
+            continue
+        title, byline = top.content.split("\n")
+        split.append(Top("paragraph", top.start, top.stop, top.a, top.a + 1, content=title, role="bold-heading", lead=True))
+        split.append(Top("paragraph", top.start, top.stop, top.a + 1, top.b, content=byline, role="speakers", lead=True))
+    blocks[:] = split
+    state.recovered.add("talk-titles")
+
+
 def _naming_line(blocks: list[Top]) -> Top | None:
     """The note's first line when it names the notes (``KubeCon EU 2026 notes``): the title
     ``meta.find_title`` takes where nothing above it gives one, and ``fmt`` writes as ``#``."""
@@ -257,7 +342,7 @@ def _bold_headings(blocks: list[Top], state: ParseState) -> None:
     first line naming the notes: everything ``fmt`` writes as a heading, so that a note reads the
     same before and after ``fmt``."""
     naming = _naming_line(blocks)
-    if naming is None and not any(top.kind == "heading" or top.role == "heading" for top in blocks):
+    if naming is None and not any(top.kind == "heading" or top.role in ("heading", "bold-heading") for top in blocks):
         return
     topics = [
         position

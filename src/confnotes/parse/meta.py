@@ -201,9 +201,36 @@ def front_matter_loader() -> Any:
     return loader
 
 
+def _title_heading(content: list[Top], headings: list[Top]) -> Top | None:
+    """The heading that opens the note and is its title: the one ``#`` heading; the first of several
+    ``#`` headings when it heads nothing but the next; an opening heading alone at the top heading
+    level; or one that names the notes over peers that do not."""
+    opening = content[0] if content and content[0].kind == "heading" else None
+    if opening is None:
+        return None
+    level_one = [top for top in headings if top.level == 1]
+    if len(level_one) == 1 and opening is level_one[0]:
+        return opening
+    if len(level_one) > 1 and opening is level_one[0] and len(content) > 1 and content[1].kind == "heading":
+        return opening
+    if not level_one and sum(1 for top in headings if top.level <= opening.level) == 1:
+        return opening
+    return opening if _names_the_notes(opening, headings) else None
+
+
+def _names_the_notes(opening: Top, headings: list[Top]) -> bool:
+    """``# KubeCon EU 2026 notes`` over ``# Day 1`` and ``# Day 2``: a heading that opens the note and
+    names it (a year, *notes*, *recap*…) while no other heading of its level or above does; where
+    its peers name things the same way (``# Day 1`` … ``# Day 2``) they are all sections."""
+    if not recover.names_notes(opening.content):
+        return False
+    return not any(top is not opening and top.level <= opening.level and recover.names_notes(top.content) for top in headings)
+
+
 def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tuple[str, str, Span | None, Top | None]:
     """``(title, origin, span, the block it came from)`` — the first rule that applies wins:
-    front matter › the one ``#`` heading › the first of several ``#`` headings when it heads only
+    front matter › the one ``#`` heading, when it opens the note (one below text or lists is a section:
+    a title taken from there would print above what it follows) › the first of several ``#`` headings when it heads only
     the next › an opening heading alone at the top heading level › the subject of a pasted e-mail ›
     a bare line opening a pasted note (not heading a list as the sections do) › a first line that
     names the notes (a year, "notes", "recap"…) › the lede's emphasised phrase › the file's stem."""
@@ -216,18 +243,10 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
             top = level_one[0]
             return top.content, "heading", span_of(lines, top.a, top.b), top
         return fm["title"].strip(), "front-matter", None, None
-    if len(level_one) == 1:
-        top = level_one[0]
-        return top.content, "heading", span_of(lines, top.a, top.b), top
     content = [top for top in blocks if top.role not in ("filename", "skip", "email") and top.kind not in ("html_block", "reference")]
-    if len(level_one) > 1 and content and content[0] is level_one[0] and len(content) > 1 and content[1].kind == "heading":
-        # the first of several "#" headings, heading nothing but the next one: the note's title
-        top = content[0]
-        return top.content, "heading", span_of(lines, top.a, top.b), top
-    if not level_one and content and content[0].kind == "heading":
-        opening = content[0]
-        if sum(1 for top in headings if top.level <= opening.level) == 1:
-            return opening.content, "heading", span_of(lines, opening.a, opening.b), opening
+    heading = _title_heading(content, headings)
+    if heading is not None:
+        return heading.content, "heading", span_of(lines, heading.a, heading.b), heading
     email = next((top for top in blocks if top.role == "email"), None)
     if email is not None:
         headers = recover.email_headers(email.content) or {}
@@ -333,9 +352,20 @@ _TALK_LABELS = frozenset(
 )
 
 
+#: Words of prose (links and URLs aside) that make a paragraph an entry's annotation, not a link to it.
+_ANNOTATION_WORDS = 8
+_LINK_OR_URL = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|<[a-z][\w+.-]*:[^>]*>|\b[a-z][\w+.-]*://\S+", re.IGNORECASE)
+
+
+def is_annotation(text: str) -> bool:
+    """Whether a paragraph says something about what it follows: prose, not a bare link or a few words."""
+    return len(_LINK_OR_URL.sub(" ", text).split()) >= _ANNOTATION_WORDS
+
+
 def infer_kind(content: list[Entry], title: str = "", has_speakers: bool = False) -> str:
     """A reading list: several sections and nothing else, none with lists or subsections, each at
-    most one paragraph (its annotation), and at least half of them annotated. A note that says it
+    most one paragraph (its annotation), and most of them annotated with prose (a talk page of
+    ``Slides`` / ``Video`` / ``Code`` sections holding a link each is notes). A note that says it
     is about a talk (speakers in its front matter, a ``Speaker:`` or ``Room:`` line before its first
     section, a ``Talk: …`` or ``Keynote: …`` title) is notes, whatever its sections hold."""
     sections = [entry for entry in content if type(entry) is Node]
@@ -348,8 +378,8 @@ def infer_kind(content: list[Entry], title: str = "", has_speakers: bool = False
             return "notes"
         if section.body and section.body[0].kind != "paragraph":
             return "notes"
-    annotated = sum(1 for section in sections if section.body)
-    return "reading-list" if annotated * 2 >= len(sections) else "notes"
+    annotated = sum(1 for section in sections if section.body and is_annotation(section.body[0].text))
+    return "reading-list" if annotated * 2 > len(sections) else "notes"
 
 
 def _about_a_talk(content: list[Entry], title: str) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from confnotes.model import Block, Node
+
 #: Characters that start a bullet when followed by a space (``·`` and ``§`` are Word's plain-text
 #: bullets, as are ``o`` lines, handled apart because ``o`` is also a word).
 BULLET_GLYPHS = "•◦▪▫‣⁃●○■□➢➤–—·§"
@@ -348,8 +350,83 @@ _NOTE_TITLE = re.compile(
 )
 
 
+#: What names a whole set of notes rather than a part of them (``Day 2``, ``Main track`` name parts).
+_NOTES_NAME = re.compile(r"\b(?:19|20)\d\d\b|\b(?:notes|recap|summary|conference|summit|meetup|unconference|trip report)\b", re.IGNORECASE)
+
+
+def names_notes(text: str) -> bool:
+    """A heading that names a whole set of notes (``KubeCon EU 2026``, ``Meetup recap``), not a part of them."""
+    stripped = text.strip()
+    return is_heading_candidate(stripped) and len(stripped.split()) <= 10 and _NOTES_NAME.search(stripped) is not None
+
+
 def is_note_title(text: str) -> bool:
     """A first line that names the notes (``KubeCon EU 2026``, ``Hallway notes from Monday``): a short
     heading-like line with a year or a word such as *notes*, *recap* or *summit*."""
     stripped = text.strip()
     return is_heading_candidate(stripped) and len(stripped.split()) <= 10 and _NOTE_TITLE.search(stripped) is not None
+
+
+#: Words that join the parts of a person's name in lower case (``Fatima Zahra El Amrani``, ``Ana de la Cruz``).
+_NAME_PARTICLES = frozenset(
+    ("van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "bin", "al", "ter", "zu")
+)
+#: What parts a speaker line's names (and the names from an affiliation): a comma, ``&``, ``and``, ``/``.
+_NAME_SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\bund\b|\bet\b|/|·)\s*")
+#: What sets an affiliation apart from the names before it: ``(Org)``, `` - Org``, `` @ Org``, `` | Org``.
+_AFFILIATION = re.compile(r"\s*\([^)]*\)|\s+(?:[-–—|]|@)\s+.*$")
+_SPEAKER_LABELS = frozenset(("speaker", "speakers", "presenter", "presenters", "by", "panelists", "moderator", "host", "hosts"))
+
+
+def _is_person_name(text: str) -> bool:
+    """``Priya Raman``, ``Fatima Zahra El Amrani``, ``Kenji O'Brien-Watanabe``, ``田中 愛子``: two to
+    five words, each capitalised (or a lower-case particle), at least two capitalised; or two to
+    six CJK characters."""
+    words = text.split()
+    letters = "".join(words)
+    if 2 <= len(letters) <= 6 and all("\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af" for char in letters):
+        return True
+    if not 2 <= len(words) <= 5:
+        return False
+    capitalised = 0
+    for word in words:
+        if word in _NAME_PARTICLES:
+            continue
+        letters = word.replace("-", "").replace("'", "").replace("’", "").rstrip(".")
+        if not letters.isalpha() or not word[0].isupper():
+            return False
+        capitalised += 1
+    return 2 <= capitalised <= 4 and not all(word.isupper() and len(word) > 1 for word in words)
+
+
+def speaker_names(text: str) -> tuple[str, ...]:
+    """The people a speaker line names: ``Priya Raman (CNCF)``, ``Luis Ortega, Tetrate``, ``Mara
+    Lindqvist & Tom Becker``, ``Speaker: Aiko Tanaka`` — or ``()`` when the line is not one (a
+    sentence, a heading, a list of things). An affiliation after the names is left out."""
+    stripped = text.strip().strip("*_").strip()
+    if not stripped or "\n" in stripped or len(stripped) > 120 or stripped[-1] in ".!?:;":
+        return ()
+    label = split_label(stripped)
+    if label is not None:
+        if label.strip("*_ ").casefold() not in _SPEAKER_LABELS:
+            return ()
+        stripped = stripped[stripped.index(":") + 1 :].strip().strip("*_").strip()
+    stripped = _AFFILIATION.sub("", stripped).strip()
+    parts = [part for part in _NAME_SEPARATORS.split(stripped) if part]
+    if not parts or not _is_person_name(parts[0]):
+        return ()
+    names = [parts[0]]
+    for part in parts[1:]:
+        if not _is_person_name(part):
+            break  # ``Luis Ortega, Tetrate``: the rest is where they work
+        names.append(part)
+    return tuple(names)
+
+
+def talk_speakers(node: Node) -> tuple[str, ...]:
+    """The speakers of a talk section: the people its speaker line (a paragraph under its title,
+    ``info`` ``speakers``) names; ``()`` for any other node."""
+    first = node.content[0] if node.is_section and node.content else None
+    if type(first) is Block and first.info == "speakers":
+        return speaker_names(first.text)
+    return ()
