@@ -91,3 +91,16 @@ def test_front_matter_that_is_not_a_mapping_is_text(cli, tmp_path):
 def test_directory_given_to_outline(cli, tmp_path):
     assert "Traceback" not in cli("outline", str(tmp_path)).output
     assert cli("outline", str(tmp_path)).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("slides", "message"),
+    [("slides: []", "front matter 'slides' must be a mapping"), ("slides: {max_items: lots}", "'slides.max_items' must be a whole number")],
+)
+@pytest.mark.parametrize("command", [("lint", "--no-cache"), ("render", "--to", "slides", "-o", "-"), ("time",)])
+def test_bad_slide_settings_in_front_matter_are_said_at_their_line(cli, tmp_path, slides, message, command):
+    """Found by the front matter fuzzer: the line of ``slides:`` was missing from the message."""
+    note = tmp_path / "talk.md"
+    note.write_text(f"---\ntitle: Talk\nduration: 20min\n{slides}\n---\n\n# Talk\n\n## Part\n\n- point\n", encoding="utf-8")
+    line = one_error_line(cli(command[0], str(note), *command[1:]))
+    assert line.startswith(f"{note}:4:1: {message}"), line

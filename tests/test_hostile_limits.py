@@ -143,15 +143,15 @@ def test_a_long_code_block_is_cut_on_slides():
     assert len(lines) == MAX_CODE_LINES + 1 and lines[-1] == f"⋯ {2 * MAX_CODE_LINES:,} more lines not on slides"
     assert lines[:3] == ["x_0 = 0", "x_1 = 1", "x_2 = 2"]
     assert deck.cut == (
-        f"slide 'A': code block cut to its first {MAX_CODE_LINES} lines on slides ({2 * MAX_CODE_LINES} more; "
-        f"the limit is {MAX_CODE_LINES} lines or 40,000 characters a block)",
+        f"slide 'A': code block cut to its first {MAX_CODE_LINES:,} lines on slides ({2 * MAX_CODE_LINES:,} more; "
+        f"the limit is {MAX_CODE_LINES:,} lines or {100 * MAX_CODE_LINES:,} characters a block: [slides] max_code_lines)",
     )
 
 
 def test_a_code_block_of_long_lines_is_cut_by_its_characters():
     from confnotes.slides.limits import MAX_CODE_CHARS
 
-    deck = _deck("# Code\n\n## A\n\n```\n" + ("y" * 1000 + "\n") * 100 + "```\n")
+    deck = _deck("# Code\n\n## A\n\n```\n" + ("y" * 1000 + "\n") * 300 + "```\n")
     lines = _code_lines_on(deck)
     assert sum(len(line) for line in lines[:-1]) <= MAX_CODE_CHARS
     assert lines[-1].endswith("more lines not on slides") and "characters a block" in deck.cut[0]
@@ -187,8 +187,8 @@ def test_a_wide_long_table_is_cut_on_slides():
 @pytest.mark.parametrize(
     "note",
     [
-        "---\nslides:\n  max_items: 1\n---\n# Points\n\n## A\n\n" + "".join(f"{i + 1}. point {i}\n" for i in range(1000)),
-        "# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(1000)),
+        "---\nslides:\n  max_items: 1\n---\n# Points\n\n## A\n\n" + "".join(f"{i + 1}. point {i}\n" for i in range(1200)),
+        "# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(1200)),
     ],
     ids=["points", "sections"],
 )
@@ -198,8 +198,8 @@ def test_a_deck_stops_at_its_slide_limit_and_says_what_is_left_out(note):
     deck = _deck(note)
     assert len(deck.slides) == MAX_SLIDES
     last = deck.slides[-1]
-    assert last.title == "More in the notes" and f"stops at {MAX_SLIDES} slides" in last.content[0].text
-    assert any(f"the deck stops at {MAX_SLIDES} slides (the limit for one deck)" in warning for warning in deck.cut)
+    assert last.title == "More in the notes" and f"stops at {MAX_SLIDES:,} slides" in last.content[0].text
+    assert any(f"the deck stops at {MAX_SLIDES:,} slides (the limit for one deck: [slides] max_slides)" in warning for warning in deck.cut)
 
 
 def test_limits_leave_an_ordinary_deck_alone():
@@ -211,7 +211,9 @@ def test_limits_leave_an_ordinary_deck_alone():
 
 def test_the_limits_cuts_are_warnings_of_every_deck_format(cli, tmp_path):
     note = tmp_path / "code.md"
-    note.write_text("# Code\n\n## A\n\n```\n" + "".join(f"line {i}\n" for i in range(2000)) + "```\n")
+    note.write_text(
+        "---\nslides:\n  max_code_lines: 400\n---\n# Code\n\n## A\n\n```\n" + "".join(f"line {i}\n" for i in range(2000)) + "```\n"
+    )
     for to in ("outline", "marp"):
         result = cli("render", str(note), "--to", to, "-o", str(tmp_path / f"out.{to}"))
         assert result.exit_code == 0
@@ -225,11 +227,11 @@ def test_time_says_what_the_deck_limits_cut_as_render_does(cli, tmp_path, fmt):
     from confnotes.slides.limits import MAX_SLIDES
 
     note = tmp_path / "sections.md"
-    note.write_text("# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(400)))
+    note.write_text("# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(MAX_SLIDES + 100)))
     rendered = cli("render", str(note), "--to", "outline", "-o", str(tmp_path / "out.txt"))
     timed = cli("time", str(note), "--format", fmt)
     assert rendered.exit_code == timed.exit_code == 0
-    warning = f"{note}: warning: the deck stops at {MAX_SLIDES} slides (the limit for one deck)"
+    warning = f"{note}: warning: the deck stops at {MAX_SLIDES:,} slides (the limit for one deck"
     said = [line for line in timed.stderr.splitlines() if line.startswith(warning)]
     assert len(said) == 1 and said[0] in rendered.stderr.splitlines()
 
@@ -238,7 +240,7 @@ def test_time_says_what_the_deck_limits_cut_as_render_does(cli, tmp_path, fmt):
 ISSUE_NOTES = {
     "code": (
         lambda: "# Code\n\n## A\n\n```python\n" + "".join(f"x_{i} = {i} * 2  # line {i}\n" for i in range(100_000)) + "```\n",
-        "code block cut to its first 400 lines on slides",
+        "code block cut to its first 2,000 lines on slides",
     ),
     "paragraph": (
         lambda: "# Para\n\n## A\n\n" + " ".join(f"word{i % 11}" + ("." if i % 12 == 11 else "") for i in range(200_000)) + "\n",
@@ -257,11 +259,11 @@ ISSUE_NOTES = {
     ),
     "points": (
         lambda: "---\nslides:\n  max_items: 1\n---\n# Points\n\n## A\n\n" + "".join(f"{i + 1}. point number {i}\n" for i in range(10_000)),
-        "the deck stops at 300 slides",
+        "the deck stops at 1,000 slides",
     ),
     "sections": (
         lambda: "# Sections\n\n" + "".join(f"## Section {i}\n\ntext {i}\n\n" for i in range(20_000)),
-        "the deck stops at 300 slides",
+        "the deck stops at 1,000 slides",
     ),
 }
 
@@ -386,9 +388,9 @@ def test_a_reference_pptx_that_is_no_zip_says_why(tmp_path, cli):
 HUGE_TIMING = '{"slide": 1, "seconds": 1, "section": "' + "x" * 1000 + '"}'
 
 REHEARSALS = {
-    "huge-slide": ('[{"slide": 1e30, "seconds": 3}]', "every timing needs a slide number (1 to 300)"),
-    "float-slide": ('[{"slide": 1e8, "seconds": 3}]', "every timing needs a slide number (1 to 300)"),
-    "past-any-deck": ('[{"slide": 100000000, "seconds": 3}]', "every timing needs a slide number (1 to 300)"),
+    "huge-slide": ('[{"slide": 1e30, "seconds": 3}]', "every timing needs a slide number (1 to 5,000)"),
+    "float-slide": ('[{"slide": 1e8, "seconds": 3}]', "every timing needs a slide number (1 to 5,000)"),
+    "past-any-deck": ('[{"slide": 100000000, "seconds": 3}]', "every timing needs a slide number (1 to 5,000)"),
     "nan": ('[{"slide": 1, "seconds": NaN}]', "NaN is not a number JSON allows"),
     "infinity": ('[{"slide": 1, "seconds": Infinity}]', "Infinity is not a number JSON allows"),
     "deep": ("[" * 100_000 + "]" * 100_000, "not a confnotes timings file"),

@@ -104,3 +104,29 @@ def test_a_rule_that_needs_text_the_note_lacks_is_not_imported(tmp_path, process
         names[path.name] = out.strip().splitlines()[-1]
     for module in ("cn207_empty_link", "cn208_missing_alt_text", "cn209_bad_math", "cn210_dangling_footnote"):
         assert module not in names["plain.md"] and module in names["all.md"], module
+
+
+def test_findings_inside_titles_point_at_their_characters(tmp_path):
+    """A finding in a list item or a heading has the column of its characters in the line, not of the
+    item's marker (issue 48: the editor showed a broken link two characters early)."""
+    from confnotes.api import lint_note
+
+    note = tmp_path / "talk.md"
+    lines = [
+        "# Talk",
+        "",
+        "## See [the demo](demo/missing.md)",
+        "",
+        "- Slides at https://example.org/deck",
+        "  1. Loss: $\\frac{1}{N$ and more",
+        "     - [gone](gone.md) and **unclosed",
+    ]
+    note.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = {(finding.rule, finding.line): finding.col for finding in lint_note(note, select=["CN204", "CN205", "CN206", "CN209"])}
+    assert found == {
+        ("CN205", 3): lines[2].index("[the demo]") + 1,
+        ("CN204", 5): lines[4].index("https://") + 1,
+        ("CN209", 6): lines[5].index("$") + 1,
+        ("CN205", 7): lines[6].index("[gone]") + 1,
+        ("CN206", 7): lines[6].index("**") + 1,
+    }

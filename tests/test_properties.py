@@ -213,3 +213,14 @@ def test_fmt_is_idempotent_whatever_the_blank_lines(text: str):
             return
         tight = [entry.tight for entry in walk_content(doc.content) if type(entry) is List]
         assert [entry.tight for entry in walk_content(parse(once, "gen.md").content) if type(entry) is List] == tight
+
+
+def test_text_right_below_a_comment_in_a_nested_item_stays_in_a_tight_list():
+    """Found by Hypothesis: an HTML comment ends at its ``-->`` line, so the paragraph right below it
+    needs no blank line (one made the list loose)."""
+    text = "# Alpha\n## Alpha\n- Alpha\n  - Alpha\n    - Alpha\n      <!-- Alpha -->\n    Alpha.\n"
+    assert format_markdown(parse(text, "gen.md"), source=text) == text
+    directive = text.replace("<!-- Alpha -->", "<!-- confnotes-disable-next-line long-item -->")
+    assert format_markdown(parse(directive, "gen.md"), source=directive) == directive
+    container = text.replace("<!-- Alpha -->", "::: notes\n      Alpha\n      :::")
+    assert format_markdown(parse(container, "gen.md"), source=container) == container

@@ -41,6 +41,12 @@ class SlideSettings:
     )
     wpm: int = setting(130, "Speaking rate in words a minute, for timing a talk.", 50, 400)
     slide_seconds: float = setting(2.0, "Seconds allowed per slide on top of its words (looking, clicking).", 0, 60)
+    max_slides: int = setting(
+        1000, "Slides one deck holds; past them, a last slide says which part of the note is not on slides.", 10, 5000
+    )
+    max_code_lines: int = setting(
+        2000, "Lines of one code block on slides, split over as many slides as they need; past them the rest is left out.", 50, 100_000
+    )
 
     def merged(self, table: Mapping[str, Any], prefix: str = "slides.", path: str | None = None) -> SlideSettings:
         """These settings with ``table``'s values (a config table, front matter), each checked."""

@@ -54,7 +54,8 @@ _PASTED = frozenset(
 #: item too) or a table (as its next row).
 _CONTINUED = frozenset(("title", "bold", "paragraph", "image", "reference", "note", "quote", "list", "table", "footnote"))
 #: What ends, inside a list item, at a less indented line below it (that line is not its text).
-_CLOSED = frozenset(("code", "table", "math", "heading"))
+#: (An HTML comment ends at its ``-->`` line, a ``::: notes`` block at its ``:::``: what follows is a block of its own.)
+_CLOSED = frozenset(("code", "table", "math", "heading", "comment", "container"))
 #: What runs on to the next blank line, whatever the line below is (raw HTML other than a comment).
 _RUNS_ON = frozenset(("html",))
 #: What merges into a paragraph (or indented code, a quote) written right above it.
@@ -260,7 +261,11 @@ def _emit_content(
             ctx.pending_before(entry.span.start, indent, tight)
             ctx.separate("list", entry.span.start, tight)
             _emit_list(ctx, entry, indent if lists is None else lists, markers.get(id(entry), ctx.styles.bullet_at(depth)), depth)
-            ctx.above = Above(_list_tail(entry), entry.span.end)
+            last = ctx.above
+            if last is not None and last.kind == "directive":  # a lint directive ended the list: an HTML comment, closed at its -->
+                ctx.above = Above("closed", max(last.end, entry.span.end))
+            else:
+                ctx.above = Above(_list_tail(entry), entry.span.end)
         else:
             _emit_section(ctx, entry)  # type: ignore[arg-type]
 

@@ -203,13 +203,19 @@ class LintContext:
     @cached_property
     def texts(self) -> list[tuple[str, str, int, int]]:
         """``(kind, text, line, col)`` of the lede's blocks and every node's title and body blocks,
-        in source order; ``kind`` is ``"title"`` or the block's kind."""
+        in source order; ``kind`` is ``"title"`` or the block's kind. A title's column is where its
+        text stands in the source line (past a list item's marker, a heading's ``#``), so a finding
+        inside it points at the very characters."""
         from confnotes.model import UNPRINTED, Block, Node, walk_content
 
         out: list[tuple[str, str, int, int]] = []
+        lines = self.lines
         for entry in walk_content(self.doc.content):
             if type(entry) is Node:
-                out.append(("title", entry.title, entry.span.start, entry.col))
+                line = entry.span.start
+                first = entry.title.split("\n", 1)[0]
+                at = lines[line - 1].find(first, entry.col - 1) if first and line <= len(lines) else -1
+                out.append(("title", entry.title, line, at + 1 if at >= 0 else entry.col))
             elif type(entry) is Block and entry.kind not in UNPRINTED:
                 out.append((entry.kind, entry.text, entry.span.start, 1))
         return out

@@ -10,7 +10,7 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.escape import display_text
-from confnotes.model import Block, Entry, List, Meta, Node, Span
+from confnotes.model import Block, Document, Entry, List, Meta, Node, Span
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top
 from confnotes.parse.lines import span_of
@@ -394,3 +394,15 @@ def _about_a_talk(content: list[Entry], title: str) -> bool:
                 if recover.is_session_line(line) or label is not None and label.strip("*_ ").casefold() in _TALK_LABELS:
                     return True
     return False
+
+
+def front_matter_line(doc: Document, key: str) -> int | None:
+    """The line of a top-level front matter key (for error messages)."""
+    span = doc.meta.front_matter_span
+    if span is None or doc.meta.front_matter is None:
+        return None
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    for offset, line in enumerate(doc.meta.front_matter.split("\n")):
+        if pattern.match(line):
+            return span.start + offset + (0 if doc.meta.front_matter.startswith("---") else 1)
+    return span.start

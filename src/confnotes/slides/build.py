@@ -282,20 +282,21 @@ def stepped(deck: Deck) -> Deck:
 
 def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], list[str]]:
     """Each slide as the slides it becomes (its blocks cut to what slides show, split by the
-    limits, each part fitted and split), up to ``MAX_SLIDES``: a deck that would be longer ends
-    with a slide that says what is left out. Returns the slides and a warning for each cut."""
-    from confnotes.slides.limits import MAX_SLIDES, last_slide, limit_slide
+    limits, each part fitted and split), up to ``options.max_slides``: a deck that would be longer
+    ends with a slide that says what is left out. Returns the slides and a warning for each cut."""
+    from confnotes.slides.limits import last_slide, limit_slide
 
+    most = options.max_slides
     expanded: list[Slide] = []
     cut: list[str] = []
     for index, slide in enumerate(slides):
-        slide, warnings = limit_slide(slide)
+        slide, warnings = limit_slide(slide, options.max_code_lines)
         cut += warnings
-        room = MAX_SLIDES - len(expanded) - (1 if index + 1 < len(slides) else 0)
+        room = most - len(expanded) - (1 if index + 1 < len(slides) else 0)
         group = list(itertools.islice(_slides_of(slide, options, cut), room + 1))
         if len(group) > room:  # no room left for the whole of this slide, or for the ones after it
-            expanded += _numbered(group[: MAX_SLIDES - 1 - len(expanded)])
-            final, warning = last_slide(slides[index:])
+            expanded += _numbered(group[: most - 1 - len(expanded)])
+            final, warning = last_slide(slides[index:], most)
             return [*expanded, final], [*cut, warning]
         expanded += _numbered(group)
     return expanded, cut

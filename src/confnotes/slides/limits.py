@@ -4,9 +4,12 @@ A note may hold a 100,000-line code block, a 200,000-word paragraph, a 300-colum
 20,000 sections; on slides each would be hundreds or thousands of slides that nobody presents,
 and measuring them took the fit engine and PPTX minutes and gigabytes. Before a deck is split
 and fitted, each slide's blocks are cut to what slides can show (``limit_slide``), and a deck
-stops at ``MAX_SLIDES`` (``last_slide`` says what was left out). Every cut is a warning of the
-deck formats, naming the slide and the limit; pages and PDFs of the note are not cut by these.
-docs/security.md ("Limits") lists each value and the test that guards it.
+stops at its ``max_slides`` (``last_slide`` says what was left out). The two a real note meets —
+slides in a deck and lines of a code block — are ``[slides]`` settings (``max_slides``,
+``max_code_lines``) with defaults that keep a long talk whole: code past a slide's room is split
+over slides by the fit, not cut. Every cut is a warning of the deck formats, naming the slide and
+the limit; pages and PDFs of the note are not cut by these. docs/security.md ("Limits") lists each
+value and the test that guards it.
 """
 
 from __future__ import annotations
@@ -14,13 +17,18 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from confnotes.settings import SlideSettings
 from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText
 
-#: slides in one deck: the rest of the note is summed up on one last slide
-MAX_SLIDES = 300
-#: a code block on slides: its first lines, up to this many lines and characters
-MAX_CODE_LINES = 400
-MAX_CODE_CHARS = 40_000
+#: slides in one deck by default (``[slides] max_slides``): the rest of the note is summed up on one last slide
+MAX_SLIDES = SlideSettings().max_slides
+#: the most ``max_slides`` may be: no deck has more slides (a rehearsal names no later one)
+SLIDES_CEILING = 5000
+#: a code block on slides by default (``[slides] max_code_lines``): its first lines, up to this many
+#: lines, and characters: ``CODE_LINE_CHARS`` a line
+MAX_CODE_LINES = SlideSettings().max_code_lines
+CODE_LINE_CHARS = 100
+MAX_CODE_CHARS = MAX_CODE_LINES * CODE_LINE_CHARS
 #: a paragraph, quote or item on slides: its first words, up to this many words and characters
 MAX_TEXT_WORDS = 2_000
 MAX_TEXT_CHARS = 20_000
@@ -33,12 +41,13 @@ MAX_ENTRIES = 5_000
 _WORD = re.compile(r"\S+")
 
 
-def limit_slide(slide: Slide) -> tuple[Slide, list[str]]:
-    """``slide`` with each block cut to what slides show, and a warning for each cut."""
+def limit_slide(slide: Slide, code_lines: int = MAX_CODE_LINES) -> tuple[Slide, list[str]]:
+    """``slide`` with each block cut to what slides show (a code block to ``code_lines`` lines), and
+    a warning for each cut."""
     warnings: list[str] = []
     content: list[SlideEntry] = []
     for entry in slide.content[:MAX_ENTRIES]:
-        cut, why = _limit_entry(entry)
+        cut, why = _limit_entry(entry, code_lines)
         content.append(cut)
         if why:
             warnings.append(f"slide '{_named(slide)}': {why}")
@@ -55,13 +64,13 @@ def _named(slide: Slide) -> str:
     return title if len(title) <= 60 else title[:59] + "…"
 
 
-def _limit_entry(entry: SlideEntry) -> tuple[SlideEntry, str | None]:
+def _limit_entry(entry: SlideEntry, code_lines: int) -> tuple[SlideEntry, str | None]:
     if type(entry) is SlideItem:
         text, why = _cut_text(entry.text, "item")
         return (entry if why is None else replace(entry, text=text)), why
     assert type(entry) is SlideText
     if entry.kind == "code":
-        return _cut_code(entry)
+        return _cut_code(entry, code_lines)
     if entry.kind == "table":
         return _cut_table(entry)
     if entry.kind in ("paragraph", "quote", "html"):
@@ -92,30 +101,31 @@ def _cut_text(text: str, what: str) -> tuple[str, str | None]:
     )
 
 
-def _cut_code(entry: SlideText) -> tuple[SlideEntry, str | None]:
-    """The code block's first ``MAX_CODE_LINES`` lines (``MAX_CODE_CHARS`` characters), and a last
+def _cut_code(entry: SlideText, most: int) -> tuple[SlideEntry, str | None]:
+    """The code block's first ``most`` lines (``CODE_LINE_CHARS`` characters a line), and a last
     line that says how many more there are."""
-    if entry.text.count("\n") < MAX_CODE_LINES and len(entry.text) <= MAX_CODE_CHARS:
+    chars = most * CODE_LINE_CHARS
+    if entry.text.count("\n") < most and len(entry.text) <= chars:
         return entry, None
     from confnotes.slides.fit import code_lines
 
     lines = code_lines(entry)
     kept: list[str] = []
     size = 0
-    for line in lines[:MAX_CODE_LINES]:
-        if size + len(line) > MAX_CODE_CHARS:
+    for line in lines[:most]:
+        if size + len(line) > chars:
             if not kept:
-                kept.append(line[:MAX_CODE_CHARS])
+                kept.append(line[:chars])
             break
         kept.append(line)
         size += len(line) + 1
     left = len(lines) - len(kept)
-    if left <= 0 and size <= MAX_CODE_CHARS:
+    if left <= 0 and size <= chars:
         return entry, None
     shown = SlideText("```" + entry.info + "\n" + "\n".join([*kept, f"⋯ {left:,} more lines not on slides"]) + "\n```", "code", entry.info)
     why = (
         f"code block cut to its first {len(kept):,} lines on slides ({left:,} more; the limit is "
-        f"{MAX_CODE_LINES:,} lines or {MAX_CODE_CHARS:,} characters a block)"
+        f"{most:,} lines or {chars:,} characters a block: [slides] max_code_lines)"
     )
     return shown, why
 
@@ -144,15 +154,17 @@ def _cut_table(entry: SlideText) -> tuple[SlideEntry, str | None]:
     return SlideText(text, "table", entry.info), why
 
 
-def last_slide(rest: list[Slide]) -> tuple[Slide, str]:
-    """The slide that ends a deck cut at ``MAX_SLIDES``, saying what of the note is not on slides,
+def last_slide(rest: list[Slide], most: int = MAX_SLIDES) -> tuple[Slide, str]:
+    """The slide that ends a deck cut at ``most`` slides, saying what of the note is not on slides,
     and the warning that says so."""
     first = rest[0]
     line = first.line or next((slide.line for slide in rest if slide.line), 0)
     where = f"from slide '{_named(first)}', line {line:,}, on" if line else f"from slide '{_named(first)}' on"
     text = (
-        f"This deck stops at {MAX_SLIDES:,} slides, confnotes' limit for one deck: the rest of the note ({where}) "
+        f"This deck stops at {most:,} slides, its limit ([slides] max_slides): the rest of the note ({where}) "
         "is not on slides. The note's page and PDF show all of it."
     )
-    warning = f"the deck stops at {MAX_SLIDES:,} slides (the limit for one deck); the rest of the note ({where}) is not on slides"
+    warning = (
+        f"the deck stops at {most:,} slides (the limit for one deck: [slides] max_slides); the rest of the note ({where}) is not on slides"
+    )
     return Slide("text", "More in the notes", content=(SlideText(text),), line=line), warning

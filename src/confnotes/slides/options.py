@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from confnotes.errors import NotesError
+from confnotes.errors import NotesError, input_error
 from confnotes.model import Document
 from confnotes.settings import SlideSettings
 
@@ -22,6 +22,8 @@ class DeckOptions:
     notes: bool = True  # False: decks without speaker notes (config slides.notes), e.g. to publish them
     fit: bool = True  # measure every slide against its box (slides.fit): shrink, then split
     image_root: str | None = None  # the note's folder: images not found there are not measured as images
+    max_slides: int = SlideSettings().max_slides  # slides in one deck: the rest of the note is summed up on one last slide
+    max_code_lines: int = SlideSettings().max_code_lines  # lines of a code block on slides (split over slides by the fit)
 
     @classmethod
     def from_settings(cls, settings: SlideSettings, image_root: str | os.PathLike[str] | None = None) -> DeckOptions:
@@ -33,6 +35,8 @@ class DeckOptions:
             agenda=settings.agenda,
             notes=settings.notes,
             image_root=None if image_root is None else os.fspath(image_root),
+            max_slides=settings.max_slides,
+            max_code_lines=settings.max_code_lines,
         )
 
 
@@ -42,6 +46,14 @@ def slide_settings(configured: SlideSettings, doc: Document) -> SlideSettings:
     value = doc.meta.extra.get("slides")
     if value is None:
         return configured
+    from confnotes.parse.meta import front_matter_line
+
+    line = front_matter_line(doc, "slides")
     if not isinstance(value, dict):
-        raise NotesError("front matter 'slides' must be a mapping", path=doc.path)
-    return configured.merged(value, "slides.", doc.path)
+        raise input_error("front matter 'slides' must be a mapping", doc.path, line, 1)
+    try:
+        return configured.merged(value, "slides.", doc.path)
+    except NotesError as error:  # a bad value: said at the note's ``slides:`` line, as every note error is
+        if error.line is not None or line is None:
+            raise
+        raise input_error(error.message, doc.path, line, 1) from None

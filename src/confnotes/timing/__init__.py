@@ -17,6 +17,7 @@ matched to the plan).
 
 from __future__ import annotations
 
+from confnotes.parse.meta import front_matter_line
 from confnotes.timing.durations import (
     MAX_CLOCK_HOURS,
     DurationError,
@@ -32,7 +33,6 @@ from confnotes.timing.front_matter import (
     as_written,
     budget_comment,
     budgets,
-    front_matter_line,
     slot_minutes,
     write_budgets,
     write_wpm,

@@ -7,22 +7,11 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.model import Block, Document, Node
+from confnotes.parse.meta import front_matter_line
 from confnotes.timing.durations import DurationError, budget_value, parse_duration
 
 #: A section's budget: ``<!-- time: 5min -->``.
 BUDGET_COMMENT = re.compile(r"^<!--\s*time\s*:\s*(.*?)\s*-->\s*$", re.IGNORECASE)
-
-
-def front_matter_line(doc: Document, key: str) -> int | None:
-    """The line of a top-level front matter key (for error messages)."""
-    span = doc.meta.front_matter_span
-    if span is None or doc.meta.front_matter is None:
-        return None
-    pattern = re.compile(rf"^{re.escape(key)}\s*:")
-    for offset, line in enumerate(doc.meta.front_matter.split("\n")):
-        if pattern.match(line):
-            return span.start + offset + (0 if doc.meta.front_matter.startswith("---") else 1)
-    return span.start
 
 
 def as_written(doc: Document, value: Any, key: str, parent: str | None = None) -> Any:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from confnotes.errors import NotesError, input_error
-from confnotes.slides.limits import MAX_SLIDES
+from confnotes.slides.limits import SLIDES_CEILING
 from confnotes.timing.durations import format_minutes
 from confnotes.timing.talk import MAX_WPM, MIN_WPM, Timing
 
@@ -31,10 +31,10 @@ class Rehearsal:
     slides: tuple[RehearsedSlide, ...] = ()
 
 
-#: A rehearsal names slides 1 to this (no deck has more: ``slides.limits.MAX_SLIDES``), holds at most
+#: A rehearsal names slides 1 to this (no deck has more: ``slides.limits.SLIDES_CEILING``), holds at most
 #: ``MAX_REHEARSAL_ENTRIES`` timings (a presenter saves one a slide, more when a slide is revisited)
 #: in a file of at most ``MAX_REHEARSAL_BYTES``, and each timing is flat: numbers and names, nothing nested.
-MAX_REHEARSAL_SLIDES = MAX_SLIDES
+MAX_REHEARSAL_SLIDES = SLIDES_CEILING
 
 
 MAX_REHEARSAL_ENTRIES = 10_000
@@ -108,7 +108,7 @@ def _rehearsed_slide(entry: Any, path: str) -> RehearsedSlide:
         or not isinstance(spent, int | float)
         or not 0 <= spent < 24 * 3600  # NaN and infinity fail too
     ):
-        raise input_error(f"every timing needs a slide number (1 to {MAX_REHEARSAL_SLIDES}) and its seconds (0 to a day)", path)
+        raise input_error(f"every timing needs a slide number (1 to {MAX_REHEARSAL_SLIDES:,}) and its seconds (0 to a day)", path)
     assert isinstance(entry, dict)
     section, title, occurrence = entry.get("section"), entry.get("title"), entry.get("occurrence")
     known = (
