@@ -41,7 +41,7 @@ check: $(STAMP)
 
 # 20 MB notes through every command, and every property at its full count: bounds that are benchmarks
 stress: $(STAMP)
-	CONFNOTES_FUZZ_EXAMPLES=300 $(PYTEST) -n auto -m "stress or fuzz"; $(NOT_EMPTY)
+	CONFNOTES_FUZZ_EXAMPLES=300 $(PYTEST) -n auto -m "stress or fuzz" --timeout=3600; $(NOT_EMPTY)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

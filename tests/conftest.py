@@ -84,6 +84,9 @@ def open_page(browser):
         requests: list[str] = []
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        dialogs: list[str] = []  # an alert() a page runs: recorded, then dismissed
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.dialogs = dialogs  # type: ignore[attr-defined]
         url = path.resolve().as_uri()
         page.on("request", lambda req: requests.append(req.url) if req.url.split("#")[0] != url else None)
         page.goto(url)
