@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -36,6 +39,36 @@ class MathError(ValueError):
     """TeX a typesetter cannot read; the message says what, in a few words."""
 
 
+class NoteBudgetError(MathError):
+    """The note's formulas so far have cost all that drawing one note may (``NOTE_LAYOUTS``):
+    not a fault of this formula, so never cached; the next build draws on from the cache."""
+
+
+#: What drawing one note's formulas may cost together, in layout steps (``_layouts``), inside
+#: ``note_budget()``: past it, the rest of the note's formulas are shown as TeX, with a warning.
+NOTE_LAYOUTS = 250_000
+_SPENT: ContextVar[list[int] | None] = ContextVar("confnotes_math_spent", default=None)
+
+
+@contextmanager
+def note_budget() -> Iterator[None]:
+    """Count what drawing formulas costs while one note is rendered (every renderer enters it)."""
+    token = _SPENT.set([0])
+    try:
+        yield
+    finally:
+        _SPENT.reset(token)
+
+
+def _charge(cost: int) -> None:
+    spent = _SPENT.get()
+    if spent is None:
+        return
+    if spent[0] + cost > NOTE_LAYOUTS:
+        raise NoteBudgetError(f"the note's formulas cost more than {NOTE_LAYOUTS:,} layout steps together; the next build draws on")
+    spent[0] += cost
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """A formula drawn as SVG: its markup and its size in px at the size asked for; ``depth`` is
@@ -47,10 +80,22 @@ class Drawn:
     depth: float
 
 
+#: Commands that reach outside a formula — a link, a style, a class or id, HTML, a file — are not
+#: typeset in any output: a formula is markup, not a way into the page (links belong in the text,
+#: where confnotes checks their scheme).
+_UNSAFE = frozenset(("href", "url", "style", "class", "cssId", "id", "includegraphics", "input", "include", "require", "unicode", "bbox"))
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.S)
+
+
 def check(tex: str) -> None:
-    """Raise ``MathError`` for TeX no typesetter should be given: too long or nested too deep."""
+    """Raise ``MathError`` for TeX no typesetter should be given: too long, nested too deep, or with
+    a command that reaches outside the formula."""
     if len(tex) > MAX_TEX:
         raise MathError(f"a formula of {len(tex):,} characters (at most {MAX_TEX:,})")
+    for match in _COMMAND.finditer(tex):
+        name = match.group(1)
+        if name in _UNSAFE or name.startswith("html"):
+            raise MathError(f"\\{name} reaches outside the formula (links, styles, files): not typeset")
     depth = deepest = braces = 0
     for match in _NESTING.finditer(tex):
         token = match.group(0)
@@ -130,6 +175,8 @@ def _cached(form: str, tex: str, display: bool, size: float, make: Any) -> dict[
     if not isinstance(data, dict):
         try:
             data = make()
+        except NoteBudgetError:
+            raise
         except MathError as exc:
             data = {"error": str(exc)}
         keep("math", key, ".json", json.dumps(data))
@@ -141,37 +188,164 @@ def _cached(form: str, tex: str, display: bool, size: float, make: Any) -> dict[
 @lru_cache(maxsize=2048)
 def mathml(tex: str, display: bool) -> str:
     """The formula as a ``<math>`` element (MathML Core); ``MathError`` for TeX it cannot read."""
+    return _read(tex, display)[0]
+
+
+@lru_cache(maxsize=2048)
+def _read(tex: str, display: bool) -> tuple[str, int]:
+    """The formula's MathML and what drawing it costs (``_layouts``), or ``MathError``."""
     check(tex)
-    found = _cached("mathml", tex, display, 0, lambda: {"mathml": _mathml(tex, display)})
-    if not isinstance(found.get("mathml"), str):
+    found = _cached("mathml", tex, display, 0, lambda: _mathml(tex, display))
+    if not isinstance(found.get("mathml"), str) or not isinstance(found.get("cost"), int):
         raise MathError("the cache holds no formula")
-    return str(found["mathml"])
+    return str(found["mathml"]), int(found["cost"])
 
 
-def _mathml(tex: str, display: bool) -> str:
-    from latex2mathml.converter import convert
+#: What a formula's MathML may hold: MathML Core's elements that latex2mathml writes, and the
+#: presentation attributes; a value is a word, a length, a colour or a list of them — no
+#: parenthesis, colon, quote or slash, so no ``url(…)``, scheme or script can be one.
+_ELEMENTS = frozenset(
+    [
+        "math",
+        "mrow",
+        "mi",
+        "mn",
+        "mo",
+        "mtext",
+        "ms",
+        "mspace",
+        "mstyle",
+        "mfrac",
+        "msqrt",
+        "mroot",
+        "msub",
+        "msup",
+        "msubsup",
+        "munder",
+        "mover",
+        "munderover",
+        "mtable",
+        "mtr",
+        "mtd",
+        "menclose",
+        "mpadded",
+        "mphantom",
+        "merror",
+        "mmultiscripts",
+        "mprescripts",
+        "none",
+        "semantics",
+    ]
+)
+_ATTRIBUTES = frozenset(
+    [
+        "xmlns",
+        "display",
+        "displaystyle",
+        "scriptlevel",
+        "mathvariant",
+        "mathcolor",
+        "mathbackground",
+        "mathsize",
+        "stretchy",
+        "fence",
+        "separator",
+        "form",
+        "lspace",
+        "rspace",
+        "minsize",
+        "maxsize",
+        "symmetric",
+        "largeop",
+        "movablelimits",
+        "accent",
+        "accentunder",
+        "linethickness",
+        "columnalign",
+        "columnlines",
+        "columnspacing",
+        "rowalign",
+        "rowlines",
+        "rowspacing",
+        "width",
+        "height",
+        "depth",
+        "voffset",
+        "notation",
+        "linebreak",
+    ]
+)
+_VALUE = re.compile(r"[\w#.,+\- %]{0,80}")
+_NAMESPACE = "http://www.w3.org/1998/Math/MathML"
+#: ziamath lays each child of a row out twice (once to measure, once to place), so nested rows
+#: cost 2^depth: a formula whose drawing takes more layout steps than this is shown as its TeX.
+MAX_LAYOUTS = 25_000
+#: the elements ziamath lays out as a node with its own children, not a row (a table's rows are its own)
+_ONCE = frozenset(["mfrac", "mroot", "msub", "msup", "msubsup", "munder", "mover", "munderover", "mmultiscripts", "mtable", "mtr"])
+_LEAVES = frozenset(["mi", "mn", "mo", "mtext", "ms", "mspace", "mprescripts"])
+
+
+def _mathml(tex: str, display: bool) -> dict[str, Any]:
+    from html import unescape
+    from xml.etree import ElementTree
+
+    from latex2mathml.converter import convert_to_element
 
     try:
-        # an operator name latex2mathml does not know (\arg) comes out as "\arg": written as its name
-        return _UNKNOWN_NAME.sub(r"<mi>\1</mi>", str(convert(tex, display="block" if display else "inline")))
+        root = convert_to_element(tex, display="block" if display else "inline")
     except RecursionError:
         raise MathError("nested too deeply") from None
     except Exception as exc:  # noqa: BLE001 - latex2mathml raises a dozen classes for bad TeX
         raise MathError(_reason(exc)) from None
+    for node in root.iter():
+        tag = node.tag
+        if tag not in _ELEMENTS:
+            raise MathError(f"it makes a <{tag[:20]}>, which is not MathML")
+        for name, value in list(node.attrib.items()):
+            keep = value == _NAMESPACE if name == "xmlns" else name in _ATTRIBUTES and _VALUE.fullmatch(value) is not None
+            if not keep:
+                del node.attrib[name]
+        # latex2mathml keeps character references in its text (and unescapes its serialised
+        # output, tags and all): the text as characters, for ElementTree to escape
+        node.text = unescape(node.text) if node.text else node.text
+        node.tail = unescape(node.tail) if node.tail else node.tail
+        if tag == "mi" and node.text and node.text.startswith("\\") and node.text[1:].isalpha():
+            node.text = node.text[1:]  # an operator name latex2mathml does not know (\arg): its name
+    cost = _layouts(root)
+    if cost > MAX_LAYOUTS:
+        raise MathError(f"nested too deeply to draw in time ({cost:,} layout steps, at most {MAX_LAYOUTS:,})")
+    return {"mathml": ElementTree.tostring(root, encoding="unicode", short_empty_elements=False), "cost": cost}
+
+
+def _layouts(node: Any, budget: int = MAX_LAYOUTS) -> int:
+    """How many nodes ziamath lays out to draw ``node``: once for most, twice for a row's children
+    (and a root or enclosure with several children is a row); stops counting past ``budget``."""
+    tag = node.tag
+    if tag in _LEAVES:
+        return 1
+    children = list(node)
+    twice = tag not in _ONCE and not (tag in ("msqrt", "menclose") and len(children) == 1)
+    total = 1
+    for child in children:
+        total += (2 if twice else 1) * _layouts(child, budget)
+        if total > budget:
+            return total
+    return total
 
 
 @lru_cache(maxsize=2048)
 def svg(tex: str, display: bool, size: float) -> Drawn:
     """The formula drawn as SVG paths at ``size`` px, in the text's colour."""
-    mathml(tex, display)  # the same refusals as the browser's form
-    found = _cached("svg", tex, display, size, lambda: _drawn(tex, display, size))
+    _, cost = _read(tex, display)  # the same refusals as the browser's form
+    found = _cached("svg", tex, display, size, lambda: _drawn(tex, display, size, cost))
     try:
         return Drawn(str(found["svg"]), float(found["width"]), float(found["height"]), float(found["depth"]))
     except (KeyError, TypeError, ValueError):
         raise MathError("the cache holds no drawing") from None
 
 
-def _drawn(tex: str, display: bool, size: float) -> dict[str, Any]:
+def _drawn(tex: str, display: bool, size: float, cost: int) -> dict[str, Any]:
+    _charge(cost)
     with warnings.catch_warnings():  # ziamath finds its font with a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
         import ziamath as imported
@@ -216,7 +390,6 @@ def display_tex(text: str) -> str | None:
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()niax", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃˣ")
 _SUBSCRIPTS = str.maketrans("0123456789+-=()aeioxjkmnt", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒₓⱼₖₘₙₜ")
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
-_UNKNOWN_NAME = re.compile(r"<mi>\\([A-Za-z]+)</mi>")
 #: an accent over a letter (\hat, \bar, \tilde, \vec, \dot, \ddot) as the combining mark a line of text can hold
 _ACCENTS = {
     "^": "\u0302",

@@ -101,18 +101,21 @@ def prepare_note(
 
         options = replace(options, decks=Decks(doc))  # the deck is built once: for the output and its warnings
     module = import_module(f"confnotes.render.{fmt.module}")
-    if fmt.printed:
-        job = module.prepare(doc, options, base_dir)
-    else:
-        done = module.render(doc, options, base_dir)
-        job = lambda: done  # noqa: E731 - finished already
-    extra: list[str] = []
-    if fmt.deck:
-        from confnotes.render.deck import cropped_pictures, deck_for
-        from confnotes.slides.fit import overflow_message, overflowing
+    from confnotes.math import note_budget
 
-        deck = deck_for(doc, options, base_dir)
-        extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides)), *cropped_pictures(deck, base_dir)]
+    with note_budget():  # what the note's formulas may cost to draw, together
+        if fmt.printed:
+            job = module.prepare(doc, options, base_dir)
+        else:
+            done = module.render(doc, options, base_dir)
+            job = lambda: done  # noqa: E731 - finished already
+        extra: list[str] = []
+        if fmt.deck:
+            from confnotes.render.deck import cropped_pictures, deck_for
+            from confnotes.slides.fit import overflow_message, overflowing
+
+            deck = deck_for(doc, options, base_dir)
+            extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides)), *cropped_pictures(deck, base_dir)]
 
     def finish() -> tuple[str | bytes, list[str]]:
         data, warnings = job()
