@@ -1,14 +1,83 @@
 """The one folder confnotes keeps caches in: ``CONFNOTES_CACHE_DIR``, else ``.confnotes_cache`` in
 the current folder (with a ``.gitignore`` of ``*``). Lint keeps its findings there, and the
-typesetters their drawings (``diagrams/``, ``math/``), so a rebuild redraws nothing unchanged."""
+typesetters their drawings (``diagrams/``, ``math/``), so a rebuild redraws nothing unchanged.
+
+A cache in a notes repository can be committed by anyone, so an entry is trusted only when this
+machine wrote it: each is sealed with a keyed BLAKE2b (``seal``) under a key kept outside every
+repository (``key_path``: the user's cache folder, made once, readable by the user only). An
+entry with no seal, another machine's or a wrong one is a miss: it can neither hide a finding nor
+add one, nor put markup a typesetter never wrote into a page."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 DEFAULT = ".confnotes_cache"
+_KEY_BYTES = 32
+
+
+def key_path() -> Path:
+    """Where this machine's cache key lives: ``$XDG_CACHE_HOME/confnotes/cache.key`` (else
+    ``~/.cache/confnotes/cache.key``), outside any notes repository."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "confnotes" / "cache.key"
+
+
+@lru_cache(maxsize=1)
+def _key() -> bytes:
+    """This machine's cache key, made on first use (32 random bytes, mode 0600); where it cannot be
+    read or made, a key for this run only (every cached entry from another run is then a miss)."""
+    path = key_path()
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            try:
+                import stat
+
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    data = os.read(fd, _KEY_BYTES + 1)
+                    if len(data) == _KEY_BYTES:
+                        return data
+            finally:
+                os.close(fd)
+            break  # a key of the wrong size or kind: not ours, and not replaced
+        except FileNotFoundError:
+            import secrets
+
+            try:
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except FileExistsError:
+                continue  # another run made it first: read that one
+            except OSError:
+                break
+            with os.fdopen(fd, "wb") as out:
+                out.write(secrets.token_bytes(_KEY_BYTES))
+            continue
+        except OSError:
+            break
+    import secrets
+
+    return secrets.token_bytes(_KEY_BYTES)
+
+
+def seal(text: str) -> str:
+    """The keyed hash (hex) that marks ``text`` as written by this machine."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without its own hash modules
+        from hashlib import blake2b
+    return blake2b(text.encode("utf-8", "surrogatepass"), key=_key(), digest_size=32).hexdigest()
+
+
+def sealed(mark: str, text: str) -> bool:
+    """Whether ``mark`` is this machine's seal of ``text`` (compared in constant time)."""
+    import hmac
+
+    return hmac.compare_digest(mark, seal(text))
 
 
 def cache_root() -> Path:
@@ -16,11 +85,12 @@ def cache_root() -> Path:
 
 
 def read_cached(kind: str, key: str, suffix: str) -> str | None:
-    """A cached text (``<root>/<kind>/<key><suffix>``), or None."""
+    """A cached text (``<root>/<kind>/<key><suffix>``) this machine wrote, or None."""
     try:
-        return (cache_root() / kind / f"{key}{suffix}").read_text(encoding="utf-8")
+        mark, _, text = (cache_root() / kind / f"{key}{suffix}").read_text(encoding="utf-8").partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
+    return text if sealed(mark, text) else None
 
 
 def keep(kind: str, key: str, suffix: str, text: str) -> None:
@@ -35,5 +105,5 @@ def keep(kind: str, key: str, suffix: str, text: str) -> None:
             ignore.write_text("# created by confnotes\n*\n", encoding="utf-8")
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+            out.write(seal(text) + "\n" + text)
         os.replace(temporary, folder / f"{key}{suffix}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 CACHE_DIR = ".confnotes_cache"
 CACHE_FILE = "lint-v1.json"
+#: how the cache file opens: its version and this machine's seal of the entries that follow
+_HEAD = re.compile(r'\A\{"version":"(?P<version>[^"\\]{1,40})","seal":"(?P<seal>[0-9a-f]{64})","entries":')
 
 
 @dataclass
@@ -366,12 +369,17 @@ class LintCache:
         self.entries: dict[str, Any] = {}
         import json  # the cache's imports load only when there is a cache
 
+        from confnotes.cachedir import sealed
         from confnotes.escape import read_json
 
         try:
-            data = read_json(self.path.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("version") == __version__ and isinstance(data.get("entries"), dict):
-                self.entries = data["entries"]
+            text = self.path.read_text(encoding="utf-8")
+            head = _HEAD.match(text)
+            # trusted only when this machine wrote it (``cachedir.seal``): a committed cache is a miss
+            if head and head.group("version") == __version__ and text.endswith("}") and sealed(head.group("seal"), text[head.end() : -1]):
+                data = read_json(text)
+                if isinstance(data, dict) and isinstance(data.get("entries"), dict):
+                    self.entries = data["entries"]
         except (OSError, ValueError):
             pass  # no cache, or one we cannot read (not UTF-8, not JSON, NaN in it): everything is a miss
         request = checker.request
@@ -450,6 +458,7 @@ class LintCache:
     def save(self) -> None:
         if not self.dirty:
             return
+        from confnotes.cachedir import seal
         from confnotes.escape import strict_json
         from confnotes.output import read_in, write_in
 
@@ -459,6 +468,8 @@ class LintCache:
         try:
             if read_in(root, f"{name}/.gitignore", 64) is None:
                 write_in(root, f"{name}/.gitignore", "# created by confnotes\n*\n")
-            write_in(root, f"{name}/{CACHE_FILE}", strict_json({"version": __version__, "entries": self.entries}, compact=True))
+            entries = strict_json(self.entries, compact=True)
+            head = strict_json({"version": __version__, "seal": seal(entries)}, compact=True)[:-1]
+            write_in(root, f"{name}/{CACHE_FILE}", f'{head},"entries":{entries}}}')
         except (OSError, NotesError):
             pass  # a cache that cannot be written is only a slower next run

@@ -111,7 +111,7 @@ def command(
     from confnotes.config import config_for_target
 
     settings = checker.settings_for(config_for_target(targets[0], config_file))
-    click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty(), settings.docs_url), nl=False)
+    click.echo(report.REPORTS[fmt](findings, notes, sys.stdout.isatty(), settings.docs_url, run.errors), nl=False)
     if fmt == "text" and (findings or run.fixes_applied):
         say(report.summary(findings, run.files, run.fixes_applied))
     if statistics:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from confnotes import __version__
+from confnotes.errors import NotesError
 from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.lint.rules import BY_ID, load, modules
 from confnotes.lint.types import Finding, Rule, option_defaults
@@ -146,9 +147,10 @@ def sarif(findings: list[Finding], docs_url: str | None = None) -> str:
     return strict_json(document, indent=2) + "\n"
 
 
-def junit(findings: list[Finding], paths: list[str]) -> str:
+def junit(findings: list[Finding], paths: list[str], errors: Sequence[NotesError] = ()) -> str:
     """JUnit XML: one test case a note, failed when it has a warning or error (one ``<failure>``
-    listing them all), so ``tests``, ``failures`` and the test cases agree."""
+    listing them all), an error when the note could not be read or linted (``<error>``, with the
+    one line lint printed), so ``tests``, ``failures``, ``errors`` and the test cases agree."""
     from xml.sax.saxutils import escape, quoteattr
 
     def attr(text: str) -> str:
@@ -157,16 +159,24 @@ def junit(findings: list[Finding], paths: list[str]) -> str:
     by_path: dict[str, list[Finding]] = {path: [] for path in paths}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
-    failing = {path for path, items in by_path.items() if any(f.severity != "info" for f in items)}
+    broken: dict[str, list[str]] = {}
+    for error in errors:
+        broken.setdefault(error.path or "-", []).append(str(error))
+        by_path.setdefault(error.path or "-", [])
+    failing = {path for path, items in by_path.items() if path not in broken and any(f.severity != "info" for f in items)}
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{len(failing)}" errors="0">',
-        f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{len(failing)}" errors="0" skipped="0">',
+        f'<testsuites name="confnotes lint" tests="{len(by_path)}" failures="{len(failing)}" errors="{len(broken)}">',
+        f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{len(failing)}" errors="{len(broken)}" skipped="0">',
     ]
     for path, items in by_path.items():
         out.append(f'    <testcase classname="confnotes.lint" name={attr(path)}>')
         lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.name} ({f.severity}) {f.message}" for f in items]
-        if path in failing:
+        if path in broken:
+            said = broken[path]
+            message = said[0] if len(said) == 1 else f"{len(said)} errors: {said[0]}"
+            out.append(f'      <error type="read" message={attr(message)}>{escape(xml_safe(chr(10).join([*said, *lines])))}</error>')
+        elif path in failing:
             bad = [f for f in items if f.severity != "info"]
             message = f"{len(bad)} finding{'s' if len(bad) != 1 else ''}: " + ", ".join(dict.fromkeys(f.rule for f in bad))
             out.append(f'      <failure type="lint" message={attr(message)}>{escape(xml_safe(chr(10).join(lines)))}</failure>')
@@ -277,13 +287,13 @@ _MARKDOWNLINT = [
 
 
 #: ``lint --format``: each report's writer, given the findings, the notes linted, whether the output
-#: is a terminal and the rules' documentation URL (``[lint] docs_url``).
-REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None], str]] = {
-    "text": lambda findings, _notes, terminal, _docs: text(findings, colour=terminal),
-    "json": lambda findings, _notes, _terminal, _docs: as_json(findings),
-    "github": lambda findings, _notes, _terminal, _docs: github(findings),
-    "sarif": lambda findings, _notes, _terminal, docs: sarif(findings, docs),
-    "junit": lambda findings, notes, _terminal, _docs: junit(findings, notes),
+#: is a terminal, the rules' documentation URL (``[lint] docs_url``) and the notes that could not be linted.
+REPORTS: dict[str, Callable[[list[Finding], list[str], bool, str | None, Sequence[NotesError]], str]] = {
+    "text": lambda findings, _notes, terminal, _docs, _errors: text(findings, colour=terminal),
+    "json": lambda findings, _notes, _terminal, _docs, _errors: as_json(findings),
+    "github": lambda findings, _notes, _terminal, _docs, _errors: github(findings),
+    "sarif": lambda findings, _notes, _terminal, docs, _errors: sarif(findings, docs),
+    "junit": lambda findings, notes, _terminal, _docs, errors: junit(findings, notes, errors),
 }
 
 
