@@ -41,7 +41,7 @@ def test_missing_stylesheet_is_one_error_line_for_every_format(cli, tmp_path, to
     note.write_text("# T\n\n## A\n\n- a\n")
     missing = tmp_path / "missing.css"
     line = one_error_line(cli("render", str(note), "--to", to, "--css", str(missing), "-o", "-"))
-    assert line == f"{missing}: cannot read stylesheet: No such file or directory"
+    assert line == f"{missing}: cannot read stylesheet: no such file or directory"
 
 
 def test_build_with_only_pdf_links_the_pdf_in_the_index(cli, tmp_path, weasyprint):

@@ -180,7 +180,9 @@ def test_config_lang_and_slides_notes_are_used(cli, tmp_path):
 
 
 def test_extends_and_per_file_ignores(cli, tmp_path):
-    """Configs like ruff's: a project config extends a shared one, and turns rules off per file."""
+    """Configs like ruff's: a project config extends a shared one (in the same repository: extends
+    reads nothing outside it), and turns rules off per file."""
+    (tmp_path / ".git").mkdir()
     (tmp_path / "shared.toml").write_text('[lint]\nselect = ["CN101", "CN104"]\n\n[slides]\nmax_items = 4\n')
     project = tmp_path / "project"
     (project / "archive").mkdir(parents=True)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from confnotes.errors import config_error
+from confnotes.errors import NotesError, config_error
 from confnotes.settings import BuildSettings, FmtSettings, SlideSettings, check_table, setting
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
@@ -52,12 +52,26 @@ BUILD_KEYS = tuple(item.name for item in fields(BuildSettings))
 FMT_KEYS = tuple(item.name for item in fields(FmtSettings))
 
 
+#: A config file is a few kilobytes: one larger than this is refused before it is parsed.
+MAX_CONFIG_BYTES = 1024 * 1024
+#: Tables and arrays nested deeper than this are refused (no setting nests more than three).
+MAX_CONFIG_DEPTH = 16
+#: How many files one ``extends`` chain may read.
+MAX_EXTENDS = 16
+
+
 def _load_toml(path: Path) -> dict[str, Any]:
+    """A config file's TOML, read as every file is (``source.read_bytes``: a regular file, bounded)."""
     import tomllib
 
+    from confnotes.source import read_bytes
+
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        data = read_bytes(str(path), "config file", MAX_CONFIG_BYTES)
+    except NotesError as exc:
+        raise config_error(exc.message, str(path)) from None
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         col = getattr(exc, "colno", None)
@@ -65,28 +79,61 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise config_error(f"invalid TOML: {message}", str(path), line, col) from None
     except UnicodeDecodeError as exc:
         raise config_error(f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})", str(path)) from None
-    except OSError as exc:
-        raise config_error(exc.strerror or str(exc), str(path)) from None
+    except RecursionError:
+        raise config_error(f"values nested too deeply (at most {MAX_CONFIG_DEPTH} levels)", str(path)) from None
+    _check_depth(table, str(path))
+    return table
 
 
-def _with_base(table: dict[str, Any], path: str, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
+def _check_depth(table: dict[str, Any], path: str) -> None:
+    """Refuse tables and arrays nested deeper than ``MAX_CONFIG_DEPTH`` (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(table, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_CONFIG_DEPTH:
+            raise config_error(f"values nested too deeply (at most {MAX_CONFIG_DEPTH} levels)", path)
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+
+
+def project_root(config_file: Path) -> Path:
+    """The project a config file belongs to: the repository it is in (the nearest folder above it
+    with ``.git``), else its own folder. ``extends`` reads only inside it."""
+    folder = config_file.resolve().parent
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
+def _with_base(
+    table: dict[str, Any], path: str, seen: tuple[str, ...] = (), root: Path | None = None
+) -> tuple[dict[str, Any], tuple[str, ...]]:
     """``extends = "path"``: the base config's settings, overridden key by key (tables merged) by this
-    one's; returns the merged table and the base files it read."""
+    one's; returns the merged table and the base files it read. A base is a file inside the project
+    of the config that starts the chain (``project_root``: links followed), read once a chain."""
     base_name = table.get("extends")
     if base_name is None:
         return table, ()
     if not isinstance(base_name, str):
         raise config_error("'extends' must be the path of another config file", path)
+    root = root or project_root(Path(path))
     base_path = (Path(path).parent / base_name).resolve()
-    if str(base_path) in seen or len(seen) > 8:
+    if str(base_path) in seen or base_path == Path(path).resolve():
         raise config_error(f"'extends' goes round in a circle through {base_name}", path)
+    if len(seen) + 1 >= MAX_EXTENDS:
+        raise config_error(f"'extends' chains more than {MAX_EXTENDS} files", path)
+    if not base_path.is_relative_to(root):
+        raise config_error(
+            f"'extends': {base_name} is outside the project ({root.name or root}): copy its settings in, or name it with --config", path
+        )
     if not base_path.is_file():
         raise config_error(f"'extends': {base_name} not found", path)
     data = _load_toml(base_path)
     base = data.get("tool", {}).get("confnotes", {}) if base_path.name == "pyproject.toml" else data
     if not isinstance(base, dict):
         raise config_error("[tool.confnotes] must be a table", str(base_path))
-    base, chain = _with_base(base, str(base_path), (*seen, str(Path(path).resolve())))
+    base, chain = _with_base(base, str(base_path), (*seen, str(Path(path).resolve())), root)
     for key in PATH_KEYS:  # relative to the file that names them
         if key in base and isinstance(base[key], str):
             base = {**base, key: str((base_path.parent / base[key]).resolve())}
@@ -141,7 +188,12 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
 
 def config_bytes(config: Config) -> bytes:
     """The config file and the files it extends, as bytes: what the lint cache and builds key on."""
-    return b"".join(Path(name).read_bytes() for name in (config.path, *config.bases) if name)
+    from confnotes.source import read_bytes
+
+    try:
+        return b"".join(read_bytes(name, "config file", MAX_CONFIG_BYTES) for name in (config.path, *config.bases) if name)
+    except NotesError as exc:
+        raise config_error(exc.message, exc.path) from None
 
 
 def read_config_file(path: str | os.PathLike[str]) -> Config:
@@ -165,11 +217,13 @@ def _config_file_for_dir(folder: Path) -> Path | None:
             if not file.is_file():
                 continue
             if name == "pyproject.toml":
+                from confnotes.source import read_bytes
+
                 try:
-                    if b"tool.confnotes" not in file.read_bytes():
+                    if b"tool.confnotes" not in read_bytes(str(file), "config file", MAX_CONFIG_BYTES):
                         continue
-                except OSError as exc:
-                    raise config_error(exc.strerror or str(exc), str(file)) from None
+                except NotesError as exc:
+                    raise config_error(exc.message, str(file)) from None
             return file
     return None
 

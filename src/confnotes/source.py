@@ -91,31 +91,35 @@ def read_source(path: str | os.PathLike[str]) -> Source:
 def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) -> bytes:
     """The bytes of a file confnotes reads (``-``: standard input): a regular file (never a pipe or
     a device, which could block for ever), within ``max_bytes``; anything else is one ``NotesError``
-    line. ``expected`` names what it should be. Notes, reference PPTX and rehearsal timings are read here."""
+    line. ``expected`` names what it should be. Notes, config files, stylesheets, reference PPTX and
+    rehearsal timings are read here."""
     limit = max_bytes // (1024 * 1024)
     if name == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
             raise input_error(f"standard input is larger than the {limit} MB limit", "<stdin>")
         return data
-    try:
-        st = os.stat(name)
+    try:  # opened without waiting (a FIFO swapped in after a check would block the open), then looked at
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except IsADirectoryError:
+        raise input_error(f"is a directory, expected a {expected}", name) from None
     except OSError as exc:
         raise input_error(os_message(exc), name) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise input_error(f"is a directory, expected a {expected}", name)
-    if not stat.S_ISREG(st.st_mode):
-        raise input_error("not a regular file", name)
-    if st.st_size > max_bytes:
-        raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
-    try:
-        with open(name, "rb") as handle:
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise input_error(f"is a directory, expected a {expected}", name)
+        if not stat.S_ISREG(st.st_mode):
+            raise input_error("not a regular file", name)
+        if st.st_size > max_bytes:
+            raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
+        try:
             # sized to the file: a read of the limit allocates the whole limit first (64 MB a note)
             data = handle.read(min(st.st_size, max_bytes) + 1)
             if len(data) > st.st_size:  # it grew since: read on, up to the limit
                 data += handle.read(max_bytes + 1 - len(data))
-    except OSError as exc:
-        raise input_error(os_message(exc), name) from None
+        except OSError as exc:
+            raise input_error(os_message(exc), name) from None
     if len(data) > max_bytes:
         raise input_error(f"file is larger than the {limit} MB limit", name)
     return data

@@ -8,7 +8,6 @@ the same whichever command renders it. Options a user did not pass are ``None`` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from confnotes.config import Config
 from confnotes.errors import render_error
@@ -82,14 +81,22 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
     )
 
 
+#: A stylesheet is a few kilobytes; one larger than this is refused (``--css /dev/zero`` reads nothing).
+MAX_CSS_BYTES = 2 * 1024 * 1024
+
+
 def user_css(options: RenderOptions) -> str:
-    """The user's extra stylesheets (``--css``), read once for every output; one clear error if missing."""
+    """The user's extra stylesheets (``--css``), read once for every output as every file is
+    (``source.read_bytes``: a regular file, at most ``MAX_CSS_BYTES``); one clear error otherwise."""
+    from confnotes.errors import NotesError
+    from confnotes.source import read_bytes
+
     parts: list[str] = []
     for path in options.css:
         try:
-            parts.append(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise render_error(f"cannot read stylesheet: {exc.strerror}", path) from None
+            parts.append(read_bytes(path, "stylesheet", MAX_CSS_BYTES).decode("utf-8"))
+        except NotesError as exc:
+            raise render_error(f"cannot read stylesheet: {exc.message}", path) from None
         except UnicodeDecodeError:
             raise render_error("cannot read stylesheet: not UTF-8 text", path) from None
     return "\n".join(parts)
