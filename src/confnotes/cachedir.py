@@ -28,40 +28,24 @@ def key_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _key() -> bytes:
-    """This machine's cache key, made on first use (32 random bytes, mode 0600); where it cannot be
-    read or made, a key for this run only (every cached entry from another run is then a miss)."""
-    path = key_path()
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-            try:
-                import stat
-
-                if stat.S_ISREG(os.fstat(fd).st_mode):
-                    data = os.read(fd, _KEY_BYTES + 1)
-                    if len(data) == _KEY_BYTES:
-                        return data
-            finally:
-                os.close(fd)
-            break  # a key of the wrong size or kind: not ours, and not replaced
-        except FileNotFoundError:
-            import secrets
-
-            try:
-                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            except FileExistsError:
-                continue  # another run made it first: read that one
-            except OSError:
-                break
-            with os.fdopen(fd, "wb") as out:
-                out.write(secrets.token_bytes(_KEY_BYTES))
-            continue
-        except OSError:
-            break
+    """This machine's cache key, made on first use (32 random bytes, mode 0600) and read as every
+    file is (``source.read_bytes``); where it cannot be read or made, or is not 32 bytes, a key for
+    this run only (every cached entry from another run is then a miss; a file not ours is kept)."""
     import secrets
 
-    return secrets.token_bytes(_KEY_BYTES)
+    from confnotes.errors import NotesError
+    from confnotes.source import read_bytes
+
+    path = key_path()
+    with contextlib.suppress(OSError):  # made once, by whichever run comes first (O_EXCL)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+            out.write(secrets.token_bytes(_KEY_BYTES))
+    try:
+        data = read_bytes(str(path), "cache key", _KEY_BYTES)
+    except NotesError:
+        data = b""
+    return data if len(data) == _KEY_BYTES else secrets.token_bytes(_KEY_BYTES)
 
 
 def seal(text: str) -> str:
