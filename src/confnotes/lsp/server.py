@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
@@ -116,6 +116,14 @@ class NotesServer(LanguageServer):
         found: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
         return found
 
+    def open_document(self, uri: str) -> TextDocument:
+        """The open note ``uri`` names, or an error answer: the server reads only what the editor opened
+        and sent it (pygls would otherwise read any URI from disk — ``file:///dev/zero``, a FIFO)."""
+        document = self.document(uri)
+        if document is None:
+            raise JsonRpcInvalidParams(message=f"confnotes: {uri} is not open in the editor; open the note first")
+        return document
+
     def open_uris(self) -> list[str]:
         """Every open note's URI as its editor sent it: what its diagnostics are published under."""
         return [document.uri for document in self.workspace.text_documents.values()]
@@ -131,7 +139,7 @@ class NotesServer(LanguageServer):
 
     async def current(self, uri: str) -> Analysis:
         """The analysis of the document's current version under the current settings (run if needed)."""
-        document = self.workspace.get_text_document(uri)
+        document = self.open_document(uri)
         key = (document.version, self.generation)
         cached = self.analyses.get(uri)
         if cached is not None and self.keys.get(uri) == key:
@@ -404,7 +412,7 @@ async def show_timing(ls: NotesServer, uri: str) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "-", ":"]))
 @guarded("completion")
 async def completion(ls: NotesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = ls.open_document(params.text_document.uri)
     items = features.completions(document.source, params.position, ls.encoding)
     return lsp.CompletionList(is_incomplete=False, items=items)
 
@@ -439,6 +447,7 @@ def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[ls
     out: list[lsp.WorkspaceSymbol] = []
     open_docs = {ls.path_of(uri): uri for uri in ls.open_uris()}
     for root in roots:
+        inside = os.path.realpath(root) + os.sep
         try:
             config = config_for_folder(root)
             notes = discover([root], tuple(build_settings(config.lint, config.path).exclude))
@@ -446,6 +455,8 @@ def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[ls
             continue
         for note in notes:
             path = os.path.abspath(note)
+            if not os.path.realpath(path).startswith(inside):
+                continue  # a link out of the workspace: the editor's workspace is what the user opened
             analysis = ls.analyses.get(open_docs.get(path, ""))
             if analysis is not None:
                 if analysis.context is not None:
