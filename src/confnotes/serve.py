@@ -553,9 +553,11 @@ class PreviewServer:
         watcher = threading.Thread(target=self.watch, daemon=True)
 
         def terminate(_signum: int, _frame: Any) -> None:
-            raise KeyboardInterrupt  # SIGTERM stops like Ctrl-C: the temporary folder is removed
+            raise KeyboardInterrupt  # SIGTERM and SIGHUP stop like Ctrl-C: the temporary folder is removed
 
-        previous = signal.signal(signal.SIGTERM, terminate) if threading.current_thread() is threading.main_thread() else None
+        # SIGHUP: the terminal that ran the preview was closed (or an ssh session dropped)
+        stops = [signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
+        previous = {stop: signal.signal(stop, terminate) for stop in stops} if threading.current_thread() is threading.main_thread() else {}
         try:  # Ctrl-C at any moment, even during the first build, stops cleanly
             # the watcher first: a save made during the first build is built after it, and the
             # address is printed only once every save from then on will be seen
@@ -572,6 +574,6 @@ class PreviewServer:
             if watcher.is_alive():
                 watcher.join(timeout=2)
             shutil.rmtree(self.out_dir, ignore_errors=True)
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for stop, handler in previous.items():
+                signal.signal(stop, handler)
             self.echo("stopped")

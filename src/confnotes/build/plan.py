@@ -119,7 +119,15 @@ class BuildPlan:
     site: Any = None  # the previous manifest's record of the index files (``write_index``)
 
 
-def _site_folder(out_dir: Path) -> None:
+def _site_folder(out_dir: Path, source_dir: str) -> None:
+    source, site = Path(source_dir).resolve(), out_dir.resolve()
+    if site == source or site in source.parents:
+        # every note would lie inside the site (which a build leaves out), and its index among them
+        raise NotesError(
+            "is the notes folder or holds it; the site needs a folder of its own (e.g. -o site)",
+            path=str(out_dir),
+            kind=ErrorKind.USAGE,
+        )
     if out_dir.exists() and not out_dir.is_dir():
         raise NotesError("is a file; the site needs a folder (choose another -o)", path=str(out_dir), kind=ErrorKind.USAGE)
     try:
@@ -143,7 +151,7 @@ def _listed_notes(request: BuildRequest, out_dir: Path) -> list[str]:
 def plan_build(request: BuildRequest) -> BuildPlan:
     """Which notes to render (new or changed), which to keep, refuse or remove."""
     out_dir = Path(request.out_dir)
-    _site_folder(out_dir)
+    _site_folder(out_dir, request.source_dir)
     notes = _listed_notes(request, out_dir)
     shard = request.shard
     manifest_path = out_dir / (MANIFEST if shard is None else SHARD_MANIFEST.format(k=shard[0], n=shard[1]))

@@ -26,7 +26,16 @@ from confnotes.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.parse.blocks import is_image_only
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
-from confnotes.render.marp_guard import code_pieces, guarded, loads_from_afar, quiet_code_emoji, quiet_emoji, quiet_html, speaker_note
+from confnotes.render.marp_guard import (
+    code_pieces,
+    guarded,
+    loads_from_afar,
+    quiet_code_emoji,
+    quiet_emoji,
+    quiet_html,
+    safe_links,
+    speaker_note,
+)
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence, code_lines
@@ -83,7 +92,7 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         return words(text)
 
     def words(text: str) -> str:
-        text = guarded(text, options.allow_html)
+        text = safe_links(guarded(text, options.allow_html), warnings)
         if remote:
             return text
         return quiet_emoji(quiet_html(text) if options.allow_html else text)

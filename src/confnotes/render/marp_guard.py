@@ -326,3 +326,52 @@ def loads_from_afar(markdown: str) -> list[str]:
     parser.feed(_marp_parser().render(markdown))
     parser.close()
     return found
+
+
+# ------------------------------------------------------------------ links Marp would keep
+
+#: ``[text](target "title")`` with plain text, as an author writes a link in a note
+_INLINE_LINK = re.compile(
+    r"""(?<!!)\[((?:[^\[\]\\\n]|\\.)*)\]\(\s*(<[^<>\n]*>|[^()\s]*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"""
+)
+
+
+def unsafe_hrefs(text: str) -> list[str]:
+    """The link targets in ``text`` Marp would make clickable whose scheme confnotes does not link
+    (``smb:``, ``file:``, ``ftp:``…): what markdown-it, which Marp parses with, finds, linkify too."""
+    from confnotes.render.markdown import safe_link
+
+    found: list[str] = []
+    for token in _marp_parser().parse(text):
+        for child in token.children or []:
+            href = child.attrGet("href") if child.type == "link_open" else None
+            if href is not None and not safe_link(str(href)):
+                found.append(str(href))
+    return found
+
+
+def safe_links(text: str, warnings: list[str]) -> str:
+    """``text`` with each link to an unsafe scheme written as its words, as the page drops it:
+    ``[share](smb://host/x)`` becomes ``share``; an autolink or a bare address, its address as text."""
+    from confnotes.render.markdown import safe_link
+
+    unsafe = unsafe_hrefs(text) if ":" in text else []  # a scheme needs its colon
+    if not unsafe:
+        return text
+    warnings.extend(f"dropped unsafe link {href[:40]!r}" for href in dict.fromkeys(unsafe))
+
+    def link(match: re.Match[str]) -> str:
+        return match.group(0) if safe_link(match.group(2).strip("<>")) else match.group(1)
+
+    def plain(piece: str) -> str:
+        piece = _INLINE_LINK.sub(link, piece)
+        piece = _AUTOLINK.sub(lambda m: m.group(0) if safe_link(m.group(0)[1:-1]) else "&lt;" + m.group(0)[1:], piece)
+        return piece
+
+    out = "".join(piece if code else plain(piece) for code, piece in code_pieces(text))
+    if unsafe_hrefs(out):  # nested brackets, a linkified address: no link survives in this text at all
+        out = "".join(
+            piece if code else plain(piece).replace("[", "&#91;").replace("<", "&lt;").replace(":", "&#58;")
+            for code, piece in code_pieces(text)
+        )
+    return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from confnotes.errors import render_error
+from confnotes.errors import NotesError, render_error
 
 
 def load_weasyprint() -> Any:
@@ -71,9 +71,27 @@ def _no_answer(name: str) -> None:  # noqa: ARG001 - the signature of ctypes.uti
     return None
 
 
+class Refused(ValueError):
+    """A resource confnotes would not fetch: named once in its own warning, not again in WeasyPrint's."""
+
+
+def _bounded_resource(target: Path) -> tuple[bytes, str]:
+    """A picture or stylesheet below the note's folder through the one bounded read, and its type:
+    a FIFO or a device named by a raw ``<img>`` would otherwise hold the render for ever (urllib
+    opens and reads whatever is there)."""
+    import mimetypes
+
+    from confnotes.render.markdown import MAX_PAGE_IMAGE_BYTES
+    from confnotes.source import read_bytes
+
+    data = read_bytes(str(target), "picture or stylesheet", MAX_PAGE_IMAGE_BYTES)
+    return data, mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+
+
 def _fetcher_class() -> Any:
     load_weasyprint()
     from weasyprint import URLFetcher
+    from weasyprint.urls import URLFetcherResponse
 
     class FolderFetcher(URLFetcher):
         """Serves ``data:`` URLs and files below one folder; refuses the network and everything else."""
@@ -87,10 +105,18 @@ def _fetcher_class() -> Any:
             if url.startswith("data:"):
                 return super().fetch(url, headers)
             target = self.local_file(url)
-            if target is not None:  # fetched by its own, host-less URL: nothing left to resolve
-                return super().fetch(target.as_uri(), headers)
+            if target is not None:
+                return self.read_local(target)
             self.refused.append(url)
-            raise ValueError(f"confnotes does not fetch {url[:80]}")
+            raise Refused(f"confnotes does not fetch {url[:80]}")
+
+        def read_local(self, target: Path) -> Any:
+            try:
+                data, kind = _bounded_resource(target)
+            except NotesError as exc:
+                self.refused.append(f"{target.name} ({exc.message})")
+                raise Refused(exc.message) from None
+            return URLFetcherResponse(target.as_uri(), data, {"Content-Type": kind})
 
         def local_file(self, url: str) -> Path | None:
             """The file below the note's folder a ``file:`` URL names, or None. A URL with a host
@@ -148,6 +174,8 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
             if record.levelno < logging.WARNING or is_machine_warning(record.msg):
                 return
             message = record.getMessage()
+            if f"{Refused.__name__}: " in message:  # WeasyPrint's words for what the fetcher refused
+                return
             if message.startswith(".notdef glyph rendered"):  # one summary line, not one a character
                 match = _NO_GLYPH.search(message)
                 if match and match.group(1) not in no_glyph:
