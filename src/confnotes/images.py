@@ -84,3 +84,36 @@ def data_image(src: str) -> bytes | None:
         return base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError):
         return None
+
+
+#: what a picture's bytes open with: the kind is read from the bytes, never from a name or a
+#: declared type (a ``data:text/html`` "image", or a page saved as ``image1.png``, is not one)
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", ".png"),
+    (b"\xff\xd8\xff", ".jpg"),
+    (b"GIF87a", ".gif"),
+    (b"GIF89a", ".gif"),
+    (b"BM", ".bmp"),
+    (b"II*\x00", ".tif"),
+    (b"MM\x00*", ".tif"),
+    (b"\xd7\xcd\xc6\x9a", ".wmf"),  # a placeable metafile, as Word embeds them
+    (b"\x01\x00\x09\x00", ".wmf"),
+    (b"\x02\x00\x09\x00", ".wmf"),
+)
+#: an SVG document: an XML prolog, comments or an SVG doctype, then the ``<svg`` element itself
+_SVG = re.compile(
+    rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--.*?-->\s*)*<svg[\s>/]",
+    re.DOTALL | re.IGNORECASE,
+)
+
+
+def picture_suffix(data: bytes) -> str | None:
+    """The file suffix of the picture ``data`` holds, or None when it holds no picture."""
+    for magic, suffix in _SIGNATURES:
+        if data.startswith(magic):
+            return suffix
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    if data[:4] == b"\x01\x00\x00\x00" and data[40:44] == b" EMF":
+        return ".emf"
+    return ".svg" if _SVG.match(data[:4096]) else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
                 say(summary(result, shown(name), "-"), err=True)
                 continue
             folder = Path(output) if output is not None else Path(name).parent
-            target = _write(result, folder, stem, force)
+            target = _write(result, folder, stem, force, source=name)
             say(summary(result, shown(name), shown(target)), err=True)
         except NotesError as exc:
             say(shown(exc if exc.path else f"{name}: {exc}"), err=True)
@@ -69,26 +70,39 @@ def _read(name: str) -> bytes:
     return read_bytes(name, "document")
 
 
-def _write(result: object, folder: Path, stem: str, force: bool) -> Path:
-    """The note and its images, each file written atomically; the note last, so a failure leaves no note."""
+def _write(result: object, folder: Path, stem: str, force: bool, source: str) -> Path:
+    """The note and its images, each file written atomically; the note last, so a failure leaves no
+    note, and the images it wrote are taken away again. The file being imported is never replaced."""
     from confnotes.importers import Result
-    from confnotes.output import write_in
+    from confnotes.output import remove_in, same_file, write_in
 
     assert isinstance(result, Result)
     if folder.exists() and not folder.is_dir():
         raise NotesError("is a file; -o needs a folder", path=str(folder), kind=ErrorKind.USAGE)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)  # as build -o and new --dir make theirs
-    except OSError as exc:
-        raise NotesError(f"cannot create the folder: {exc.strerror}", path=str(folder), kind=ErrorKind.USAGE) from None
     target = folder / f"{stem}.md"
     assets = folder / f"{stem}.assets"
+    if source != "-" and target.exists() and same_file(target, source):
+        raise NotesError("is the file being imported; choose another folder with -o", path=str(target), kind=ErrorKind.USAGE)
     if not force:
         for existing in (target, assets):
             if existing.exists() and (existing == target or result.assets):
                 raise NotesError("already exists; pass --force to replace it", path=str(existing), kind=ErrorKind.USAGE)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)  # as build -o and new --dir make theirs
+    except OSError as exc:
+        raise NotesError(f"cannot create the folder: {exc.strerror}", path=str(folder), kind=ErrorKind.USAGE) from None
     # no link followed below the folder: a link planted at NAME.md or NAME.assets is refused
-    for asset, data in result.assets.items():
-        write_in(folder, f"{assets.name}/{asset}", data)
-    write_in(folder, target.name, result.markdown)
+    written: list[str] = []
+    try:
+        for asset, data in result.assets.items():
+            rel = f"{assets.name}/{asset}"
+            new = not os.path.lexists(assets / asset)
+            write_in(folder, rel, data)
+            if new:
+                written.append(rel)
+        write_in(folder, target.name, result.markdown)
+    except NotesError:
+        for rel in written:
+            remove_in(folder, rel)  # and NAME.assets/ with them, when they were all it held
+        raise
     return target

@@ -92,11 +92,15 @@ class Imported:
     def drop(self, what: str) -> None:
         self.dropped.append(what)
 
-    def add_asset(self, data: bytes, suffix: str) -> str:
-        """Keep an image's bytes under the next free name (``image1.png``…); returns the name."""
-        from confnotes.images import IMAGE_SUFFIXES
+    def add_asset(self, data: bytes) -> str | None:
+        """Keep a picture's bytes under the next free name (``image1.png``…, the suffix read from the
+        bytes); returns the name, or None (and names the drop) when the bytes hold no picture."""
+        from confnotes.images import picture_suffix
 
-        suffix = suffix.lower() if suffix.lower() in IMAGE_SUFFIXES else ".bin"
+        suffix = picture_suffix(data)
+        if suffix is None:
+            self.drop("an embedded file that is not a picture")
+            return None
         name = f"image{len(self.assets) + 1}{suffix}"
         self.assets[name] = data
         return name

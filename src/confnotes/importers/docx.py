@@ -18,7 +18,6 @@ import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
 
 from confnotes.errors import input_error
@@ -31,6 +30,7 @@ A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 V = "{urn:schemas-microsoft-com:vml}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+O = "{urn:schemas-microsoft-com:office:office}"  # noqa: E741 - the namespace's own prefix
 _RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
@@ -248,7 +248,7 @@ class _Reader:
         self.styles = _Styles(package.xml(package.related(rels, "styles")))
         self.numbering = _Numbering.read(package.xml(package.related(rels, "numbering")))
         self.counts: dict[str, int] = {}
-        self.images_seen: dict[str, str] = {}
+        self.images_seen: dict[str, str | None] = {}
         #: a document set in a monospace face throughout (a text file opened in a word processor): the
         #: face is the document's, not a mark of code
         self.mono_face = False
@@ -362,6 +362,10 @@ class _Reader:
     def picture(self, element: Any) -> Image | None:
         if element.find(f".//{W}txbxContent") is not None:
             self.count("text box")
+        ole = element.find(f".//{O}OLEObject")
+        if ole is not None:  # a spreadsheet, chart or equation of another program, shown as its picture
+            program = (ole.get("ProgID") or "").split(".")[0] or "unknown program"
+            self.count(f"embedded {program} object")  # its data; a picture of it is kept as an image
         blip = element.find(f".//{A}blip")
         rid = blip.get(f"{R}embed") if blip is not None else None
         if rid is None:
@@ -369,7 +373,7 @@ class _Reader:
             rid = data.get(f"{R}id") if data is not None else None
         rel = self.rels.get(rid) if rid is not None else None
         if rel is None or rel.external or rel.target not in self.package.names:
-            if element.tag == f"{W}object":
+            if element.tag == f"{W}object" and ole is None:
                 self.count("embedded object")
             return None
         doc_pr = element.find(f".//{WP}docPr")
@@ -377,9 +381,9 @@ class _Reader:
         if doc_pr is not None:
             alt = doc_pr.get("descr") or doc_pr.get("title") or ""
         if rel.target not in self.images_seen:
-            suffix = PurePosixPath(rel.target).suffix
-            self.images_seen[rel.target] = self.imported.add_asset(self.package.blob(rel.target), suffix)
-        return Image(self.images_seen[rel.target], alt)
+            self.images_seen[rel.target] = self.imported.add_asset(self.package.blob(rel.target))
+        name = self.images_seen[rel.target]
+        return Image(name, alt) if name is not None else None
 
     def paragraph(self, p: Any) -> Iterator[Block]:
         ppr = p.find(f"{W}pPr")

@@ -21,7 +21,6 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from confnotes.errors import input_error
-from confnotes.images import IMAGE_SUFFIXES
 from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
 
 Resolver = Callable[[str], bytes | None]
@@ -411,24 +410,21 @@ class _Reader(HTMLParser):
                 "download the page with its images (a zipped web page) and import that"
             )
         data: bytes | None = None
-        suffix = ""
         if scheme == "data":
             header, _, payload = src.partition(",")
-            mime = header[5:].split(";")[0].lower()
-            suffix = "." + mime.split("/")[-1].replace("jpeg", "jpg").replace("svg+xml", "svg")
             try:
                 data = base64.b64decode(payload, validate=False) if ";base64" in header.lower() else unquote(payload).encode()
             except (binascii.Error, ValueError):
                 data = None
         elif src and not scheme and self.resolve is not None:
             data = self.resolve(unquote(src.split("#")[0].split("?")[0]))
-            suffix = PurePosixPath(unquote(src.split("?")[0])).suffix
         if not data:
             self.count("missing image")
             return
-        if suffix.lower() not in IMAGE_SUFFIXES:
-            suffix = ".png"
-        image = Image(self.imported.add_asset(data, suffix), alt)
+        name = self.imported.add_asset(data)  # its kind read from the bytes, whatever the page declares
+        if name is None:
+            return
+        image = Image(name, alt)
         if self.block is not None and self.block.kind != "cell":
             self.block.images.append(image)
         else:
