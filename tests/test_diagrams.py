@@ -32,9 +32,9 @@ def cache(tmp_path, monkeypatch):
 
     folder = tmp_path / "cache"
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(folder))
-    diagrams.draw.cache_clear()
+    diagrams._drawn.cache_clear()
     yield folder / "diagrams"
-    diagrams.draw.cache_clear()
+    diagrams._drawn.cache_clear()
 
 
 def _svgs(html: str) -> list[str]:
@@ -74,7 +74,7 @@ def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cach
     rendered(cli, TALK, "slides-pdf", tmp_path / "a.pdf")
     assert len(calls) == 3  # three diagrams, drawn once for both outputs
     assert len(list(cache.glob("*.svg"))) == 3 and (cache.parent / ".gitignore").read_text().endswith("*\n")
-    diagrams.draw.cache_clear()  # a new run: only the cache folder remembers
+    diagrams._drawn.cache_clear()  # a new run: only the cache folder remembers
     rendered(cli, TALK, "pptx", tmp_path / "a.pptx")
     assert len(calls) == 3
     changed = tmp_path / "changed.md"

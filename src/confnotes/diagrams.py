@@ -12,7 +12,13 @@ names, once per source (cached by content hash), with no network and in bounded 
 Without the tool, or when it fails or runs out of time, the fence is shown as code and one
 warning says why (and the install line). The drawn SVG is cached in the cache folder
 (``CONFNOTES_CACHE_DIR``, default ``.confnotes_cache``), so a build draws each diagram once,
-and a rebuild draws none that did not change.
+and a rebuild draws none that did not change; a diagram that ran out of its own time is
+remembered there too (by its source's hash), so no rebuild waits for it again.
+
+Time is bounded three ways: ``TIMEOUT`` a diagram, ``NOTE_SECONDS`` for all the diagrams of one
+note (in all its formats), ``BUILD_SECONDS`` for a whole build (shared by its worker processes).
+A diagram past a note's or a build's budget is shown as code with a warning, and is not
+remembered: the next build, with the drawings already made in the cache, draws on.
 """
 
 from __future__ import annotations
@@ -25,9 +31,14 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from confnotes.cachedir import keep, read_cached
 
@@ -35,6 +46,12 @@ from confnotes.cachedir import keep, read_cached
 LANGUAGES = {"mermaid": "mermaid", "mmd": "mermaid", "dot": "dot", "graphviz": "dot", "gv": "dot"}
 #: Seconds a tool may take for one diagram (Mermaid starts a browser: about 1.5 s).
 TIMEOUT = 60
+#: Seconds the drawing of one note's diagrams may take together, in all the formats of a build.
+NOTE_SECONDS = 120
+#: Seconds the drawing of a build's diagrams may take together, across its worker processes.
+BUILD_SECONDS = 900
+#: Less time than this left in a budget is not worth starting a tool for.
+_LEAST = 0.5
 #: A diagram's source longer than this (characters) is shown as code: no slide holds its drawing.
 MAX_SOURCE = 50_000
 INSTALL = {
@@ -50,6 +67,74 @@ class Drawn:
 
     svg: str | None
     problem: str = ""
+    timed_out: bool = False
+
+
+class _OverBudget(Exception):
+    """A diagram not drawn for want of a note's or build's time: never cached, drawn next time."""
+
+
+_NOTE: ContextVar[list[float] | None] = ContextVar("confnotes_diagram_seconds", default=None)
+#: the build's seconds left: a ``multiprocessing.Value`` its workers share, or None outside a build
+_BUILD: Any = None
+
+
+@contextmanager
+def note_budget() -> Iterator[None]:
+    """Count the seconds one note's diagrams take to draw (entered again inside, it counts on)."""
+    if _NOTE.get() is not None:
+        yield
+        return
+    token = _NOTE.set([float(NOTE_SECONDS)])
+    try:
+        yield
+    finally:
+        _NOTE.reset(token)
+
+
+@contextmanager
+def build_budget() -> Iterator[Any]:
+    """Count the seconds a build's diagrams take to draw; yields what its workers are handed
+    (``share_build_budget`` in each)."""
+    import multiprocessing
+
+    global _BUILD
+    previous, _BUILD = _BUILD, multiprocessing.Value("d", float(BUILD_SECONDS))
+    try:
+        yield _BUILD
+    finally:
+        _BUILD = previous
+
+
+def shared_build_budget() -> Any:
+    """What ``build_budget`` hands its workers (None outside a build)."""
+    return _BUILD
+
+
+def share_build_budget(left: Any) -> None:
+    """A build worker's start: its diagrams draw on the build's budget."""
+    global _BUILD
+    _BUILD = left
+
+
+def _allowance() -> tuple[float, str | None]:
+    """How long the next drawing may take, and the budget that bounds it (None: its own ``TIMEOUT``)."""
+    limits: list[tuple[float, str | None]] = [(float(TIMEOUT), None)]
+    note = _NOTE.get()
+    if note is not None:
+        limits.append((note[0], f"the note's diagrams took their {NOTE_SECONDS} s"))
+    if _BUILD is not None:
+        limits.append((_BUILD.value, f"the build's diagrams took their {BUILD_SECONDS} s"))
+    return min(limits, key=lambda limit: limit[0])
+
+
+def _charge(seconds: float) -> None:
+    note = _NOTE.get()
+    if note is not None:
+        note[0] -= seconds
+    if _BUILD is not None:
+        with _BUILD.get_lock():
+            _BUILD.value -= seconds
 
 
 def diagram_name(tool: str) -> str:
@@ -105,10 +190,17 @@ def shown_as_code(tool: str, source: str, problem: str | None) -> str:
     return f"{tool} diagram ({first}) shown as code: {problem}"
 
 
-@lru_cache(maxsize=256)
 def draw(tool: str, source: str) -> Drawn:
     """``source`` drawn by ``tool`` (``language``'s answer), from the cache when it was drawn before."""
-    return _draw(tool, source.strip("\n").rstrip())
+    try:
+        return _drawn(tool, source.strip("\n").rstrip())
+    except _OverBudget as exc:
+        return Drawn(None, str(exc))
+
+
+@lru_cache(maxsize=256)
+def _drawn(tool: str, source: str) -> Drawn:
+    return _draw(tool, source)
 
 
 def not_drawn(tool: str, source: str) -> str | None:
@@ -137,7 +229,21 @@ def _draw(tool: str, source: str) -> Drawn:
     cached = read_cached("diagrams", key, ".svg")
     if cached is not None:
         return Drawn(cached)
-    drawn = _mermaid(path, source) if tool == "mermaid" else _dot(path, source)
+    failed = read_cached("diagrams", key, ".timeout")
+    if failed is not None:
+        return Drawn(None, failed, timed_out=True)
+    seconds, budget = _allowance()
+    if budget is not None and seconds < _LEAST:
+        raise _OverBudget(f"{budget}; the next build draws on")
+    started = time.monotonic()
+    try:
+        drawn = _mermaid(path, source, seconds) if tool == "mermaid" else _dot(path, source, seconds)
+    finally:
+        _charge(time.monotonic() - started)
+    if drawn.timed_out and budget is not None:
+        raise _OverBudget(f"{budget}; the next build draws on")
+    if drawn.timed_out:  # its own time: remembered, so no rebuild waits for it again until it changes
+        keep("diagrams", key, ".timeout", f"{drawn.problem} (when last tried; it is tried again once it changes)")
     if drawn.svg is None:
         return drawn
     svg = sized(drawn.svg)
@@ -178,21 +284,26 @@ def png(svg: str, width: int) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
 
 
-def _run(command: list[str], source: str, folder: str, env: dict[str, str]) -> tuple[int, str, str]:
-    """Run a tool in ``folder`` with a time bound; its whole process group is stopped at the bound."""
+def _run(command: list[str], source: str, folder: str, env: dict[str, str], seconds: float) -> tuple[int, str, str]:
+    """Run a tool in ``folder`` for at most ``seconds``; its whole process group is stopped then
+    (code -1)."""
     process = subprocess.Popen(
         command, cwd=folder, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
     try:
-        out, err = process.communicate(source.encode("utf-8", "replace"), timeout=TIMEOUT)
+        out, err = process.communicate(source.encode("utf-8", "replace"), timeout=seconds)
     except subprocess.TimeoutExpired:
         import signal
 
         with contextlib.suppress(OSError):
             os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
-        return -1, "", f"took longer than {TIMEOUT} s"
+        return -1, "", f"took longer than {seconds:.0f} s"
     return process.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def _failed(code: int, err: str) -> Drawn:
+    return Drawn(None, err, timed_out=True) if code == -1 else Drawn(None, _reason(err))
 
 
 def _reason(err: str) -> str:
@@ -201,16 +312,16 @@ def _reason(err: str) -> str:
     return " ".join(useful[:2])[:160] or "it drew nothing"
 
 
-def _dot(path: str, source: str) -> Drawn:
+def _dot(path: str, source: str, seconds: float) -> Drawn:
     with tempfile.TemporaryDirectory(prefix="confnotes-dot-") as folder:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SERVER_NAME": "confnotes", "GV_FILE_PATH": folder + "/", "HOME": folder}
-        code, out, err = _run([path, "-Tsvg"], source, folder, env)
+        code, out, err = _run([path, "-Tsvg"], source, folder, env, seconds)
     if code != 0 or "<svg" not in out:
-        return Drawn(None, _reason(err) if code != -1 else err)
+        return _failed(code, err)
     return Drawn(out[out.index("<svg") :])
 
 
-def _mermaid(path: str, source: str) -> Drawn:
+def _mermaid(path: str, source: str, seconds: float) -> Drawn:
     chromium = _chromium()
     with tempfile.TemporaryDirectory(prefix="confnotes-mermaid-") as folder:
         base = Path(folder)
@@ -222,11 +333,11 @@ def _mermaid(path: str, source: str) -> Drawn:
         env = {key: value for key, value in os.environ.items() if key in ("PATH", "LANG", "LC_ALL", "TMPDIR", "DISPLAY")}
         env.update({"HOME": folder, "PUPPETEER_SKIP_DOWNLOAD": "1"})
         command = [path, "-q", "-p", "puppeteer.json", "-c", "mermaid.json", "-i", "diagram.mmd", "-o", "diagram.svg"]
-        code, _, err = _run(command, "", folder, env)
+        code, _, err = _run(command, "", folder, env, seconds)
         try:
             svg = (base / "diagram.svg").read_text(encoding="utf-8")
         except OSError:
             svg = ""
     if code != 0 or "<svg" not in svg:
-        return Drawn(None, _reason(err) if code != -1 else err)
+        return _failed(code, err)
     return Drawn(svg[svg.index("<svg") :])

@@ -38,6 +38,7 @@ from confnotes.build.manifest import (
 )
 from confnotes.build.note import NoteOutcome, NoteTask, build_note
 from confnotes.build.plan import DEFAULT_FORMATS, BuildPlan, BuildRequest, parse_shard, plan_build
+from confnotes.diagrams import share_build_budget, shared_build_budget
 from confnotes.errors import ErrorKind, NotesError
 
 __all__ = [
@@ -84,7 +85,10 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     plan = plan_build(request)
     for rel in plan.removed:
         _remove_outputs(plan.out_dir, plan.old[rel])
-    outcomes = run_tasks(plan.tasks, request.jobs, progress, request.on_written)
+    from confnotes.diagrams import build_budget
+
+    with build_budget():
+        outcomes = run_tasks(plan.tasks, request.jobs, progress, request.on_written)
     outcomes += [NoteOutcome(rel, error=reason) for rel, reason in plan.refused]
     report = write_manifest(plan, outcomes, request)
     report.seconds = time.perf_counter() - started
@@ -127,7 +131,7 @@ def _as_they_finish(workers: int, tasks: list[NoteTask]) -> Iterator[NoteOutcome
     second of imports against minutes of rendering)."""
     batch = workers * NOTES_PER_WORKER
     for start in range(0, len(tasks), batch):
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=share_build_budget, initargs=(shared_build_budget(),)) as pool:
             for future in as_completed([pool.submit(build_note, task) for task in tasks[start : start + batch]]):
                 yield future.result()
 

@@ -47,11 +47,12 @@ class NoteOutcome:
 def build_note(task: NoteTask, written: Callable[[str], None] | None = None) -> NoteOutcome:
     """Render one note to every requested format; never raises (failures come back as data).
     ``written`` is told each output's name as soon as it is in the site."""
+    from confnotes.diagrams import note_budget
     from confnotes.images import recorded
 
     outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
-        with recorded() as pictures:
+        with recorded() as pictures, note_budget():  # the note's diagrams' time, in all its formats
             for name, finish in _prepared_formats(task, outcome, written):  # the note is let go before the PDFs are laid out
                 _finish(task, outcome, name, finish, written)
         outcome.entry["inputs"] = _inputs(task.note, pictures)

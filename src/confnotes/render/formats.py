@@ -101,9 +101,10 @@ def prepare_note(
 
         options = replace(options, decks=Decks(doc))  # the deck is built once: for the output and its warnings
     module = import_module(f"confnotes.render.{fmt.module}")
+    from confnotes.diagrams import note_budget as diagram_budget
     from confnotes.math import note_budget
 
-    with note_budget():  # what the note's formulas may cost to draw, together
+    with note_budget(), diagram_budget():  # what the note's formulas and diagrams may cost to draw, together
         if fmt.printed:
             job = module.prepare(doc, options, base_dir)
         else:
