@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT := build/demo
 
-.PHONY: demo test check stress bench lint docs clean
+.PHONY: demo test check stress bench bench-sizes lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ stress: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# the three 20 MB shapes (code, tables, bullets) in pdf, slides-pdf and pptx: time and peak memory
+bench-sizes: $(STAMP)
+	$(BIN)/python bench/sizes.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -226,7 +226,7 @@ def test_a_pdf_prints_up_to_its_limit_and_says_what_it_left_out(cli, tmp_path, m
     note.write_text("# Long day\n\n" + body, encoding="utf-8")
     result = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "long.pdf"))
     assert result.exit_code == 0
-    assert "PDF cut:" in result.stderr and "more words not printed (at most 40 sections, items and blocks" in result.stderr
+    assert "PDF cut:" in result.stderr and "more words not printed (at most 40 sections, items and blocks," in result.stderr
     text = pdf_reading_text(tmp_path / "long.pdf")
     shown = text[text.index("point 0.0") : text.index("⋯")]
     expected = "".join(f"point {s}.{i} about caches\n" for s in range(20) for i in range(5)).split()
@@ -237,6 +237,68 @@ def test_a_pdf_prints_up_to_its_limit_and_says_what_it_left_out(cli, tmp_path, m
     assert "is not printed: a PDF prints at most 40 sections, items and blocks" in " ".join(text.split())
     page = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "long.html"))
     assert "point 19.4 about caches" in (tmp_path / "long.html").read_text(encoding="utf-8") and "PDF cut" not in page.stderr
+
+
+CODE_LINES = "\n".join(f"    result_{i} = compute_value(alpha={i}, beta='text {i}')  # step {i}" for i in range(60))
+
+
+def test_a_pdf_counts_what_code_and_tables_cost_its_layout(cli, tmp_path, monkeypatch, weasyprint):
+    """Highlighted code costs a box per token and a table one per cell: a PDF of code-heavy notes
+    stops at the box budget (600 here; 20,000 as shipped), in order, saying so; before, only parts
+    and characters were counted, and a 20 MB note of code ran past 600 s and 3.6 GB."""
+    import confnotes.render.printed as printed
+    from helpers import pdf_reading_text
+
+    monkeypatch.setattr(printed, "MAX_PRINTED_BOXES", 600)
+    body = "".join(f"## Step {s}\n\n- why step {s} matters\n\n```python\n{CODE_LINES}\n```\n\n" for s in range(6))
+    note = tmp_path / "code.md"
+    note.write_text("# Pipeline walkthrough\n\n" + body, encoding="utf-8")
+    result = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "code.pdf"))
+    assert result.exit_code == 0
+    assert "PDF cut:" in result.stderr and "or 600 pieces of code, table cells and lines a PDF" in result.stderr
+    text = " ".join(pdf_reading_text(tmp_path / "code.pdf").split())
+    assert "why step 0 matters" in text and "result_59" in text  # the first block whole
+    assert "why step 5 matters" not in text and "is not printed: a PDF prints at most" in text
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "info", "cost"),
+    [
+        ("code", "x = f(a, b)\ny = 2\n", "python", 11),  # x = f ( a , b ) y = 2: a box a token
+        ("code", "plain\nlines\nhere\n", "", 3),  # not highlighted: a box a line
+        ("table", "| a | b |\n|---|---|\n| 1 | 2 |\n", "", 9),  # a box a cell edge
+        ("paragraph", "word " * 50, "", 3),  # a box a printed line
+    ],
+)
+def test_what_a_block_costs_a_pdf(kind, text, info, cost):
+    from confnotes.model import Block, Span
+    from confnotes.render.printed import boxes
+
+    assert boxes(Block(kind, text, Span(1, 1), info)) == cost
+
+
+def code_heavy(path: Path) -> Path:
+    """Sections of a point and a 300-line Python block: the issue's attack on the PDF."""
+    lines = "\n".join(f"    result_{i} = compute_value(alpha={i}, beta='text {i}', gamma=[1, 2, 3])  # note" for i in range(300))
+    return twenty_megabytes(path, lambda i: f"## Section {i}\n\n- point about {i}\n\n```python\n{lines}\n```\n")
+
+
+def table_heavy(path: Path) -> Path:
+    """Tables of 6 columns and 200 rows, a section each (the attack's 2,000 tables)."""
+    rows = "\n".join(f"| r{r} | {r * 2} | word{r} | x | y | z |" for r in range(200))
+    return twenty_megabytes(path, lambda i: f"## Table {i}\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n{rows}\n")
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "slides-pdf", "pptx"])
+@pytest.mark.parametrize("shape", [code_heavy, table_heavy], ids=["code", "tables"])
+def test_twenty_megabytes_of_code_or_tables_print_within_a_gigabyte(tmp_path, shape, fmt, processes, stress):
+    """The PDF of either ran past 600 s and 3 GB (killed); it stops at the box budget now (bench/sizes.py
+    measures it: docs/benchmarks.md). Slides and PPTX held before, and are held to it here."""
+    note = shape(tmp_path / "heavy.md")
+    result, resident = peak_resident("render", str(note), "--to", fmt, "-o", str(tmp_path / f"heavy.{fmt}"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr and ("cut" in result.stderr or "not on slides" in result.stderr)
+    assert 0 < resident <= RESIDENT, f"{fmt}: {resident / 1e6:,.0f} MB resident"
 
 
 class _CountingList(list):

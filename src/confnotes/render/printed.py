@@ -1,14 +1,21 @@
-"""The part of a note a PDF prints: all of it, up to a budget of parts and characters.
+"""The part of a note a PDF prints: all of it, up to a budget of parts, boxes and characters.
 
 WeasyPrint lays out every box of a page, and its cost grows with them: 100 KB of sections and
 bullets took 42 s and 500 KB took 222 s and 2.2 GB, so a 20 MB note would never finish. A PDF
-prints the note's parts (sections, items and blocks) in source order until ``MAX_PRINTED_PARTS``
-or ``MAX_PRINTED_CHARS`` is reached; the rest is named on a last line of the PDF and in a warning.
-The HTML page shows all of it. docs/security.md ("Limits") lists both values.
+prints the note's parts (sections, items and blocks) in source order until ``MAX_PRINTED_PARTS``,
+``MAX_PRINTED_BOXES`` or ``MAX_PRINTED_CHARS`` is reached; the rest is named on a last line of the
+PDF and in a warning. The HTML page shows all of it. docs/security.md ("Limits") lists the values.
+
+Boxes are what a part costs WeasyPrint beyond being one: a highlighted code line is a box per
+token (about 25 on a line of Python), a table a box per cell, a paragraph one per printed line.
+Measured on this 2-core machine, a box costs about 1 ms of layout and 20 KB while it lasts: 1,800
+lines of highlighted Python (50,000 tokens) took 47 s and 1.1 GB, six tables of 1,200 cells 12 s
+and 230 MB. Parts and characters alone let a 20 MB note of code or tables run past 600 s and 3 GB.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from confnotes.model import Block, Document, Entry, List, Node, Span, count_words, walk_content
@@ -18,43 +25,63 @@ from confnotes.model import Block, Document, Entry, List, Node, Span, count_word
 MAX_PRINTED_PARTS = 3_000
 #: characters of text printed in one PDF (about 600 pages)
 MAX_PRINTED_CHARS = 1_000_000
+#: boxes laid out for a PDF's code and tables (tokens of highlighted code, lines of plain code,
+#: table cells) and its paragraphs' lines: about 20 s and 450 MB of layout at most
+MAX_PRINTED_BOXES = 20_000
+#: a token as a highlighter splits code: a name, a number, a run of punctuation
+_TOKEN = re.compile(r"\w+|[^\w\s]+")
 
 
 @dataclass
 class _Budget:
     parts: int
     chars: int
+    boxes: int
     #: words of the note not printed yet: once the budget is spent, the words it leaves out
     words_left: int
 
-    def spend(self, text: str) -> bool:
-        """Take one part of ``text``'s length; False when the budget cannot hold it."""
-        if self.parts <= 0 or len(text) > self.chars:
+    def spend(self, text: str, boxes: int = 1) -> bool:
+        """Take one part of ``text``'s length and ``boxes``; False when the budget cannot hold it."""
+        if self.parts <= 0 or len(text) > self.chars or boxes > self.boxes:
             return False
         self.parts -= 1
         self.chars -= len(text)
+        self.boxes -= boxes
         self.words_left -= count_words(text)
         return True
 
     def note(self) -> str:
         """The last line of a PDF cut short."""
-        return (
-            f"⋯ The rest of this note ({self.words_left:,} words) is not printed: a PDF prints at most "
-            f"{MAX_PRINTED_PARTS:,} sections, items and blocks or {MAX_PRINTED_CHARS:,} characters. Its HTML page shows all of it."
-        )
+        return f"⋯ The rest of this note ({self.words_left:,} words) is not printed: a PDF prints at most {_limits()}. Its HTML page shows all of it."
+
+
+def _limits() -> str:
+    return (
+        f"{MAX_PRINTED_PARTS:,} sections, items and blocks, {MAX_PRINTED_CHARS:,} characters, "
+        f"or {MAX_PRINTED_BOXES:,} pieces of code, table cells and lines"
+    )
+
+
+def boxes(block: Block) -> int:
+    """What ``block`` costs a PDF's layout, in boxes (see the module's docstring)."""
+    from confnotes.render.markdown import MAX_PRINTED_CODE_CHARS
+
+    if block.kind == "code":
+        text = block.text[:MAX_PRINTED_CODE_CHARS]  # what a PDF prints of a block at most
+        return max(1, len(_TOKEN.findall(text)) if block.info.strip() else text.count("\n"))
+    if block.kind == "table":
+        return max(1, sum(line.count("|") for line in block.text.splitlines()))
+    return 1 + len(block.text) // 100
 
 
 def printed_part(doc: Document) -> tuple[Document, str | None]:
     """``doc`` cut to what a PDF prints, and a warning when something was left out (None: all of
     it). The PDF's last line, where the cut is, says how much is left out."""
-    budget = _Budget(MAX_PRINTED_PARTS, MAX_PRINTED_CHARS, _words(doc.content))
+    budget = _Budget(MAX_PRINTED_PARTS, MAX_PRINTED_CHARS, MAX_PRINTED_BOXES, _words(doc.content))
     kept, cut = _take(doc.content, budget)
     if not cut:
         return doc, None
-    warning = (
-        f"PDF cut: {budget.words_left:,} more words not printed (at most {MAX_PRINTED_PARTS:,} sections, items and blocks "
-        f"or {MAX_PRINTED_CHARS:,} characters a PDF)"
-    )
+    warning = f"PDF cut: {budget.words_left:,} more words not printed (at most {_limits()} a PDF)"
     return replace(doc, content=kept), warning
 
 
@@ -72,7 +99,7 @@ def _take(content: tuple[Entry, ...], budget: _Budget, in_list: bool = False) ->
 
     for entry in content:
         if type(entry) is Block:
-            if not budget.spend(entry.text):
+            if not budget.spend(entry.text, boxes(entry)):
                 return cut()
             kept.append(entry)
         elif type(entry) is List:

@@ -1,0 +1,131 @@
+"""The three 20 MB shapes through the printed and slide formats: ``make bench-sizes``.
+
+A note of up to 20 MB renders in bounded time and within 1 GB (docs/security.md, "Limits"). This
+measures it for the shapes that cost the layout most — code, tables, and sections of bullets —
+in `pdf`, `slides-pdf` and `pptx`: wall time and peak resident memory of each command, run alone
+in a fresh process. Writes its table into docs/benchmarks.md, below its own marker (``make bench``
+keeps that part as it is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKER = "<!-- bench/sizes.py: the part below is written by `make bench-sizes` -->"
+SIZE = 20 * 1024 * 1024
+FORMATS = ("pdf", "slides-pdf", "pptx")
+LIMIT_SECONDS = 900
+WORDS = ["cache", "shard", "replica", "queue", "latency", "budget", "rollout", "canary", "incident", "schema", "index", "token"]
+
+
+def _fill(path: Path, piece: Callable[[int], str], title: str) -> Path:
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f"# {title}\n\n")
+        size, n = 0, 0
+        while size < SIZE - 100_000:
+            text = piece(n)
+            out.write(text)
+            size += len(text.encode("utf-8"))
+            n += 1
+    return path
+
+
+def code_heavy(path: Path) -> Path:
+    """Sections of a point and a 300-line Python block (what the issue's attack was shaped like)."""
+    lines = "\n".join(f"    result_{i} = compute_value(alpha={i}, beta='text {i}', gamma=[1, 2, 3])  # note" for i in range(300))
+    return _fill(path, lambda n: f"## Section {n}\n\n- point about {n}\n\n```python\n{lines}\n```\n\n", "Code-heavy notes")
+
+
+def table_heavy(path: Path) -> Path:
+    """Tables of 6 columns and 200 rows, one a section."""
+
+    def table(n: int) -> str:
+        rows = [f"| r{r} | {r * 2} | word{r} | x | y{n} | z |" for r in range(200)]
+        return f"## Table {n}\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
+
+    return _fill(path, table, "Table-heavy notes")
+
+
+def list_heavy(path: Path) -> Path:
+    """Sections of three bullets, one nested (as tests/test_hostile_sizes.py makes them)."""
+    rng = random.Random(2)
+
+    def phrase(count: int) -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(count))
+
+    return _fill(path, lambda n: f"## Session {n}\n\n- {phrase(6)}\n- {phrase(6)}\n  - {phrase(4)}\n\n", "List-heavy notes")
+
+
+def measure(note: Path, fmt: str, out: Path) -> tuple[float, float, str]:
+    """Seconds, peak resident MB and the command's outcome ("ok", "cut: …", or its error)."""
+    script = (
+        "import resource, subprocess, sys\n"
+        "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)\n"
+        "sys.stderr.write(r.stderr)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "sys.exit(r.returncode)\n"
+    )
+    command = [sys.executable, "-c", script, sys.executable, "-m", "confnotes", "render", str(note), "--to", fmt, "-o", str(out)]
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=LIMIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        return LIMIT_SECONDS, 0.0, f"stopped after {LIMIT_SECONDS} s"
+    seconds = time.perf_counter() - started
+    peak = int(done.stdout.split()[-1]) / 1024 if done.stdout.split() else 0.0
+    if done.returncode != 0:
+        return seconds, peak, f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1][:80] if done.stderr.strip() else ''}"
+    cut = re.search(r"(PDF cut|cut|not on slides)[^\n]*", done.stderr)
+    return seconds, peak, "cut, and says so" if cut else "whole"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", default=str(ROOT / "docs" / "benchmarks.md"), help="the report to write the table into")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="confnotes-sizes-") as folder:
+        work = Path(folder)
+        for name, make in (("code-heavy", code_heavy), ("table-heavy", table_heavy), ("list-heavy", list_heavy)):
+            note = make(work / f"{name}.md")
+            megabytes = note.stat().st_size / 1e6
+            for fmt in FORMATS:
+                seconds, peak, outcome = measure(note, fmt, work / f"{name}.{fmt}")
+                held = "yes" if 0 < peak <= 1024 else "no"
+                row = f"| {name} ({megabytes:.1f} MB) | `{fmt}` | {seconds:.1f} s | {peak:,.0f} MB | {outcome} | {held} |"
+                print(row, flush=True)
+                rows.append(row)
+    section = "\n".join(
+        [
+            MARKER,
+            "",
+            "## Three 20 MB shapes",
+            "",
+            "Each command run alone in a fresh process (`make bench-sizes`, `bench/sizes.py`): wall time and",
+            "peak resident memory. A PDF prints the note up to its limits and says what it left out; a deck",
+            'stops at its slide limit and names the rest (docs/security.md, "Limits").',
+            "",
+            "| note | format | time | peak resident | output | <= 1 GB |",
+            "|---|---|---:|---:|---|:---:|",
+            *rows,
+            "",
+        ]
+    )
+    report = Path(args.write)
+    text = report.read_text(encoding="utf-8") if report.exists() else ""
+    head = text.split(MARKER, 1)[0].rstrip("\n")
+    report.write_text((head + "\n\n" if head else "") + section, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
