@@ -52,7 +52,8 @@ class _Budget:
 
     def note(self) -> str:
         """The last line of a PDF cut short."""
-        return f"⋯ The rest of this note ({self.words_left:,} words) is not printed: a PDF prints at most {_limits()}. Its HTML page shows all of it."
+        left = f"{self.words_left:,} words"
+        return f"⋯ The rest of this note ({left}) is not printed: a PDF prints at most {_limits()}. Its HTML page shows all of it."
 
 
 def _limits() -> str:
