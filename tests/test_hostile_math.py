@@ -141,13 +141,18 @@ def test_the_page_and_the_decks_hold_no_tag_handler_or_link_from_math(cli, tmp_p
     assert "<script>alert(1)" not in text
 
 
-def test_chromium_opens_the_hostile_page_with_no_dialog_and_no_request(cli, tmp_path, open_page):
+@pytest.mark.parametrize("to", ["html", "slides"])
+def test_chromium_opens_the_hostile_page_and_deck_with_no_dialog_and_no_request(cli, tmp_path, open_page, to):
     note = _hostile_note(tmp_path)
-    out = tmp_path / "math.html"
-    assert cli("render", str(note), "--to", "html", "-o", str(out)).exit_code == 0
+    out = tmp_path / f"math.{to}.html"
+    assert cli("render", str(note), "--to", to, "-o", str(out)).exit_code == 0
     page, _errors, requests = open_page(out)
     page.clock.run_for(2000)  # let any timer a payload set go off
-    assert page.evaluate("document.querySelectorAll('math').length") > 50
+    if to == "slides":  # every slide shown in turn: a payload on a later slide gets its chance too
+        for _ in range(page.evaluate("document.querySelectorAll('section.slide, .slide').length")):
+            page.keyboard.press("ArrowRight")
+            page.clock.run_for(500)
+    assert page.evaluate("document.querySelectorAll('math').length") > (50 if to == "html" else 10)
     assert page.dialogs == [] and [url for url in requests if not url.startswith(("file:", "data:"))] == []
 
 

@@ -261,6 +261,27 @@ def test_a_pdf_counts_what_code_and_tables_cost_its_layout(cli, tmp_path, monkey
     assert "why step 5 matters" not in text and "is not printed: a PDF prints at most" in text
 
 
+@pytest.mark.parametrize("to", ["slides-pdf", "handout"])
+def test_a_slides_pdf_stops_at_the_box_budget_and_says_so(cli, tmp_path, monkeypatch, weasyprint, to):
+    """A thousand slides of highlighted code are 400,000 boxes: the slides PDF of a 20 MB note of
+    code grew past 3.8 GB. It lays out slides up to the budget and ends with one naming the rest."""
+    import pypdf
+
+    import confnotes.render.printed as printed
+
+    monkeypatch.setattr(printed, "MAX_PRINTED_BOXES", 1500)
+    body = "".join(f"## Step {s}\n\n- why step {s} matters\n\n```python\n{CODE_LINES[:1200]}\n```\n\n" for s in range(12))
+    note = tmp_path / "code.md"
+    note.write_text("# Pipeline walkthrough\n\n" + body, encoding="utf-8")
+    whole = cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "code.pptx"))
+    result = cli("render", str(note), "--to", to, "-o", str(tmp_path / "code.pdf"))
+    assert result.exit_code == 0 and whole.exit_code == 0
+    assert re.search(r"slides PDF cut: \d+ slides not printed, from slide \d+ on \(at most 1,500 pieces", result.stderr)
+    pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(tmp_path / "code.pdf").pages]
+    assert "why step 0 matters" in pages[1] + pages[2] + pages[3]
+    assert "This PDF stops here" in pages[-1] and not any("why step 11 matters" in page for page in pages)
+
+
 @pytest.mark.parametrize(
     ("kind", "text", "info", "cost"),
     [

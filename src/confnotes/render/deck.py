@@ -125,6 +125,12 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
 
     deck, timing = talk_plan_for(doc, options, base_dir)
     agenda = agenda_minutes(doc, timing)
+    if printed:  # a PDF lays out what it can in bounded time and memory; a last slide names the rest
+        from confnotes.render.printed import printed_deck
+
+        deck, cut = printed_deck(deck)
+        if cut is not None:
+            md.warnings.append(cut)
     return {
         "doc": doc,
         "meta": doc.meta,

@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from confnotes.model import Block, Document, Entry, List, Node, Span, count_words, walk_content
+
+if TYPE_CHECKING:
+    from confnotes.slides import Deck, Slide
 
 #: sections, items and blocks printed in one PDF (a long real conference note has about 1,500;
 #: a 20 MB note's PDF peaked at 1.2 GB with 5,000 and 0.9 GB with 3,000, its outline included)
@@ -65,14 +69,52 @@ def _limits() -> str:
 
 def boxes(block: Block) -> int:
     """What ``block`` costs a PDF's layout, in boxes (see the module's docstring)."""
+    return _cost(block.kind, block.text, block.info)
+
+
+def _cost(kind: str, text: str, info: str) -> int:
     from confnotes.render.markdown import MAX_PRINTED_CODE_CHARS
 
-    if block.kind == "code":
-        text = block.text[:MAX_PRINTED_CODE_CHARS]  # what a PDF prints of a block at most
-        return max(1, len(_TOKEN.findall(text)) if block.info.strip() else text.count("\n"))
-    if block.kind == "table":
-        return max(1, sum(line.count("|") for line in block.text.splitlines()))
-    return 1 + len(block.text) // 100
+    if kind == "code":
+        text = text[:MAX_PRINTED_CODE_CHARS]  # what a PDF prints of a block at most
+        return max(1, len(_TOKEN.findall(text)) if info.strip() else text.count("\n"))
+    if kind == "table":
+        return max(1, sum(line.count("|") for line in text.splitlines()))
+    return 1 + len(text) // 100
+
+
+def slide_boxes(slide: Slide) -> int:
+    """What a slide costs a slides PDF's or handout's layout: its title, entries and speaker notes."""
+    from confnotes.slides import SlideText
+
+    total = 1 + sum(1 + len(note) // 100 for note in slide.notes)
+    for entry in slide.content:
+        total += _cost(entry.kind, entry.text, entry.info) if isinstance(entry, SlideText) else 1 + len(entry.text) // 100
+    return total
+
+
+def printed_deck(deck: Deck) -> tuple[Deck, str | None]:
+    """``deck`` cut to the slides a PDF lays out within ``MAX_PRINTED_BOXES`` (a last slide says
+    what is left out), and a warning when it was cut. A deck's own limits (``max_slides``) come
+    first; this one is for its PDF: a thousand slides of highlighted code are 375,000 boxes."""
+    from confnotes.slides import Slide, SlideText
+
+    left = MAX_PRINTED_BOXES
+    for index, slide in enumerate(deck.slides):
+        left -= slide_boxes(slide)
+        if left < 0 and index > 0:
+            rest = len(deck.slides) - index
+            text = (
+                f"This PDF stops here: its {rest:,} further slides are not printed, as a PDF lays out at most "
+                f"{MAX_PRINTED_BOXES:,} pieces of code, table cells and lines. The HTML deck and the PPTX show every slide."
+            )
+            final = Slide("text", "More in the deck", content=(SlideText(text),), line=slide.line)
+            warning = (
+                f"slides PDF cut: {rest:,} slides not printed, from slide {index + 1:,} on "
+                f"(at most {MAX_PRINTED_BOXES:,} pieces of code, table cells and lines a PDF)"
+            )
+            return replace(deck, slides=(*deck.slides[:index], final)), warning
+    return deck, None
 
 
 def printed_part(doc: Document) -> tuple[Document, str | None]:
