@@ -172,6 +172,23 @@ def test_import_makes_the_output_folder(cli, tmp_path):
     assert refused.exit_code == 2 and "is a file; -o needs a folder" in refused.stderr
 
 
+def test_o_naming_a_note_writes_that_note(cli, tmp_path):
+    """``-o talk.md`` made a folder named talk.md; like render -o and pandoc -o, it names the file
+    (its pictures beside it, in talk.assets/). A path ending in '/' or an existing folder is a folder."""
+    source = IMPORT / "kubecon.pydocx.docx"
+    result = cli("import", str(source), "-o", str(tmp_path / "notes" / "talk.md"))
+    assert result.exit_code == 0, result.stderr
+    note = tmp_path / "notes" / "talk.md"
+    assert note.is_file() and "talk.assets/" in note.read_text(encoding="utf-8")
+    assert sorted(p.name for p in (tmp_path / "notes").iterdir()) == ["talk.assets", "talk.md"]
+    assert f"-> {note}" in result.stderr
+    folder = cli("import", str(source), "-o", str(tmp_path / "odd.md") + "/")
+    assert folder.exit_code == 0 and (tmp_path / "odd.md" / f"{source.stem}.md").is_file()
+    two = cli("import", str(source), str(IMPORT / "pycon.gdocs.html"), "-o", str(tmp_path / "both.md"))
+    assert two.exit_code == 2 and "names one note, but 2 files are imported" in two.stderr
+    assert not (tmp_path / "both.md").exists()
+
+
 def _counting(monkeypatch, module: object, name: str) -> list[int]:
     """Count the calls of ``module.name`` (a list grows by one a call)."""
     calls: list[int] = []

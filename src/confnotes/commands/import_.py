@@ -19,7 +19,10 @@ from confnotes.errors import ErrorKind, NotesError
     "--output",
     "output",
     default=None,
-    help="Folder for the notes (default: beside each file); '-' prints the note (images are not written then).",
+    help=(
+        "Where the note goes: FILE.md (one input), a folder (an existing one, or a path ending in '/'; "
+        "default: beside each file), or '-' to print the note (images are not written then)."
+    ),
 )
 @click.option("--force", is_flag=True, help="Replace notes and image folders that already exist.")
 @click.option(
@@ -40,11 +43,14 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
     """
     from confnotes.importers import convert, summary
 
+    named = _named_file(output, len(files))
     failed = False
     for name in files:
         try:
             data = _read(name)
             stem = "stdin" if name == "-" else Path(name).stem
+            if named is not None:
+                output, stem = str(named.parent), named.stem
             result = convert(data, "<stdin>" if name == "-" else name, stem, fmt)
             if output == "-" or (name == "-" and output is None):
                 sys.stdout.write(result.markdown)
@@ -61,6 +67,21 @@ def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | 
             failed = True
     if failed:
         sys.exit(EXIT_ERROR)
+
+
+def _named_file(output: str | None, count: int) -> Path | None:
+    """The note file ``-o`` names (``talk.md``), or None when it names a folder or standard output:
+    as ``render -o`` and every converter read it. A path ending in a separator, or an existing
+    folder, is a folder whatever its name."""
+    from confnotes.source import NOTE_SUFFIXES
+
+    if output is None or output == "-" or output.endswith(("/", os.sep)) or Path(output).is_dir():
+        return None
+    if Path(output).suffix.lower() not in NOTE_SUFFIXES:
+        return None
+    if count > 1:
+        raise click.UsageError(f"-o {output} names one note, but {count} files are imported: give a folder (-o DIR/)")
+    return Path(output)
 
 
 def _read(name: str) -> bytes:
