@@ -103,7 +103,32 @@ BAD = {
         "the OPML declares a document type or entities",
     ),
     "broken.opml": (lambda: b'<opml version="2.0"><body><outline text="a"></body></opml>', "not well-formed OPML"),
+    # made by msoffcrypto-tool from pycon.lo.docx (Office's Agile encryption, password "secret")
+    "encrypted.docx": (lambda: (IMPORT / "bad" / "pycon.encrypted.docx").read_bytes(), "a password-protected Office document"),
+    "truncated.odt": (lambda: (IMPORT / "pycon.lo.odt").read_bytes()[:4000], "corrupt or truncated archive"),
+    "bomb.odt": (lambda: _odt_with("content.xml", b"<" + b" " * (64 * 1024 * 1024) + b"/>"), "refused as a zip bomb"),
+    "entities.odt": (
+        lambda: _odt_with(
+            "content.xml",
+            _odt_member("content.xml").replace(b"?>", b'?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>', 1),
+        ),
+        "'content.xml' declares a document type or entities",
+    ),
+    "sheet.ods": (lambda: _odt_with("mimetype", b"application/vnd.oasis.opendocument.spreadsheet"), "an OpenDocument spreadsheet file"),
 }
+
+
+def _odt_member(name: str) -> bytes:
+    return zipfile.ZipFile(IMPORT / "pycon.lo.odt").read(name)
+
+
+def _odt_with(name: str, data: bytes) -> bytes:
+    """pycon.lo.odt (LibreOffice's own) with one member replaced."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(IMPORT / "pycon.lo.odt") as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            target.writestr(item, data if item.filename == name else source.read(item.filename))
+    return out.getvalue()
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

@@ -14,7 +14,7 @@ from conftest import FIXTURES
 from helpers import assert_same_words, check_golden, html_text, source_words, text_words
 
 IMPORT = FIXTURES / "import"
-SOURCES = sorted(path for path in IMPORT.iterdir() if path.suffix in (".docx", ".html", ".zip", ".opml"))
+SOURCES = sorted(path for path in IMPORT.iterdir() if path.suffix in (".docx", ".odt", ".html", ".zip", ".opml"))
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z+.-]*://\S+")
 #: a number typed at the start of a paragraph is a list number to a reader (and to confnotes)
 _TYPED_NUMBER = re.compile(r"^[ \t]*\d{1,3}[.)][ \t]", re.M)
@@ -26,6 +26,24 @@ def docx_text(data: bytes) -> str:
     xml = zipfile.ZipFile(__import__("io").BytesIO(data)).read("word/document.xml").decode("utf-8")
     pieces = re.findall(r"<w:t(?:\s[^>]*)?>([^<]*)</w:t>|<w:t/>|(<w:tab/>)|(</w:p>)", xml)
     return "".join(html.unescape(text) if text else " " if tab else "\n" if end else "" for text, tab, end in pieces)
+
+
+def odt_text(data: bytes) -> str:
+    """Every paragraph's and heading's text in content.xml in document order (spaces and tabs as spaces)."""
+    text_ns = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+    root = ElementTree.fromstring(zipfile.ZipFile(__import__("io").BytesIO(data)).read("content.xml"))
+
+    def flat(element: ElementTree.Element) -> str:
+        pieces = [element.text or ""]
+        for child in element:
+            if child.tag in (f"{text_ns}s", f"{text_ns}tab", f"{text_ns}line-break"):
+                pieces.append(" " * int(child.get(f"{text_ns}c", "1")))
+            elif child.tag not in (f"{text_ns}p", f"{text_ns}h", f"{text_ns}list"):
+                pieces.append(flat(child))
+            pieces.append(child.tail or "")
+        return "".join(pieces)
+
+    return "\n".join(flat(element) for element in root.iter() if element.tag in (f"{text_ns}p", f"{text_ns}h"))
 
 
 def page_text(markup: str) -> str:
@@ -49,6 +67,8 @@ def visible_text(path: Path) -> str:
     data = path.read_bytes()
     if path.suffix == ".docx":
         return docx_text(data)
+    if path.suffix == ".odt":
+        return odt_text(data)
     if path.suffix == ".zip":
         archive = zipfile.ZipFile(path)
         page = next(name for name in archive.namelist() if name.endswith(".html"))
@@ -66,8 +86,8 @@ def imported(path: Path):
 
 def test_there_are_enough_fixtures_from_each_writer():
     names = [path.name for path in SOURCES]
-    assert len(names) >= 30
-    for writer in ("pydocx.docx", "lo.docx", "lo.html", "gdocs.html", "gdocs.zip", "paste.docx"):
+    assert len(names) >= 36
+    for writer in ("pydocx.docx", "lo.docx", "lo.odt", "lo.html", "gdocs.html", "gdocs.zip", "paste.docx"):
         assert any(name.endswith(writer) for name in names), writer
     for outliner in ("workflowy", "dynalist", "logseq", "omnioutliner"):
         assert any(f".{outliner}." in name for name in names), outliner

@@ -183,3 +183,99 @@ def test_confnotes_import_of_a_docx_leaves_python_docx_unloaded(tmp_path, proces
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- OpenDocument (LibreOffice's own format)
+
+_ODT_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+    'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink"'
+)
+#: the named styles LibreOffice writes (styles.xml): display names, outline levels, the code face
+_ODT_STYLES = f"""<?xml version="1.0" encoding="UTF-8"?><office:document-styles {_ODT_NS}><office:styles>
+<style:style style:name="Standard" style:family="paragraph"/>
+<style:style style:name="Title" style:family="paragraph" style:parent-style-name="Standard"/>
+<style:style style:name="Heading" style:family="paragraph" style:parent-style-name="Standard"/>
+<style:style style:name="Heading_20_2" style:display-name="Heading 2" style:family="paragraph" style:parent-style-name="Heading"
+ style:default-outline-level="2"/>
+<style:style style:name="Preformatted_20_Text" style:display-name="Preformatted Text" style:family="paragraph">
+ <style:text-properties style:font-name="Liberation Mono"/></style:style>
+<style:style style:name="Source_20_Text" style:display-name="Source Text" style:family="text">
+ <style:text-properties style:font-name="Liberation Mono"/></style:style>
+</office:styles></office:document-styles>"""
+_ODT_CONTENT = f"""<?xml version="1.0" encoding="UTF-8"?><office:document-content {_ODT_NS}><office:automatic-styles>
+<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>
+<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
+<style:style style:name="T2" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>
+<text:list-style style:name="L1"><text:list-level-style-number text:level="1" style:num-format="1"/>
+ <text:list-level-style-bullet text:level="2" text:bullet-char="•"/></text:list-style>
+<text:list-style style:name="L2"><text:list-level-style-bullet text:level="1" text:bullet-char="•"/></text:list-style>
+</office:automatic-styles><office:body><office:text><text:sequence-decls/>
+<text:p text:style-name="Title">DevOpsDays Oslo</text:p>
+<text:h text:style-name="P1" text:outline-level="2">Talk: <text:span text:style-name="T1">Incident</text:span> reviews</text:h>
+<text:p>Blameless <text:span text:style-name="T2">by default</text:span><text:note
+ text:note-class="footnote"><text:note-citation>1</text:note-citation>
+<text:note-body><text:p>a footnote's words</text:p></text:note-body></text:note>, see <text:a xlink:href="https://example.org/pm">the
+ template</text:a> and <text:span text:style-name="Source_20_Text">sre.yaml</text:span><office:annotation
+><text:p>check this</text:p></office:annotation>.</text:p>
+<text:list text:style-name="L1"><text:list-item><text:p>Timeline first</text:p><text:list><text:list-item><text:p>minute by minute</text:p>
+</text:list-item></text:list></text:list-item><text:list-item><text:p>Write it within a week</text:p></text:list-item></text:list>
+<text:p>aside</text:p>
+<text:list text:style-name="L1" text:continue-numbering="true"><text:list-item><text:p>Share it widely</text:p></text:list-item></text:list>
+<text:list text:style-name="L1"><text:list-item><text:p>A new list</text:p></text:list-item></text:list>
+<text:p text:style-name="Preformatted_20_Text">steps:</text:p>
+<text:p text:style-name="Preformatted_20_Text"><text:s text:c="2"/>- run: make test</text:p>
+<text:p><draw:frame draw:name="Image1"><draw:image xlink:href="Pictures/chart.png"/><svg:title
+>latency chart</svg:title></draw:frame></text:p>
+<table:table><table:table-column table:number-columns-repeated="2"/><table:table-row
+><table:table-cell><text:p>Phase</text:p></table:table-cell>
+<table:table-cell><text:p>Owner</text:p></table:table-cell></table:table-row><table:table-row
+><table:table-cell><text:p>Detect</text:p></table:table-cell>
+<table:table-cell><text:p>On-call</text:p></table:table-cell></table:table-row></table:table>
+</office:text></office:body></office:document-content>"""
+
+
+def _odt(content: str = _ODT_CONTENT) -> bytes:
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")  # first, stored
+        archive.writestr("content.xml", content)
+        archive.writestr("styles.xml", _ODT_STYLES)
+        archive.writestr("Pictures/chart.png", _png())
+    return out.getvalue()
+
+
+def _png() -> bytes:
+    from PIL import Image as Picture
+
+    out = io.BytesIO()
+    Picture.new("RGB", (4, 3), "teal").save(out, "PNG")
+    return out.getvalue()
+
+
+def test_an_odt_reads_as_its_writer_shows_it():
+    result = convert(_odt(), "oslo.odt", "oslo")
+    assert result.format == "odt"
+    assert result.markdown == (
+        "# DevOpsDays Oslo\n\n"
+        "## Talk: Incident reviews\n\n"
+        "Blameless *by default*, see [the template](https://example.org/pm) and `sre.yaml`.\n\n"
+        "1. Timeline first\n   - minute by minute\n2. Write it within a week\n\n"
+        "aside\n\n"
+        "3. Share it widely\n"
+        "1) A new list\n\n"  # a list of its own: "1." right below "3." would read as 4
+        "```\nsteps:\n  - run: make test\n```\n\n"
+        "![latency chart](oslo.assets/image1.png)\n\n"
+        "| Phase | Owner |\n|---|---|\n| Detect | On-call |\n"
+    )
+    assert list(result.assets) == ["image1.png"]
+    assert "1 footnote" in result.dropped and "1 comment" in result.dropped
+    assert "a footnote's words" not in result.markdown and "check this" not in result.markdown

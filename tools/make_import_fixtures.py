@@ -3,6 +3,7 @@
 - ``*.pydocx.docx``: python-docx (the styles of its default template, as Word names them)
 - ``*.lo.docx``: LibreOffice Writer (``soffice --headless --convert-to docx``) from an authoring page
 - ``*.lo.html``: LibreOffice Writer's HTML export of that document
+- ``*.lo.odt``: LibreOffice Writer's own format (OpenDocument) of that document
 - ``*.paste.docx``: LibreOffice from a plain-text paste (typed bullets and bare-line titles)
 - ``*.gdocs.html`` / ``*.gdocs.zip``: the shape of Google Docs' "Download › Web page" (see docs/import.md)
 - ``*.workflowy.opml``, ``*.dynalist.opml``, ``*.logseq.opml``, ``*.omnioutliner.opml``: each
@@ -479,6 +480,7 @@ def main() -> None:
             page.write_text(authoring_html(note, TITLES[name]), encoding="utf-8")
             docx = soffice(page, "docx:MS Word 2007 XML", work / "docx")
             shutil.copy(docx, OUT / f"{name}.lo.docx")
+            shutil.copy(soffice(docx, "odt:writer8", work / "odt"), OUT / f"{name}.lo.odt")
             exported = soffice(docx, "html:HTML (StarWriter)", work / "html")
             shutil.copy(exported, OUT / f"{name}.lo.html")
             for extra in (work / "html").glob(f"{name}.lo_html_*"):

@@ -28,12 +28,12 @@ from confnotes.errors import ErrorKind, NotesError
 @click.option(
     "--from",
     "fmt",
-    type=Choice(["docx", "html", "opml", "text"]),
+    type=Choice(["docx", "odt", "html", "opml", "text"]),
     default=None,
     help="The input's format, when sniffing its content is not wanted (standard input, an odd file).",
 )
 def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | None) -> None:
-    """Import FILES (.docx, web pages and Google Docs' zipped export, OPML, pasted text) as notes.
+    """Import FILES (.docx, .odt, web pages and Google Docs' zipped export, OPML, pasted text) as notes.
 
     Each becomes NAME.md, with its pictures in NAME.assets/; headings, lists with their levels
     and numbers, tables, code, links and pictures are kept in the author's order, and what a

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from confnotes.errors import input_error
 from confnotes.importers.blocks import Imported
 
-FORMATS = ("docx", "html", "opml", "text")
+FORMATS = ("docx", "odt", "html", "opml", "text")
 _HTML_START = re.compile(
     rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|div|p|span|h[1-6]|ul|ol|table|b|style)\b", re.I | re.S
 )
@@ -39,8 +39,27 @@ def sniff(data: bytes, name: str) -> str:
     if head.startswith(b"%PDF"):
         raise input_error("a PDF: confnotes imports the document it was made from (.docx, HTML), not the PDF", name)
     if head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise input_error("a Word 97-2003 .doc: save it as .docx and import that", name)
+        raise input_error(_compound_document(data), name)
     return "text"
+
+
+def _compound_document(data: bytes) -> str:
+    """What an OLE compound file is, as a refusal: Office keeps an encrypted (password-protected)
+    .docx in one, and Word 97-2003 its .doc."""
+    import io
+
+    import olefile
+
+    try:
+        with olefile.OleFileIO(io.BytesIO(data)) as ole:
+            streams = {"/".join(entry).lower() for entry in ole.listdir(streams=True, storages=False)}
+    except Exception:  # noqa: BLE001 - olefile raises many types for a damaged file: it is still no document we read
+        streams = set()
+    if "encryptedpackage" in streams or "encryptioninfo" in streams:
+        return "a password-protected Office document: open it, remove the password (or save a copy without one) and import that"
+    if "worddocument" in streams:
+        return "a Word 97-2003 .doc: save it as .docx and import that"
+    return "an Office 97-2003 file (a compound document): save it as .docx and import that"
 
 
 @dataclass
@@ -72,13 +91,17 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
 
             return read_html_zip(archive, path)
         elif "mimetype" in names and "content.xml" in names:
-            raise input_error("an OpenDocument file: save it as .docx (File › Save As… › Word) and import that", path)
+            kind = "odt"
         else:
             raise input_error("a zip archive that holds neither a Word document nor a web page", path)
     if kind == "docx":
         from confnotes.importers.docx import read_docx
 
         return read_docx(data, path)
+    if kind == "odt":
+        from confnotes.importers.odt import read_odt
+
+        return read_odt(data, path)
     if kind == "html":
         from confnotes.importers.html import decode_markup, read_html
 
