@@ -91,10 +91,6 @@ BAD = {
         lambda: b"<html><body><p>Notes</p><script>fetch('https://x.example')</script></body></html>",
         "1:25: the page holds a <script>",
     ),
-    "remote.html": (
-        lambda: b'<html><body><p>Notes</p>\n<p><img src="https://x.example/a.png"></p></body></html>',
-        "2:4: the page shows a remote image",
-    ),
     "bomb.opml": (
         lambda: (
             b'<?xml version="1.0"?><!DOCTYPE o [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
@@ -195,6 +191,24 @@ def test_import_makes_the_output_folder(cli, tmp_path):
     (tmp_path / "a-file").write_text("x")
     refused = cli("import", str(source), "-o", str(tmp_path / "a-file"))
     assert refused.exit_code == 2 and "is a file; -o needs a folder" in refused.stderr
+
+
+def test_a_remote_picture_is_kept_as_its_address_and_never_fetched(cli, tmp_path):
+    """A third of real notes show a remote picture; the page was refused whole. It is kept as a
+    picture reference (which renders show as a link) and the summary says so; nothing is fetched."""
+    page = tmp_path / "talk.html"
+    page.write_bytes(
+        b"<html><body><h1>Edge caching</h1><ul><li>hit ratio went up</li></ul>"
+        b'<p><img src="https://cdn.example.org/charts/hit ratio.png" alt="hit ratio chart"></p>'
+        b'<p><img src="//cdn.example.org/b.png" alt="second"></p><p>after the charts</p></body></html>'
+    )
+    result = cli("import", str(page), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "out" / "talk.md").read_text(encoding="utf-8")
+    assert "![hit ratio chart](<https://cdn.example.org/charts/hit%20ratio.png>)" in note
+    assert "![second](<https://cdn.example.org/b.png>)" in note and note.index("second") < note.index("after the charts")
+    assert "2 remote images kept as their addresses, not fetched" in result.stderr
+    assert not (tmp_path / "out" / "talk.assets").exists()
 
 
 def test_o_naming_a_note_writes_that_note(cli, tmp_path):

@@ -121,8 +121,8 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
     from confnotes.parse import ParseOptions
 
     first: str | None
-    first, assets, kind, dropped = _as_markdown(data, path, stem, fmt)
-    result = Result("", assets, kind, dropped=_counted(dropped))
+    first, assets, kind, dropped, remarks = _as_markdown(data, path, stem, fmt)
+    result = Result("", assets, kind, dropped=_counted(dropped), warnings=remarks)
 
     def markdown() -> str:
         """The Markdown as read: handed to fmt, which alone holds it then, and made again if asked."""
@@ -141,16 +141,17 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
     return result
 
 
-def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[str, dict[str, bytes], str, list[str]]:
-    """A document as read, written as plain Markdown: the text, its images, its format and what was dropped."""
+def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[str, dict[str, bytes], str, list[str], list[str]]:
+    """A document as read, written as plain Markdown: the text, its images, its format, what was
+    dropped and what the reader should know of what was kept."""
     from confnotes.importers.markdown import to_markdown
 
     found = read(data, path, fmt)
     if isinstance(found, str):
-        return found, {}, "text", []
+        return found, {}, "text", [], []
     meta = {"title": found.title} if found.title and not _titled(found) else {}
     meta.update(stated_meta(found))
-    return to_markdown(found, f"{stem}.assets", meta), found.assets, found.format, found.dropped
+    return to_markdown(found, f"{stem}.assets", meta), found.assets, found.format, found.dropped, found.remarks
 
 
 _META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)
@@ -249,6 +250,8 @@ def summary(result: Result, source: str, target: str) -> str:
     line = f"{source} ({result.format}) -> {target}: {', '.join(parts)}"
     if result.dropped:
         line += "; dropped " + ", ".join(result.dropped)
+    if result.warnings:
+        line += "; " + "; ".join(result.warnings)
     return line
 
 

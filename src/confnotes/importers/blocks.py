@@ -61,10 +61,12 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Image:
-    """A picture extracted into the note's assets folder as ``name``."""
+    """A picture extracted into the note's assets folder as ``name``, or (``remote``) one that lives
+    at the web address ``name``: kept as a reference, never fetched."""
 
     name: str
     alt: str = ""
+    remote: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +90,8 @@ class Imported:
     assets: dict[str, bytes] = field(default_factory=dict)
     title: str | None = None
     dropped: list[str] = field(default_factory=list)
+    #: what was kept in a way the reader should know of (a remote picture kept as its address)
+    remarks: list[str] = field(default_factory=list)
 
     def drop(self, what: str) -> None:
         self.dropped.append(what)

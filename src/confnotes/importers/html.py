@@ -166,6 +166,7 @@ class _Reader(HTMLParser):
         self.title_text: list[str] = []
         self.in_title = False
         self.counts: dict[str, int] = {}
+        self.remote_images = 0
 
     # ------------------------------------------------------------------ helpers
 
@@ -404,11 +405,15 @@ class _Reader(HTMLParser):
         src = attrs.get("src", "").strip()
         alt = attrs.get("alt", "") or attrs.get("title", "")
         scheme = urlsplit(src).scheme.lower()
-        if src.startswith("//") or scheme in ("http", "https", "ftp"):
-            self.refuse(
-                f"the page shows a remote image ({src[:80]}); confnotes fetches nothing: "
-                "download the page with its images (a zipped web page) and import that"
-            )
+        if src.startswith("//") or scheme in ("http", "https"):
+            # kept as a picture reference, never fetched: a render shows it as a link (docs/security.md)
+            address = ("https:" + src if src.startswith("//") else src).replace(" ", "%20").replace("<", "%3C").replace(">", "%3E")
+            self.remote_images += 1
+            self.emit_image(Image(address, alt, remote=True))
+            return
+        if scheme and scheme != "data":
+            self.count("image at an address confnotes does not keep")
+            return
         data: bytes | None = None
         if scheme == "data":
             header, _, payload = src.partition(",")
@@ -424,12 +429,13 @@ class _Reader(HTMLParser):
         name = self.imported.add_asset(data)  # its kind read from the bytes, whatever the page declares
         if name is None:
             return
-        image = Image(name, alt)
+        self.emit_image(Image(name, alt))
+
+    def emit_image(self, image: Image) -> None:
         if self.block is not None and self.block.kind != "cell":
             self.block.images.append(image)
-        else:
-            if self.table is None:
-                self.emit(image)
+        elif self.table is None:
+            self.emit(image)
 
     # ------------------------------------------------------------------ text
 
@@ -490,6 +496,11 @@ class _Reader(HTMLParser):
         self.imported.title = title or None
         for what, count in self.counts.items():
             self.imported.drop(f"{count} {what}{'s' if count != 1 else ''}")
+        if self.remote_images:
+            many = self.remote_images != 1
+            self.imported.remarks.append(
+                f"{self.remote_images} remote image{'s' if many else ''} kept as {'their addresses' if many else 'its address'}, not fetched"
+            )
 
 
 _GLYPH_START = re.compile(r"^\s*([•◦▪▫‣⁃●○■□➢➤–—·§]|o(?=\s))\s+")

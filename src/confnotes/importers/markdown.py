@@ -247,7 +247,8 @@ class _Writer:
             self.out.extend(_table(block))
         elif isinstance(block, Image):
             alt = escape(" ".join(block.alt.split()))
-            self.out.append(f"![{alt}]({asset_link(self.assets_folder, block.name)})")
+            target = f"<{block.name}>" if block.remote else asset_link(self.assets_folder, block.name)
+            self.out.append(f"![{alt}]({target})")
         self.out.append("")
 
 
