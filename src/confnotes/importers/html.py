@@ -498,9 +498,8 @@ class _Reader(HTMLParser):
             self.imported.drop(f"{count} {what}{'s' if count != 1 else ''}")
         if self.remote_images:
             many = self.remote_images != 1
-            self.imported.remarks.append(
-                f"{self.remote_images} remote image{'s' if many else ''} kept as {'their addresses' if many else 'its address'}, not fetched"
-            )
+            kept = "their addresses" if many else "its address"
+            self.imported.remarks.append(f"{self.remote_images} remote image{'s' if many else ''} kept as {kept}, not fetched")
 
 
 _GLYPH_START = re.compile(r"^\s*([•◦▪▫‣⁃●○■□➢➤–—·§]|o(?=\s))\s+")
