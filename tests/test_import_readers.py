@@ -279,3 +279,20 @@ def test_an_odt_reads_as_its_writer_shows_it():
     assert list(result.assets) == ["image1.png"]
     assert "1 footnote" in result.dropped and "1 comment" in result.dropped
     assert "a footnote's words" not in result.markdown and "check this" not in result.markdown
+
+
+def test_lede_facts_a_writer_joined_into_one_line_are_each_read():
+    """pandoc writes a Markdown soft break as a space: ``Speaker: Dana Okafor`` and ``Date: …`` on
+    two lines become one Body Text paragraph; the speaker was read as "Dana Okafor Date: 2026-04-14"."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Monitoring at Scale", 1)
+    document.add_paragraph("Speaker: Dana Okafor Date: 2026-04-14 · Event: SREcon EMEA", style="Body Text")
+    document.add_heading("Talk: Alert fatigue", 2)
+    document.add_paragraph("page on symptoms, not causes", style="List Bullet")
+    saved = io.BytesIO()
+    document.save(saved)
+    markdown = convert(saved.getvalue(), "monitoring.docx", "monitoring").markdown
+    assert markdown.startswith('---\nspeakers: ["Dana Okafor"]\ndate: "2026-04-14"\nevent: "SREcon EMEA"\n---\n')
+    assert "Speaker: Dana Okafor Date: 2026-04-14 · Event: SREcon EMEA" in markdown  # the line stays as written

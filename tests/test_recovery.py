@@ -252,3 +252,30 @@ def test_a_dash_line_under_a_quote_is_its_attribution_not_a_pasted_bullet():
         "page on symptoms",
     ]
     assert format_markdown(doc, source=text).startswith(text.split("## Takeaways")[0])
+
+
+def test_bold_talk_lines_over_their_lists_are_sections_without_their_stars():
+    """Four ``**Talk: X**`` lines, each over its list, in a note with no heading: the docs say two or
+    more Talk: lines are sections; they read as 0 sections (each was the group line of its list)."""
+    doc = _doc("bold-talks-typed.md")
+    assert [(node.title, node.level, node.origin) for node in doc.nodes] == [
+        ("Talk: Alert fatigue is a design problem", 2, "bold"),
+        ("Talk: SLOs in practice", 2, "bold"),
+        ("Talk: Tracing without going broke", 2, "bold"),
+        ("Talk: Chaos days at a bank", 2, "bold"),
+    ]
+    text = (REAL / "bold-talks-typed.md").read_text(encoding="utf-8")
+    assert format_markdown(doc, source=text) == text  # fmt writes the bold lines back as they were
+
+
+def test_bold_talk_lines_after_a_talk_heading_are_its_peers():
+    """``## Talk: A`` then ``**Talk: B**``: B is A's peer (level 2), not a part of A (it was ###);
+    a bold line that is no session (``**Q&A**``) is still a part of the talk it stands in."""
+    doc = _doc("talk-heading-then-bold-talks.md")
+    assert [(node.title, node.level) for node in doc.nodes] == [
+        ("Talk: Alert fatigue is a design problem", 2),
+        ("Talk: SLOs in practice", 2),
+        ("Talk: Tracing without going broke", 2),
+    ]
+    last = doc.nodes[-1]
+    assert [(node.title, node.level) for node in last.content if isinstance(node, Node) and node.is_section] == [("Q&A", 3)]

@@ -155,6 +155,9 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
 
 
 _META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)
+#: where one stated fact ends and the next begins on a lede line: a separator, or the next key
+#: (``Speaker: Dana Okafor Date: 2026-04-14``: two lines a writer joined into one paragraph)
+_META_PARTS = re.compile(r"\s+[·|•]\s+|\s+(?=(?:speakers?|presenters?|date|when|event|conference)\s*:)", re.I)
 _META_KEYS = {
     "speaker": "speakers",
     "speakers": "speakers",
@@ -182,7 +185,7 @@ def stated_meta(imported: Imported) -> dict[str, str]:
             break  # the lede ends where the first section, list, sub-heading or session line begins
         if block.style:
             continue
-        for part in re.split(r"\s+[·|•]\s+", block.text.strip()):
+        for part in _META_PARTS.split(block.text.strip()):
             match = _META_LINE.match(part.strip())
             if match:
                 key = _META_KEYS.get(match.group(1).lower(), "event")

@@ -153,6 +153,7 @@ class Assembler:
         self.after_absorbed = False  # the previous block was
         self.talk_points_seen: set[int] = set()  # first lines of points that took the bullets below them
         self.open_divs = 0  # fenced divs open here (:::: columns): a line in one never becomes a heading
+        self.peers: set[int] = set()  # bold session lines standing as peers of the author's session headings (ids)
 
     # ------------------------------------------------------------ where entries go
 
@@ -335,19 +336,27 @@ class Assembler:
         topic line or heading of its level or higher. Its title is the text inside the ``**``, and its
         marker the ``**`` or ``__`` it was written with, so fmt writes the bold line back. False when
         that level would pass Markdown's deepest (6): the line stays a paragraph."""
-        parent = next((section.level for section in reversed(self.sections) if section.origin != "bold"), None)
-        if parent is None:
-            title = self.title_block
-            parent = title.level if title is not None and title.kind == "heading" else 1
-        level = parent + 1
+        line = self.state.lines[top.a]
+        text = line.strip()
+        # the section it stands in: one the author headed, or a bold session line standing as a peer of one
+        author = next((section for section in reversed(self.sections) if section.origin != "bold" or id(section) in self.peers), None)
+        peer = author is not None and recover.is_session_line(author.title) and recover.is_session_line(text[2:-2].strip())
+        if peer:
+            level = author.level  # type: ignore[union-attr]  # **Talk: B** after ## Talk: A is A's peer, not a part of it
+        else:
+            parent = author.level if author is not None else None
+            if parent is None:
+                title = self.title_block
+                parent = title.level if title is not None and title.kind == "heading" else 1
+            level = parent + 1
         if level > 6:
             return False
         self.close_sections(level)
-        line = self.state.lines[top.a]
-        text = line.strip()
         span = span_of(self.state.lines, top.a, top.b)
         col = len(line) - len(line.lstrip()) + 1
         builder = NodeBuilder(SECTION, text[2:-2].strip(), span.start, span.end, "bold", level, col=col, marker=text[:2])
+        if peer:
+            self.peers.add(id(builder))
         self.sections.append(builder)
         self.state.recovered.add("bold-headings")
         return True

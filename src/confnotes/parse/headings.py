@@ -101,9 +101,10 @@ def _split_heading_lines(blocks: list[Top], state: ParseState) -> list[Top]:
 
 
 def _is_session(top: Top, state: ParseState) -> bool:
+    """A paragraph that is one session line: ``Talk: …``, or ``**Talk: …**`` over the list it heads."""
     return (
         top.kind == "paragraph"
-        and not top.role
+        and top.role in ("", "group")
         and top.b - top.a == 1
         and recover.is_session_line(top.content, state.options.max_heading_length)
     )
@@ -129,9 +130,10 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
     sessions = [position for position, top in enumerate(blocks) if _is_session(top, state)]
     if len(sessions) < 2 or not all(_session_heads(blocks, position, state) for position in sessions):
         return
-    for position in sessions:
-        blocks[position].role = "heading"
-    state.recovered.add("session-lines")
+    for position in sessions:  # a bold one is a bold heading: its title without the **, written back bold
+        blocks[position].role = "bold-heading" if recover.is_bold_line(blocks[position].content.strip()) else "heading"
+    if any(blocks[position].role == "heading" for position in sessions):
+        state.recovered.add("session-lines")  # (bold headings say "bold-headings" as they are built)
     opening = next((top for top in blocks if top.kind not in ("html_block", "reference") and top.role not in ("filename", "email")), None)
     if (
         opening is not None
