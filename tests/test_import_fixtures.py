@@ -137,3 +137,12 @@ def test_the_text_fixtures_are_what_the_generator_writes():
     for shape, names in tool.OUTLINERS.items():
         for name in names:
             assert (IMPORT / f"{name}.{shape}.opml").read_text(encoding="utf-8") == tool.opml(NOTES[name], shape)
+
+
+@pytest.mark.parametrize("name", sorted({path.name.split(".")[0] for path in SOURCES if ".lo." in path.name}))
+def test_one_document_saved_three_ways_imports_to_one_note(name):
+    """LibreOffice saved each document as .docx, .odt and HTML: the shared recovery reads the same
+    note from all three (before: the title twice from a .docx, its title property over the line a
+    reader sees, a blank line dropped from code, and .odt refused)."""
+    notes = {suffix: imported(IMPORT / f"{name}.lo.{suffix}").markdown for suffix in ("docx", "odt", "html")}
+    assert notes["docx"] == notes["odt"] == notes["html"]

@@ -149,9 +149,20 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
     found = read(data, path, fmt)
     if isinstance(found, str):
         return found, {}, "text", [], []
-    meta = {"title": found.title} if found.title and not _titled(found) else {}
-    meta.update(stated_meta(found))
-    return to_markdown(found, f"{stem}.assets", meta), found.assets, found.format, found.dropped, found.remarks
+    meta = stated_meta(found)
+    markdown = to_markdown(found, f"{stem}.assets", meta)
+    if found.title and not _titled(found) and not _shows_title(markdown, stem):
+        # the document's title property, only where no line of it reads as the title: a reader
+        # names a document by the line they see (a property is often a template's or an old name)
+        markdown = to_markdown(found, f"{stem}.assets", {"title": found.title, **meta})
+    return markdown, found.assets, found.format, found.dropped, found.remarks
+
+
+def _shows_title(markdown: str, stem: str) -> bool:
+    """Whether the note's own text gives it a title (a heading, a line naming the notes), not its file name."""
+    from confnotes.parse import parse
+
+    return parse(markdown, f"{stem}.md").meta.title_origin != "stem"
 
 
 _META_LINE = re.compile(r"^(speakers?|presenters?|date|when|event|conference)\s*:\s*(\S.*)$", re.I)

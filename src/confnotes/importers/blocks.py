@@ -136,11 +136,13 @@ def is_monospace(font: str | None) -> bool:
 
 
 def merge_code(blocks: list[Block]) -> list[Block]:
-    """Consecutive monospace paragraphs are one code block, as the author laid them out."""
+    """Consecutive monospace paragraphs are one code block, as the author laid them out; an empty
+    one (``Code("")``) is a blank line inside the block, and nothing at its ends."""
     out: list[Block] = []
     for block in blocks:
         if isinstance(block, Code) and out and isinstance(out[-1], Code):
             out[-1] = Code(out[-1].text + "\n" + block.text)
         else:
             out.append(block)
-    return out
+    trimmed = [Code(block.text.strip("\n")) if isinstance(block, Code) else block for block in out]
+    return [block for block in trimmed if not isinstance(block, Code) or block.text.strip()]

@@ -398,6 +398,8 @@ class _Reader:
         text = "".join(run.text for run in runs)
         if text.strip():
             yield self.classify(ppr, style, runs)
+        elif style.mono and not self.mono_face and not images:
+            yield Code("")  # an empty line of code: a blank line between code lines, kept
         yield from images
 
     def classify(self, ppr: Any, style: _StyleInfo, runs: tuple[Run, ...]) -> Block:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import Block, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
 from confnotes.importers.safety import open_zip, read_member
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
@@ -192,6 +192,8 @@ class _Reader:
         text = "".join(run.text for run in runs)
         if text.strip():
             yield self.classify(p, look, runs)
+        elif look.mono and not images:
+            yield Code("")  # an empty line of code: a blank line between code lines, kept
         yield from images
 
     def classify(self, p: Any, look: _Look, runs: tuple[Run, ...]) -> Block:
@@ -354,8 +356,6 @@ def read_odt(data: bytes, path: str) -> Imported:
 
 def _code_paragraphs(blocks: list[Block]) -> list[Block]:
     """A paragraph all of whose text is monospace is code, as in a Word document."""
-    from confnotes.importers.blocks import Code
-
     out: list[Block] = []
     for block in blocks:
         if isinstance(block, Para) and not block.style and block.text.strip() and all(run.code for run in block.runs if run.text.strip()):
