@@ -244,18 +244,18 @@ CODE_LINES = "\n".join(f"    result_{i} = compute_value(alpha={i}, beta='text {i
 
 def test_a_pdf_counts_what_code_and_tables_cost_its_layout(cli, tmp_path, monkeypatch, weasyprint):
     """Highlighted code costs a box per token and a table one per cell: a PDF of code-heavy notes
-    stops at the box budget (600 here; 20,000 as shipped), in order, saying so; before, only parts
-    and characters were counted, and a 20 MB note of code ran past 600 s and 3.6 GB."""
+    stops at the box budget (1,500 here, a block costing 960; 20,000 as shipped), in order, saying so;
+    before, only parts and characters were counted, and a 20 MB note of code ran past 600 s and 3.6 GB."""
     import confnotes.render.printed as printed
     from helpers import pdf_reading_text
 
-    monkeypatch.setattr(printed, "MAX_PRINTED_BOXES", 600)
+    monkeypatch.setattr(printed, "MAX_PRINTED_BOXES", 1500)
     body = "".join(f"## Step {s}\n\n- why step {s} matters\n\n```python\n{CODE_LINES}\n```\n\n" for s in range(6))
     note = tmp_path / "code.md"
     note.write_text("# Pipeline walkthrough\n\n" + body, encoding="utf-8")
     result = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "code.pdf"))
     assert result.exit_code == 0
-    assert "PDF cut:" in result.stderr and "or 600 pieces of code, table cells and lines a PDF" in result.stderr
+    assert "PDF cut:" in result.stderr and "or 1,500 pieces of code, table cells and lines a PDF" in result.stderr
     text = " ".join(pdf_reading_text(tmp_path / "code.pdf").split())
     assert "why step 0 matters" in text and "result_59" in text  # the first block whole
     assert "why step 5 matters" not in text and "is not printed: a PDF prints at most" in text

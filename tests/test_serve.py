@@ -23,6 +23,10 @@ from typing import Any
 import pytest
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _serve(notes: Path) -> tuple[subprocess.Popen[str], int]:
     """``confnotes serve`` of ``notes`` on a free port: the process and its port."""
     proc = subprocess.Popen(
@@ -31,6 +35,9 @@ def _serve(notes: Path) -> tuple[subprocess.Popen[str], int]:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # a suite started in the background (`make test &`, nohup) has SIGINT ignored, and a child
+        # that inherits that never sees Ctrl-C: the server gets the terminal's default back
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     line = proc.stdout.readline() if proc.stdout else ""
     match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
