@@ -96,7 +96,7 @@ BAD = {
             b'<?xml version="1.0"?><!DOCTYPE o [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
             b'<opml version="2.0"><body><outline text="&b;"/></body></opml>'
         ),
-        "the OPML declares a document type or entities",
+        "the OPML declares entities",
     ),
     "broken.opml": (lambda: b'<opml version="2.0"><body><outline text="a"></body></opml>', "not well-formed OPML"),
     # made by msoffcrypto-tool from pycon.lo.docx (Office's Agile encryption, password "secret")

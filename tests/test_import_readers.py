@@ -296,3 +296,56 @@ def test_lede_facts_a_writer_joined_into_one_line_are_each_read():
     markdown = convert(saved.getvalue(), "monitoring.docx", "monitoring").markdown
     assert markdown.startswith('---\nspeakers: ["Dana Okafor"]\ndate: "2026-04-14"\nevent: "SREcon EMEA"\n---\n')
     assert "Speaker: Dana Okafor Date: 2026-04-14 · Event: SREcon EMEA" in markdown  # the line stays as written
+
+
+def _opml(body: str, head: str = "<title>Notes</title>", doctype: str = "") -> bytes:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{doctype}<opml version="2.0"><head>{head}</head><body>{body}</body></opml>'.encode()
+
+
+def test_an_opml_with_a_plain_document_type_line_is_read():
+    """OmniOutliner writes a ``<!DOCTYPE opml PUBLIC …>`` line that declares nothing: it was refused
+    whole as if it declared entities."""
+    doctype = '<!DOCTYPE opml PUBLIC "-//OmniGroup//DTD OPML 2.0//EN" "http://www.omnigroup.com/namespace/OmniOutliner/opml-2.0.dtd">\n'
+    body = '<outline text="Keynote"><outline text="one commander"/></outline><outline text="Talk"><outline text="two"/></outline>'
+    result = convert(_opml(body, doctype=doctype), "o.opml", "o")
+    assert result.markdown == "# Notes\n\n## Keynote\n\n- one commander\n\n## Talk\n\n- two\n"
+
+
+def test_outliner_columns_are_kept_under_their_outline_and_named():
+    body = (
+        '<outline text="Keynote: Types" Time="09:30" Rating="5"><outline text="gradual typing"/></outline>'
+        '<outline text="Talk: asyncio" Time="11:00"><outline text="timeouts always" Rating="3"/></outline>'
+    )
+    result = convert(_opml(body), "o.opml", "o")
+    assert "## Keynote: Types\n\nTime: 09:30 · Rating: 5\n\n- gradual typing" in result.markdown
+    assert "- timeouts always\n\n  Rating: 3" in result.markdown
+    assert result.warnings == ["outline columns kept as 'column: value' lines: Time (2), Rating (2)"]
+
+
+def test_dynalist_completed_items_are_kept_and_their_marks_named():
+    body = '<outline text="Talk"><outline text="done one" complete="true"/><outline text="open" checkbox="true"/></outline>'
+    body += '<outline text="Talk 2"><outline text="done two" checkbox="true" complete="true"/></outline>'
+    result = convert(_opml(body, "<title>dotJS</title><flavor>dynalist</flavor>"), "d.opml", "d")
+    assert "- done one\n- open" in result.markdown and "- done two" in result.markdown
+    assert "2 completed marks (the items are kept)" in result.dropped
+
+
+def test_logseq_properties_links_and_references_read_as_logseq_shows_them():
+    """Logseq's page properties (read by the XML as one line) gave a title line of ``tags::`` and
+    ``\\[\\[…\\]\\]`` escapes, a block's ``id::`` stayed in its text and ``((uuid))`` stayed raw."""
+    uuid = "66f1a2b3-4c5d-4e6f-8a9b-0c1d2e3f4a5b"
+    body = (
+        '<outline text="title:: Container Days&#10;tags:: [[Konferenz]], [[K8s]]&#10;speaker:: [[Jana Vogel]]"/>'
+        f'<outline text="Talk: Platform teams&#10;id:: {uuid}&#10;collapsed:: true">'
+        '<outline text="a [[Namespace]] per team, `[[not.a.link]]` in code"/><outline text="Golden paths rating:: 4"/></outline>'
+        f'<outline text="Talk: GitOps"><outline text="see (({uuid}))"/>'
+        '<outline text="ask ((77aa0000-1111-4222-8333-444455556666))"/></outline>'
+    )
+    result = convert(_opml(body, "<title>untitled</title>"), "b.opml", "b")
+    assert result.markdown.startswith(
+        '---\nspeakers: ["Jana Vogel"]\n---\n\n# Container Days\n\nTags: Konferenz, K8s\n\nSpeaker: Jana Vogel\n'
+    )
+    assert "## Talk: Platform teams\n\n- a Namespace per team, `[[not.a.link]]` in code\n- Golden paths\n\n  rating: 4\n" in result.markdown
+    assert "- see Talk: Platform teams\n- ask ((77aa0000-1111-4222-8333-444455556666))" in result.markdown
+    assert "id::" not in result.markdown and "collapsed" not in result.markdown
+    assert result.warnings == ["1 block reference to another page kept as its id"]
