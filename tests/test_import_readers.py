@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import re
+
+import pytest
 
 from confnotes.importers import convert
 
@@ -349,3 +352,27 @@ def test_logseq_properties_links_and_references_read_as_logseq_shows_them():
     assert "- see Talk: Platform teams\n- ask ((77aa0000-1111-4222-8333-444455556666))" in result.markdown
     assert "id::" not in result.markdown and "collapsed" not in result.markdown
     assert result.warnings == ["1 block reference to another page kept as its id"]
+
+
+@pytest.mark.parametrize("name", ["pyconde.gdocs.html", "kubecon-clip.gdocs.html"])
+def test_docs_code_keeps_its_indentation(name):
+    """Docs writes code's indentation as ``&nbsp;`` runs (export) or as spaces in
+    ``white-space:pre-wrap`` runs (clipboard); both lost it, and YAML and Python changed meaning."""
+    import yaml
+
+    from conftest import FIXTURES
+
+    path = FIXTURES / "import" / name
+    markdown = convert(path.read_bytes(), str(path), "n").markdown
+    fences = re.findall(r"^```\n(.*?)^```$", markdown, re.S | re.M)
+    assert len(fences) == 2
+    for code in fences:
+        if code.startswith("def "):
+            compile(code, name, "exec")  # indented as written, or a SyntaxError
+            assert "\n            return call()\n" in code
+        else:
+            loaded = yaml.safe_load(code)
+            assert isinstance(loaded, dict) and all(isinstance(value, (dict, list, str, int)) for value in loaded.values())
+    if name.startswith("kubecon"):
+        deployment = yaml.safe_load(fences[0])
+        assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "512Mi"

@@ -122,6 +122,8 @@ class _Look:
     italic: bool = False
     code: bool = False
     link: str | None = None
+    #: ``white-space: pre`` or ``pre-wrap``: the spaces are the text's (Docs' clipboard writes it on every run)
+    pre: bool = False
 
 
 @dataclass
@@ -203,7 +205,7 @@ class _Reader(HTMLParser):
             elif block.kind in ("heading", "title", "subtitle"):
                 self.emit(Para(runs, block.kind, block.level))
             elif all(run.code for run in runs if run.text.strip()):
-                self.emit(Code(text.strip()))
+                self.emit(Code(text.strip("\n").rstrip()))  # its indentation is the code's (YAML, Python)
             else:
                 self.emit(_indented_item(runs, block.indent) or Para(runs))
         for image in block.images:
@@ -377,8 +379,10 @@ class _Reader(HTMLParser):
 
     def look_for(self, tag: str, attrs: dict[str, str]) -> _Look:
         parent = self.looks[-1][1]
-        look = _Look(parent.bold, parent.italic, parent.code, parent.link)
+        look = _Look(parent.bold, parent.italic, parent.code, parent.link, parent.pre)
         style = self.declarations(tag, attrs)
+        if "white-space" in style:
+            look.pre = style["white-space"].startswith(("pre", "break-spaces")) and style["white-space"] != "pre-line"
         if tag in ("b", "strong"):
             look.bold = True
         if tag in ("i", "em", "cite"):
@@ -474,11 +478,14 @@ class _Reader(HTMLParser):
         if self.block.kind == "pre":
             self.block.runs.append(Run(data, code=True))
             return
-        text = re.sub(r"[ \t\r\n\f]+", " ", data).replace("\xa0", " ")
+        if look.code and look.pre:
+            text = data.replace("\xa0", " ")  # code's spaces, as laid out: indentation is meaning
+        else:  # a no-break space is a space the writer typed (Docs' export writes code's indentation so)
+            text = re.sub(r"[ \t\r\n\f]+", " ", data).replace("\xa0", " ")
         if not text:
             return
         last = self.block.runs[-1].text if self.block.runs else "\n"
-        if text.startswith(" ") and (last.endswith((" ", "\n"))):
+        if text.startswith(" ") and (last.endswith((" ", "\n"))) and not look.code:
             text = text[1:]
         if text:
             self.block.runs.append(Run(text, look.bold, look.italic, look.code, look.link))
