@@ -478,10 +478,10 @@ class _Reader(HTMLParser):
         if self.block.kind == "pre":
             self.block.runs.append(Run(data, code=True))
             return
-        if look.code and look.pre:
-            text = data.replace("\xa0", " ")  # code's spaces, as laid out: indentation is meaning
-        else:  # a no-break space is a space the writer typed (Docs' export writes code's indentation so)
-            text = re.sub(r"[ \t\r\n\f]+", " ", data).replace("\xa0", " ")
+        # code in white-space:pre keeps its spaces as laid out (indentation is meaning); elsewhere
+        # spaces collapse, but a no-break space is one the writer typed (Docs' export of indented code)
+        spaced = data if look.code and look.pre else re.sub(r"[ \t\r\n\f]+", " ", data)
+        text = spaced.replace("\xa0", " ")
         if not text:
             return
         last = self.block.runs[-1].text if self.block.runs else "\n"
