@@ -10,7 +10,7 @@ from confnotes.model import Document
 
 #: Structural syntax the model may drop: heading marks, setext underlines, list markers and
 #: numbers, bullet glyphs, thematic breaks and front-matter fences.
-STRUCTURAL = set("#=-*+_.)0123456789•◦▪▫‣⁃●○■□➢➤–—·§")
+STRUCTURAL = set("#=-*+_.)0123456789•◦▪▫‣⁃●○■□➢➤–—·§\uf0b7\uf0a7\uf0d8\uf076")  # Word's Symbol and Wingdings bullets too
 _WORD = re.compile(r"\w+")
 
 

@@ -194,6 +194,8 @@ def stated_meta(imported: Imported) -> dict[str, str]:
         bold_line = isinstance(block, Para) and all(run.bold for run in block.runs if run.text.strip())
         if not isinstance(block, Para) or block.style == "heading" or bold_line or typed_item(block) or opens_with_session_word(block.text):
             break  # the lede ends where the first section, list, sub-heading or session line begins
+        if block.style in ("author", "date"):  # pandoc's lines under the title: the note's speakers and date
+            meta.setdefault("speakers" if block.style == "author" else "date", " ".join(block.text.split()))
         if block.style:
             continue
         for part in _META_PARTS.split(block.text.strip()):

@@ -20,7 +20,8 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Para:
-    """A paragraph; ``style`` is ``title``, ``subtitle``, ``heading`` (with ``level``) or ``""``."""
+    """A paragraph; ``style`` is ``title``, ``subtitle``, ``heading`` (with ``level``), ``author`` or
+    ``date`` (the lines pandoc writes under a title), or ``""``."""
 
     runs: tuple[Run, ...]
     style: str = ""

@@ -406,8 +406,8 @@ class _Reader:
         name = style.name.lower()
         if name == "title":
             return Para(runs, "title")
-        if name == "subtitle":
-            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "subtitle")
+        if name in ("subtitle", "author", "date"):  # pandoc writes a note's authors and date in these styles
+            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), name)
         heading = style.heading
         if ppr is not None:
             outline = ppr.find(f"{W}outlineLvl")

@@ -200,8 +200,8 @@ class _Reader:
         name = look.name.lower()
         if name == "title":
             return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "title")
-        if name == "subtitle":
-            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "subtitle")
+        if name in ("subtitle", "author", "date"):  # pandoc writes a note's authors and date in these styles
+            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), name)
         level = _int(p.get(f"{TEXT}outline-level"), look.heading) if p.tag == f"{TEXT}h" else look.heading
         if level:
             return Para(tuple(Run(run.text, link=run.link) for run in runs), "heading", level)

@@ -40,7 +40,7 @@ def _breaks_run(lines: list[str], index: int, stop: int) -> bool:
     line = lines[index]
     if not line.strip() or recover.tab_width(line) > 0:
         return False
-    if recover.is_session_line(line) or recover.is_known_label_line(line):
+    if recover.is_session_line(line) or recover.is_known_label_line(line) or recover.is_chat_header(line):
         return True
     following = next((lines[i] for i in range(index + 1, stop) if lines[i].strip()), None)
     return (
@@ -74,7 +74,10 @@ def _plain_tops(state: ParseState, top: Top, a: int, b: int, opening: bool) -> l
         if not lines[index].strip():
             continue
         first = opening and index == a and b - a > 1
-        if _own_line(lines[index], first) or _breaks_run(lines, index, top.b):
+        if recover.is_chat_header(lines[index]):
+            flush()  # "Sam Lee  10:45 AM" opens a message: its lines are one paragraph with it
+            group.append(index)
+        elif _own_line(lines[index], first) or _breaks_run(lines, index, top.b):
             flush()
             group.append(index)
             flush()

@@ -96,6 +96,12 @@ def _split_heading_lines(blocks: list[Top], state: ParseState) -> list[Top]:
                 out.append(Top("paragraph", top.start, top.stop, top.a, top.a + 1, content=first, lead=True))
                 out.append(Top("paragraph", top.start, top.stop, top.a + 1, top.b, content=rest, lead=True))
                 continue
+            head, last = top.content.rsplit("\n", 1)
+            if recover.is_session_line(last, state.options.max_heading_length):
+                # "DevOpsDays notes" over "Talk: Paved roads" over its bullets: the session line heads them
+                out.append(Top("paragraph", top.start, top.stop, top.a, top.b - 1, content=head, lead=True))
+                out.append(Top("paragraph", top.start, top.stop, top.b - 1, top.b, content=last, lead=True))
+                continue
         out.append(top)
     return out
 
@@ -142,6 +148,16 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
         and all(top.kind in ("paragraph", "html_block", "reference") for top in blocks[blocks.index(opening) : sessions[0]])
     ):
         opening.role = "heading"
+
+
+def _broke_lazy_lines(blocks: list[Top], lines: list[str]) -> bool:
+    """Whether a paragraph starts on the line right under a list, with no blank line between: only
+    a line that broke the list's lazy continuation does (``parse.markdown.lazy_break_rule``), so
+    the note was written as a chat or a paste is, without blank lines."""
+    return any(
+        top.kind == "paragraph" and before.kind in ("bullet_list", "ordered_list") and top.a > 0 and lines[top.a - 1].strip() != ""
+        for before, top in zip(blocks, blocks[1:], strict=False)
+    )
 
 
 def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
@@ -199,10 +215,11 @@ def _infer_headings(blocks: list[Top], state: ParseState) -> None:
     """Bare lines as headings, in a note without Markdown headings (but a title) that shows it was
     pasted or whose short lines each head real text."""
     mode = state.options.infer_headings
-    _session_headings(blocks, state)
     pasted = bool(state.glyph_indexes) or mode == "always" or any(top.role == "filename" for top in blocks)
+    pasted = pasted or _broke_lazy_lines(blocks, state.lines)
     if pasted:
         blocks[:] = _split_heading_lines(blocks, state)
+    _session_headings(blocks, state)
     last = len(blocks) - 1
     while last >= 0 and blocks[last].kind in ("html_block", "reference"):
         last -= 1

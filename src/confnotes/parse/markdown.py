@@ -58,6 +58,21 @@ def div_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("fence", "div_fence", div_fence_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]})
 
 
+def lazy_break_rule(state: Any, start: int, _end: int, silent: bool) -> bool:
+    """Ends a list item's paragraph at a lazy line (one not indented to the item's text) that
+    starts a block of its own: ``Talk: Cost as an SLO`` or ``Takeaways`` under ``- alerts on burn``
+    in a chat paste, ``Sam Lee  10:45 AM`` under a Slack message's bullet (``recover.breaks_lazy_line``).
+    Only a terminator: it makes no token, so the line is read as the paragraph it starts."""
+    if not silent or state.sCount[start] >= state.blkIndent or state.sCount[start] < 0:
+        return False
+    line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+    following = start + 1
+    after = state.src[state.bMarks[following] : state.eMarks[following]] if following < state.lineMax else None
+    from confnotes.parse import recover
+
+    return recover.breaks_lazy_line(line, after)
+
+
 def markdown_parser(text: str) -> MarkdownIt:
     """The parser for ``text``: with the fenced-div rule only when the text has a ``:::`` (the rule
     is tried at every line of every paragraph: 6% of a parse, for the few notes that use it)."""
@@ -79,6 +94,7 @@ def _parser(divs: bool) -> MarkdownIt:
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
     dollarmath_plugin(md, allow_labels=False, allow_space=False, allow_digits=False, allow_blank_lines=False)
+    md.block.ruler.before("paragraph", "lazy_break", lazy_break_rule, {"alt": ["paragraph"]})
     # a footnote's definition ([^id]: text, and the indented lines under it) is one block, where the
     # author wrote it: the plugin's tail rule, which moves definitions to the end, stays off
     from mdit_py_plugins.footnote import footnote_plugin

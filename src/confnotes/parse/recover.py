@@ -11,8 +11,9 @@ import re
 from confnotes.model import Block, Node
 
 #: Characters that start a bullet when followed by a space (``·`` and ``§`` are Word's plain-text
-#: bullets, as are ``o`` lines, handled apart because ``o`` is also a word).
-BULLET_GLYPHS = "•◦▪▫‣⁃●○■□➢➤–—·§"
+#: bullets, as are ``o`` lines, handled apart because ``o`` is also a word; U+F0B7, U+F0A7, U+F0D8
+#: and U+F076 are the Symbol and Wingdings bullets Word's lists keep when pasted through RTF).
+BULLET_GLYPHS = "•◦▪▫‣⁃●○■□➢➤–—·§\uf0b7\uf0a7\uf0d8\uf076"
 _GLYPH_LINE = re.compile(r"^([ \t]*)([" + BULLET_GLYPHS + r"])[ \t]+(\S.*)?$")
 _GLYPH_EMPTY = re.compile(r"^([ \t]*)([" + BULLET_GLYPHS + r"])[ \t]*$")
 #: Word's second-level bullet pasted as text: a lone ``o`` then a space (or tab) then text.
@@ -150,7 +151,7 @@ def tab_width(text: str) -> int:
 _GLYPH_SET = frozenset(BULLET_GLYPHS)
 #: Where a glyph stands in the bullet cycles of Word (· o §), Google Docs (● ○ ■) and most editors
 #: (• ◦ ▪): pasted without indentation, the glyph is all that says how deep a bullet is.
-GLYPH_DEPTH = {"·": 0, "o": 1, "§": 2, "●": 0, "○": 1, "■": 2, "•": 0, "◦": 1, "▪": 2}
+GLYPH_DEPTH = {"·": 0, "o": 1, "§": 2, "●": 0, "○": 1, "■": 2, "•": 0, "◦": 1, "▪": 2, "\uf0b7": 0, "\uf0a7": 2}
 
 
 def may_have_glyphs(text: str) -> bool:
@@ -327,6 +328,43 @@ def is_known_label_line(text: str) -> bool:
     stripped = text.strip()
     label = split_label(stripped)
     return "\n" not in stripped and label is not None and label.strip("*_ ").casefold() in LABEL_WORDS
+
+
+_CHAT_HEADER = re.compile(r"^(?:\[\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?\]\s*)?[^\W\d_][\w.'’ -]{0,60}?(?::|\s{2,}|\s+(?=\d))")
+_LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
+
+
+def is_chat_header(text: str) -> bool:
+    """``Sam Lee  10:45 AM`` (Slack, Teams) or ``[10:45] Sam Lee:``: the line that opens a chat
+    message (a person's name, at most five words, and a clock), never a bullet's wrapped text."""
+    stripped = text.strip()
+    if "\n" in stripped or len(stripped) > 80:
+        return False
+    if stripped.startswith("[") and _CHAT_HEADER.match(stripped):
+        return stripped.endswith(":") or _CLOCK_END.search(stripped) is None and ":" in stripped
+    clock = _CLOCK_END.search(stripped)
+    if clock is None:
+        return False
+    name = stripped[: clock.start()].strip(" ,-–—·|")
+    words = name.split()
+    return 1 <= len(words) <= 5 and all(word[:1].isupper() or not word[:1].isalpha() for word in words)
+
+
+def breaks_lazy_line(line: str, following: str | None) -> bool:
+    """A line right under a list item, not indented to its text, that starts a block of its own
+    rather than continuing the item (CommonMark's lazy continuation; a chat or a paste has no blank
+    lines): a session, label or chat-header line, or a short capitalised line over more bullets
+    (``Takeaways``)."""
+    stripped = line.strip()
+    if is_session_line(stripped) or is_known_label_line(stripped) or is_chat_header(stripped):
+        return True
+    return (
+        following is not None
+        and (_LIST_MARKER.match(following) is not None or is_glyph_line(following))
+        and stripped[:1].isupper()
+        and len(stripped.split()) <= 6
+        and is_heading_candidate(stripped)
+    )
 
 
 def email_headers(text: str) -> dict[str, str] | None:
