@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT := build/demo
 
-.PHONY: demo test check stress bench bench-sizes lint docs clean
+.PHONY: demo test check stress bench bench-sizes import-accuracy lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench: $(STAMP)
 # the three 20 MB shapes (code, tables, bullets) in pdf, slides-pdf and pptx: time and peak memory
 bench-sizes: $(STAMP)
 	$(BIN)/python bench/sizes.py
+
+# outline nodes right per writer on the import fixtures (and pandoc's, with PANDOC=path or pandoc on PATH)
+import-accuracy: $(STAMP)
+	$(BIN)/python tools/import_accuracy.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -164,3 +164,13 @@ def test_fmt_of_fmt_is_fmt_on_untidy_variations_of_real_notes(path: Path, seed: 
     assert _fmt(once, path.name) == once
     assert _code(once) == _code(text)
     assert _headings(once) <= _headings(text)
+
+
+def test_a_tab_only_line_in_code_under_an_item_stays_the_codes():
+    """A tab-only line inside a fence under ``- `` is two spaces of code to CommonMark (the tab
+    reaches column 4; the item's content starts at 2); fmt wrote it as an empty line, changing the
+    code (found by the variation test above)."""
+    text = "- In scikit-learn:\n\n  ```python\n  a = 1\n\t\n  b = 2\n  ```\n"
+    once = _fmt(text, "tab.md")
+    assert _code(once) == _code(text) == ["a = 1\n  \nb = 2\n"]
+    assert _fmt(once, "tab.md") == once

@@ -279,3 +279,37 @@ def test_bold_talk_lines_after_a_talk_heading_are_its_peers():
     ]
     last = doc.nodes[-1]
     assert [(node.title, node.level) for node in last.content if isinstance(node, Node) and node.is_section] == [("Q&A", 3)]
+
+
+def test_a_bold_line_among_bold_session_lines_is_their_peer():
+    """``**Session 1: …**``, ``**Session 2: …**`` then ``**Takeaways**`` over a list: the last is
+    written as the others are, a section beside them (it stayed the group line of its list, inside
+    Session 2); a bold ``**Q&A**`` under a plain ``Talk:`` line stays a part of that talk."""
+    text = (
+        "# Velocity Berlin — hallway track\n\nNotes from the **performance** room.\n\n"
+        "**Session 1: Core Web Vitals in 2026**\n\n- INP replaced FID\n\n"
+        "**Session 2: Edge Caching**\n\n- Cache keys include the device class\n\nSpeaker: Olu Adeyemi\n\n"
+        "**Takeaways**\n\n1. Measure field data\n2. Ship less JavaScript\n"
+    )
+    doc = parse(text, "velocity.md")
+    assert [(node.title, node.level) for node in doc.nodes] == [
+        ("Session 1: Core Web Vitals in 2026", 2),
+        ("Session 2: Edge Caching", 2),
+        ("Takeaways", 2),
+    ]
+    assert format_markdown(doc, source=text) == text
+
+
+def test_a_lone_bold_line_naming_a_part_of_a_talk_is_its_sub_heading():
+    """Word's and Docs' notes of talks under ``Talk:`` lines with one ``**Q&A**`` over a list: one
+    bold line alone is emphasis, except one naming a part every talk may have (it stayed text)."""
+    text = (
+        "SREcon Americas notes\n\nTalk: Incident Command at Scale\n\n- Roles before tools\n\n"
+        "Talk: Error Budgets That Teams Actually Use\n\n- Budgets per user journey\n\n**Q&A**\n\n"
+        "- How to start? Pick one journey and one SLO\n\nKeynote: Reliability Is a Product Feature\n\n- Customers notice p99\n"
+    )
+    doc = parse(text, "srecon.md")
+    budgets = doc.nodes[1]
+    assert [(node.title, node.level) for node in budgets.content if isinstance(node, Node) and node.is_section] == [("Q&A", 3)]
+    lone = parse("# Notes\n\n## Talk\n\n**Interesting aside**\n\n- a point\n", "n.md")
+    assert not [node for node in lone.nodes[0].content if isinstance(node, Node) and node.is_section]

@@ -11,6 +11,7 @@ they head are its sub-headings when there are at least two of them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from confnotes.parse import recover
@@ -138,6 +139,11 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
         return
     for position in sessions:  # a bold one is a bold heading: its title without the **, written back bold
         blocks[position].role = "bold-heading" if recover.is_bold_line(blocks[position].content.strip()) else "heading"
+    if all(blocks[position].role == "bold-heading" for position in sessions):
+        # **Takeaways** among **Session 1: …** lines is written as they are: a section beside them
+        for position, top in enumerate(blocks):
+            if position > sessions[0] and top.role in ("", "group") and is_bold_topic(top, state):
+                top.role = "bold-heading" if _heads_content(blocks, position, state) else top.role
     if any(blocks[position].role == "heading" for position in sessions):
         state.recovered.add("session-lines")  # (bold headings say "bold-headings" as they are built)
     opening = next((top for top in blocks if top.kind not in ("html_block", "reference") and top.role not in ("filename", "email")), None)
@@ -352,6 +358,14 @@ def _naming_line(blocks: list[Top]) -> Top | None:
     return first if recover.is_note_title(first.content) and not recover.is_label_line(first.content) else None
 
 
+#: The parts of a talk's notes a bold line names on its own: a heading even where it is the only one.
+_SECTION_WORD = re.compile(
+    r"(?:q ?& ?a|q and a|questions(?: and answers)?|takeaways?|key takeaways|summary|demo|resources|links|references|"
+    r"further reading|next steps|action items|my notes|wrap[- ]up|conclusions?)$",
+    re.IGNORECASE,
+)
+
+
 def _bold_headings(blocks: list[Top], state: ParseState) -> None:
     """In a note with headings, bold topic lines each standing alone over what they head are
     sub-headings (the assembler places them one level below the section they stand in), when the
@@ -369,6 +383,7 @@ def _bold_headings(blocks: list[Top], state: ParseState) -> None:
         if top is not naming and is_bold_topic(top, state) and _heads_content(blocks, position, state)
     ]
     if len(topics) < _BOLD_PATTERN:
-        return
+        # one alone is emphasis, unless it names a part every talk may have (**Q&A**, **Takeaways**)
+        topics = [position for position in topics if _SECTION_WORD.match(blocks[position].content.strip()[2:-2].strip())]
     for position in topics:
         blocks[position].role = "bold-heading"

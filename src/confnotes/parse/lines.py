@@ -21,9 +21,16 @@ def span_of(lines: list[str], start: int, stop: int) -> Span:
 
 
 def strip_indent(line: str, width: int) -> str:
-    """Remove up to ``width`` leading spaces or tabs (a container's content indentation)."""
-    index = 0
-    while index < len(line) and index < width and line[index] in " \t":
+    """Remove up to ``width`` columns of leading spaces and tabs (a container's content
+    indentation); a tab stops at the next multiple of 4, and the part of one that reaches past
+    ``width`` is the content's, as CommonMark reads it (a tab-only line in code under ``- `` is
+    two spaces of that code)."""
+    index = col = 0
+    while index < len(line) and col < width and line[index] in " \t":
+        step = 4 - col % 4 if line[index] == "\t" else 1
+        if col + step > width:
+            return " " * (col + step - width) + line[index + 1 :]
+        col += step
         index += 1
     return line[index:]
 
