@@ -130,3 +130,25 @@ def test_findings_inside_titles_point_at_their_characters(tmp_path):
         ("CN205", 7): lines[6].index("[gone]") + 1,
         ("CN206", 7): lines[6].index("**") + 1,
     }
+
+
+def test_a_link_on_an_items_wrapped_line_or_in_its_block_is_found_where_it_stands(tmp_path):
+    """An item's second line and the paragraph or quote under it are held without the item's
+    indentation: their broken-link columns came out that many characters early."""
+    from confnotes.api import lint_note
+
+    note = tmp_path / "links.md"
+    lines = [
+        "# Talk",
+        "",
+        "- first line",
+        "  second [y](y.md)",
+        "- item",
+        "",
+        "  block [z](z.md)",
+        "",
+        "  > quoted [q](q.md)",
+    ]
+    note.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = {finding.line: finding.col for finding in lint_note(note, select=["CN205"])}
+    assert found == {4: lines[3].index("[y]") + 1, 7: lines[6].index("[z]") + 1, 9: lines[8].index("[q]") + 1}

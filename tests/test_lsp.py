@@ -286,3 +286,27 @@ async def test_disable_on_this_line_inserts_the_directive(client: LanguageClient
         )
     )
     assert await diagnostics(client, uri, 2) == []
+
+
+@pytest_lsp.fixture(config=server(), scope="module")
+async def pulling(lsp_client: LanguageClient):
+    """An editor that asks for findings (LSP 3.17 pull; Neovim 0.10 advertises it)."""
+    await start(lsp_client, spec="neovim", root=ROOT)
+    yield
+    await lsp_client.shutdown_session()
+
+
+PULLED = REALISTIC[:4]
+
+
+@pytest.mark.parametrize("path", PULLED, ids=name_of)
+async def test_pulled_diagnostics_are_lint_json_and_none_are_pushed(pulling: LanguageClient, cli, path: Path):
+    """The server offered only pushed findings; an editor that pulls them asked and got nothing.
+    Pulled findings equal lint's, and an editor that pulls gets none pushed beside (no finding twice)."""
+    assert pulling.initialize_result.capabilities.diagnostic_provider is not None  # type: ignore[attr-defined]
+    uri = open_note(pulling, path)
+    report = await pulling.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    assert isinstance(report, lsp.RelatedFullDocumentDiagnosticReport)
+    assert as_findings(read_client_text(path), report.items) == expected(lint_json(cli, path))
+    await pulling.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri=uri), lsp.Position(0, 0)))  # a round trip
+    assert uri not in pulling.diagnostics

@@ -262,12 +262,16 @@ class LintContext:
             if kind == "code" or "](" not in text:
                 continue
             for number, part in enumerate(text.split("\n")):
+                base = col
+                if number or kind != "title":  # a wrapped line or a block, held without its item's indentation
+                    source_line = self.lines[line + number - 1] if line + number - 1 < len(self.lines) else ""
+                    base = max(source_line.find(part), 0) + 1 if part else 1
                 for match in LINK_TARGET.finditer(part):
                     target = match.group(1)
                     parts = urlsplit(target)
                     if parts.scheme or parts.netloc or target.startswith("#") or not parts.path:
                         continue
-                    at_col = (col if number == 0 else 1) + match.start()
+                    at_col = base + match.start()
                     out.append(LocalLink(unquote(parts.path), target, line + number, at_col))
         return out
 

@@ -33,13 +33,22 @@ class ServerOptions:
         return dict(self.severities).get(severity, True)
 
 
-def _flag(value: Any, default: bool) -> bool:
-    return value if isinstance(value, bool) else default
+def _flag(value: Any, default: bool, name: str, warnings: list[str]) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value is not None:
+        warnings.append(f"confnotes.{name} must be true or false, not {value!r}; keeping {str(default).lower()}")
+    return default
 
 
-def _number(value: Any, default: int, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def _number(value: Any, default: int, low: int, high: int, name: str, warnings: list[str]) -> int:
+    if value is None:
         return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        warnings.append(f"confnotes.{name} must be a number from {low} to {high}, not {value!r}; keeping {default}")
+        return default
+    if not low <= value <= high:
+        warnings.append(f"confnotes.{name} {value!r} is outside {low}–{high}; using {int(min(max(value, low), high))}")
     return int(min(max(value, low), high))
 
 
@@ -59,7 +68,7 @@ def read_options(raw: Any) -> tuple[ServerOptions, list[str]]:
     if isinstance(diagnostics, bool):
         enabled = diagnostics
     elif isinstance(diagnostics, dict):
-        enabled = _flag(diagnostics.get("enable"), True)
+        enabled = _flag(diagnostics.get("enable"), True, "diagnostics.enable", warnings)
         for key, value in diagnostics.items():
             if key == "enable":
                 continue
@@ -92,10 +101,10 @@ def read_options(raw: Any) -> tuple[ServerOptions, list[str]]:
             classes=tuple(classes),
             severities=tuple(severities),
             ignore=tuple(ignore),
-            code_lens=_flag(raw.get("codeLens"), defaults.code_lens),
-            hover=_flag(raw.get("hover"), defaults.hover),
-            debounce_ms=_number(raw.get("debounceMs"), defaults.debounce_ms, 0, 5000),
-            max_bytes=_number(raw.get("maxBytes"), defaults.max_bytes, 0, 64 * 1024 * 1024),
+            code_lens=_flag(raw.get("codeLens"), defaults.code_lens, "codeLens", warnings),
+            hover=_flag(raw.get("hover"), defaults.hover, "hover", warnings),
+            debounce_ms=_number(raw.get("debounceMs"), defaults.debounce_ms, 0, 5000, "debounceMs", warnings),
+            max_bytes=_number(raw.get("maxBytes"), defaults.max_bytes, 0, 64 * 1024 * 1024, "maxBytes", warnings),
         ),
         warnings,
     )

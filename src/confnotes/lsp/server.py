@@ -91,6 +91,7 @@ class NotesServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("confnotes", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental, protocol_cls=NotesProtocol)
         self.options = ServerOptions()
+        self.shut_down = False  # a shutdown request came: exit says 0
         self.generation = 0  # bumped when settings or a config file change: every analysis is stale
         self.analyses: dict[str, Analysis] = {}
         self.keys: dict[str, tuple[int | None, int]] = {}
@@ -191,9 +192,19 @@ class NotesServer(LanguageServer):
             return  # a newer version is on its way
         self.publish(uri, analysis)
 
+    @property
+    def pulls(self) -> bool:
+        """Whether the editor asks for findings (``textDocument/diagnostic``, LSP 3.17): then the
+        server answers those and pushes none, so no finding shows twice."""
+        text_document = self.client_capabilities.text_document if self.client_capabilities else None
+        return bool(text_document and text_document.diagnostic)
+
     def publish(self, uri: str, analysis: Analysis) -> None:
         if analysis.error is not None and analysis.error.kind == ErrorKind.CONFIG:
             self.show(f"confnotes: {analysis.error}", lsp.MessageType.Error, once=True)  # every note is affected
+        if self.pulls:
+            self.published[uri] = analysis.version
+            return
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=uri, version=analysis.version, diagnostics=features.diagnostics(analysis, self.options, self.encoding)
@@ -202,9 +213,13 @@ class NotesServer(LanguageServer):
         self.published[uri] = analysis.version
 
     def refresh_all(self) -> None:
-        """Settings or a config file changed: re-analyse and republish every open note."""
+        """Settings or a config file changed: re-analyse and republish every open note (an editor
+        that pulls findings is asked to pull again)."""
         self.generation += 1
         self.shown.clear()
+        workspace = self.client_capabilities.workspace if self.client_capabilities else None
+        if self.pulls and workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
         for uri in self.open_uris():
             self.schedule(uri, 0)
         self.workspace_notes.clear()
@@ -260,6 +275,38 @@ def initialize(ls: NotesServer, params: lsp.InitializeParams) -> None:
     options, warnings = read_options(params.initialization_options)
     ls.options = options
     ls.pending_warnings = warnings  # shown once the client is initialized
+    if params.process_id:
+        asyncio.get_running_loop().create_task(_watch_editor(params.process_id))
+
+
+#: How often the server looks whether the editor that started it still runs.
+WATCHDOG_SECONDS = 3.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: it runs
+    except OSError:
+        return True  # a platform that cannot tell: assume the editor runs
+    return True
+
+
+async def _watch_editor(pid: int) -> None:
+    """The spec's ``processId``: when the editor that started the server is gone (killed, crashed,
+    never said exit), the server exits too, instead of running on as an orphan."""
+    while _alive(pid):
+        await asyncio.sleep(WATCHDOG_SECONDS)
+    logger.warning("the editor (process %d) is gone; exiting", pid)
+    os._exit(1)  # the event loop may be blocked on a pipe nobody writes to
+
+
+@server.feature(lsp.SHUTDOWN)
+def shutdown(ls: NotesServer, _params: Any) -> None:
+    ls.shut_down = True
 
 
 @server.feature(lsp.INITIALIZED)
@@ -361,6 +408,14 @@ def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 # ---------------------------------------------------------------- requests
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, lsp.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False))
+@guarded("diagnostic")
+async def pull_diagnostics(ls: NotesServer, params: lsp.DocumentDiagnosticParams) -> lsp.RelatedFullDocumentDiagnosticReport:
+    """The findings of an open note when the editor asks (the pull model), the same as pushed ones."""
+    analysis = await ls.current(params.text_document.uri)
+    return lsp.RelatedFullDocumentDiagnosticReport(items=features.diagnostics(analysis, ls.options, ls.encoding))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
@@ -608,9 +663,11 @@ async def _resolve_disable(ls: NotesServer, action: lsp.CodeAction, analysis: An
 
 
 def main() -> None:
-    """Serve on standard input and output until the client says exit."""
+    """Serve on standard input and output until the client says exit: exit code 0 after a
+    ``shutdown`` request, 1 otherwise (the spec's rule; pygls ends every way with 0)."""
     logging.basicConfig(level=logging.WARNING, format="confnotes lsp: %(levelname)s %(message)s")
     server.start_io()
+    raise SystemExit(0 if server.shut_down else 1)
 
 
 __all__ = ["NotesServer", "from_fs_path", "main", "server"]
