@@ -434,7 +434,9 @@ def test_a_worker_renders_a_bounded_number_of_notes_then_a_fresh_one_takes_over(
     assert sorted(report.rendered) == sorted(str(p.relative_to(notes)) for p in notes.rglob("*.md"))
     per_process = Counter(message for _, message in report.warnings if message.startswith("pid "))
     assert sum(per_process.values()) == 9
-    assert max(per_process.values()) <= 4 and len(per_process) >= 5, per_process
+    # a pool of 2 workers takes 4 notes (either worker may take them all on a busy machine): at most
+    # 4 a process, and the 9 notes need 3 pools at least
+    assert max(per_process.values()) <= 4 and len(per_process) >= 3, per_process
 
 
 def test_to_may_be_repeated(cli, tmp_path):

@@ -174,3 +174,11 @@ def test_a_tab_only_line_in_code_under_an_item_stays_the_codes():
     once = _fmt(text, "tab.md")
     assert _code(once) == _code(text) == ["a = 1\n  \nb = 2\n"]
     assert _fmt(once, "tab.md") == once
+
+
+def test_a_line_of_spaces_in_code_after_a_list_stays_the_codes():
+    """fmt takes the indentation a fence right after a list shares off its lines, with
+    ``textwrap.dedent``, which also emptied every line of only spaces: the code changed."""
+    text = "# T\n\n1. Count untyped defs\n\n```toml\n[tool.mypy]\nstrict = true\n  \n[[tool.mypy.overrides]]\n```\n"
+    once = _fmt(text, "t.md")
+    assert _code(once) == _code(text) == ["[tool.mypy]\nstrict = true\n  \n[[tool.mypy.overrides]]\n"]

@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import re
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -188,11 +188,22 @@ def _front_matter(doc: Document, convert: bool) -> list[str]:
     return ["---", *body, *added, "---"]
 
 
+def _dedent(text: str) -> str:
+    """``text`` without the indentation all its lines share; unlike ``textwrap.dedent``, a line of
+    only spaces keeps them unless it has that indentation too (inside code, they are the code's)."""
+    lines = text.split("\n")
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip()]
+    prefix = os.path.commonprefix(indents) if indents else ""
+    if not prefix:
+        return text
+    return "\n".join(line[len(prefix) :] if line.startswith(prefix) else line for line in lines)
+
+
 def _emit_block(ctx: _Context, block: Block, indent: str, tight: bool) -> None:
     kind = _kind(block)
     text = ctx.styles.text(block.text) if block.kind == "paragraph" else block.text
     if ctx.above is not None and ctx.above.kind in ("list", "closed") and kind != "indented":
-        text = textwrap.dedent(text)  # a fence indented under a pasted bullet would join the list above
+        text = _dedent(text)  # a fence indented under a pasted bullet would join the list above
     ctx.separate(kind, block.span.start, tight)
     if block.kind == "code":
         ctx.code(text, indent)
