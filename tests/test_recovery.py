@@ -313,3 +313,23 @@ def test_a_lone_bold_line_naming_a_part_of_a_talk_is_its_sub_heading():
     assert [(node.title, node.level) for node in budgets.content if isinstance(node, Node) and node.is_section] == [("Q&A", 3)]
     lone = parse("# Notes\n\n## Talk\n\n**Interesting aside**\n\n- a point\n", "n.md")
     assert not [node for node in lone.nodes[0].content if isinstance(node, Node) and node.is_section]
+
+
+@pytest.mark.parametrize(
+    ("line", "header"),
+    [
+        ("Sam Lee  2:11 PM", True),
+        ("Priya Raman 14:37", True),
+        ("[14:11] Sam Lee:", True),
+        ("[2:11 PM] Sam Lee: do we have the slides?", True),
+        ("[14:11] Sam Lee 14:12", False),
+        ("the demo started at 10:45", False),
+        ("Measure adoption, not features", False),
+    ],
+)
+def test_a_chat_messages_header_is_told_from_text(line, header):
+    """The line a chat message opens with (Slack's and Teams' name and time, or a copied log's
+    ``[time] name:``) breaks a list a paste has no blank lines around; a sentence with a time does not."""
+    from confnotes.parse.recover import is_chat_header
+
+    assert is_chat_header(line) is header

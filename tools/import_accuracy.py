@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tools")]
 
-from import_notes import NOTES  # noqa: E402
+from import_notes import NOTES, sub_list  # noqa: E402
 
 IMPORT = ROOT / "tests" / "fixtures" / "import"
 PANDOC_FORMATS = {".docx": "docx", ".odt": "odt", ".html": "html", ".opml": "opml"}
@@ -39,11 +39,8 @@ def _plain(text: str) -> str:
 def _count_items(items: list[Any]) -> int:
     total = 0
     for item in items:
-        children = item[1] if len(item) > 1 else []
-        total += 1
-        if children and isinstance(children[0], tuple) and children[0][0] in ("ul", "ol") and isinstance(children[0][1], list):
-            children = children[0][1]
-        total += _count_items(children)
+        sub = sub_list("ul", item[1] if len(item) > 1 else [])
+        total += 1 + (_count_items(sub[1]) if sub else 0)
     return total
 
 
@@ -117,13 +114,12 @@ def score(expected: tuple[str, list[tuple[str, int, int]]], got: tuple[str, list
 
 
 def pandoc_markdown(pandoc: str, path: Path) -> str | None:
-    source = path
     if path.suffix == ".zip":
         return None  # pandoc reads no zipped web page
     fmt = PANDOC_FORMATS.get(path.suffix)
     if fmt is None:
         return None
-    done = subprocess.run([pandoc, "-f", fmt, "-t", "gfm", str(source)], capture_output=True, text=True, check=False, cwd=path.parent)
+    done = subprocess.run([pandoc, "-f", fmt, "-t", "gfm", str(path)], capture_output=True, text=True, check=False, cwd=path.parent)
     return done.stdout if done.returncode == 0 else ""
 
 

@@ -216,6 +216,8 @@ class _Reader:
         self.unresolved = 0
         self.blocks: dict[str, str] = {}
         for outline in body.iter("outline") if body is not None else ():
+            if "::" not in outline.get("text", ""):
+                continue  # no properties, so no id another block could reference (most outlines)
             shown, properties = _properties(outline.get("text", ""))
             ids = [value for key, value in properties if key.lower() == "id"]
             if ids:
@@ -249,6 +251,8 @@ class _Reader:
             if name not in _KNOWN_ATTRIBUTES and value.strip():
                 self.columns[name] = self.columns.get(name, 0) + 1
                 properties.append(f"{name}: {value.strip()}")
+        # the outline's columns and visible properties, one line under it
+        beside = _escaped(" · ".join(properties))
         runs = text_runs(text)
         link = element.get("url") or element.get("htmlUrl")
         if link and element.get("type") in ("link", "rss") and len(runs) == 1 and runs[0].link is None:
@@ -256,8 +260,8 @@ class _Reader:
         blocks = self.imported.blocks
         if kind == "section":
             blocks.append(Para(runs, "heading", max(1, _int(element.get("_level"), 2) - 1)))
-            if properties:
-                blocks.append(Note(_escaped(" · ".join(properties)), 0))
+            if beside:
+                blocks.append(Note(beside, 0))
             if note.strip():
                 blocks.append(Note(note_text(note), 0))
             return 0
@@ -265,8 +269,8 @@ class _Reader:
             markdown = element.get("_markdown", "")
             if markdown.strip() or text.strip():
                 blocks.append(Note(markdown if markdown.strip() else _escaped(text), level))
-            if properties:
-                blocks.append(Note(_escaped(" · ".join(properties)), level))
+            if beside:
+                blocks.append(Note(beside, level))
             if note.strip():
                 blocks.append(Note(note_text(note), level))
             return level
@@ -274,8 +278,8 @@ class _Reader:
         number = _int((element.get("_number") or "").rstrip(".)"), 0)
         if text.strip():
             blocks.append(Item(runs, level, number > 0, number or None))
-        if properties:
-            blocks.append(Note(_escaped(" · ".join(properties)), level + 1))
+        if beside:
+            blocks.append(Note(beside, level + 1))
         if note.strip():
             blocks.append(Note(note_text(note), level + 1))
         return level + 1

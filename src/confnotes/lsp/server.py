@@ -288,10 +288,8 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True  # another user's process: it runs
     except OSError:
-        return True  # a platform that cannot tell: assume the editor runs
+        return True  # another user's process (it runs), or a platform that cannot tell
     return True
 
 

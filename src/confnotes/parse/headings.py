@@ -142,8 +142,13 @@ def _session_headings(blocks: list[Top], state: ParseState) -> None:
     if all(blocks[position].role == "bold-heading" for position in sessions):
         # **Takeaways** among **Session 1: …** lines is written as they are: a section beside them
         for position, top in enumerate(blocks):
-            if position > sessions[0] and top.role in ("", "group") and is_bold_topic(top, state):
-                top.role = "bold-heading" if _heads_content(blocks, position, state) else top.role
+            if (
+                position > sessions[0]
+                and top.role in ("", "group")
+                and is_bold_topic(top, state)
+                and _heads_content(blocks, position, state)
+            ):
+                top.role = "bold-heading"
     if any(blocks[position].role == "heading" for position in sessions):
         state.recovered.add("session-lines")  # (bold headings say "bold-headings" as they are built)
     opening = next((top for top in blocks if top.kind not in ("html_block", "reference") and top.role not in ("filename", "email")), None)

@@ -8,6 +8,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from confnotes.parse import recover
+
 #: Lists and quotes nested deeper than this, counted together (a quote in a list in a quote is three
 #: levels), are refused with a clear error (``parse.build``) instead of being silently truncated.
 MAX_DEPTH = 32
@@ -68,8 +70,6 @@ def lazy_break_rule(state: Any, start: int, _end: int, silent: bool) -> bool:
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
     following = start + 1
     after = state.src[state.bMarks[following] : state.eMarks[following]] if following < state.lineMax else None
-    from confnotes.parse import recover
-
     return recover.breaks_lazy_line(line, after)
 
 

@@ -330,7 +330,8 @@ def is_known_label_line(text: str) -> bool:
     return "\n" not in stripped and label is not None and label.strip("*_ ").casefold() in LABEL_WORDS
 
 
-_CHAT_HEADER = re.compile(r"^(?:\[\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?\]\s*)?[^\W\d_][\w.'’ -]{0,60}?(?::|\s{2,}|\s+(?=\d))")
+#: ``[10:45] Sam Lee:`` (a chat copied with its times first): the clock, then a name
+_BRACKETED_CHAT_HEADER = re.compile(r"^\[\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?\]\s*[^\W\d_][\w.'’ -]{0,60}?(?::|\s{2,}|\s+(?=\d))")
 _LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
 
 
@@ -340,9 +341,9 @@ def is_chat_header(text: str) -> bool:
     stripped = text.strip()
     if "\n" in stripped or len(stripped) > 80:
         return False
-    if stripped.startswith("[") and _CHAT_HEADER.match(stripped):
-        return stripped.endswith(":") or _CLOCK_END.search(stripped) is None and ":" in stripped
     clock = _CLOCK_END.search(stripped)
+    if stripped.startswith("[") and _BRACKETED_CHAT_HEADER.match(stripped):
+        return stripped.endswith(":") or clock is None
     if clock is None:
         return False
     name = stripped[: clock.start()].strip(" ,-–—·|")
