@@ -16,6 +16,9 @@ def command(_stdio: bool) -> None:
 
     Editors start it themselves; docs/editors.md shows the setup for Neovim, Helix, Emacs and VS Code.
     Needs the 'lsp' extra: pip install 'confnotes[lsp]'.
+
+    Exits 0 after the editor's shutdown and exit, 1 on an exit without shutdown or when the editor
+    that started it (its processId) is gone.
     """
     try:
         import lsprotocol  # noqa: F401
