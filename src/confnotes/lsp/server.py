@@ -61,10 +61,20 @@ class NotesProtocol(LanguageServerProtocol):
         if not isinstance(futures, dict) or (future := futures.get(msg_id)) is None:
             return
         filed: dict[Any, Any] = futures  # a request's answer removes its own first; a cancelled one, pygls
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
 
-        def let_go(done: Any) -> None:
+        def remove(done: Any) -> None:
             if filed.get(msg_id) is done:
                 del filed[msg_id]
+
+        # removed on the loop's thread, later: a thread's future runs its callbacks in the worker, or at
+        # once when cancelled, and pygls' shutdown cancels them while it walks this very dict
+        def let_go(done: Any) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(remove, done)
 
         future.add_done_callback(let_go)
 
@@ -376,6 +386,9 @@ def did_change_watched_files(ls: NotesServer, params: lsp.DidChangeWatchedFilesP
 def did_open(ls: NotesServer, params: lsp.DidOpenTextDocumentParams) -> None:
     if params.text_document.uri.endswith((".toml",)):
         return
+    from confnotes.parse import incremental
+
+    incremental.track(ls.path_of(params.text_document.uri))  # each re-reading parses only what an edit changed
     ls.schedule(params.text_document.uri, 0)
 
 
@@ -400,6 +413,9 @@ def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if timer is not None:
         timer.cancel()
     ls.analyses.pop(uri, None)
+    from confnotes.parse import incremental
+
+    incremental.forget(ls.path_of(uri))
     ls.keys.pop(uri, None)
     ls.published.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

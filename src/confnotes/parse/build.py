@@ -18,13 +18,13 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.model import ITEM, SECTION, Block, Document, Entry, List, Node, Span
-from confnotes.parse import recover
+from confnotes.parse import incremental, recover
 from confnotes.parse.blocks import Top, make_block, paragraph_block, split_top
 from confnotes.parse.glyphs import glyph_lists
 from confnotes.parse.headings import classify, next_block
 from confnotes.parse.lines import span_of, verbatim
 from confnotes.parse.lists import read_list
-from confnotes.parse.markdown import MAX_DEPTH, markdown_parser
+from confnotes.parse.markdown import MAX_DEPTH
 from confnotes.parse.meta import NotFrontMatter, build_meta, find_title, read_front_matter
 from confnotes.parse.state import ParseOptions, ParseState
 from confnotes.parse.tree import NodeBuilder
@@ -418,7 +418,7 @@ def _check_nesting(tokens: list[Any], path: str) -> None:
 
 def _parse(text: str, path: str, options: ParseOptions) -> Document:
     try:
-        tokens = markdown_parser(text).parse(text)
+        tokens = incremental.tokens(text, path)  # markdown-it's, reusing a tracked note's last reading
     except RecursionError:
         raise input_error("notes nested too deeply to read", path, 1, 1) from None
     _check_nesting(tokens, path)

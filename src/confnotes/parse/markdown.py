@@ -79,13 +79,20 @@ def markdown_parser(text: str) -> MarkdownIt:
     return _parser(":::" in text)
 
 
-@lru_cache(maxsize=2)
-def _parser(divs: bool) -> MarkdownIt:
+def window_parser(divs: bool) -> MarkdownIt:
+    """The parser for a stretch of a note that starts at one of its top-level blocks, not at its first
+    line (``parse.incremental``): the same rules, less front matter, which only the first line opens."""
+    return _parser(divs, front_matter=False)
+
+
+@lru_cache(maxsize=4)
+def _parser(divs: bool, front_matter: bool = True) -> MarkdownIt:
     from mdit_py_plugins.container import container_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
 
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
-    md.use(front_matter_plugin)
+    if front_matter:
+        md.use(front_matter_plugin)
     md.use(container_plugin, name="notes")
     if divs:
         div_plugin(md)

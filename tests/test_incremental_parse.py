@@ -1,0 +1,191 @@
+"""The editor re-reads a note after each edit from the blocks the edit did not touch (parse.incremental):
+after every edit of random edit scripts, the tokens, the outline and the findings equal a fresh
+reading's. The edits are those that change how markdown-it reads what follows them: a fence, a
+``$$`` or comment opened and never closed, a ``:::`` container, a heading, front matter, a lazy line,
+an indent, a blank line typed or removed — between realistic notes' blocks and inside them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from confnotes.check import Checker, LintRequest
+from confnotes.parse import incremental, parse
+from confnotes.parse.markdown import markdown_parser
+from confnotes.source import decode
+from strategies import examples
+from strategies import note as generated_note
+
+ROOT = Path(__file__).resolve().parent
+CORPUS = sorted(
+    [*ROOT.parent.glob("notes/*.md"), *(ROOT / "fixtures" / "real").glob("*.md")],
+    key=lambda path: path.name,
+)
+#: lines whose typing or deletion changes how the lines after them read
+TYPED = [
+    "```",
+    "~~~~",
+    "```python",
+    "$$",
+    "$$ x = 1",
+    "<!--",
+    "-->",
+    "<div>",
+    "::: notes",
+    ":::",
+    "# A heading",
+    "## Talk: a session",
+    "---",
+    "Takeaways",
+    "- a bullet",
+    "  - nested",
+    "1. first",
+    "> quoted",
+    "| a | b |",
+    "|---|---|",
+    "[ref]: https://example.org",
+    "[^1]: a footnote",
+    "    indented code",
+    "Title",
+    "=====",
+    "",
+    "",
+]
+
+
+def _signature(tokens: list) -> list[tuple]:
+    return [(t.type, t.nesting, t.level, t.map, t.content, t.markup, t.info) for t in tokens]
+
+
+def _edit(rng: random.Random, lines: list[str]) -> None:
+    """One edit as a person makes it: a line typed or deleted, words typed into a line, a line
+    indented or outdented, a character deleted — anywhere, front matter included."""
+    at = rng.randrange(len(lines) + 1)
+    kind = rng.randrange(6)
+    if kind == 0 or not lines:
+        lines.insert(at, rng.choice(TYPED))
+    elif kind == 1:
+        del lines[min(at, len(lines) - 1)]
+    elif kind == 2:
+        line = min(at, len(lines) - 1)
+        col = rng.randrange(len(lines[line]) + 1)
+        lines[line] = lines[line][:col] + rng.choice(["word ", "x", "$$", "`", "**", ": ", " "]) + lines[line][col:]
+    elif kind == 3:
+        line = min(at, len(lines) - 1)
+        lines[line] = rng.choice(["  ", "    ", "\t"]) + lines[line]
+    elif kind == 4:
+        line = min(at, len(lines) - 1)
+        lines[line] = lines[line][rng.randrange(1, 3) :] if lines[line] else lines[line]
+    else:
+        line = min(at, len(lines) - 1)
+        col = rng.randrange(len(lines[line]) + 1)
+        lines[line : line + 1] = [lines[line][:col], lines[line][col:]]  # Enter in the middle of a line
+
+
+@pytest.fixture
+def tracked():
+    path = "/notes/tracked-talk.md"
+    incremental.track(path)
+    yield path
+    incremental.forget(path)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(st.sampled_from(CORPUS), st.integers(0, 2**32 - 1))
+def test_tokens_after_every_edit_equal_a_fresh_parse(note, seed):
+    path = f"/notes/{note.name}"
+    incremental.track(path)
+    try:
+        rng = random.Random(seed)
+        lines = note.read_text(encoding="utf-8").split("\n")
+        incremental.tokens("\n".join(lines), path)
+        for _ in range(12):
+            _edit(rng, lines)
+            text = "\n".join(lines)
+            assert _signature(incremental.tokens(text, path)) == _signature(markdown_parser(text).parse(text)), incremental.last_reading
+    finally:
+        incremental.forget(path)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(generated_note(), st.integers(0, 2**32 - 1))
+def test_tokens_of_generated_notes_after_every_edit_equal_a_fresh_parse(text, seed):
+    """The same on generated notes of every shape (pasted glyph bullets, tables, quotes, setext
+    underlines, ``:::`` blocks, CR LF line ends as the parser gets them: already LF)."""
+    path = "/notes/generated.md"
+    incremental.track(path)
+    try:
+        rng = random.Random(seed)
+        lines = text.replace("\r\n", "\n").split("\n")
+        incremental.tokens("\n".join(lines), path)
+        for _ in range(12):
+            _edit(rng, lines)
+            edited = "\n".join(lines)
+            assert _signature(incremental.tokens(edited, path)) == _signature(markdown_parser(edited).parse(edited))
+    finally:
+        incremental.forget(path)
+
+
+def test_an_edit_reparses_a_few_lines_and_keeps_the_rest(tracked):
+    """The point of it: on a 600-line talk, a word typed in a section re-reads that section's
+    neighbourhood, not the note; a fence opened without its close re-reads everything after it."""
+    sections = [f"## Section {k}\n\n- point {k} one\n- point {k} two\n  - detail\n\nA paragraph {k}.\n" for k in range(100)]
+    text = "---\nduration: 45min\n---\n# Talk\n\n" + "\n".join(sections)
+    incremental.tokens(text, tracked)
+    lines = text.split("\n")
+    lines[300] = "typed " + lines[300]
+    incremental.tokens("\n".join(lines), tracked)
+    assert incremental.last_reading["how"] == "window"
+    assert incremental.last_reading["parsed"] <= 12
+    blocks = 2 + 3 * 100  # front matter, title; each section's heading, list and paragraph
+    assert incremental.last_reading["kept_before"] + incremental.last_reading["kept_after"] >= blocks - 4
+    lines.insert(300, "```")
+    opened = "\n".join(lines)
+    assert _signature(incremental.tokens(opened, tracked)) == _signature(markdown_parser(opened).parse(opened))
+    assert incremental.last_reading["kept_after"] == 0  # the unclosed fence runs to the end: nothing after it is kept
+
+
+def test_a_note_not_tracked_keeps_nothing():
+    incremental.tokens("# Talk\n\n- a\n", "/notes/untracked.md")
+    assert "/notes/untracked.md" not in incremental._kept
+
+
+def _fresh(path: str, read):
+    """``read()`` as a note not tracked reads (the tracked reading is kept for the next edit)."""
+    incremental._tracked.discard(path)
+    try:
+        return read()
+    finally:
+        incremental._tracked.add(path)
+
+
+def test_outline_and_findings_after_every_edit_equal_lint(tracked, tmp_path):
+    """What the editor shows after each edit (the outline, then every finding) equals a fresh
+    ``confnotes lint`` of the same text, on realistic notes and a long talk."""
+    checker = Checker(LintRequest())
+    config = checker.config_for(str(tmp_path / "talk.md"))
+    rng = random.Random(2026)
+    for note in [*CORPUS[:: max(1, len(CORPUS) // 12)], ROOT.parent / "notes" / "scale2025.md"]:
+        lines = note.read_text(encoding="utf-8").split("\n")
+        for _ in range(8):
+            _edit(rng, lines)
+            source = decode("\n".join(lines).encode(), tracked)
+            again = checker.check(source, config)
+            fresh = _fresh(tracked, lambda source=source: checker.check(source, config))
+            assert again[0].doc == fresh[0].doc
+            assert [(f.rule, f.line, f.col, f.message) for f in again[1]] == [(f.rule, f.line, f.col, f.message) for f in fresh[1]]
+
+
+def test_a_refused_reading_leaves_the_next_one_right(tracked):
+    """A note nested past the limit is refused; the reading after it equals a fresh one."""
+    from confnotes.errors import NotesError
+
+    parse("# Talk\n\n- a\n\nText.\n\n## More\n\n- b\n", tracked)
+    with pytest.raises(NotesError):
+        parse("# Talk\n\n- a\n\nText.\n\n" + "".join("  " * depth + "- x\n" for depth in range(200)), tracked)
+    text = "# Talk\n\n- a\n\nText.\n\n## More\n\n- b\n- c\n"
+    assert parse(text, tracked) == _fresh(tracked, lambda: parse(text, tracked))
