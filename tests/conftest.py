@@ -70,6 +70,15 @@ def browser():
         instance.close()
 
 
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The path of Debian's Chromium, for a test that drives it with Playwright's async API beside
+    its own asyncio work (a language server's client). Under CI=true a missing browser is a failure."""
+    from helpers import require
+
+    return require(_chromium_path(), "Debian's chromium is not installed (apt-get install chromium)")
+
+
 @pytest.fixture
 def open_page(browser):
     """Open a local file in a fresh page; returns (page, console_errors, requests)."""
@@ -126,6 +135,7 @@ def _lint_cache_outside_the_checkout(tmp_path_factory):
 USES: dict[str, tuple[str, str | None]] = {
     "browser": ("integration", "browser"),
     "open_page": ("integration", "browser"),
+    "chromium": ("integration", "browser"),
     "weasyprint": ("integration", None),
     "libreoffice": ("integration", "libreoffice"),
     "processes": ("integration", None),

@@ -372,3 +372,43 @@ def test_a_save_during_the_first_build_is_built_after_it(tmp_path, monkeypatch):
     assert len(calls) == 2
     serving = [watching for message, watching in said if message.startswith("Serving")]
     assert serving == [True]  # the address is printed once the watcher sees saves
+
+
+def test_serve_one_note_previews_its_page_and_deck_alone(tmp_path, processes):
+    """``confnotes serve talk.md``: the note beside it is not built, and the addresses of the note's
+    page and deck are printed (the index would otherwise be where they are found)."""
+    notes = tmp_path / "my notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text("# Live Talk\n\n## Part\n\n- first version\n", encoding="utf-8")
+    (notes / "other.md").write_text("# Other\n\n## Part\n\n- untouched\n", encoding="utf-8")
+    proc, port = _serve(notes / "talk.md")
+    try:
+        printed = [proc.stdout.readline() for _ in range(2)] if proc.stdout else []
+        assert [line.strip() for line in printed] == [
+            f"http://127.0.0.1:{port}/talk.html",
+            f"http://127.0.0.1:{port}/talk.slides.html (Ctrl-C stops)",
+        ]
+        assert _get(port, "/talk.slides.html")[0] == 200 and "first version" in _get(port, "/talk.html")[1]
+        assert _get(port, "/other.html")[0] == 404
+        assert "other.html" not in _get(port, "/")[1]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_serve_refuses_a_file_that_is_not_a_note(tmp_path, cli):
+    (tmp_path / "talk.txt").write_text("# Talk\n", encoding="utf-8")
+    result = cli("serve", str(tmp_path / "talk.txt"), "--port", "0")
+    assert result.exit_code == 2
+    assert "talk.txt" in result.output and "not a note" in result.output and "Traceback" not in result.output
+
+
+def test_the_cursor_is_one_event_naming_the_deck(tmp_path):
+    """``PreviewServer.go_to`` (the editor's cursor) is one ``goto`` event naming the deck's page, which
+    the page's script follows (in Chromium: tests/test_lsp_preview.py)."""
+    with _in_process(tmp_path) as (server, talk):
+        page = server.page_of(str(talk), "slides")
+        assert page == "talk.slides.html" and server.page_of(str(talk), "html") == "talk.html"
+        client = server.broadcaster.subscribe(page=page)
+        server.go_to(page, 3)
+        assert client.get(timeout=5) == ("goto", '{"page": "talk.slides.html", "slide": 3}')

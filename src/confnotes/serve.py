@@ -21,7 +21,7 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from confnotes.build import BuildRequest, build_site, site_pages
 from confnotes.images import IMAGE_SUFFIXES
@@ -65,6 +65,10 @@ RELOAD_SCRIPT = (
     # a page reloads as soon as its own file is written, and not again when the build is done; a
     # page of a note the build left alone stays as it is, unless every page must change (the banner)
     "s.addEventListener('written',function(e){if(data(e)===here)go(e);});"
+    # the editor's cursor moved to another slide of this deck (``PreviewServer.go_to``): the deck's own
+    # hash navigation shows it, in the presenter view too
+    "s.addEventListener('goto',function(e){var d=data(e);if(!d||d.page!==here||!(d.slide>0))return;"
+    "var h=/^#presenter/.test(location.hash)?'#presenter:'+d.slide:'#'+d.slide;if(location.hash!==h)location.hash=h;});"
     "s.addEventListener('reload',function(e){var d=data(e)||{all:true};"
     "if(d.all||note===null||((d.notes||[]).indexOf(note)>=0&&(d.written||[]).indexOf(here)<0))go(e);});"
     "})();</script>"
@@ -429,8 +433,10 @@ class PreviewServer:
         trust_templates: bool = False,
         limits: ServeLimits | None = None,
         config_file: str | None = None,
+        note: str | None = None,
     ) -> None:
         self.source_dir = source_dir
+        self.note = note  # previewing one note of ``source_dir`` (``serve talk.md``, the editor's preview)
         self.trust_templates = trust_templates
         self.config_file = config_file
         self.out_dir = tempfile.mkdtemp(prefix="confnotes-serve-")
@@ -469,6 +475,36 @@ class PreviewServer:
         host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/"
 
+    def page_of(self, note: str, kind: str = "slides") -> str | None:
+        """The page the site shows ``note`` (a path) as, in format ``kind`` (``talk.slides.html``); None
+        before it is built."""
+        from confnotes.render.formats import output_format
+
+        suffix = output_format(kind).suffix
+        root = Path(self.source_dir).resolve()
+        try:
+            rel = Path(note).resolve().relative_to(root).as_posix()
+        except ValueError:
+            return None
+        page = rel.rsplit(".", 1)[0] + suffix
+        return page if self.pages.get(page) == rel else None
+
+    def stop(self) -> None:
+        """Stops a preview running in another thread (``run``): it removes its temporary folder as it ends."""
+        self.stopping.set()
+        threading.Thread(target=self.httpd.shutdown, daemon=True).start()  # it waits for serve_forever to end
+
+    def _pages_line(self) -> str:
+        """For one note: the addresses of its page and deck, which the index would otherwise list."""
+        if not self.note:
+            return ""
+        pages = [page for page in (self.page_of(self.note, "html"), self.page_of(self.note, "slides")) if page]
+        return "".join(f"\n  {self.url}{quote(page)}" for page in pages)
+
+    def go_to(self, page: str, slide: int) -> None:
+        """Shows slide ``slide`` (1 is the first) on the open copies of ``page``: the editor's cursor moved."""
+        self.broadcaster.send(json.dumps({"page": page, "slide": slide}), "goto")
+
     def rebuild(self) -> Rebuilt:
         """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
         An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on.
@@ -504,6 +540,7 @@ class PreviewServer:
                     config_file=self.config_file,
                     on_written=announce,
                     first=viewed_formats(self.broadcaster.pages()),
+                    only=(self.note,) if self.note else (),
                 )
             )
         except NotesError as exc:
@@ -564,8 +601,9 @@ class PreviewServer:
             watcher.start()
             self.watching.wait(timeout=10)
             self.rebuild()
-            self.echo(f"Serving {self.source_dir} at {self.url} (Ctrl-C stops)")
-            self.httpd.serve_forever(poll_interval=0.2)
+            self.echo(f"Serving {self.note or self.source_dir} at {self.url}{self._pages_line()} (Ctrl-C stops)")
+            if not self.stopping.is_set():
+                self.httpd.serve_forever(poll_interval=0.2)
         except KeyboardInterrupt:
             pass
         finally:

@@ -44,6 +44,8 @@ class BuildRequest:
     on_written: Callable[[str], None] | None = field(default=None, compare=False)
     #: of ``formats``, those to render first (the preview: the formats of the pages open in a browser)
     first: tuple[str, ...] = field(default=(), compare=False)
+    #: only these notes of the folder (``serve talk.md``: one note's page and deck); empty: every note
+    only: tuple[str, ...] = ()
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -142,6 +144,9 @@ def _listed_notes(request: BuildRequest, out_dir: Path) -> list[str]:
 
     out_resolved = out_dir.resolve()
     notes = [n for n in discover([request.source_dir], request.exclude) if out_resolved not in Path(os.path.abspath(n)).parents]
+    if request.only:
+        wanted = {os.path.abspath(note) for note in request.only}
+        notes = [note for note in notes if os.path.abspath(note) in wanted]
     if request.shard is not None:
         k, n = request.shard
         notes = [note for index, note in enumerate(notes) if index % n == k - 1]

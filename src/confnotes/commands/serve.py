@@ -1,4 +1,4 @@
-"""confnotes serve: live preview of a folder of notes."""
+"""confnotes serve: live preview of a folder of notes, or of one note."""
 
 from __future__ import annotations
 
@@ -9,24 +9,34 @@ from confnotes.errors import ErrorKind, NotesError
 
 
 @click.command("serve")
-@click.argument("directory", required=False, default="notes", type=click.Path(file_okay=False, readable=False))
+@click.argument("directory", metavar="[FOLDER|NOTE]", required=False, default="notes", type=click.Path(readable=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; only this machine by default.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
 @config_option
 def command(directory: str, port: int, host: str, trust_templates: bool, config_file: str | None) -> None:
-    """Live preview of a folder of notes: pages and decks rebuilt on save, open pages reload.
+    """Live preview of a folder of notes (``notes`` by default), or of one note (``serve talk.md``:
+    its page and its deck): rebuilt on save, open pages reload.
 
     Serves only its own output folder; Ctrl-C stops it.
     """
     from pathlib import Path
 
     from confnotes.serve import PreviewServer
+    from confnotes.source import NOTE_SUFFIXES
 
-    if not Path(directory).is_dir():
-        raise NotesError("no such folder", path=directory, kind=ErrorKind.USAGE)
+    target = Path(directory)
+    note = None
+    if target.is_file() and target.suffix.lower() in NOTE_SUFFIXES:
+        note, directory = str(target), str(target.parent)
+    elif target.is_file():
+        raise NotesError(f"not a note (a {' or '.join(NOTE_SUFFIXES)} file) or a folder", path=str(target), kind=ErrorKind.USAGE)
+    elif not target.is_dir():
+        raise NotesError("no such folder or note", path=str(target), kind=ErrorKind.USAGE)
     try:
-        server = PreviewServer(directory, host, port, lambda text, err=False: say(text, err=err), trust_templates, config_file=config_file)
+        server = PreviewServer(
+            directory, host, port, lambda text, err=False: say(text, err=err), trust_templates, config_file=config_file, note=note
+        )
     except OSError as exc:
         raise NotesError(f"cannot listen on {host}:{port}: {exc.strerror}", kind=ErrorKind.USAGE) from None
     server.run()

@@ -3,6 +3,7 @@ completions, links and code actions, as lsprotocol values. Pure: no I/O, no serv
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,8 @@ SOURCE = "confnotes"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.confnotes"
 FORMAT = f"{lsp.CodeActionKind.Source.value}.format.confnotes"
 SHOW_TIMING = "confnotes.showTiming"
+#: opens the note's live deck in the browser; the deck then follows the cursor (``confnotes serve NOTE``)
+PREVIEW = "confnotes.preview"
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning, "info": lsp.DiagnosticSeverity.Information}
 _DIRECTIVE_OPEN = re.compile(r"<!--\s*confnotes-(?:disable-next-line|disable|enable)\b[^>]*$")
 _DIRECTIVE_START = re.compile(r"<!--\s*confnotes-[\w-]*$")
@@ -290,19 +293,23 @@ def _matches(title: str, query: str) -> bool:
 
 
 def code_lenses(analysis: Analysis, uri: str) -> list[lsp.CodeLens]:
-    """In talk notes: ``≈ 3:20 of 4:00`` over each part, and ``18:40 of a 20:00 slot`` at the top."""
+    """``Preview deck`` over the title of a saved note; in talk notes also ``≈ 3:20 of 4:00`` over each
+    part, and ``18:40 of a 20:00 slot`` at the top."""
     from confnotes.timing import Timing, format_minutes
 
-    plan = analysis.timing()
-    if not isinstance(plan, Timing):
-        return []
-    command = SHOW_TIMING
-
-    def lens(line: int, title: str) -> lsp.CodeLens:
+    def lens(line: int, title: str, command: str = SHOW_TIMING) -> lsp.CodeLens:
         return lsp.CodeLens(
             range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)),
             command=lsp.Command(title=title, command=command, arguments=[uri]),
         )
+
+    previews = []
+    if analysis.context is not None and os.path.isfile(analysis.path):
+        span = analysis.context.doc.meta.title_span
+        previews.append(lens(span.start - 1 if span is not None else 0, "Preview deck", PREVIEW))
+    plan = analysis.timing()
+    if not isinstance(plan, Timing):
+        return previews
 
     total = plan.total_minutes
     slides = len(plan.slides)
@@ -315,7 +322,35 @@ def code_lenses(analysis: Analysis, uri: str) -> list[lsp.CodeLens]:
             budget = f" of {format_minutes(section.budget_minutes)}" if section.budget_minutes is not None else ""
             over = " (over)" if section.status == "over" else ""
             out.append(lens(section.line - 1, f"≈ {format_minutes(section.minutes)}{budget}{over}"))
-    return out
+    return previews + out
+
+
+def slide_at(analysis: Analysis, line: int) -> int:
+    """The deck's slide (1 is the first) that shows what is written on ``line`` (1-based): within the
+    innermost section holding the line, the last slide made from a line at or above it (the first
+    part of one split over several), the section's first slide on its heading; the title slide above
+    the first section."""
+    from confnotes.model import SECTION, Node, walk_content
+
+    if analysis.context is None:
+        return 1
+    slides = list(enumerate(analysis.context.fitted_deck.slides, 1))
+    holding = [
+        entry.span
+        for entry in walk_content(analysis.context.doc.content)
+        if type(entry) is Node and entry.kind == SECTION and entry.span.start <= line <= entry.span.end
+    ]
+    if holding:
+        span = holding[-1]
+        inside = [(number, slide.line) for number, slide in slides if span.start <= slide.line <= span.end]
+        if inside:
+            above = [pair for pair in inside if pair[1] <= line]
+            return max(above, key=lambda pair: (pair[1], -pair[0]))[0] if above else inside[0][0]
+    found, found_line = 1, 0
+    for number, slide in slides:
+        if found_line < slide.line <= line:
+            found, found_line = number, slide.line
+    return found
 
 
 def timing_table(analysis: Analysis) -> str:
