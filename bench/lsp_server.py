@@ -180,6 +180,16 @@ def _analyses_alone(lines: int) -> str:
     return done.stdout.strip()
 
 
+def typing_p95(lines: int, edits: int = 100) -> float:
+    """The typing session alone on a ``lines``-line talk: p95 of last change to diagnostics, beyond the debounce."""
+    folder = Path(tempfile.mkdtemp(prefix="confnotes-lsp-bench-"))
+    note = folder / "talk.md"
+    text = talk_note(lines)
+    note.write_text(text, encoding="utf-8")
+    latencies = sorted(asyncio.run(_session(note, text, edits, 1))["latencies"])  # type: ignore[arg-type]
+    return latencies[int(len(latencies) * 0.95) - 1]
+
+
 def _costs(lines: int = 2000) -> dict[str, float]:
     """Where the server's time goes (the profile behind a missed target): importing the protocol's
     types (lsprotocol, which builds its 1,000-odd attrs classes at import), Python's own start, and
@@ -197,8 +207,18 @@ def _costs(lines: int = 2000) -> dict[str, float]:
     note.write_text(text, encoding="utf-8")
     analyse(str(note), text)  # rule modules and parsers loaded, as in a running server
     bare = MarkdownIt("commonmark").enable("table")
+    from confnotes.parse import incremental
+
     edits = count(1)  # each analysis of an edited text, as each keystroke makes one
-    inside = interleaved({"analyse": lambda: analyse(str(note), text + "x" * next(edits)), "bare": lambda: bare.parse(text)}, 5)
+    typed = talk_note(lines).split("\n")
+
+    def keystroke() -> object:
+        typed[len(typed) // 2] = "x" * next(edits) + typed[len(typed) // 2]
+        return analyse(str(note), "\n".join(typed))
+
+    incremental.track(str(note))  # as the server reads an open note: only what the edit changed is parsed again
+    inside = interleaved({"analyse": keystroke, "bare": lambda: bare.parse(text)}, 5)
+    incremental.forget(str(note))
 
     def started(code: str) -> float:
         return timed_cmd([sys.executable, "-c", code], 3)
@@ -224,7 +244,10 @@ def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, s
         f"{m['rss_open_mb']:.0f} / {m['rss_start_mb']:.0f} / {m['rss_end_mb']:.0f} / {m['rss_max_mb']:.0f} MB",
     )
     add("lsp: initialize answered (from the request / from process start)", f"{m['initialize_s']:.3f} / {m['spawn_to_initialize_s']:.3f} s")
+    longer = typing_p95(5000)
+    add(f"lsp: last change to diagnostics, 5000-line talk, beyond the {DEBOUNCE_MS} ms debounce (p95 of 100)", f"{longer:.0f} ms")
     targets.append((f"lsp diagnostics p95 <= {LATENCY_MS} ms beyond the debounce", f"{m['p95_ms']:.0f} ms", m["p95_ms"] <= LATENCY_MS))
+    targets.append((f"lsp diagnostics p95 <= {LATENCY_MS} ms beyond the debounce, 5,000 lines", f"{longer:.0f} ms", longer <= LATENCY_MS))
     targets.append(
         (
             f"lsp memory <= {RSS_MB} MB and within 10% over 1,000 edits",
@@ -250,22 +273,28 @@ def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, s
             "futures for each notification are let go once handled. What the server adds beyond that is pygls's "
             "and the messages' own."
         )
-    if why is not None and (m["p95_ms"] > LATENCY_MS or m["spawn_to_initialize_s"] > INITIALIZE_S):
+    if why is not None and (max(m["p95_ms"], longer) > LATENCY_MS or m["spawn_to_initialize_s"] > INITIALIZE_S):
         c = _costs(lines)
         add(
-            "lsp: one analysis of that talk in-process / its bare markdown-it parse", f"{c['analyse_ms']:.0f} / {c['bare_parse_ms']:.0f} ms"
+            "lsp: one analysis of that talk after a keystroke, in-process / a whole markdown-it parse of it",
+            f"{c['analyse_ms']:.0f} / {c['bare_parse_ms']:.0f} ms",
         )
         add(
             "lsp: start-up: Python / + lsprotocol.types / + pygls's server / + confnotes' server",
             f"{c['python_s']:.3f} / {c['protocol_s']:.3f} / {c['pygls_s']:.3f} / {c['server_s']:.3f} s",
         )
         why["lsp diagnostics p95"] = (
-            f"One analysis of the {lines}-line talk costs {c['analyse_ms']:.0f} ms in-process, of which the bare "
-            f"markdown-it parse of its text is {c['bare_parse_ms']:.0f} ms; the rest is the outline, the lint rules "
-            "with the talk profile (the deck built and fitted for the slide rules, the timing plan) and the "
-            "diagnostics' positions. Each edit re-analyses the whole note: an incremental parse would have to "
-            "reuse markdown-it's block tokens across edits, which it has no API for. The p95 also holds the "
-            "edits that land while an analysis is running (the next one waits for it)."
+            f"One analysis of the {lines}-line talk after a keystroke costs {c['analyse_ms']:.0f} ms in-process. "
+            f"markdown-it's parse of the whole text ({c['bare_parse_ms']:.0f} ms) is no longer in it: the server "
+            "keeps an open note's tokens and parses again only the blocks an edit can have changed "
+            "(parse.incremental; about 20 lines a keystroke, 1-2 ms). What is left runs over the whole note at "
+            "every edit: building the outline from the tokens (about a third), and the lint rules of the talk "
+            "profile, which build and fit the deck twice (unsplit for the slide rules, fitted for the timing "
+            "plan; about two thirds). Reaching the target needs the same reuse one level up: sections whose "
+            "text is unchanged keep their outline nodes, slides and findings (moved by the lines an edit "
+            "added), and note-level rules recombine them. The model's spans are absolute line numbers in "
+            "frozen objects, so that means rebuilding moved sections' spans or making them relative: a "
+            "redesign of the outline model larger than the editor issue, left for its own issue."
         )
         why["lsp initialize"] = (
             f"Python starts in {c['python_s']:.3f} s; importing lsprotocol's types, which every pygls server "

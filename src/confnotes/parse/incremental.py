@@ -9,18 +9,20 @@ looked at, so:
 - the blocks before the edit are kept when every line their rules may have looked at is unchanged.
   A block's rules look at its own lines, at the line after it (to end a paragraph or a list) and,
   for a ``$$`` line that never closes, on to the next blank line: a block is kept when the first
-  blank line at or after its end, and the line after that, stand before the edit;
-- from the end of the last kept block, a *window* of the new text is parsed, ending just after a
-  blank line (no rule's search runs past one, and an unclosed fence or comment runs to the window's
-  end, so it cannot seem closed);
+  blank line at or after its end, and the line after that, stand before the edit. The last such
+  block is read again all the same, from its first line (where a block starts is known exactly;
+  where markdown-it went on after one is not always its last line: a ``:::`` container's close);
+- from there a *window* of the new text is parsed, ending just after a blank line (no rule's search
+  runs past one, and an unclosed fence or comment runs to the window's end, so it cannot seem closed);
 - as soon as the window starts a top-level block where an old block started in the unchanged tail
   of the note, the old tokens from there on are the new ones (their lines moved by the lines the
   edit added or removed). When no such block is found, the window grows, at most to the end.
 
 The result is the token stream a full parse makes (``tests/test_incremental_parse.py`` checks it
 after every edit of random edit scripts, and the language server's findings against ``lint``'s).
-A text whose fenced-div rule differs from the last one's (a ``:::`` typed or removed), or an edit
-in the note's first block (its front matter), is parsed whole. Nothing is kept for notes that are
+A text whose fenced-div rule differs from the last one's (a ``:::`` typed or removed), an edit in
+the note's first two blocks (its front matter, its title), or a first line of dashes that opened no
+front matter (the front-matter rule looks for its close to the end), is parsed whole. Nothing is kept for notes that are
 not tracked: the command line parses each note once.
 """
 
