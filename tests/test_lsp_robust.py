@@ -438,3 +438,32 @@ async def test_a_note_whose_path_the_editor_percent_encodes_gets_its_diagnostics
     )
     assert "CN103" not in [d.code for d in await diagnostics(client, uri, 2)]
     assert [published for published in client.diagnostics if "my notes" in published] == []  # only under the editor's URI
+
+
+# ---------------------------------------------------------------- an editor that watches no files
+
+
+@pytest_lsp.fixture(config=server())
+async def neovim07(lsp_client: LanguageClient, tmp_path: Path):
+    await start(lsp_client, "neovim@v0.7.0", root=tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_config_created_beside_the_note_is_read_without_an_edit(neovim07: LanguageClient, tmp_path: Path):
+    """Neovim 0.7 registers no file watchers for servers: the server looks at the configs of the open
+    notes' folders itself, so a confnotes.toml written (or changed) on disk re-checks the note at once."""
+    client = neovim07
+    assert not client.registrations  # type: ignore[attr-defined]
+    notes = tmp_path / "day 1"
+    notes.mkdir()
+    note = notes / "n.md"
+    note.write_bytes(SEED.read_bytes())
+    uri = open_note(client, note)
+    assert {d.code for d in await diagnostics(client, uri, 1)} == {"CN110", "CN111"}
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    (tmp_path / "confnotes.toml").write_text('[lint]\nignore = ["stray-filename"]\n', encoding="utf-8")
+    assert {d.code for d in await diagnostics(client, uri, 1, after=before)} == {"CN110"}
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    (tmp_path / "confnotes.toml").write_text('[lint]\nignore = ["stray-filename", "pasted-structure"]\n', encoding="utf-8")
+    assert await diagnostics(client, uri, 1, after=before) == []

@@ -38,6 +38,8 @@ T = TypeVar("T")
 CONFIG_GLOBS = ("**/confnotes.toml", "**/pyproject.toml")
 #: the notification an editor may send as its cursor moves (the live preview follows it)
 CURSOR = "confnotes/cursor"
+#: how often the server looks at config files when the editor watches none for it
+CONFIG_POLL_SECONDS = 1.0
 #: the longest the first build of a preview is waited for (a guard, not a target)
 PREVIEW_PATIENCE = 120.0
 #: a path for a buffer that is not a file (``untitled:``): read as ``lint -`` reads standard input
@@ -114,6 +116,8 @@ class NotesServer(LanguageServer):
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
         #: live previews the editor opened (``confnotes.preview``), by note path, and the slide each shows
         self.previews: dict[str, Any] = {}
+        self.config_poll: asyncio.Task[None] | None = None  # looking at config files (``_poll_config_files``)
+        self.config_seen: dict[str, tuple[tuple[str, int, int], ...]] = {}
         self.shown_slides: dict[str, int] = {}
         self.workspace_notes: dict[str, tuple[int, int, list[tuple[str, int, str]]]] = {}
         self.published: dict[str, int | None] = {}
@@ -333,13 +337,14 @@ async def initialized(ls: NotesServer, _params: lsp.InitializedParams) -> None:
         ls.show(f"confnotes: {warning}", once=True)
     capabilities = ls.client_capabilities
     watched = capabilities.workspace and capabilities.workspace.did_change_watched_files
-    if watched and watched.dynamic_registration:
-        await _watch_config_files(ls)
+    if not (watched and watched.dynamic_registration and await _watch_config_files(ls)):
+        # the editor watches no files for servers (Neovim before 0.9, Helix): the server looks itself
+        ls.config_poll = asyncio.get_running_loop().create_task(_poll_config_files(ls))
     await pull_settings(ls)
 
 
-async def _watch_config_files(ls: NotesServer) -> None:
-    """Ask the client to say when a confnotes.toml or pyproject.toml changes on disk."""
+async def _watch_config_files(ls: NotesServer) -> bool:
+    """Ask the client to say when a confnotes.toml or pyproject.toml changes on disk; whether it agreed."""
     watchers = [lsp.FileSystemWatcher(glob_pattern=glob) for glob in CONFIG_GLOBS]
     registration = lsp.Registration(
         id="confnotes-config-files",
@@ -349,7 +354,61 @@ async def _watch_config_files(ls: NotesServer) -> None:
     try:
         await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
     except Exception as exc:  # noqa: BLE001 - a client that advertises the capability but refuses it
-        logger.warning("cannot watch config files (%s); they are read again when a note changes or is saved", exc)
+        logger.warning("the editor cannot watch config files (%s); the server looks at them itself", exc)
+        return False
+    return True
+
+
+def _config_files(folders: list[tuple[str, str | None]]) -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """For each folder from an open note's up to its workspace root (or the file system's), the
+    configs confnotes would find there, with their modification times and sizes."""
+    found: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    for start, stop in folders:
+        folder = start
+        while folder not in found:
+            present = []
+            for name in ("confnotes.toml", "pyproject.toml"):
+                candidate = os.path.join(folder, name)
+                try:
+                    stat = os.stat(candidate)
+                except OSError:
+                    continue
+                present.append((candidate, stat.st_mtime_ns, stat.st_size))
+            found[folder] = tuple(present)
+            parent = os.path.dirname(folder)
+            if folder == stop or parent == folder:
+                break
+            folder = parent
+    return found
+
+
+def _config_folders(ls: NotesServer, paths: list[str]) -> list[tuple[str, str | None]]:
+    return [(os.path.dirname(os.path.abspath(path)), ls.workspace_root(path)) for path in paths if path != UNSAVED]
+
+
+def remember_configs(ls: NotesServer, path: str) -> None:
+    """The configs above a note just opened, as its first reading finds them: what the server's own
+    looking compares with (a config written a moment after the note opened is a change)."""
+    if ls.config_poll is not None:
+        for folder, configs in _config_files(_config_folders(ls, [path])).items():
+            ls.config_seen.setdefault(folder, configs)
+
+
+async def _poll_config_files(ls: NotesServer) -> None:
+    """Re-check every open note when a config in one of their folders is created, changed or removed."""
+    loop = asyncio.get_running_loop()
+    while not ls.shut_down:
+        try:
+            folders = _config_folders(ls, [ls.path_of(uri) for uri in ls.open_uris()])
+            current = await loop.run_in_executor(None, _config_files, folders)  # file system calls, off the loop
+            seen = ls.config_seen
+            if any(folder in seen and seen[folder] != configs for folder, configs in current.items()):
+                logger.info("a config file changed; checking the open notes again")
+                ls.refresh_all()
+            seen.update(current)
+        except Exception:  # a bug: logged, and the looking goes on
+            logger.exception("looking at config files failed")
+        await asyncio.sleep(CONFIG_POLL_SECONDS)
 
 
 async def pull_settings(ls: NotesServer) -> None:
@@ -399,6 +458,7 @@ def did_open(ls: NotesServer, params: lsp.DidOpenTextDocumentParams) -> None:
     from confnotes.parse import incremental
 
     incremental.track(ls.path_of(params.text_document.uri))  # each re-reading parses only what an edit changed
+    remember_configs(ls, ls.path_of(params.text_document.uri))
     ls.schedule(params.text_document.uri, 0)
 
 
