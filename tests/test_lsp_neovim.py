@@ -11,6 +11,7 @@ from pathlib import Path
 from helpers import require_program
 
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "lsp_check.lua"
+SESSION = Path(__file__).resolve().parent / "nvim" / "lsp_session.lua"
 NOTE = "# Talk\n\n## Points\n\n1. one\n3. three\n4. four\n"
 
 
@@ -47,3 +48,62 @@ def test_neovim_opens_a_note_sees_diagnostics_and_applies_a_fix(cli, tmp_path: P
     buffer = details[details.index("--- buffer") + 1 :]
     assert "\n".join(buffer) + "\n" == fixed.read_text(encoding="utf-8")
     assert note.read_text(encoding="utf-8") == NOTE  # the fix changed the buffer, the file is unsaved
+
+
+TALK = """---
+duration: 20min
+---
+# Error budgets
+
+## Why budgets fail
+
+*   product never agreed
+*   nobody stops shipping
+
+## A policy
+
+1. at 50% burn
+3. at 75% burn
+"""
+
+
+def test_neovim_07_shows_symbols_lenses_formats_and_reloads_a_config(cli, tmp_path: Path, processes):
+    """The rest of docs/editors.md's promises for Neovim, in the Neovim CI has (0.7): document symbols
+    are the outline, lenses the talk clock, formatting is fmt's text, and a confnotes.toml written on
+    disk re-checks the note with no edit (0.7 registers no file watchers)."""
+    nvim = require_program("nvim", install="apt-get install neovim")
+    note = tmp_path / "talk.md"
+    note.write_text(TALK, encoding="utf-8")
+    formatted = tmp_path / "formatted.md"
+    formatted.write_text(TALK, encoding="utf-8")
+    cli("fmt", str(formatted))
+    out = tmp_path / "result.txt"
+    env = {
+        **os.environ,
+        "CONFNOTES_NOTE": str(note),
+        "CONFNOTES_PYTHON": sys.executable,
+        "CONFNOTES_OUT": str(out),
+        "CONFNOTES_CONFIG": str(tmp_path / "confnotes.toml"),
+        "CONFNOTES_CONFIG_TEXT": '[lint]\nignore = ["numbering"]\n',
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    proc = subprocess.run(
+        [nvim, "--headless", "--clean", "-n", "-c", f"luafile {SESSION}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.exists(), f"nvim wrote no result (exit {proc.returncode}): {proc.stderr[-2000:]}"
+    status, *details = out.read_text(encoding="utf-8").splitlines()
+    assert status == "ok", "\n".join(details)
+    assert "symbol Why budgets fail line 6" in details and "symbol A policy line 11" in details
+    lenses = [line for line in details if line.startswith("lens ")]
+    assert any("slot" in line for line in lenses) and "lens line 4: Preview deck" in lenses
+    text = details[details.index("--- formatted") + 1 : details.index("--- end")]
+    assert "\n".join(text) + "\n" == formatted.read_text(encoding="utf-8")
+    counts = [int(line.rsplit(" ", 1)[1]) for line in details if line.startswith("diagnostics")]
+    assert counts[0] > counts[-1], details
