@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "confnotes.serve": 8,
     "confnotes.lsp": 8,
     "confnotes.importers": 6,
+    "confnotes.schedule": 6,
     "confnotes.doctor": 8,
     "confnotes.cli": 9,
     "confnotes.commands": 9,

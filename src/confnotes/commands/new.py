@@ -1,18 +1,23 @@
-"""confnotes new: a note from a template."""
+"""confnotes new: a note from a template, or one note per session of a conference's schedule."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from confnotes.commands import say, shown
 from confnotes.errors import ErrorKind, NotesError
 
+if TYPE_CHECKING:
+    from confnotes.schedule import Conference, Session
+
 
 @click.command("new")
-@click.argument("title")
-@click.option("--event", default=None, help="The event, e.g. 'PyCon 2026'.")
+@click.argument("title", required=False)
+@click.option("--event", default=None, help="The event, e.g. 'PyCon 2026' (with --schedule: instead of the schedule's name).")
 @click.option("--date", default=None, help="The date, e.g. 2026-05-14.")
 @click.option("--reading-list", is_flag=True, help="Scaffold a reading list (entries with annotations).")
 @click.option(
@@ -23,16 +28,87 @@ from confnotes.errors import ErrorKind, NotesError
     type=click.Path(file_okay=False),
     help="Folder for the note (created if missing).",
 )
-@click.option("-o", "--output", default=None, help="The note's file name (default: from the title).")
-def command(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
-    """Create a note from a template: front matter and a skeleton. Never overwrites a file."""
-    from pathlib import Path
+@click.option("-o", "--output", default=None, help="The note's file name (default: from the title); with --schedule, the folder.")
+@click.option(
+    "--schedule",
+    "schedule",
+    default=None,
+    metavar="FILE",
+    help="A conference's schedule (frab XML, pretalx/frab JSON, Sessionize JSON or .ics): a note per chosen session.",
+)
+@click.option("--all", "every", is_flag=True, help="With --schedule: every session (breaks aside).")
+@click.option("--session", "sessions", multiple=True, metavar="ID", help="With --schedule: this session (repeatable).")
+@click.option("--day", default=None, help="With --schedule: the sessions of this day (2027-06-09, or 1 for the first day).")
+@click.option("--room", default=None, help="With --schedule: the sessions in this room.")
+@click.option("--track", default=None, help="With --schedule: the sessions of this track.")
+@click.option(
+    "--update",
+    is_flag=True,
+    help="With --schedule: also refresh the schedule's keys (title, speakers, room, start, …) in notes made before; bodies stay.",
+)
+@click.option(
+    "--timezone", default=None, metavar="ZONE", help="With --schedule: the conference's zone when the file names none (Sessionize)."
+)
+def command(
+    title: str | None,
+    event: str | None,
+    date: str | None,
+    reading_list: bool,
+    folder: str,
+    output: str | None,
+    schedule: str | None,
+    every: bool,
+    sessions: tuple[str, ...],
+    day: str | None,
+    room: str | None,
+    track: str | None,
+    update: bool,
+    timezone: str | None,
+) -> None:
+    """Create a note from a template: front matter and a skeleton. Never overwrites a file.
 
+    With --schedule FILE, create a note per session of a conference's schedule instead (choose
+    them with --all, --session, --day, --room, --track; the choices combine): front matter with
+    the title, speakers, event, room, start, duration (the slot `time` uses), track, url and
+    session id, the abstract as a quote, named DATE-ROOM-TITLE.md. A session that already has a
+    note in the folder is left alone; --update sets that note's schedule keys to the schedule's
+    (a moved talk) and keeps every other byte.
+
+    \b
+    Examples:
+      confnotes new "Keynote notes" --event "PyCon 2026"
+      confnotes new --schedule schedule.xml --day 1 --room "Hall A" -o notes/
+      confnotes new --schedule schedule.json --all --update
+    """
+    if schedule is not None:
+        if title is not None or reading_list or date is not None:
+            raise NotesError("with --schedule the schedule names the notes; drop TITLE, --date and --reading-list", kind=ErrorKind.USAGE)
+        _from_schedule(schedule, Path(output or folder), event, every, sessions, day, room, track, update, timezone)
+        return
+    chosen = [
+        name
+        for name, given in (
+            ("--all", every),
+            ("--session", sessions),
+            ("--day", day),
+            ("--room", room),
+            ("--track", track),
+            ("--update", update),
+            ("--timezone", timezone),
+        )
+        if given
+    ]
+    if chosen:
+        raise NotesError(f"{chosen[0]} chooses sessions of a schedule; add --schedule FILE", kind=ErrorKind.USAGE)
+    if title is None or not title.strip():
+        raise NotesError('the title is empty; give the note a title, e.g. confnotes new "Keynote notes"', kind=ErrorKind.USAGE)
+    _from_template(title, event, date, reading_list, folder, output)
+
+
+def _from_template(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
     from confnotes.render.html import slugify
     from confnotes.templating import render_template
 
-    if not title.strip():
-        raise NotesError('the title is empty; give the note a title, e.g. confnotes new "Keynote notes"', kind=ErrorKind.USAGE)
     if date is not None:
         import datetime
 
@@ -45,10 +121,113 @@ def command(title: str, event: str | None, date: str | None, reading_list: bool,
     target = Path(output) if output else Path(folder) / f"{slugify(title)}.md"
     text = render_template("new-reading-list.md" if reading_list else "new-note.md", (), title=title, event=event, date=date)
     target.parent.mkdir(parents=True, exist_ok=True)
+    if not _create(target, text):
+        raise NotesError("already exists; confnotes new never overwrites a note", path=str(target), kind=ErrorKind.USAGE)
+    say(shown(target))
+
+
+def _create(target: Path, text: str) -> bool:
+    """Write a new note; False when a file of that name is there (it is never overwritten)."""
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
-        raise NotesError("already exists; confnotes new never overwrites a note", path=str(target), kind=ErrorKind.USAGE) from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
-    say(shown(target))
+    return True
+
+
+def choose_sessions(
+    conference: Conference, every: bool, ids: tuple[str, ...], day: str | None, room: str | None, track: str | None
+) -> list[Session]:
+    """The sessions the options name (they combine); a name the schedule does not have is a usage error naming the closest."""
+    from confnotes.errors import closest
+
+    if not (every or ids or day or room or track):
+        raise NotesError("choose the sessions: --all, --session ID, --day, --room or --track", kind=ErrorKind.USAGE)
+    chosen = [s for s in conference.sessions if not s.service or s.id in ids]
+
+    def pick(value: str, names: list[str], what: str) -> str:
+        for name in names:
+            if name.casefold() == value.casefold():
+                return name
+        hint = closest(value, names)
+        suggestion = f"; did you mean '{hint}'?" if hint else f" (it has: {', '.join(names[:12])})"
+        raise NotesError(f"the schedule has no {what} '{value}'{suggestion}", kind=ErrorKind.USAGE)
+
+    for wanted in ids:
+        if conference.session(wanted) is None:
+            pick(wanted, [s.id for s in conference.sessions], "session")
+    if ids:
+        chosen = [s for s in chosen if s.id in ids]
+    if day:
+        days = [d.isoformat() for d in conference.days]
+        if day.isdigit() and 1 <= int(day) <= len(days):
+            day = days[int(day) - 1]
+        when = pick(day, days, "day")
+        chosen = [s for s in chosen if s.day.isoformat() == when]
+    if room:
+        where = pick(room, list(conference.rooms), "room")
+        chosen = [s for s in chosen if s.room == where]
+    if track:
+        which = pick(track, list(conference.tracks), "track")
+        chosen = [s for s in chosen if s.track == which]
+    return chosen
+
+
+def _from_schedule(
+    path: str,
+    folder: Path,
+    event: str | None,
+    every: bool,
+    ids: tuple[str, ...],
+    day: str | None,
+    room: str | None,
+    track: str | None,
+    update: bool,
+    timezone: str | None,
+) -> None:
+    """Every chosen session's note planned first (the schedule read whole, every name made), then written."""
+    from confnotes.check import encode_like
+    from confnotes.output import rewrite_note
+    from confnotes.schedule import read_schedule
+    from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
+
+    conference = read_schedule(path, timezone)
+    chosen = choose_sessions(conference, every, ids, day, room, track)
+    if not chosen:
+        raise NotesError("no session of the schedule matches those choices", kind=ErrorKind.USAGE)
+    existing = session_notes(folder, conference, event)
+    taken = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+    made: list[tuple[Path, str]] = []
+    kept = 0
+    updates: list[tuple[Path, str, bytes, list[str]]] = []
+    for session in chosen:
+        note = existing.get(session.id)
+        if note is not None:
+            kept += 1
+            wanted = front_matter(session, conference, event)
+            keys = changed_keys(note, wanted)
+            if update and keys:
+                new_text = with_front_matter(note.source.text, wanted, keys)
+                updates.append((note.path, note.source.text, encode_like(note.source, new_text), keys))
+            continue
+        name = note_name(session)
+        stem, number = name[:-3], 2
+        while name in taken:  # two sessions with one day, room and title; or a file that is not this session's note
+            name, number = f"{stem}-{number}.md", number + 1
+        taken.add(name)
+        made.append((folder / name, note_text(session, conference, event)))
+    folder.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for target, text in made:
+        if _create(target, text):
+            written += 1
+            say(shown(target))
+    for target, read, payload, keys in updates:
+        problem = rewrite_note(str(target), read, payload)
+        say(f"{shown(target)}: {problem}" if problem else f"updated {shown(target)}: {', '.join(keys)}")
+    summary = f"{written} new note(s) in {shown(folder)}"
+    if kept:
+        summary += f"; {kept} session(s) already had a note" + ("" if update else " (--update refreshes their front matter)")
+    say(summary)

@@ -1,0 +1,139 @@
+"""The schedule's model: a conference and its sessions, and the checks every reader's sessions pass."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from confnotes.errors import input_error
+
+#: A schedule of a large conference (frab XML of 1,000 sessions with abstracts) is a few MB.
+MAX_SCHEDULE_BYTES = 16 * 1024 * 1024
+#: More sessions than this is no conference's schedule.
+MAX_SESSIONS = 20_000
+
+#: Sessions of these types are the timetable's breaks, not talks to take notes at.
+SERVICE_TYPES = frozenset(("break", "lunch", "coffee break", "coffee", "registration", "pause", "mittagspause", "social event", "other"))
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One slot of the schedule: a talk, a workshop, a keynote, or a break (``service``)."""
+
+    id: str
+    title: str
+    start: dt.datetime  # in the conference's zone when the schedule names one, else as written
+    minutes: int
+    room: str
+    speakers: tuple[str, ...] = ()
+    subtitle: str = ""
+    track: str = ""
+    type: str = ""
+    language: str = ""
+    abstract: str = ""
+    url: str = ""
+    tags: tuple[str, ...] = ()
+    service: bool = False  # a break, lunch or registration: in the timetable, no note
+
+    @property
+    def end(self) -> dt.datetime:
+        return self.start + dt.timedelta(minutes=self.minutes)
+
+    @property
+    def day(self) -> dt.date:
+        return self.start.date()
+
+
+@dataclass(frozen=True, slots=True)
+class Conference:
+    """A schedule: the conference's name and zone, its rooms and tracks in the schedule's order, its sessions by time."""
+
+    title: str
+    sessions: tuple[Session, ...]
+    timezone: str | None = None  # an IANA name (Europe/Berlin), when the schedule names one
+    acronym: str = ""
+    url: str = ""
+    rooms: tuple[str, ...] = field(default=())
+    tracks: tuple[str, ...] = field(default=())
+
+    @property
+    def days(self) -> tuple[dt.date, ...]:
+        return tuple(sorted({session.day for session in self.sessions}))
+
+    def session(self, session_id: str) -> Session | None:
+        return next((s for s in self.sessions if s.id == session_id), None)
+
+
+def checked_session(path: str, number: int, **fields: object) -> Session:
+    """A session from a reader's fields, refused with one line naming it when it lacks a title, a
+    start, a length or a room (``number``: its place in the file, 1-based)."""
+    title = clean(str(fields.get("title") or ""))
+    name = f"session {number}" + (f" ('{title[:60]}')" if title else "")
+    if not title:
+        raise input_error(f"{name} has no title", path)
+    if not isinstance(fields.get("start"), dt.datetime):
+        raise input_error(f"{name} has no start time; a timetable needs one for every session", path)
+    minutes = fields.get("minutes")
+    if not isinstance(minutes, int) or not 0 < minutes <= 24 * 60:
+        raise input_error(f"{name} has no length (an end or a duration between 1 minute and 24 hours)", path)
+    room = clean(str(fields.get("room") or ""))
+    if not room:
+        raise input_error(f"{name} has no room; a timetable needs one for every session", path)
+    kind = clean(str(fields.get("type") or ""))
+    speakers = tuple(dict.fromkeys(clean(s) for s in _texts(fields.get("speakers")) if clean(s)))
+    return Session(
+        id=clean(str(fields.get("id") or "")) or str(number),
+        title=title,
+        start=fields["start"],  # type: ignore[arg-type]
+        minutes=minutes,
+        room=room,
+        speakers=speakers,
+        subtitle=clean(str(fields.get("subtitle") or "")),
+        track=clean(str(fields.get("track") or "")),
+        type=kind,
+        language=clean(str(fields.get("language") or "")),
+        abstract=plain_abstract(str(fields.get("abstract") or "")),
+        url=safe_url(str(fields.get("url") or "")),
+        tags=tuple(dict.fromkeys(clean(t) for t in _texts(fields.get("tags")) if clean(t))),
+        # a break: so typed, or (an .ics has no types) a speakerless "Lunch" or "Coffee break"
+        service=bool(fields.get("service")) or kind.casefold() in SERVICE_TYPES or (not speakers and bool(_BREAK.match(title))),
+    )
+
+
+def _texts(value: object) -> Iterable[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [str(item) for item in value if isinstance(item, str | int)]
+    return []
+
+
+#: a speakerless session so named is a break: "Lunch", "Coffee break (Wednesday)", "Mittagspause"
+_BREAK = re.compile(r"(?i)(lunch|coffee|break|registration|pause|mittagspause|dinner|breakfast)\b")
+_SPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def clean(text: str) -> str:
+    """One line of text from a schedule: controls dropped, runs of space one space."""
+    return _SPACE.sub(" ", _CONTROL.sub("", text)).strip()
+
+
+def plain_abstract(text: str) -> str:
+    """An abstract as paragraphs of plain text: schedules hold Markdown or HTML (pretalx, Sessionize),
+    whose tags are dropped and entities read; paragraphs stay apart, lines within one are joined."""
+    import html
+
+    if "<" in text:
+        text = re.sub(r"(?i)<\s*(br|/p|/li|/h\d)\b[^>]*>", "\n\n", text)
+        text = html.unescape(re.sub(r"<[^>]*>", "", text))
+    paragraphs = [clean(part) for part in re.split(r"\n\s*\n", _CONTROL.sub("", text.replace("\r\n", "\n")))]
+    return "\n\n".join(part for part in paragraphs if part)
+
+
+def safe_url(url: str) -> str:
+    """A session's web address, kept only when it is one (http or https)."""
+    url = clean(url)
+    return url if re.match(r"(?i)https?://[^\s]+$", url) else ""
