@@ -162,7 +162,7 @@ def test_build_uses_config_formats_and_exclude(cli, tmp_path):
     (notes / "drafts" / "wip.md").write_text("# WIP\n")
     assert cli("build", str(notes), "-o", str(tmp_path / "site"), "-j", "1").exit_code == 0
     produced = sorted(p.name for p in (tmp_path / "site").iterdir() if not p.name.startswith("."))
-    assert produced == ["index.html", "outline.json", "talk.slides.txt"]
+    assert produced == ["_site", "feed.xml", "index.html", "outline.json", "talk.slides.txt"]
 
 
 def test_new_defaults_to_notes_and_checks_its_input(cli, tmp_path, monkeypatch):

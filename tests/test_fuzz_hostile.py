@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from confnotes.build import OUTLINES
+from confnotes.build.search import SEARCH_FILES
 from confnotes.cli import main
 from strategies import examples
 
@@ -224,6 +225,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "manifest": json.loads((root / "site" / ".confnotes-manifest.json").read_text()),
         "shard": json.loads((root / "shard" / ".confnotes-manifest.shard-1-of-1.json").read_text()),
         "outlines": root / "shard" / OUTLINES,  # each note's outline, which the shard manifest names
+        "search": root / "shard" / SEARCH_FILES,  # and its search words
     }
 
 
@@ -248,6 +250,7 @@ def test_merge_takes_a_whole_shard_manifest_or_refuses_and_keeps_it(tmp_path_fac
 
     site = tmp_path_factory.mktemp("merge")
     shutil.copytree(built["outlines"], site / OUTLINES)
+    shutil.copytree(built["search"], site / SEARCH_FILES)
     shard = site / ".confnotes-manifest.shard-1-of-1.json"
     raw = data.draw(damaged(built["shard"]))
     shard.write_bytes(raw)

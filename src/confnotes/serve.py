@@ -528,6 +528,8 @@ class PreviewServer:
         try:
             config = config_for_target(self.source_dir, self.config_file)  # its [build] exclude, as `confnotes build` skips them
             excluded = config_excludes(config.build.exclude, config.path)
+            from confnotes.build.site import site_inputs_for
+
             report = build_site(
                 BuildRequest(
                     self.source_dir,
@@ -541,6 +543,7 @@ class PreviewServer:
                     on_written=announce,
                     first=viewed_formats(self.broadcaster.pages()),
                     only=(self.note,) if self.note else (),
+                    site=site_inputs_for(config),
                 )
             )
         except NotesError as exc:

@@ -63,6 +63,11 @@ class BuildSettings:
 
     formats: tuple[str, ...] = setting((), "Formats every note is built in (default: html, pdf, slides, pptx).")
     exclude: tuple[str, ...] = setting((), "Globs of notes the build skips, relative to the config file's folder.")
+    schedule: str | None = setting(
+        None, "The conference's schedule (frab XML, pretalx/frab JSON, Sessionize JSON or .ics), relative to the config file: a timetable."
+    )
+    timezone: str | None = setting(None, "The conference's time zone (e.g. Europe/Berlin) when its schedule names none (Sessionize).")
+    base_url: str | None = setting(None, "The address the site is published at (https://…): absolute links in the feed, and sitemap.xml.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from confnotes.build.manifest import (
     _entry_problem,
     _files,
     _json,
+    _read_manifest,
     _read_shard,
     _remove_outputs,
     _write_if_changed,
@@ -38,6 +39,7 @@ from confnotes.build.manifest import (
 )
 from confnotes.build.note import NoteOutcome, NoteTask, build_note
 from confnotes.build.plan import DEFAULT_FORMATS, BuildPlan, BuildRequest, parse_shard, plan_build
+from confnotes.build.site import SiteInputs
 from confnotes.diagrams import share_build_budget, shared_build_budget
 from confnotes.errors import ErrorKind, NotesError
 
@@ -164,18 +166,20 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
         "notes": {rel: entries[rel] for rel in sorted(entries)},
         "failed": dict(sorted(report.failed)),
     }
+    manifest["site_inputs"] = request.site.record()
     if request.shard is None:  # the index before the manifest that records it: a crash between means a new index
         if manifest == plan.previous and _site_intact(out_dir, plan.site):
             manifest["site"] = plan.site  # nothing the index shows has changed, and its files are as written
         else:
-            manifest["site"] = write_index(out_dir, manifest["notes"], request.formats, manifest["failed"])
+            manifest["site"] = write_index(out_dir, manifest["notes"], request.formats, manifest["failed"], request.site, plan.site)
     _write_if_changed(plan.manifest_path, _json(manifest))
     report.rendered.sort()
     return report
 
 
-def merge_shards(out_dir: str) -> int:
-    """Combine every shard manifest in ``out_dir`` into the site's manifest and index; returns the note count."""
+def merge_shards(out_dir: str, site: SiteInputs | None = None) -> int:
+    """Combine every shard manifest in ``out_dir`` into the site's manifest and index (its pages made
+    from ``site``, as a plain build makes them); returns the note count."""
     folder = Path(out_dir)
     shards = sorted(folder.glob(".confnotes-manifest.shard-*-of-*.json"))
     if not shards:
@@ -190,6 +194,8 @@ def merge_shards(out_dir: str) -> int:
     for rel, entry in sorted(notes.items()):  # and every note's outline file checked
         try:
             _check_outline(folder, rel, entry["outline"])
+            if "search" in entry:
+                _check_outline(folder, rel, entry["search"])
         except NotesError as exc:
             raise NotesError(f"{exc.message}; build that note's shard again (nothing was merged)", path=exc.path) from None
     manifest: dict[str, Any] = {
@@ -200,7 +206,10 @@ def merge_shards(out_dir: str) -> int:
         "failed": dict(sorted(failed.items())),
     }
     shown = tuple(name for name in formats if name in _format_names())
-    manifest["site"] = write_index(folder, manifest["notes"], shown, manifest["failed"])
+    site = site or SiteInputs()
+    manifest["site_inputs"] = site.record()
+    old_site = _read_manifest(folder / MANIFEST).get("site")
+    manifest["site"] = write_index(folder, manifest["notes"], shown, manifest["failed"], site, old_site)
     _write_if_changed(folder / MANIFEST, _json(manifest))
     for shard in shards:  # merged: the site is now what a plain build writes, one manifest
         shard.unlink()

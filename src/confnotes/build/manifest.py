@@ -91,11 +91,12 @@ def _recorded_pieces(out_dir: Path, name: str, recorded: dict[str, Any], what: s
 
 
 def _files(entry: dict[str, Any]) -> list[str]:
-    """The files in the site a manifest entry names: its outputs and its outline."""
+    """The files in the site a manifest entry names: its outputs, its outline and its search words."""
     files = [rel for rel in entry.get("outputs", {}).values() if isinstance(rel, str)]
-    outline = entry.get("outline")
-    if isinstance(outline, dict) and isinstance(outline.get("file"), str):
-        files.append(outline["file"])
+    for name in ("outline", "search"):
+        record = entry.get(name)
+        if isinstance(record, dict) and isinstance(record.get("file"), str):
+            files.append(record["file"])
     return files
 
 
@@ -144,17 +145,7 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
         return f"the entry for {rel!r} has speakers or tags that are not text"
     if set(entry["lint"]) != {"error", "warning", "info"} or not all(type(n) is int for n in entry["lint"].values()):
         return f"the entry for {rel!r} has lint counts of the wrong shape"
-    outline = entry["outline"]
-    if not (
-        set(outline) == {"file", "bytes", "sha256"}
-        and isinstance(outline["file"], str)
-        and _site_relative(outline["file"])
-        and type(outline["bytes"]) is int
-        and outline["bytes"] >= 0
-        and isinstance(outline["sha256"], str)
-        and len(outline["sha256"]) == 64
-        and set(outline["sha256"]) <= _SHA256
-    ):
+    if not _file_record(entry["outline"]):
         return f"the entry for {rel!r} has an outline that is not a file of the site with its size and hash"
     if not all(_picture_hash(name, digest) for name, digest in entry["inputs"].items()):
         return f"the entry for {rel!r} has inputs that are not pictures in the note's folder with their hashes"
@@ -163,6 +154,36 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
         isinstance(talk, dict) and type(talk.get("minutes")) is int and "slot" in talk and isinstance(talk["slot"], (str, type(None)))
     ):
         return f"the entry for {rel!r} has a talk of the wrong shape"
+    return _site_facts_problem(rel, entry)
+
+
+def _file_record(record: Any) -> bool:
+    """A file of the site with its size and hash, as a note's outline and search words are recorded."""
+    return bool(
+        isinstance(record, dict)
+        and set(record) == {"file", "bytes", "sha256"}
+        and isinstance(record["file"], str)
+        and _site_relative(record["file"])
+        and type(record["bytes"]) is int
+        and record["bytes"] >= 0
+        and isinstance(record["sha256"], str)
+        and len(record["sha256"]) == 64
+        and set(record["sha256"]) <= _SHA256
+    )
+
+
+def _site_facts_problem(rel: Any, entry: dict[str, Any]) -> str | None:
+    """What is wrong with the facts the site's search and timetable read (both optional)."""
+    if "search" in entry and not _file_record(entry["search"]):
+        return f"the entry for {rel!r} has search words that are not a file of the site with its size and hash"
+    schedule = entry.get("schedule")
+    if schedule is None:
+        return None
+    shapes = {"session": (str, type(None)), "room": (str,), "start": (str,), "minutes": (int, type(None)), "track": (str,)}
+    if not (isinstance(schedule, dict) and set(schedule) == set(shapes)):
+        return f"the entry for {rel!r} has a schedule of the wrong shape"
+    if not all(isinstance(schedule[k], kinds) and not isinstance(schedule[k], bool) for k, kinds in shapes.items()):
+        return f"the entry for {rel!r} has a schedule of the wrong shape"
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -71,6 +72,7 @@ def _prepared_formats(
     record its index facts; returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
     from confnotes.check import Checker, LintRequest
+    from confnotes.escape import display_text
     from confnotes.render.formats import output_format, prepare_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.source import note_folder, read_source
@@ -84,6 +86,9 @@ def _prepared_formats(
     base_dir = note_folder(task.note) or Path.cwd()
     suffix = Path(task.rel).suffix
     stem = task.rel[: -len(suffix)] if suffix else task.rel
+    # the note's page loads the site's search box and previous/next links (``build.site``)
+    page = display_text(stem + output_format("html").suffix)  # a page attribute holds text, not a name's bytes
+    options = replace(options, site_root="../" * task.rel.count("/") or "./", site_page=page)
     later = []
     first = [fmt for fmt in task.formats if fmt in task.first]
     # each format written into the site, as ``talk.slides.html`` beside ``talk.html``
@@ -101,6 +106,7 @@ def _prepared_formats(
     # only the index's; the deck a talk's rules build is the one its formats built, or theirs
     findings = checker.lint(ctx, config)
     outcome.entry.update(_index_facts(task, ctx.doc, options, findings))
+    outcome.entry["search"] = _write_search(task, ctx.doc, options, base_dir)
     return later
 
 
@@ -155,6 +161,9 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
         "lint": {level: sum(1 for f in findings if f.severity == level) for level in ("error", "warning", "info")},
         "outline": _write_outline(task, doc),
     }
+    scheduled = _schedule_facts(doc)
+    if scheduled:
+        facts["schedule"] = scheduled
     if doc.is_talk:
         from confnotes.render.deck import talk_plan_for
 
@@ -162,6 +171,41 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
         slot = timing.slot_minutes
         facts["talk"] = {"minutes": max(1, round(timing.total_minutes)), "slot": None if slot is None else f"{slot:g}"}
     return facts
+
+
+def _schedule_facts(doc: Document) -> dict[str, Any] | None:
+    """The note's place in the conference's schedule, from its front matter (``new --schedule``
+    writes it): session id, room, start, minutes, track; None when it names no start or session."""
+    extra = doc.meta.extra
+    if not extra.get("start") and extra.get("session") is None:
+        return None
+    from confnotes.timing.front_matter import slot_minutes
+
+    try:
+        minutes = slot_minutes(doc)
+    except NotesError:
+        minutes = None
+    start = extra.get("start")
+    return {
+        "session": None if extra.get("session") is None else str(extra["session"]),
+        "room": str(extra.get("room") or ""),
+        "start": start.isoformat() if hasattr(start, "isoformat") else str(start or ""),
+        "minutes": None if minutes is None else max(1, round(minutes)),
+        "track": str(extra.get("track") or ""),
+    }
+
+
+def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_dir: Path) -> dict[str, Any]:
+    """The note's search documents (``build.search``) written to their own file in the site, as its
+    outline is: the manifest names the file with its size and hash, and holds no words."""
+    from confnotes.build.search import SEARCH_FILES, note_documents
+    from confnotes.escape import strict_json
+    from confnotes.output import write_in
+
+    name = f"{SEARCH_FILES}/{task.rel}.{task.key[:16]}.json"
+    data = strict_json(note_documents(doc, options, base_dir), compact=True).encode("utf-8")
+    write_in(task.out_dir, name, data)
+    return {"file": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 from confnotes.build.index import _outline_intact
 from confnotes.build.manifest import MANIFEST, SHARD_MANIFEST, _entry_problem, _inputs_unchanged, _read_manifest
 from confnotes.build.note import NoteTask
+from confnotes.build.site import SiteInputs
 
 DEFAULT_FORMATS = ("html", "pdf", "slides", "pptx")
 
@@ -46,6 +47,8 @@ class BuildRequest:
     first: tuple[str, ...] = field(default=(), compare=False)
     #: only these notes of the folder (``serve talk.md``: one note's page and deck); empty: every note
     only: tuple[str, ...] = ()
+    #: the schedule and base URL the site's pages are made with (``build.site.site_inputs``)
+    site: SiteInputs = field(default_factory=SiteInputs)
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -226,5 +229,7 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
         and all((out_dir / p).exists() for p in outputs.values())
         and set(outputs) == set(formats)
         and _outline_intact(out_dir, previous["rel"], previous["outline"]) is None
+        and "search" in previous  # built before the site had search: built again, to be found
+        and _outline_intact(out_dir, previous["rel"], previous["search"]) is None
         and _inputs_unchanged(note, previous["inputs"])
     )

@@ -49,6 +49,17 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     "--theme", default=None, shell_complete=complete_theme, help="Theme for every note (default: each note's config or 'default')."
 )
 @click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
+@click.option(
+    "--schedule",
+    default=None,
+    metavar="FILE",
+    help="The conference's schedule (frab XML, pretalx/frab JSON, Sessionize JSON or .ics): adds a timetable and pages per "
+    "track, speaker and tag (default: config [build] schedule, else the notes' own start/room front matter).",
+)
+@click.option("--timezone", default=None, metavar="ZONE", help="The schedule's time zone when the file names none (Sessionize).")
+@click.option(
+    "--base-url", default=None, metavar="URL", help="Where the site is published (https://…): absolute feed links and sitemap.xml."
+)
 @config_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
 @click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
@@ -67,45 +78,57 @@ def command(
     merge: bool,
     theme: str | None,
     exclude: tuple[str, ...],
+    schedule: str | None,
+    timezone: str | None,
+    base_url: str | None,
     config_file: str | None,
     quiet: bool,
     trust_templates: bool,
     allow_remote: bool,
 ) -> None:
     """Build a folder of notes (default: notes/) into a site: every note in every format, plus
-    index.html (filterable by event and tag) and outline.json.
+    index.html (filterable by event and tag), outline.json, a search box on every page (an index
+    that works offline, from file:// too) and an Atom feed. With a schedule (--schedule, config
+    [build] schedule, or the notes' own start and room), a timetable by day, time and room, pages
+    per track, speaker and tag, and each note's previous and next session.
 
-    Incremental: unchanged notes are skipped (a manifest in the output folder records a hash of
-    each note, its config, the templates and the confnotes version); removed notes lose their
-    files. A note that fails is reported and the others are still built; the exit code is then 1.
+    Incremental: unchanged notes are skipped (a manifest records a hash of each note, its config,
+    the templates and the version); removed notes lose their files. A note that fails is
+    reported and the others are still built; the exit code is then 1.
     """
     from confnotes.build import BuildRequest, build_site, merge_shards, parse_shard
-
-    if merge:
-        count = merge_shards(output)
-        if not quiet:
-            say(f"merged {count} note(s) into {shown(output)}/index.html")
-        return
+    from confnotes.build.site import site_inputs_for
     from confnotes.config import config_for_target
     from confnotes.ignore import config_excludes
 
     config = config_for_target(directory, config_file)
-    build_config = config.build
+    site = site_inputs_for(config, schedule, base_url, timezone)  # read before anything is built
+    if merge:
+        count = merge_shards(output, site)
+        if not quiet:
+            say(f"merged {count} note(s) into {shown(output)}/index.html")
+        return
     request = BuildRequest(
         directory,
         output,
-        _formats(",".join(to), list(build_config.formats)),
+        _formats(",".join(to), list(config.build.formats)),
         jobs,
         force,
         parse_shard(shard) if shard else None,
         theme,
-        tuple(exclude) + config_excludes(build_config.exclude, config.path),
+        tuple(exclude) + config_excludes(config.build.exclude, config.path),
         trust_templates=trust_templates,
         allow_remote=allow_remote,
         config_file=config_file,
+        site=site,
     )
     with progress_bar(sys.stderr.isatty() and not quiet) as progress:
         report = build_site(request, progress)
+    _report(report, output, quiet)
+
+
+def _report(report: Any, output: str, quiet: bool) -> None:
+    """What the build did, its warnings and its failures; exit 1 when a note failed."""
     if not quiet:  # build_site keeps each note's warnings once
         for rel in report.removed:
             say(f"removed {shown(rel)}")

@@ -59,16 +59,24 @@ def stylesheet(options: RenderOptions) -> str:
     return style_safe("\n".join(parts))
 
 
+def inline_renderer(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[InlineRenderer, Any]:
+    """The note's inline renderer, its link references and footnotes loaded, and the footnotes: what
+    a page renders with, and what names its sections (``anchors``: the site's search links to them)."""
+    from confnotes.footnotes import footnotes_of
+
+    printed = options.mode == "pdf"
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if printed else None, printed=printed)
+    md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
+    notes = footnotes_of(doc)
+    md.load_footnotes(notes, "page" if printed else "end")
+    return md, notes
+
+
 def page_context(doc: Document, options: RenderOptions, base_dir: Path | None) -> dict[str, Any]:
     """Everything a document template receives: the model, the options and render helpers."""
     # PDF pages cannot scroll: long code lines wrap there, behind a mark
     printed = options.mode == "pdf"
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if printed else None, printed=printed)
-    md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
-    from confnotes.footnotes import footnotes_of
-
-    notes = footnotes_of(doc)
-    md.load_footnotes(notes, "page" if printed else "end")
+    md, notes = inline_renderer(doc, options, base_dir)
     ids = anchors(doc, md.plain)
     toc = [node for node in doc.nodes if node.is_section]
     return {

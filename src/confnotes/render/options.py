@@ -34,6 +34,10 @@ class RenderOptions:
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
     output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
     allow_remote: bool = False  # Marp: let the deck load web images and emoji images when it is opened
+    #: a page of a built site: the way up to the site's root (``../`` a folder), and the page's own
+    #: name in the site; the page then loads the site's search box and its previous/next links
+    site_root: str | None = None
+    site_page: str | None = None
     #: decks already built for this note (a build shares one between its formats and the note's lint run)
     decks: Decks | None = field(default=None, compare=False, repr=False)
 

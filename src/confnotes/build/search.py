@@ -1,0 +1,140 @@
+"""The site's search: each note's sections as documents of words, and one index for the whole site.
+
+A note's build records, per section (and one for the note's title, speakers and opening), the
+section's anchor on the note's page, its title and its distinct words (``note_documents``). The
+index step joins them into ``_site/search-index.js``: the notes, the documents, the sorted words
+and, for each word, the documents that hold it as base-36 gaps. The page's script (``site.js``)
+loads it by a ``<script>`` element — so search works from ``file://`` as well as from a server —
+looks words up by prefix with a binary search, and intersects their documents.
+
+Words are what ``words`` makes of a text, the same in Python and in ``site.js``: decomposed, marks
+dropped, lower-cased, runs of letters and digits; Chinese, Japanese and Korean characters each a
+word of their own (they are written without spaces).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from confnotes.model import Document, Entry
+    from confnotes.render.options import RenderOptions
+
+#: Each note's search documents, one file a note (``.confnotes-search/talk.md.<key>.json``), named
+#: in the manifest with its size and hash, as its outline is.
+SEARCH_FILES = ".confnotes-search"
+#: A note indexes at most this many distinct words (over all its sections): a 20 MB note of random
+#: words would otherwise make an index larger than its pages.
+MAX_NOTE_WORDS = 20_000
+#: Longer "words" (hashes, base64) are not looked for.
+MAX_WORD = 40
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
+_URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as search sees them (``site.js`` does the same to a query)."""
+    folded = "".join(char for char in unicodedata.normalize("NFKD", text) if unicodedata.category(char) != "Mn").lower()
+    return [word for word in _WORD.findall(folded) if len(word) <= MAX_WORD and word != "_"]
+
+
+def note_documents(doc: Document, options: RenderOptions, base_dir: Path | None) -> list[list[str]]:
+    """``[anchor, title, "word word …"]`` for the note (anchor ``""``: its title, speakers, event,
+    tags and opening) and each of its sections (its title and what it holds above its subsections)."""
+    from confnotes.model import Block, List, Node
+    from confnotes.render.html import anchors, inline_renderer
+
+    md, _ = inline_renderer(doc, options, base_dir)
+    ids = anchors(doc, md.plain)
+    meta = doc.meta
+    found: list[tuple[str, str, list[str]]] = [("", md.plain(meta.title), [meta.title, *meta.speakers, meta.event or "", *meta.tags])]
+    stack: list[tuple[Entry, int]] = [(entry, 0) for entry in reversed(doc.content)]
+    while stack:  # depth-first, in source order; a section starts a document of its own
+        entry, owner = stack.pop()
+        if type(entry) is Node and entry.is_section:
+            found.append((ids.get(id(entry), ""), md.plain(entry.title), [entry.title]))
+            owner = len(found) - 1
+        elif type(entry) is Node:
+            found[owner][2].append(entry.title)
+        elif type(entry) is Block and entry.kind not in ("note", "comment", "reference", "html"):
+            found[owner][2].append(entry.text)
+        inner: Iterable[Entry] = entry.items if type(entry) is List else entry.content if type(entry) is Node else ()
+        stack.extend((child, owner) for child in reversed(tuple(inner)))
+    seen: set[str] = set()  # the note's distinct words so far: a new one counts against MAX_NOTE_WORDS
+    documents = []
+    for anchor, title, texts in found:
+        own: dict[str, None] = {}
+        for text in texts:
+            for word in words(_URL.sub(" ", text)):
+                if word in seen or len(seen) < MAX_NOTE_WORDS:
+                    seen.add(word)
+                    own[word] = None
+        documents.append([anchor, title, " ".join(own)])
+    return documents
+
+
+def recorded_documents(out_dir: Path, entry: dict[str, Any]) -> list[list[str]]:
+    """A note's search documents, read from its file as its build recorded it (none when the file
+    is missing or changed: the next build renders that note again)."""
+    import json
+
+    from confnotes.build.manifest import _recorded_pieces
+    from confnotes.errors import NotesError
+
+    record = entry.get("search")
+    if not isinstance(record, dict):
+        return []
+    try:
+        data = json.loads(b"".join(_recorded_pieces(out_dir, record["file"], record, f"the search words of {entry['rel']}")))
+    except (NotesError, ValueError, KeyError):
+        return []
+    ok = isinstance(data, list) and all(isinstance(d, list) and len(d) == 3 and all(isinstance(p, str) for p in d) for d in data)
+    return data if ok else []
+
+
+def site_index(out_dir: Path, notes: list[dict[str, Any]], href: Any) -> str:
+    """``_site/search-index.js`` for the notes (manifest entries, in the index's order)."""
+    from confnotes.escape import strict_json
+
+    listed: list[list[Any]] = []
+    documents: list[list[Any]] = []
+    postings: dict[str, list[int]] = {}
+    for entry in notes:
+        page = entry["outputs"].get("html")
+        if not page:
+            continue
+        listed.append([entry["title"], href(page)])
+        for anchor, title, text in recorded_documents(out_dir, entry):
+            number = len(documents)
+            documents.append([len(listed) - 1, anchor, title])
+            for word in text.split(" "):
+                if word:
+                    postings.setdefault(word, []).append(number)
+    terms = sorted(postings, key=lambda term: term.encode("utf-16-be"))  # as JavaScript compares strings: site.js bisects them
+    data = {"version": 1, "notes": listed, "docs": documents, "terms": terms, "postings": [_gaps(postings[term]) for term in terms]}
+    return "window.CONFNOTES_SEARCH = " + strict_json(data, compact=True) + ";\n"
+
+
+def _gaps(numbers: list[int]) -> str:
+    """Ascending numbers as base-36 gaps: ``[3, 5, 40]`` -> ``"3,2,z"``."""
+    out, last = [], 0
+    for number in numbers:
+        out.append(_base36(number - last))
+        last = number
+    return ",".join(out)
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    while True:
+        number, rest = divmod(number, 36)
+        text = digits[rest] + text
+        if not number:
+            return text

@@ -1,0 +1,330 @@
+"""The site around the notes: search, a timetable, pages per track, speaker and tag, a feed and a sitemap.
+
+Everything here is made from the manifest's entries (each note's index facts) and the schedule, so
+a plain build and ``--merge`` of sharded builds write the same bytes. A note's own page never
+depends on another note: its search box and its previous/next links come from the site's
+``_site/site.js`` with ``_site/nav.js``, so changing one note's slot rebuilds that note and the
+site's pages, not its neighbours.
+
+The schedule is the conference's file (``[build] schedule`` or ``build --schedule``), or else the
+notes' own front matter (``start`` and ``room``, as ``new --schedule`` writes them). A note is its
+session by ``session`` id, else by title.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from confnotes.config import Config
+    from confnotes.schedule import Conference
+
+#: Static files every site has, copied from the templates folder into ``_site/``.
+ASSETS = ("site.js", "site.css")
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """What the site's pages are made from besides the notes: the schedule and the site's address."""
+
+    schedule: Conference | None = None
+    schedule_sha256: str | None = None
+    base_url: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        """For the manifest: a build whose inputs differ writes the site's pages again."""
+        return {"schedule": self.schedule_sha256, "base_url": self.base_url}
+
+
+def site_inputs_for(config: Config, schedule: str | None = None, base_url: str | None = None, timezone: str | None = None) -> SiteInputs:
+    """The site's inputs for ``build`` and ``serve``: each option given on the command line, else
+    the config's ``[build]`` key (a schedule relative to the config file's folder)."""
+    settings = config.build
+    if schedule is None and settings.schedule:
+        schedule = settings.schedule if config.root is None else str(config.root / settings.schedule)
+    return site_inputs(schedule, base_url or settings.base_url, timezone or settings.timezone)
+
+
+def site_inputs(schedule: str | None, base_url: str | None, timezone: str | None = None) -> SiteInputs:
+    """The schedule read (one line and exit 2 when it cannot be) and the base URL checked."""
+    from confnotes.errors import ErrorKind, NotesError
+
+    if base_url is not None:
+        import re
+
+        if not re.fullmatch(r"https?://[^\s<>\"']+", base_url):
+            raise NotesError(f"--base-url must be an http(s) address, not '{base_url}'", kind=ErrorKind.USAGE)
+        base_url = base_url.rstrip("/") + "/"
+    if schedule is None:
+        return SiteInputs(base_url=base_url)
+    from confnotes.schedule import read_schedule
+    from confnotes.source import read_bytes
+
+    conference = read_schedule(schedule, timezone)
+    digest = hashlib.sha256(read_bytes(schedule, "schedule") + (timezone or "").encode()).hexdigest()
+    return SiteInputs(conference, digest, base_url)
+
+
+@dataclass
+class Slot:
+    """A session as the timetable shows it: from the schedule or a note's front matter, and its note."""
+
+    title: str
+    start: dt.datetime
+    minutes: int
+    room: str
+    speakers: tuple[str, ...] = ()
+    track: str = ""
+    service: bool = False
+    note: dict[str, Any] | None = None  # the manifest entry of its note
+    url: str = ""
+    links: dict[str, str] = field(default_factory=dict)  # speaker/track -> their page
+
+    @property
+    def end(self) -> dt.datetime:
+        return self.start + dt.timedelta(minutes=self.minutes)
+
+
+def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[list[Slot], str | None, str]:
+    """Every session with its note (if any), the zone, and the conference's name; no slots without a schedule."""
+    if conference is not None:
+        by_id = {str(e["schedule"]["session"]): e for e in notes if e.get("schedule", {}).get("session")}
+        by_title = {e["title"].casefold(): e for e in notes}
+        found = [
+            Slot(
+                s.title,
+                s.start,
+                s.minutes,
+                s.room,
+                s.speakers,
+                s.track,
+                s.service,
+                by_id.get(s.id) or by_title.get(s.title.casefold()),
+                s.url,
+            )
+            for s in conference.sessions
+        ]
+        return found, conference.timezone, conference.title
+    found = []
+    for entry in notes:
+        facts = entry.get("schedule") or {}
+        start = _when(facts.get("start"))
+        if start is None or not facts.get("room"):
+            continue
+        found.append(
+            Slot(
+                entry["title"],
+                start,
+                facts.get("minutes") or 30,
+                facts["room"],
+                tuple(entry["speakers"]),
+                facts.get("track", ""),
+                False,
+                entry,
+            )
+        )
+    events = [e["event"] for e in notes if e.get("event")]
+    found.sort(key=lambda s: (s.start.isoformat(), s.room, s.title))
+    return found, None, max(sorted(set(events)), key=events.count) if events else ""
+
+
+def _when(value: Any) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[str, list[tuple[Slot, int] | None | str]]]:
+    """One day's timetable: rows by start time, a column per room; a cell is a session with the rows
+    it spans, ``"covered"`` under a longer session, or None (nothing then)."""
+    times = sorted({s.start for s in day_slots})
+    rows: list[tuple[str, list[tuple[Slot, int] | None | str]]] = [(t.strftime("%H:%M"), [None] * len(rooms)) for t in times]
+    index = {t: n for n, t in enumerate(times)}
+    for slot in day_slots:
+        column, first = rooms.index(slot.room), index[slot.start]
+        if rows[first][1][column] is not None:
+            continue  # two sessions at one time in one room: the first is shown (the list below has both)
+        span = 1
+        while first + span < len(times) and times[first + span] < slot.end and rows[first + span][1][column] is None:
+            span += 1
+        rows[first][1][column] = (slot, span)
+        for below in range(first + 1, first + span):
+            rows[below][1][column] = "covered"
+    return rows
+
+
+def slugged(names: list[str]) -> dict[str, str]:
+    """A file name for each name, unique among them (``Zoë Müller`` -> ``zoë-müller``; a clash gets ``-2``)."""
+    from confnotes.render.html import slugify
+
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in sorted(set(names), key=str.casefold):
+        base = slugify(name)[:60] or "page"
+        slug, number = base, 2
+        while slug in used:
+            slug, number = f"{base}-{number}", number + 1
+        used.add(slug)
+        out[name] = slug
+    return out
+
+
+def write_site_pages(
+    out_dir: Path, notes: list[dict[str, Any]], inputs: SiteInputs, href: Callable[[str], str], page: Callable[..., str]
+) -> dict[str, bytes]:
+    """Every page of the site besides index.html and outline.json, by its name in the site."""
+    from confnotes.build.search import site_index
+    from confnotes.templating import read_builtin
+
+    files: dict[str, bytes] = {name: read_builtin(name).encode("utf-8") for name in ASSETS}
+    files = {f"_site/{name}": data for name, data in files.items()}
+    files["_site/search-index.js"] = site_index(out_dir, notes, href).encode("utf-8")
+    found, zone, conference = slots(notes, inputs.schedule)
+    order = [s.note for s in found if s.note is not None] or notes
+    pages = _browse_pages(notes, found, zone, conference, page) if found else {}
+    files.update(pages)
+    files["_site/nav.js"] = _nav(order, href, bool(found)).encode("utf-8")
+    files["feed.xml"] = feed(notes, href, inputs.base_url, conference)
+    if inputs.base_url:
+        files["sitemap.xml"] = sitemap([href(name) for name in [*_note_pages(notes), "index.html", *sorted(pages)]], inputs.base_url)
+    return files
+
+
+def _note_pages(notes: list[dict[str, Any]]) -> list[str]:
+    return [entry["outputs"]["html"] for entry in notes if entry["outputs"].get("html")]
+
+
+def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: bool) -> str:
+    """``_site/nav.js``: each note page's previous and next note (in the schedule's order, else the index's)."""
+    from confnotes.escape import strict_json
+
+    pages = [(e["outputs"]["html"], e["title"]) for e in order if e["outputs"].get("html")]
+    links = {}
+    for number, (name, _title) in enumerate(pages):
+        before = pages[number - 1] if number else None
+        after = pages[number + 1] if number + 1 < len(pages) else None
+        links[name] = [before and href(before[0]), before and before[1], after and href(after[0]), after and after[1]]
+    data = {"timetable": timetable, "pages": links}
+    return "window.CONFNOTES_NAV = " + strict_json(data, compact=True) + ";\n"
+
+
+def _browse_pages(
+    notes: list[dict[str, Any]], found: list[Slot], zone: str | None, conference: str, page: Callable[..., str]
+) -> dict[str, bytes]:
+    """timetable.html, browse.html and a page per track, speaker and tag."""
+    speakers = slugged([name for s in found for name in s.speakers] + [name for e in notes for name in e["speakers"]])
+    tracks = slugged([s.track for s in found if s.track])
+    tags = slugged([tag for e in notes for tag in e["tags"]])
+    for slot in found:
+        slot.links = {name: f"speakers/{speakers[name]}.html" for name in slot.speakers}
+        if slot.track:
+            slot.links[slot.track] = f"tracks/{tracks[slot.track]}.html"
+    rooms = list(dict.fromkeys(s.room for s in found))
+    days = []
+    for day in sorted({s.start.date() for s in found}):
+        day_slots = [s for s in found if s.start.date() == day]
+        used = [room for room in rooms if any(s.room == room for s in day_slots)]
+        days.append({"date": day, "rooms": used, "rows": grid(day_slots, used), "slots": day_slots})
+    files = {
+        "timetable.html": page("timetable.html", days=days, zone=zone, conference=conference, root="./"),
+        "browse.html": page(
+            "browse.html", root="./", conference=conference, tracks=tracks, speakers=speakers, tags=tags, counts=_counts(found, notes)
+        ),
+    }
+    groups = [
+        ("tracks", tracks, lambda name: [s for s in found if s.track == name], "Track"),
+        (
+            "speakers",
+            speakers,
+            lambda name: [s for s in found if name in s.speakers] or _unscheduled(notes, found, "speakers", name),
+            "Speaker",
+        ),
+        (
+            "tags",
+            tags,
+            lambda name: [s for s in found if s.note and name in s.note["tags"]] or _unscheduled(notes, found, "tags", name),
+            "Tag",
+        ),
+    ]
+    for folder, names, members, kind in groups:
+        for name, slug in names.items():
+            files[f"{folder}/{slug}.html"] = page(
+                "list.html", root="../", kind=kind, subject=name, slots=members(name), conference=conference
+            )
+    return {name: (data if isinstance(data, bytes) else data.encode("utf-8")) for name, data in files.items()}
+
+
+def _unscheduled(notes: list[dict[str, Any]], found: list[Slot], key: str, name: str) -> list[Slot]:
+    """Notes with this speaker or tag that are no session of the schedule: listed without a time."""
+    placed = {id(s.note) for s in found if s.note is not None}
+    return [
+        Slot(e["title"], dt.datetime.min, 0, "", tuple(e["speakers"]), "", False, e)
+        for e in notes
+        if name in e[key] and id(e) not in placed
+    ]
+
+
+def _counts(found: list[Slot], notes: list[dict[str, Any]]) -> dict[str, int]:
+    talks = [s for s in found if not s.service]
+    return {"sessions": len(talks), "with_notes": sum(1 for s in talks if s.note is not None), "notes": len(notes)}
+
+
+def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str | None, conference: str) -> bytes:
+    """``feed.xml``: an Atom feed of the notes that have a date (newest first; Atom needs one per entry)."""
+    import uuid
+    from xml.sax.saxutils import escape, quoteattr
+
+    def link(name: str) -> str:
+        return (base_url + href(name)[2:]) if base_url else href(name)
+
+    dated = [e for e in notes if e.get("date") and e["outputs"].get("html") and _day(e["date"])]
+    dated.sort(key=lambda e: (e["date"], e["title"].casefold(), e["rel"]), reverse=True)
+    site_id = base_url or f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'confnotes-site:' + conference)}"
+    updated = f"{dated[0]['date'][:10]}T00:00:00Z" if dated else "1970-01-01T00:00:00Z"
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        f"<title>{escape(conference or 'Notes')}</title>",
+        f"<id>{escape(site_id)}</id>",
+        f"<updated>{updated}</updated>",
+        f"<link href={quoteattr(link('index.html'))}/>",
+        "<generator>confnotes</generator>",
+    ]
+    for entry in dated:
+        page = entry["outputs"]["html"]
+        entry_id = (base_url + href(page)[2:]) if base_url else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, site_id + '/' + entry['rel'])}"
+        authors = (
+            "".join(f"<author><name>{escape(name)}</name></author>" for name in entry["speakers"])
+            or "<author><name>confnotes</name></author>"
+        )
+        summary = " · ".join(part for part in (entry.get("event"), ", ".join(entry["speakers"])) if part)
+        out.append(
+            f"<entry><title>{escape(entry['title'])}</title><id>{escape(entry_id)}</id>"
+            f"<updated>{entry['date'][:10]}T00:00:00Z</updated><link href={quoteattr(link(page))}/>{authors}"
+            f"<summary>{escape(summary)}</summary></entry>"
+        )
+    out.append("</feed>")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _day(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return False
+    return True
+
+
+def sitemap(links: list[str], base_url: str) -> bytes:
+    """``sitemap.xml`` (only with a base URL: a sitemap lists absolute addresses); ``links`` are ``./``-relative."""
+    from xml.sax.saxutils import escape
+
+    rows = [f"<url><loc>{escape(base_url + link[2:])}</loc></url>" for link in dict.fromkeys(links)]
+    text = '<?xml version="1.0" encoding="utf-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+    return (text + "\n".join(rows) + "\n</urlset>\n").encode("utf-8")
