@@ -153,7 +153,7 @@
   input.addEventListener("input", function () { load(); search(); });
   input.addEventListener("keydown", function (event) {
     if (event.key === "ArrowDown") { choose(active + 1); event.preventDefault(); }
-    else if (event.key === "ArrowUp") { choose(active - 1); event.preventDefault(); }
+    else if (event.key === "ArrowUp") { choose(active < 0 ? -1 : active - 1); event.preventDefault(); }
     else if (event.key === "Enter" && shown.length) {
       var target = list.children[Math.max(active, 0)].querySelector("a");
       window.location.href = target.href;

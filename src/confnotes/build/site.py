@@ -283,10 +283,12 @@ def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str 
     def link(name: str) -> str:
         return (base_url + href(name)[2:]) if base_url else href(name)
 
-    dated = [e for e in notes if e.get("date") and e["outputs"].get("html") and _day(e["date"])]
-    dated.sort(key=lambda e: (e["date"], e["title"].casefold(), e["rel"]), reverse=True)
+    dated = [(_updated(e), e) for e in notes if e["outputs"].get("html")]
+    dated = sorted(
+        ((when, e) for when, e in dated if when), key=lambda pair: (pair[0], pair[1]["title"].casefold(), pair[1]["rel"]), reverse=True
+    )
     site_id = base_url or f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'confnotes-site:' + conference)}"
-    updated = f"{dated[0]['date'][:10]}T00:00:00Z" if dated else "1970-01-01T00:00:00Z"
+    updated = dated[0][0] if dated else "1970-01-01T00:00:00Z"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
@@ -296,7 +298,7 @@ def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str 
         f"<link href={quoteattr(link('index.html'))}/>",
         "<generator>confnotes</generator>",
     ]
-    for entry in dated:
+    for when, entry in dated:
         page = entry["outputs"]["html"]
         entry_id = (base_url + href(page)[2:]) if base_url else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, site_id + '/' + entry['rel'])}"
         authors = (
@@ -306,19 +308,22 @@ def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str 
         summary = " · ".join(part for part in (entry.get("event"), ", ".join(entry["speakers"])) if part)
         out.append(
             f"<entry><title>{escape(entry['title'])}</title><id>{escape(entry_id)}</id>"
-            f"<updated>{entry['date'][:10]}T00:00:00Z</updated><link href={quoteattr(link(page))}/>{authors}"
+            f"<updated>{when}</updated><link href={quoteattr(link(page))}/>{authors}"
             f"<summary>{escape(summary)}</summary></entry>"
         )
     out.append("</feed>")
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def _day(text: str) -> bool:
+def _updated(entry: dict[str, Any]) -> str | None:
+    """An entry's Atom time: its session's start (in UTC), else its date; None without either."""
+    start = _when((entry.get("schedule") or {}).get("start"))
+    if start is not None and start.tzinfo is not None:
+        return start.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     try:
-        dt.date.fromisoformat(text[:10])
+        return dt.date.fromisoformat(str(entry.get("date") or "")[:10]).isoformat() + "T00:00:00Z"
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def sitemap(links: list[str], base_url: str) -> bytes:

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 @click.option(
     "--update",
     is_flag=True,
-    help="With --schedule: also refresh the schedule's keys (title, speakers, room, start, …) in notes made before; bodies stay.",
+    help="With --schedule: refresh the schedule's keys (title, speakers, room, start, …) in notes made before; bodies stay. "
+    "Alone, it refreshes every note of the schedule in the folder and makes no new one.",
 )
 @click.option(
     "--timezone", default=None, metavar="ZONE", help="With --schedule: the conference's zone when the file names none (Sessionize)."
@@ -72,13 +73,14 @@ def command(
     the title, speakers, event, room, start, duration (the slot `time` uses), track, url and
     session id, the abstract as a quote, named DATE-ROOM-TITLE.md. A session that already has a
     note in the folder is left alone; --update sets that note's schedule keys to the schedule's
-    (a moved talk) and keeps every other byte.
+    (a moved talk) and keeps every other byte (with no choice of sessions: every note the folder
+    has for this schedule, and no new note).
 
     \b
     Examples:
       confnotes new "Keynote notes" --event "PyCon 2026"
       confnotes new --schedule schedule.xml --day 1 --room "Hall A" -o notes/
-      confnotes new --schedule schedule.json --all --update
+      confnotes new --schedule schedule.json --update
     """
     if schedule is not None:
         if title is not None or reading_list or date is not None:
@@ -194,10 +196,13 @@ def _from_schedule(
     from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
 
     conference = read_schedule(path, timezone)
-    chosen = choose_sessions(conference, every, ids, day, room, track)
-    if not chosen:
-        raise NotesError("no session of the schedule matches those choices", kind=ErrorKind.USAGE)
     existing = session_notes(folder, conference, event)
+    if update and not (every or ids or day or room or track):  # refresh the notes there are; make none
+        chosen = [s for s in conference.sessions if s.id in existing]
+    else:
+        chosen = choose_sessions(conference, every, ids, day, room, track)
+        if not chosen:
+            raise NotesError("no session of the schedule matches those choices", kind=ErrorKind.USAGE)
     taken = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
     made: list[tuple[Path, str]] = []
     kept = 0

@@ -1,0 +1,150 @@
+"""The site's search in Chromium, from file:// and under `confnotes serve`: typing finds a word
+inside a section of a note, the results name the note and the section, the keyboard moves through
+them and Enter opens the note at that section; each note page links its previous and next session."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from urllib.parse import quote
+
+import pytest
+from conftest import FIXTURES
+
+FRAB = FIXTURES / "schedules" / "pyconf2027.frab.xml"
+
+DEEP = """
+## Hallway track
+
+- Met the maintainers of the scheduler
+
+### Questions from the room
+
+- Someone asked about zygohistomorphic prepromorphisms
+- The answer: measure first
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from confnotes.cli import main
+
+    def cli(*args):
+        result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result
+
+    root = tmp_path_factory.mktemp("search")
+    cli("new", "--schedule", FRAB, "--day", "1", "--room", "Hall A", "-o", root / "notes")
+    notes = sorted((root / "notes").glob("*.md"))
+    with notes[3].open("a", encoding="utf-8") as handle:
+        handle.write(DEEP)
+    cli("build", root / "notes", "-o", root / "site", "--to", "html", "-j", "1", "--schedule", FRAB)
+    return root, notes[3]
+
+
+def _search(page, text: str):
+    page.fill("#cn-q", text)
+    page.wait_for_function("document.querySelectorAll('#cn-results li').length > 0 || /No note/.test(document.querySelector('.cn-status').textContent)")
+    return [item.inner_text().split("\n") for item in page.locator("#cn-results li").all()]
+
+
+def _title(note) -> str:
+    from confnotes.load import load_note
+
+    return load_note(str(note)).doc.meta.title
+
+
+def test_search_from_file_finds_a_word_inside_a_section_and_opens_it(site, open_page):
+    root, note = site
+    other = sorted((root / "site").glob("2027-06-09-hall-a-*.html"))[0]
+    page, errors, requests = open_page(other)
+    results = _search(page, "zygohisto")  # a word's beginning is enough
+    assert results == [[_title(note), "Questions from the room"]]
+    page.keyboard.press("ArrowDown")
+    assert page.get_attribute("#cn-q", "aria-activedescendant") == "cn-r-0"
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(quote(note.name.replace(".md", ".html"))) + "#questions-from-the-room$"))
+    heading = page.locator("#questions-from-the-room")
+    assert heading.is_visible() and heading.evaluate("h => h.getBoundingClientRect().top < window.innerHeight")
+    assert errors == []
+    assert all(url.startswith((root / "site").as_uri()) for url in requests)  # nothing fetched from elsewhere
+
+
+def test_search_results_name_note_and_section_and_the_keyboard_moves(site, open_page):
+    root, note = site
+    page, errors, _ = open_page(root / "site" / "timetable.html")
+    results = _search(page, "scheduler maintainers")  # every word must be in the section
+    assert results == [[_title(note), "Hallway track"]]
+    results = _search(page, "keynote pandas")
+    assert results and results[0][0].startswith("Keynote:")
+    several = _search(page, "checklist")  # every abstract says it: one result a note
+    assert len(several) == 9  # the keynote and eight talks in Hall A on day 1
+    page.keyboard.press("ArrowUp")  # from the box, up wraps to the last
+    assert page.get_attribute("#cn-q", "aria-activedescendant") == "cn-r-8"
+    page.keyboard.press("Escape")
+    assert page.locator("#cn-results").is_hidden()
+    assert _search(page, "nothingsaysthis") == [] and "No note says that." in page.inner_text(".cn-status")
+    page.keyboard.press("Escape")
+    page.locator("body").click()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "cn-q"
+    assert errors == []
+
+
+def test_each_note_links_its_previous_and_next_session(site, open_page):
+    root, note = site
+    page, errors, _ = open_page(root / "site" / note.name.replace(".md", ".html"))
+    notes = sorted((root / "notes").glob("*.md"), key=lambda p: _front_start(p))
+    at = [p.name for p in notes].index(note.name)
+    prev_link, next_link = page.locator("a[rel=prev]"), page.locator("a[rel=next]")
+    assert prev_link.inner_text() == "← " + _title(notes[at - 1])
+    assert next_link.inner_text() == _title(notes[at + 1]) + " →"
+    next_link.click()
+    page.wait_for_url("**/" + quote(notes[at + 1].name.replace(".md", ".html")))
+    assert page.locator("a[href$='timetable.html']").first.is_visible() and errors == []
+
+
+def _front_start(path):
+    from confnotes.load import load_note
+
+    return load_note(str(path)).doc.meta.extra["start"]
+
+
+@pytest.fixture
+def served(site, processes):
+    root, _ = site
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "confnotes", "serve", str(root / "notes"), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    line = proc.stdout.readline()
+    match = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
+    assert match, line + (proc.stderr.read() if proc.poll() is not None else "")
+    yield match.group(1)
+    proc.kill()
+    proc.wait()
+
+
+def test_search_under_serve(site, served, browser):
+    root, note = site
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(served + "index.html")
+        results = _search(page, "zygohistomorphic")
+        assert results == [[_title(note), "Questions from the room"]]
+        page.keyboard.press("Enter")  # the first result, without moving to it
+        page.wait_for_url(served + quote(note.name.replace(".md", ".html")) + "#questions-from-the-room")
+        assert page.locator("#questions-from-the-room").is_visible() and errors == []
+    finally:
+        context.close()
