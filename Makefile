@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OUT := build/demo
 
-.PHONY: demo test check stress bench bench-sizes import-accuracy lint docs clean
+.PHONY: demo test check stress bench bench-sizes bench-site import-accuracy lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench: $(STAMP)
 # the three 20 MB shapes (code, tables, bullets) in pdf, slides-pdf and pptx: time and peak memory
 bench-sizes: $(STAMP)
 	$(BIN)/python bench/sizes.py
+
+# the site's search over 1,000 notes in Chromium: query time and index size
+bench-site: $(STAMP)
+	$(BIN)/python bench/site_search.py
 
 # outline nodes right per writer on the import fixtures (and pandoc's, with PANDOC=path or pandoc on PATH)
 import-accuracy: $(STAMP)

@@ -11,6 +11,7 @@ import sys
 from urllib.parse import quote
 
 import pytest
+
 from conftest import FIXTURES
 
 FRAB = FIXTURES / "schedules" / "pyconf2027.frab.xml"
@@ -49,7 +50,9 @@ def site(tmp_path_factory):
 
 def _search(page, text: str):
     page.fill("#cn-q", text)
-    page.wait_for_function("document.querySelectorAll('#cn-results li').length > 0 || /No note/.test(document.querySelector('.cn-status').textContent)")
+    page.wait_for_function(
+        "document.querySelectorAll('#cn-results li').length > 0 || /No note/.test(document.querySelector('.cn-status').textContent)"
+    )
     return [item.inner_text().split("\n") for item in page.locator("#cn-results li").all()]
 
 

@@ -14,6 +14,7 @@ from urllib.parse import quote
 from xml.etree import ElementTree
 
 import pytest
+
 from conftest import FIXTURES, NOTES
 from helpers import one_error_line
 
@@ -174,7 +175,13 @@ def test_pages_per_track_speaker_and_tag(conference):
 def test_previous_and_next_follow_the_schedule(conference):
     root, notes = conference
     nav = json.loads((root / "site" / "_site" / "nav.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
-    order = sorted(notes, key=lambda p: (_front(p)["start"], ["Hall A", "Hall B", "Saal Ü1", "Room 101", "Workshop Room", "Lightning Stage"].index(_front(p)["room"])))
+    order = sorted(
+        notes,
+        key=lambda p: (
+            _front(p)["start"],
+            ["Hall A", "Hall B", "Saal Ü1", "Room 101", "Workshop Room", "Lightning Stage"].index(_front(p)["room"]),
+        ),
+    )
     pages = [p.name.replace(".md", ".html") for p in order]
     assert nav["timetable"] is True
     for before, page, after in zip(pages, pages[1:], pages[2:], strict=False):

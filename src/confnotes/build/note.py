@@ -189,7 +189,7 @@ def _schedule_facts(doc: Document) -> dict[str, Any] | None:
     return {
         "session": None if extra.get("session") is None else str(extra["session"]),
         "room": str(extra.get("room") or ""),
-        "start": start.isoformat() if hasattr(start, "isoformat") else str(start or ""),
+        "start": start.isoformat() if start is not None and hasattr(start, "isoformat") else str(start or ""),
         "minutes": None if minutes is None else max(1, round(minutes)),
         "track": str(extra.get("track") or ""),
     }

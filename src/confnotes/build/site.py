@@ -237,7 +237,7 @@ def _browse_pages(
             "browse.html", root="./", conference=conference, tracks=tracks, speakers=speakers, tags=tags, counts=_counts(found, notes)
         ),
     }
-    groups = [
+    groups: list[tuple[str, dict[str, str], Callable[[str], list[Slot]], str]] = [
         ("tracks", tracks, lambda name: [s for s in found if s.track == name], "Track"),
         (
             "speakers",

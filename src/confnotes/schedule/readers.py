@@ -82,7 +82,7 @@ def frab_xml(data: bytes, path: str) -> Conference:
 
     events = root.findall("./day/room/event")
     _many(path, len(events))
-    sessions = []
+    sessions: list[Session] = []
     rooms: list[str] = []
     for day in root.findall("day"):
         for room in day.findall("room"):
