@@ -1,6 +1,8 @@
 /* confnotes site: a search box on every page of a built site, and each note's previous and next.
    The index (_site/search-index.js) is loaded by a <script> element the first time the box is used,
-   so search works from file:// as well as from a server. Nothing is fetched from elsewhere. */
+   so search works from file:// as well as from a server. Nothing is fetched from elsewhere. What it
+   adds to a page is marked data-confnotes: confnotes serve's in-place update of a saved note's page
+   leaves it be (and the page's <head> is never changed). */
 (function () {
   "use strict";
   var me = document.currentScript;
@@ -27,7 +29,7 @@
   function link(rel) { return root + rel.replace(/^\.\//, ""); }
 
   // -- the bar: the site's pages and the search box
-  var bar = el("div", { "class": "cn-bar" });
+  var bar = el("div", { "class": "cn-bar", "data-confnotes": "" });
   var links = el("nav", { "class": "cn-links", "aria-label": "Site" });
   links.appendChild(el("a", { href: link("./index.html") }, "All notes"));
   if (nav.timetable) {
@@ -52,7 +54,7 @@
   // -- previous and next, in the schedule's order (or the index's)
   var around = page && nav.pages[page];
   if (around && (around[0] || around[2])) {
-    var pn = el("nav", { "class": "cn-prevnext", "aria-label": "Previous and next note" });
+    var pn = el("nav", { "class": "cn-prevnext", "aria-label": "Previous and next note", "data-confnotes": "" });
     if (around[0]) { pn.appendChild(el("a", { href: link(around[0]), rel: "prev", "class": "cn-prev" }, "← " + around[1])); }
     if (around[2]) { pn.appendChild(el("a", { href: link(around[2]), rel: "next", "class": "cn-next" }, around[3] + " →")); }
     var main = document.querySelector("main");
@@ -65,10 +67,10 @@
   function load() {
     if (index || loading) { return; }
     loading = true;
-    var script = el("script", { src: link("./_site/search-index.js") });
+    var script = el("script", { src: link("./_site/search-index.js"), "data-confnotes": "" });
     script.onload = function () { index = window.CONFNOTES_SEARCH; search(); };
     script.onerror = function () { status.textContent = "The search index could not be loaded."; };
-    document.head.appendChild(script);
+    document.body.appendChild(script);
   }
 
   // the first term at or after text (terms are sorted as JavaScript compares strings)

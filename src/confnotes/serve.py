@@ -51,7 +51,7 @@ RELOAD_SCRIPT = (
     "ys.forEach(function(n){a.insertBefore(document.importNode(n,true),at);});}"
     "function banner(d){var old=document.querySelector('.confnotes-build-error'),neu=d.querySelector('.confnotes-build-error');"
     "if(old&&neu&&old.isEqualNode(neu))return;if(old)old.remove();"
-    "if(neu)document.body.insertBefore(document.importNode(neu,true),document.querySelector('script[data-confnotes]'));}"
+    "if(neu)document.body.insertBefore(document.importNode(neu,true),document.querySelector('body>script[data-confnotes]'));}"
     "function fresh(){if(document.querySelector('script:not([data-confnotes])'))return location.reload();"
     "fetch(location.href,{cache:'no-store'}).then(function(r){if(!r.ok)throw r;return r.text();}).then(function(t){"
     "var d=new DOMParser().parseFromString(t,'text/html');"
