@@ -85,6 +85,7 @@ def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
         text = _NOTES_CONTAINER.sub(" ", text)
     text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
     text = re.sub(r"^[ \t]*:{3,}.*$", " ", text, flags=re.M)  # fenced divs (``:::: columns``): structure
+    text = re.sub(r"^([ \t>]*>[ \t]*)\[![\w-]+\][+-]?", r"\1 ", text, flags=re.M)  # a callout's ``[!NOTE]``: its kind
     text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text)  # a footnote's label: printed as its number
     text = re.sub(r"^[ \t>]*(?:`{3,}|~{3,})[^\n]*$", " ", text, flags=re.M)
     text = re.sub(

@@ -74,7 +74,7 @@ def test_the_fast_path_was_written_for_this_parser():
     md = RENDERER.md
     assert md.options["typographer"] is False
     assert md.get_active_rules() == {
-        "core": ["normalize", "block", "inline", "linkify", "text_join", "direction", "label_lines"],
+        "core": ["normalize", "block", "inline", "linkify", "text_join", "callouts", "direction", "label_lines"],
         "block": [
             "table",
             "code",

@@ -99,6 +99,13 @@ FEATURES: dict[str, Feature] = {
     "invert": Feature(
         "## Costs at a glance\n<!-- slide class: invert -->\n\n| Service | Cost |\n|---|---|\n| Search | $41k |\n| Checkout | $22k |\n\n"
     ),
+    "callout": Feature(
+        "## Pager fatigue\n\n> [!WARNING] Three pages a night\n> burns people out within a quarter.\n\n"
+        "- Quiet hours for non-urgent alerts\n\n> [!tip]- Try it\n> Mute one noisy alert this week.\n\n"
+    ),
+    "callout-div": Feature(
+        '## Handovers\n\n::: {.callout-note title="Every Monday"}\nThe outgoing person writes the handover note.\n:::\n\n'
+    ),
     "quote": Feature("## What we learned\n<!-- slide layout: quote -->\n\n> Every page is a bug report against the system.\n\n"),
     "big-number": Feature("## The number\n<!-- slide layout: big-number -->\n\n93%\n\nof pages were noise in 2016\n\n"),
     "image-right": Feature(
@@ -367,3 +374,49 @@ def test_marp_cli_centres_every_lead_slide_of_every_note(matrix, browser, proces
                     assert all(abs(left - right) <= 2 for left, right in sides), (cell.note.stem, classes, sides)
     finally:
         page.close()
+
+
+def _output_text(cell: Rendered, fmt: str) -> str:
+    """Everything an output shows as text (PDFs' text layer, PPTX's shapes, the files' text)."""
+    data = cell.file(fmt).read_bytes()
+    if fmt in ("pdf", "slides-pdf", "handout"):
+        return pdf_text(data)
+    if fmt == "pptx":
+        from pptx import Presentation
+
+        return " ".join(
+            shape.text_frame.text for slide in Presentation(str(cell.file(fmt))).slides for shape in slide.shapes if shape.has_text_frame
+        )
+    return data.decode("utf-8")
+
+
+@pytest.mark.parametrize("index", [n for n, names in enumerate(NOTES) if "callout" in names or "callout-div" in names], ids=str)
+def test_callouts_are_boxes_with_their_titles_in_every_output(matrix, index):
+    """GitHub's and Obsidian's ``> [!TYPE] title`` and Quarto's ``::: {.callout-note title=…}``: every
+    output shows the title and none shows the marker; the page and the deck draw boxes of the kind
+    (a foldable one folds on the page), PPTX a tinted box, Marp a quote with the title in bold."""
+    from pptx import Presentation
+
+    cell = matrix[index]
+    titles = [("callout", "Three pages a night"), ("callout", "Try it"), ("callout-div", "Every Monday")]
+    wanted = [title for name, title in titles if name in cell.names]
+    for fmt in FORMATS:
+        text = " ".join(_output_text(cell, fmt).split())
+        assert "[!WARNING]" not in text and "[!tip]" not in text, fmt
+        for title in wanted:
+            assert title in text, (fmt, title)
+    page, deck = cell.file("html").read_text(encoding="utf-8"), cell.file("slides").read_text(encoding="utf-8")
+    if "callout" in cell.names:
+        assert '<div class="callout callout-warning' in page and '<details class="callout callout-tip' in page
+        assert '<div class="callout callout-warning' in deck and '<div class="callout callout-tip' in deck  # a deck shows it open
+        assert "> **⚠ Three pages a night**" in cell.file("marp").read_text(encoding="utf-8")
+        boxes = [
+            shape
+            for slide in Presentation(str(cell.file("pptx"))).slides
+            for shape in slide.shapes
+            if shape.has_text_frame and shape.text_frame.text.startswith("Three pages a night")
+        ]
+        assert len(boxes) == 1 and str(boxes[0].fill.fore_color.rgb) != "FFFFFF"
+    if "callout-div" in cell.names:
+        assert '<div class="callout callout-note" role="note"><p class="callout-title">Every Monday</p>' in page
+        assert 'class="callout callout-note' in deck

@@ -35,6 +35,10 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
             lines.append((" ".join(" ".join(code_lines(entry)).split()), 0, None))
         elif entry.kind == "table":
             lines.append((" | ".join(" ".join(plain(cell) for cell in row) for row in table_rows(entry.text)), 0, None))
+        elif entry.kind == "quote":  # a callout as its glyph and title in bold, then its body
+            from confnotes.callouts import plain_quote
+
+            lines.append((" ".join(plain(plain_quote(entry.text)).split()), 0, None))
         else:
             lines.append((" ".join(plain(entry.text).split()), 0, None))
     return lines
@@ -115,7 +119,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
     (``printed``: for a PDF, within the print limits of ``InlineRenderer``)."""
     from confnotes.templating import read_builtin
 
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed)
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False)
     from confnotes.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot

@@ -84,6 +84,8 @@ class InlineRenderer:
     #: at the reference) or ``slide`` (a number; the slide lists its footnotes at its foot)
     footnotes: Any = None
     footnotes_at: str = "end"
+    #: a foldable callout (``> [!faq]-``) folds: on a page on screen; a slide shows it open
+    foldable: bool = True
 
     def __post_init__(self) -> None:
         from confnotes.parse.markdown import render_parser
@@ -107,6 +109,7 @@ class InlineRenderer:
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
+        self.md.core.ruler.push("callouts", self._callouts)
         self.md.core.ruler.push("direction", _set_direction)
         self.md.core.ruler.push("label_lines", _keep_label_lines)
         self._dropped: list[bool] = []
@@ -301,6 +304,12 @@ class InlineRenderer:
 
             share = width(block.text)
             return Markup(f'<div class="column" style="flex: {share * 100:.0f} 1 0">' if share else '<div class="column">')
+        from confnotes.callouts import div_callout
+
+        found = div_callout(block.info, block.text)
+        if found is not None:  # Quarto's ::: {.callout-note title="…"}
+            title = f'<p class="callout-title">{self.inline(found.title)}</p>'
+            return Markup(f'<div class="callout callout-{found.kind}" role="note">{title}')
         return Markup(f'<div class="{escape(block.info)}">')
 
     def plain(self, text: str, urls: bool = False) -> str:
@@ -525,6 +534,62 @@ class InlineRenderer:
         text = _COMMENT.sub("", text)
         text = _TAG.sub("", text)
         return str(escape(html_unescape(text)))
+
+    def _callouts(self, state: Any) -> None:
+        """A markdown-it core rule: a quote that opens with ``[!TYPE]`` (GitHub, Obsidian) becomes a
+        callout box, its first line's rest (or its type) the title; a foldable one (``-``, ``+``) a
+        ``<details>`` on screen (a printed page shows it open)."""
+        from confnotes.callouts import callout
+
+        tokens, opened = state.tokens, list[str | None]()
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            if token.type == "blockquote_close":
+                tag = opened.pop() if opened else None
+                token.tag = tag or token.tag
+            elif token.type == "blockquote_open":
+                found = None
+                if index + 2 < len(tokens) and tokens[index + 1].type == "paragraph_open" and tokens[index + 2].type == "inline":
+                    found = callout(tokens[index + 2].content.split("\n", 1)[0])
+                if found is None:
+                    opened.append(None)
+                else:
+                    opened.append(self._open_callout(state, index, found))
+            index += 1
+
+    def _open_callout(self, state: Any, index: int, found: Any) -> str:
+        """Turns the quote at ``index`` into ``found``'s box: its tag, its title, its body's first
+        paragraph without the marker line; returns the tag (the quote's close takes it too)."""
+        from markdown_it.token import Token
+
+        tokens = state.tokens
+        fold = bool(found.fold) and self.foldable and not self.printed
+        tag = "details" if fold else "div"
+        opener = tokens[index]
+        opener.tag = tag
+        opener.attrs = {"class": f"callout callout-{found.kind}"}
+        if fold and found.fold == "+":
+            opener.attrs["open"] = ""
+        if not fold:
+            opener.attrs["role"] = "note"
+        inline = tokens[index + 2]
+        children = list(inline.children or [])
+        cut = next((n for n, child in enumerate(children) if child.type in ("softbreak", "hardbreak")), len(children))
+        title = Token("inline", "", 0, content=found.title, children=self.md.parseInline(found.title, self._env())[0].children)
+        heading = [
+            Token("callout_title_open", "summary" if fold else "p", 1, attrs={"class": "callout-title"}),
+            title,
+            Token("callout_title_close", "summary" if fold else "p", -1),
+        ]
+        rest = children[cut + 1 :]
+        if rest:
+            inline.children = rest
+            inline.content = inline.content.split("\n", 1)[1] if "\n" in inline.content else ""
+            tokens[index + 1 : index + 1] = heading
+        else:  # the marker line was all of the first paragraph
+            tokens[index + 1 : index + 4] = heading
+        return tag
 
     def _small_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
         """A short table or quote is kept on one page; a long one may break (print.css ``.keep``)."""

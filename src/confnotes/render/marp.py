@@ -82,6 +82,10 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
     def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
         if kind == "code":
             return text if remote else quiet_code_emoji(text)
+        if kind == "quote":  # a callout as a quote with its title in bold (Marp has no callouts)
+            from confnotes.callouts import plain_quote
+
+            text = plain_quote(text)
         if kind in ("paragraph", "quote") and not is_image_only(text):
             text = joined_lines(text)
         text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)

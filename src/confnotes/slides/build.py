@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
-from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, note_text, walk_content
+from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
@@ -86,6 +86,41 @@ def _fold(node: Node) -> str:
 
 #: Blocks under an item that keep their own form on a slide (a code sample is not a bullet).
 _SHOWN_AS_IS = frozenset(("code", "table", "image", "math"))
+
+
+#: what a Quarto callout div may hold to be drawn as a box on a slide (text; a list inside stays bullets)
+_BOXABLE = frozenset(("paragraph", "quote", "math"))
+
+
+def boxed(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
+    """Quarto's callout divs (``::: {.callout-tip title="…"}`` … ``:::``) holding text, as the callout
+    quote every deck format draws as a box (``> [!tip] …``); others as they are."""
+    from confnotes.callouts import div_callout
+
+    if not any(type(e) is Block and e.kind == "div" and e.info.startswith("callout-") for e in content):
+        return content
+    out: list[Entry] = []
+    index = 0
+    while index < len(content):
+        entry = content[index]
+        found = div_callout(entry.info, entry.text) if type(entry) is Block and entry.kind == "div" and entry.info else None
+        end = next((k for k in range(index + 1, len(content)) if type(content[k]) is not Block or content[k].kind not in _BOXABLE), None)
+        closer = content[end] if end is not None else None
+        if (
+            found is None
+            or end is None
+            or end == index + 1
+            or not (type(closer) is Block and closer.kind == "div" and closer.info == "end")
+        ):
+            out.append(entry)
+            index += 1
+            continue
+        inner = [block for block in content[index + 1 : end] if type(block) is Block]  # all of them (_BOXABLE)
+        body = "\n>\n".join("\n".join(f"> {line}" if line else ">" for line in block.text.split("\n")) for block in inner)
+        text = f"> [!{found.written}] {found.title}\n{body}"
+        out.append(Block("quote", text, Span(entry.span.start, closer.span.end)))
+        index = end + 1
+    return tuple(out)
 
 
 def _shown(block: Block) -> SlideText:
@@ -166,7 +201,7 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
     meta = doc.meta
     # most notes have no speaker notes: then no slide needs to look for them
     notes_in: NotesOf = _notes_in if notes and _notes_in(doc.content) else _no_notes
-    lede = doc.lede
+    lede = boxed(doc.lede)
     opening = 0
     while opening < len(lede) and type(lede[opening]) is Block:
         opening += 1
@@ -352,7 +387,7 @@ def _numbered(group: list[Slide]) -> list[Slide]:
 def _point_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
     """A section with points: a divider, its opening text, a slide per point (text after a point stays
     on it), and a slide per bullet list, all in source order."""
-    own = tuple(entry for entry in node.content if type(entry) is not Node)
+    own = boxed(tuple(entry for entry in node.content if type(entry) is not Node))
     first_list = next((index for index, entry in enumerate(own) if type(entry) is List), len(own))
     line = node.span.start
     start = len(slides)
@@ -494,7 +529,7 @@ def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> No
         if node.points:
             _point_slides(node, slides, notes_in)
         else:
-            own = tuple(entry for entry in node.content if type(entry) is not Node)
+            own = boxed(tuple(entry for entry in node.content if type(entry) is not Node))
             for index, (directed, part) in enumerate(_segments(own)):
                 entries, notes, at = _with_notes(part, notes_in)
                 if entries or not subsections:

@@ -22,11 +22,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from confnotes.callouts import quote_body, quote_callout
 from confnotes.images import local_image
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_H,
     BOX_W,
+    CALLOUT_PAD,
     CELL_PAD,
     CODE,
     CODE_PAD,
@@ -210,6 +212,12 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     text = entry.text
     if kind == "math" and (drawn := display_math(text, size)) is not None:
         return drawn + TEXT[2] * scale
+    if kind == "quote" and (found := quote_callout(text)) is not None:  # a box: title, body, padding
+        _, body = quote_body(text)
+        inner = box_w - 2 * CALLOUT_PAD[1] * scale - CALLOUT_PAD[3]
+        lines = wrap_count(plain(found.title), inner * 0.92, size, "body")  # the title is bold: a little wider
+        lines += sum(wrap_count(plain(part), inner, size) for part in re.split(r"\n\s*\n", body) if part.strip())
+        return lines * size * TEXT[1] + (2 * CALLOUT_PAD[0] + CALLOUT_PAD[2]) * scale + TEXT[2] * scale
     if kind == "quote":
         text = "\n".join(line.lstrip("> ") for line in text.split("\n"))
         box_w -= 30

@@ -28,6 +28,8 @@ TITLE = (46, 1.15, 28)  # font size, line height, margin below
 KICKER = (22, 1.2, 8)
 ITEM = (30, 1.35, 14)
 SUB_ITEM = 26
+#: a callout's box (deck.css .callout): padding above and below, beside, its title's gap, its left border
+CALLOUT_PAD = (12, 20, 6, 8)
 TEXT = (28, 1.45, 18)
 CODE = (22, 1.35, 18)
 CODE_PAD = (14, 20)  # vertical, horizontal padding of a code block

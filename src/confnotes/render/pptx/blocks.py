@@ -17,6 +17,7 @@ from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, plain, table_row_heights, table_rows, table_widths
 from confnotes.slides.geometry import (
     BODY_MIN,
+    CALLOUT_PAD,
     CELL_PAD,
     CODE,
     CODE_MIN,
@@ -161,6 +162,12 @@ def _text(
 ) -> None:
     """A run of text (paragraphs, a quote, raw HTML's words) in a box; ``figure``: a big-number
     layout's figure, bold in the accent colour."""
+    from confnotes.callouts import quote_callout
+
+    found = quote_callout(entry.text) if entry.kind == "quote" else None
+    if found is not None:
+        _callout(page, found, entry.text, scale, box, md)
+        return
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
     size = _size(px if px is not None else max(BODY_MIN, TEXT[0] * scale), scale)
@@ -183,6 +190,35 @@ def _text(
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
             paragraph._p.get_or_add_pPr().set("marL", str(int((LAID_QUOTE_INDENT if laid else QUOTE_INDENT) * EMU)))  # noqa: SLF001
         paragraph.space_after = _pt(TEXT[2] * scale)
+
+
+def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+    """A callout (``confnotes.callouts``) as the deck draws it (deck.css ``.callout``, measured by
+    ``slides.fit``): a box tinted in its kind's colour with a border, padded, its title in bold in
+    that colour, its body below; the gap under it is the text's (``TEXT[2]``)."""
+    from pptx.dml.color import RGBColor
+    from pptx.util import Emu
+
+    from confnotes.callouts import COLOURS, quote_body
+
+    left, top, width, height = box
+    shape = page.shapes.add_textbox(*_emu(left, top, width, max(height - TEXT[2] * scale, 1.0)))
+    frame = shape.text_frame
+    _frame(frame, scale=scale)
+    frame.margin_top = frame.margin_bottom = Emu(round(CALLOUT_PAD[0] * scale * EMU))
+    frame.margin_left = frame.margin_right = Emu(round(CALLOUT_PAD[1] * scale * EMU))
+    colour = COLOURS[found.kind]
+    red, green, blue = (int(colour[n : n + 2], 16) for n in (0, 2, 4))
+    shape.fill.solid()
+    shape.fill.fore_color.rgb = RGBColor(*(round(255 - (255 - c) * 0.12) for c in (red, green, blue)))  # type: ignore[no-untyped-call]
+    shape.line.color.rgb = RGBColor(red, green, blue)  # type: ignore[no-untyped-call]
+    size = _size(max(BODY_MIN, TEXT[0] * scale), scale)
+    _, body = quote_body(text)
+    title = frame.paragraphs[0]
+    _rich(title, found.title, size, md, bold=True, colour=RGBColor(red, green, blue))  # type: ignore[no-untyped-call]
+    title.space_after = _pt(CALLOUT_PAD[2] * scale)
+    for part in [part.strip() for part in body.split("\n\n") if part.strip()]:
+        _rich(frame.add_paragraph(), part, size, md)
 
 
 def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, float]) -> bool:
