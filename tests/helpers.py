@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from pathlib import Path
@@ -86,6 +87,10 @@ def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
     text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
     text = re.sub(r"^[ \t]*:{3,}.*$", " ", text, flags=re.M)  # fenced divs (``:::: columns``): structure
     text = re.sub(r"^([ \t>]*>[ \t]*)\[![\w-]+\][+-]?", r"\1 ", text, flags=re.M)  # a callout's ``[!NOTE]``: its kind
+    if re.search(r":[\w+-]+:", text):  # an emoji shortcode outside code: printed as its emoji
+        import emoji
+
+        text = re.sub(r"(`[^`\n]*`)|:[\w+-]+:", lambda m: m.group(1) or emoji.emojize(m.group(0), language="alias"), text)
     text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text)  # a footnote's label: printed as its number
     text = re.sub(r"^[ \t>]*(?:`{3,}|~{3,})[^\n]*$", " ", text, flags=re.M)
     text = re.sub(
@@ -463,7 +468,7 @@ def marp_deck(data: bytes) -> list[tuple[str, bool]]:
     out = []
     for section in sections:
         title = re.search(r"^#{1,2} (.+)$", section, re.M)
-        out.append((title.group(1).strip() if title else "", bool(re.search(r"<!--\n", section))))
+        out.append((html.unescape(title.group(1).strip()) if title else "", bool(re.search(r"<!--\n", section))))  # as Marp shows it
     return out
 
 

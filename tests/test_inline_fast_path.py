@@ -63,6 +63,8 @@ def test_text_that_may_be_a_link_or_markup_is_parsed():
         "$x$",  # TeX math (dollarmath): a dollar before anything but a space
         "costs $5",
         "a call[^1]",  # a footnote's reference opens with [, as a link does
+        "ship it :rocket:",  # an emoji shortcode
+        "thumbs :+1:",
     )
     for text in may_be:
         assert _MAY_BE_MARKUP.search(text) is not None, text
@@ -74,7 +76,7 @@ def test_the_fast_path_was_written_for_this_parser():
     md = RENDERER.md
     assert md.options["typographer"] is False
     assert md.get_active_rules() == {
-        "core": ["normalize", "block", "inline", "linkify", "text_join", "callouts", "direction", "label_lines"],
+        "core": ["normalize", "block", "inline", "linkify", "text_join", "shortcodes", "callouts", "direction", "label_lines"],
         "block": [
             "table",
             "code",

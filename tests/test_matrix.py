@@ -103,6 +103,7 @@ FEATURES: dict[str, Feature] = {
         "## Pager fatigue\n\n> [!WARNING] Three pages a night\n> burns people out within a quarter.\n\n"
         "- Quiet hours for non-urgent alerts\n\n> [!tip]- Try it\n> Mute one noisy alert this week.\n\n"
     ),
+    "emoji": Feature("## Launch day :rocket:\n\n- Shipped on time :tada: :+1:\n- `:rocket:` in code stays as typed\n\n"),
     "callout-div": Feature(
         '## Handovers\n\n::: {.callout-note title="Every Monday"}\nThe outgoing person writes the handover note.\n:::\n\n'
     ),
@@ -119,7 +120,7 @@ FEATURES: dict[str, Feature] = {
     ),
 }
 THEMES, PAPERS = ("default", "dark"), ("a4", "letter")
-NOTE_SIZE = 9  # features a note combines
+NOTE_SIZE = 11  # features a note combines
 
 
 def covering(features: list[str], size: int) -> list[tuple[str, ...]]:
@@ -298,7 +299,7 @@ def test_nothing_on_a_slide_is_clipped_in_chromium(matrix, index, open_page):
     from test_fit import MEASURE
 
     cell = matrix[index]
-    deck = cell.file("slides").with_suffix(".html")
+    deck = cell.file("slides").with_suffix(".deck.html")  # beside the page (.out.html), never over it
     deck.write_bytes(cell.file("slides").read_bytes())
     page, errors, _ = open_page(deck, viewport=(1280, 720))
     bad = [f"slide {slide['slide']} ({slide['title']}): {', '.join(slide['bad'])}" for slide in page.evaluate(MEASURE) if slide["bad"]]

@@ -35,9 +35,10 @@ _COMMENT = re.compile(r"<!--.*?(-->|$)", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 #: What markdown-it (or linkify) could turn into more than text: markup and escapes, entities (``&`` before
 #: ``#`` or a letter; a lone ``&`` is escaped alike), HTML, line breaks, and anything that may start a link
-#: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address). Most titles
-#: and items have none, and are escaped directly instead of parsed (the same HTML, byte for byte).
-_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$[^ \t]")
+#: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address), and emoji
+#: shortcodes (``:rocket:``). Most titles and items have none, and are escaped directly instead of
+#: parsed (the same HTML, byte for byte).
+_MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$[^ \t]|:[\w+-]+:")
 #: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
 KEEP_LINES = 12
 #: A code block printed in a PDF: its first lines, up to this many lines and characters (WeasyPrint
@@ -109,6 +110,7 @@ class InlineRenderer:
         ):
             # markdown-it binds rules to its renderer, so hand it plain functions
             self.md.add_render_rule(name, lambda renderer, *args, _method=method: _method(renderer, *args))
+        self.md.core.ruler.push("shortcodes", _shortcodes)
         self.md.core.ruler.push("callouts", self._callouts)
         self.md.core.ruler.push("direction", _set_direction)
         self.md.core.ruler.push("label_lines", _keep_label_lines)
@@ -764,6 +766,18 @@ def direction_of(text: str) -> str:
     WeasyPrint needs it spelled out): ``rtl`` or ``auto``."""
     match = _STRONG.search(text)
     return "rtl" if match and _RTL.match(match.group(0)) else "auto"
+
+
+def _shortcodes(state: Any) -> None:
+    """A markdown-it core rule: emoji shortcodes in text (never in code) as their emoji (``confnotes.shortcodes``)."""
+    from confnotes.shortcodes import MAY_BE_SHORTCODE, emojized
+
+    for token in state.tokens:
+        if token.type != "inline" or MAY_BE_SHORTCODE.search(token.content) is None:
+            continue
+        for child in token.children or ():
+            if child.type == "text":
+                child.content = emojized(child.content)
 
 
 def _set_direction(state: Any) -> None:

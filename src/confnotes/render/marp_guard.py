@@ -112,8 +112,9 @@ def obeyed(text: str, allow_html: bool) -> bool:
 
 
 def quiet_emoji(text: str) -> str:
-    """Text (not code) with its emoji as character references and its shortcodes broken by a word
-    joiner: what the reader sees is unchanged, but marp-core makes no CDN image of them."""
+    """Text (not code) with its shortcodes as their emoji (``confnotes.shortcodes``), its emoji as
+    character references and the shortcodes no emoji has broken by a word joiner: what the reader
+    sees is what every output shows, but marp-core makes no CDN image of them."""
     out: list[str] = []
     for code, piece in code_pieces(text):
         if code:
@@ -128,6 +129,9 @@ def quiet_emoji(text: str) -> str:
 
 
 def _quiet_text(text: str) -> str:
+    from confnotes.shortcodes import emojized
+
+    text = emojized(text)  # a shortcode the table knows is its emoji, as in every output; the rest kept apart
     text = _SHORTCODE.sub(lambda match: f":&#x2060;{match.group(1)}:", text)
     return _EMOJI.sub(lambda match: f"&#x{ord(match.group(0)):X};", text)
 
