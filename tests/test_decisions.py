@@ -277,7 +277,7 @@ def test_cli_choices_are_the_format_tables():
     from confnotes.cli import main
     from confnotes.export import OUTLINE_FORMATS
     from confnotes.lint.report import REPORTS
-    from confnotes.render.formats import FORMATS
+    from confnotes.render.formats import FORMATS, RENDER_TARGETS
 
     def choices(command: str, option: str) -> list[str]:
         found = main.get_command(click.Context(main), command)
@@ -288,7 +288,7 @@ def test_cli_choices_are_the_format_tables():
 
     assert choices("outline", "fmt") == list(OUTLINE_FORMATS)
     assert choices("lint", "fmt") == list(REPORTS)
-    assert choices("render", "to") == list(FORMATS)
+    assert choices("render", "to") == list(RENDER_TARGETS) == [*FORMATS, "png"]
 
 
 def test_an_output_name_of_another_kind_of_file_is_warned_of(cli, tmp_path, weasyprint):

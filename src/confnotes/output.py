@@ -138,6 +138,12 @@ def _write_in_place(target: Path, payload: bytes) -> None:
         raise NotesError(f"cannot write: {os_message(exc)}", path=str(target), kind=ErrorKind.RENDER) from None
 
 
+def names_folder(output: str) -> bool:
+    """Whether ``-o`` names a folder: a path ending in a separator, or a folder that exists, whatever
+    its name (``render`` of several notes or of slide pictures, ``import`` of several files)."""
+    return output.endswith(("/", os.sep)) or Path(output).is_dir()
+
+
 def emit(output: str, data: bytes | str, note: str, named: bool = True) -> str | None:
     """Write to ``output`` (``-`` is standard output); refuse to overwrite the note itself.
 

@@ -73,9 +73,10 @@ def _named_file(output: str | None, count: int) -> Path | None:
     """The note file ``-o`` names (``talk.md``), or None when it names a folder or standard output:
     as ``render -o`` and every converter read it. A path ending in a separator, or an existing
     folder, is a folder whatever its name."""
+    from confnotes.output import names_folder
     from confnotes.source import NOTE_SUFFIXES
 
-    if output is None or output == "-" or output.endswith(("/", os.sep)) or Path(output).is_dir():
+    if output is None or output == "-" or names_folder(output):
         return None
     if Path(output).suffix.lower() not in NOTE_SUFFIXES:
         return None

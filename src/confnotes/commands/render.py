@@ -1,4 +1,4 @@
-"""confnotes render: one note to a document or a deck."""
+"""confnotes render: notes to documents, decks or slide pictures."""
 
 from __future__ import annotations
 
@@ -10,27 +10,36 @@ import click
 from confnotes.commands import Choice, complete_theme, config_option, say, shown, warn
 from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
-from confnotes.render.formats import FORMATS  # the one table of output formats (light: no renderer loads)
+from confnotes.render.formats import PICTURES, RENDER_TARGETS  # the one table of output formats (light: no renderer loads)
 from confnotes.settings import SlideSettings, choices, setting_range
 
 
 @click.command("render")
-@click.argument("note", required=False, type=click.Path(allow_dash=True, readable=False))
+@click.argument("paths", metavar="NOTE...", nargs=-1, type=click.Path(allow_dash=True, readable=False))
 @click.option(
     "--to",
     "to",
-    type=Choice(list(FORMATS)),
+    type=Choice(list(RENDER_TARGETS)),
     default="html",
     show_default=True,
     help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "
-    "handout, marp, pptx, outline: a deck built from the outline.",
+    "handout, marp, pptx, outline: a deck built from the outline; png: a picture a slide.",
 )
 @click.option(
     "-o",
     "--output",
     metavar="OUT",
-    help="Output file ('-' for standard output). Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html.",
+    help="Output file ('-' for standard output); a folder (DIR/) for several notes or --to png. "
+    "Default: next to the note, e.g. talk.html, talk.pdf, talk.slides.html, talk.001.png.",
 )
+@click.option(
+    "--scale",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="--to png: the pictures' size, 1 for 1920x1080 (0.5: 960x540, 2: 3840x2160).",
+)
+@click.option("--contact-sheet", is_flag=True, help="--to png: also write talk.contact.png, every slide on one sheet.")
 @click.option(
     "--theme", default=None, shell_complete=complete_theme, help="Built-in theme (see --list-themes). Default: config or 'default'."
 )
@@ -92,15 +101,107 @@ from confnotes.settings import SlideSettings, choices, setting_range
     "Title Only). Default: config reference_pptx.",
 )
 def command(
-    note: str | None, to: str, output: str | None, config_file: str | None, list_themes: bool, untagged: bool, **given: Any
+    paths: tuple[str, ...],
+    to: str,
+    output: str | None,
+    config_file: str | None,
+    list_themes: bool,
+    untagged: bool,
+    scale: float,
+    contact_sheet: bool,
+    **given: Any,
 ) -> None:
-    """Render NOTE to a document (html, pdf) or a slide format.
+    """Render each NOTE to a document (html, pdf), a slide format or slide pictures (png).
+
+    One note writes OUT (-o), else the file beside it (talk.pdf); several notes write into the
+    folder -o names (out/), else each beside its note. --to png writes a picture a slide
+    (talk.001.png, …) from the slides PDF's layout. A note that cannot be read is one line, and
+    the others are still rendered (exit 2).
 
     Templates come from the built-ins, shadowed file by file by --templates DIR (or
     config `templates = "…"`); a user template can {% extends "!default/note.html" %}.
     Compiled templates are kept in the user's cache folder between runs
     (CONFNOTES_TEMPLATE_CACHE=DIR to move them, empty to turn this off).
     """
+    from pathlib import Path
+
+    if list_themes:
+        from confnotes.templating import themes
+
+        click.echo("\n".join(themes()))
+        return
+    notes = paths
+    if not notes:
+        raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
+    overrides = {**given, "tagged": False if untagged else None}
+    if len(notes) == 1 and to != PICTURES:
+        _render_one(notes[0], to, output, config_file, overrides)
+        return
+    folder = _folder(notes, to, output)
+    targets = [Path(folder or Path(note).parent) / Path(output_name(note, to)).name for note in notes]
+    clash = _clash(notes, targets)
+    if clash is not None:
+        raise NotesError(
+            f"{clash[0]} and {clash[1]} would both write {shown(str(clash[2]))}; render them into different folders", kind=ErrorKind.USAGE
+        )
+    failed = False
+    for note, target in zip(notes, targets, strict=True):
+        try:
+            if to == PICTURES:
+                _pictures(note, target.parent, config_file, overrides, scale, contact_sheet)
+            else:
+                _render_one(note, to, str(target), config_file, overrides, named=folder is not None)
+        except NotesError as exc:
+            say(shown(exc if exc.path else f"{note}: {exc}"), err=True)
+            failed = True
+    if failed:
+        sys.exit(2)
+
+
+def output_name(note: str, to: str) -> str:
+    """The file a note renders to by default (``talk.pdf``; ``talk.001.png`` for pictures)."""
+    from pathlib import Path
+
+    from confnotes.render.formats import output_path
+
+    if to == PICTURES:
+        from confnotes.render.pictures import picture_names
+
+        return str(Path(note).parent / picture_names(Path(note).stem, 1)[0])
+    return output_path(note, to)
+
+
+def _folder(notes: tuple[str, ...], to: str, output: str | None) -> str | None:
+    """The folder -o names for several notes or pictures (created), None for each note's own."""
+    from pathlib import Path
+
+    from confnotes.output import names_folder
+
+    if "-" in notes:
+        raise NotesError("standard input (-) renders alone: one note, one output", kind=ErrorKind.USAGE)
+    if output is None:
+        return None
+    if output == "-" or (not names_folder(output) and Path(output).suffix):
+        what = "slide pictures" if to == PICTURES else f"{len(notes)} notes"
+        raise NotesError(f"-o {output} names one file, but {what} are written: give a folder (-o DIR/)", kind=ErrorKind.USAGE)
+    Path(output).mkdir(parents=True, exist_ok=True)
+    return output
+
+
+def _clash(notes: tuple[str, ...], targets: list[Any]) -> tuple[str, str, Any] | None:
+    """Two notes that would write one file (``a/talk.md`` and ``b/talk.md`` into ``out/``)."""
+    seen: dict[Any, str] = {}
+    for note, target in zip(notes, targets, strict=True):
+        if target in seen:
+            return seen[target], note, target
+        seen[target] = note
+    return None
+
+
+def _render_one(
+    note: str, to: str, output: str | None, config_file: str | None, overrides: dict[str, Any], named: bool | None = None
+) -> None:
+    """One note to one output file (``-``: standard output)."""
     from pathlib import Path
 
     from confnotes.config import config_for_target
@@ -110,19 +211,12 @@ def command(
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.source import note_folder
 
-    if list_themes:
-        from confnotes.templating import themes
-
-        click.echo("\n".join(themes()))
-        return
-    if note is None:
-        raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc
-    overrides = RenderOverrides(**given, tagged=False if untagged else None)  # each option is a field of RenderOverrides
-    options = resolve_render_options(config, doc, overrides)
+    options = resolve_render_options(config, doc, RenderOverrides(**overrides))  # each option is a field of RenderOverrides
     base_dir = note_folder(note) or Path.cwd()
-    named = output is not None  # a link at -o to a device or pipe (/dev/stdout) is written into
+    if named is None:
+        named = output is not None  # a link at -o to a device or pipe (/dev/stdout) is written into
     if output is None:
         output = "-" if note == "-" else output_path(note, to)
     data, warnings = render_note(doc, to, options, base_dir, output)
@@ -134,3 +228,33 @@ def command(
         warn([mismatch], note)  # (after the write: a refused one says only why)
     if written:
         say(f"wrote {shown(written)}", err=True)
+
+
+def _pictures(note: str, folder: Any, config_file: str | None, overrides: dict[str, Any], scale: float, sheet: bool) -> None:
+    """A note's slides as pictures in ``folder``: every picture made before the first is written."""
+    from pathlib import Path
+
+    from confnotes.config import config_for_target
+    from confnotes.load import load_note
+    from confnotes.output import write_in
+    from confnotes.render.options import RenderOverrides, resolve_render_options
+    from confnotes.render.pictures import contact_sheet, picture_names, slide_pictures
+    from confnotes.source import note_folder
+
+    config = config_for_target(note, config_file)
+    doc = load_note(note, config).doc
+    options = resolve_render_options(config, doc, RenderOverrides(**overrides))
+    pictures, warnings = slide_pictures(doc, options, note_folder(note) or Path.cwd(), scale)
+    warn(warnings, note)
+    stem = Path(note).stem
+    files = dict(zip(picture_names(stem, len(pictures)), pictures, strict=True))
+    if sheet:
+        files[f"{stem}.contact.png"] = contact_sheet(pictures)
+    for name, data in files.items():
+        write_in(folder, name, data)
+    first, last = next(iter(files)), picture_names(stem, len(pictures))[-1]
+    say(
+        f"wrote {len(pictures)} slide pictures, {shown(str(Path(folder) / first))} to {last}"
+        + (f" and {stem}.contact.png" if sheet else ""),
+        err=True,
+    )

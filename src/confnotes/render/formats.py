@@ -45,6 +45,13 @@ FORMATS: dict[str, OutputFormat] = {
 }
 
 
+#: ``render --to png``: the slides as pictures (``render.pictures``), a file a slide, so no row of ``FORMATS``
+#: (a build or the preview writes one file a format)
+PICTURES = "png"
+#: what ``render --to`` offers: the formats, then the pictures
+RENDER_TARGETS = (*FORMATS, PICTURES)
+
+
 def output_format(name: str) -> OutputFormat:
     try:
         return FORMATS[name]
