@@ -30,7 +30,7 @@ import pytest
 
 from helpers import html_deck, marp_deck, outline_deck, page_words, pdf_text, pptx_deck, source_words, text_words
 
-FORMATS = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
+FORMATS = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline", "docx")
 
 
 @dataclass(frozen=True)
@@ -289,6 +289,8 @@ def test_the_page_keeps_every_word_in_order_and_notes_off_reach_no_file(matrix, 
 
             prs = Presentation(str(cell.file(fmt)))
             words = text_words(" ".join(s.notes_slide.notes_text_frame.text for s in prs.slides if s.has_notes_slide))
+        elif fmt == "docx":
+            words = text_words(_output_text(cell, fmt) + " " + " ".join(c.text for c in _word(cell).comments))
         else:
             words = text_words(data.decode("utf-8"))
         assert "okapi" not in words and "zebrafish" not in words, fmt
@@ -377,8 +379,19 @@ def test_marp_cli_centres_every_lead_slide_of_every_note(matrix, browser, proces
         page.close()
 
 
+def _word(cell: Rendered):  # -> docx.Document
+    import docx
+
+    return docx.Document(str(cell.file("docx")))
+
+
 def _output_text(cell: Rendered, fmt: str) -> str:
-    """Everything an output shows as text (PDFs' text layer, PPTX's shapes, the files' text)."""
+    """Everything an output shows as text (PDFs' text layer, PPTX's shapes, Word's paragraphs and
+    tables, the files' text)."""
+    if fmt == "docx":
+        word = _word(cell)
+        cells = [c.text for table in word.tables for row in table.rows for c in row.cells]
+        return "\n".join([p.text for p in word.paragraphs] + cells)
     data = cell.file(fmt).read_bytes()
     if fmt in ("pdf", "slides-pdf", "handout"):
         return pdf_text(data)

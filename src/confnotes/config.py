@@ -13,7 +13,7 @@ from confnotes.settings import BuildSettings, FmtSettings, SlideSettings, check_
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
 #: keys naming files or folders: relative to the config file that sets them
-PATH_KEYS = ("templates", "reference_pptx")
+PATH_KEYS = ("templates", "reference_pptx", "reference_docx")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Config:
     build: BuildSettings = field(default_factory=BuildSettings, metadata={"table": "build"})
     fmt: FmtSettings = field(default_factory=FmtSettings, metadata={"table": "fmt"})
     reference_pptx: str | None = setting(None, "A PowerPoint file whose layouts and theme PPTX output uses.")
+    reference_docx: str | None = setting(None, "A Word document whose styles, page setup, headers and footers Word output uses.")
     extends: str | None = setting(None, "Another config file whose settings this one extends, key by key.")
 
     @property

@@ -100,6 +100,14 @@ from confnotes.settings import SlideSettings, choices, setting_range
     help="PPTX: use this PowerPoint template's theme and layouts (Title Slide, Section Header, Title and Content, "
     "Title Only). Default: config reference_pptx.",
 )
+@click.option(
+    "--reference-docx",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, readable=False),
+    default=None,
+    help="Word: start from this document's styles, page setup, headers and footers (as pandoc's --reference-doc). "
+    "Default: config reference_docx.",
+)
 def command(
     paths: tuple[str, ...],
     to: str,

@@ -41,6 +41,7 @@ FORMATS: dict[str, OutputFormat] = {
         OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown", deck=True),
         OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)", deck=True),
         OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck", deck=True),
+        OutputFormat("docx", ".docx", "Word", "docx", True, "a Word document in Word's own styles (python-docx)"),
     )
 }
 

@@ -32,6 +32,7 @@ class RenderOptions:
     slides: SlideSettings = field(default_factory=SlideSettings)  # the note's: config < front matter < command line
     trust_templates: bool = False  # run user templates outside Jinja's sandbox
     reference_pptx: str | None = None  # a PowerPoint template whose layouts and theme PPTX output uses
+    reference_docx: str | None = None  # a Word document whose styles, page setup, headers and footers Word output uses
     output_dir: str | None = None  # where the output goes (None: beside the note); Marp links images from there
     allow_remote: bool = False  # Marp: let the deck load web images and emoji images when it is opened
     #: a page of a built site: the way up to the site's root (``../`` a folder), and the page's own
@@ -59,6 +60,7 @@ class RenderOverrides:
     steps: bool | None = None
     trust_templates: bool = False
     reference_pptx: str | None = None
+    reference_docx: str | None = None
     allow_remote: bool = False
 
 
@@ -81,6 +83,7 @@ def resolve_render_options(config: Config, doc: Document, overrides: RenderOverr
         slides=slides,
         trust_templates=given.trust_templates,
         reference_pptx=given.reference_pptx or config.reference_pptx,
+        reference_docx=given.reference_docx or config.reference_docx,
         allow_remote=given.allow_remote,
     )
 

@@ -1,0 +1,332 @@
+"""A note as a Word document (``--to docx``), written with python-docx in Word's own styles.
+
+The outline maps to what Word users expect and what ``confnotes import`` reads back: the title in
+*Title*, the event, date and speakers as ``Event: …`` lines, each section in *Heading N* by its
+depth, items in *List Bullet* / *List Number* (levels 1–3, deeper ones at 3) with Word's own
+numbering — each numbered list restarts at its first number —, a bold label as a bold run, code
+in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Quote* under their
+title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
+links that can be clicked. Footnotes are numbered in the text and listed under *Notes* at the end
+(python-docx writes no Word footnotes); formulas are written as Unicode text (no OMML). Speaker
+notes become Word comments on the paragraph before them when notes are shown, else are left out.
+
+``--reference-docx FILE`` (config ``reference_docx``) starts from a team's own document: its
+styles, page setup, headers and footers are kept, its body replaced.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from confnotes.errors import NotesError, render_error
+from confnotes.model import Block, Document, List, Node
+from confnotes.render.markdown import InlineRenderer
+from confnotes.render.options import RenderOptions
+
+#: A reference document is a few hundred KB; a larger one is refused before it is unpacked.
+MAX_REFERENCE_BYTES = 32 * 1024 * 1024
+#: A picture is at most this wide (inches): the text's width on A4 and Letter with Word's margins.
+MAX_PICTURE_INCHES = 6.0
+CODE_STYLE = "Source Code"
+_TABLE_ROW = re.compile(r"^\s*\|?(.*?)\|?\s*$")
+
+
+def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
+    from confnotes.footnotes import footnotes_of
+
+    word = _open(options.reference_docx)
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
+    notes = footnotes_of(doc)
+    md.load_footnotes(notes, "end")
+    writer = _Writer(word, md, options, base_dir)
+    writer.title(doc)
+    writer.content(doc.content, 0)
+    writer.footnotes([(number, text) for number, _label, text in notes.ordered])
+    out = io.BytesIO()
+    word.save(out)
+    return out.getvalue(), [*md.warnings, *writer.warnings]
+
+
+def _open(reference: str | None) -> Any:
+    """A new document, or the reference document with its body emptied (its section settings kept)."""
+    import docx
+
+    if not reference:
+        word = docx.Document()
+    else:
+        from confnotes.archives import open_zip
+        from confnotes.source import read_bytes
+
+        try:
+            data = read_bytes(reference, "reference Word document", MAX_REFERENCE_BYTES)
+            open_zip(data, reference, "reference Word document").close()
+            word = docx.Document(io.BytesIO(data))
+        except NotesError as exc:
+            raise render_error(f"cannot read reference Word document: {exc.message}", reference) from None
+        except Exception as exc:  # noqa: BLE001 - python-docx raises many kinds for a file that is not a .docx
+            raise render_error(f"cannot read reference Word document: {str(exc) or type(exc).__name__}", reference) from None
+        body = word.element.body
+        for child in list(body):
+            if not child.tag.endswith("}sectPr"):
+                body.remove(child)
+    _code_style(word)
+    return word
+
+
+def _code_style(word: Any) -> None:
+    """*Source Code*: a monospace paragraph style on a light shade (the reference's own, if it has one)."""
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    from docx.shared import Pt
+
+    if CODE_STYLE in [style.name for style in word.styles]:
+        return
+    style = word.styles.add_style(CODE_STYLE, WD_STYLE_TYPE.PARAGRAPH)
+    style.base_style = word.styles["Normal"]
+    style.font.name = "Courier New"
+    style.font.size = Pt(9.5)
+    style.paragraph_format.space_after = Pt(6)
+    shade = OxmlElement("w:shd")
+    shade.set(qn("w:val"), "clear")
+    shade.set(qn("w:fill"), "F3F4F6")
+    style.element.get_or_add_pPr().append(shade)
+
+
+class _Writer:
+    def __init__(self, word: Any, md: InlineRenderer, options: RenderOptions, base_dir: Path | None) -> None:
+        self.word, self.md, self.options, self.base_dir = word, md, options, base_dir
+        self.warnings: list[str] = []
+        self.last: Any = None  # the last paragraph written: a speaker note comments on it
+
+    # -- the outline -------------------------------------------------------------------------
+    def title(self, doc: Document) -> None:
+        meta = doc.meta
+        self.last = self.paragraph(meta.title, "Title")
+        for label, value in (("Event", meta.event), ("Date", meta.date), ("Speakers", ", ".join(meta.speakers))):
+            if value:
+                self.last = self.word.add_paragraph(f"{label}: {value}")
+
+    def content(self, content: tuple[Any, ...], depth: int) -> None:
+        from confnotes.slides.build import boxed
+
+        for entry in boxed(content):  # a Quarto callout div holding text: the callout quote
+            if type(entry) is Node and entry.is_section:
+                self.last = self.paragraph(entry.title, f"Heading {min(depth + 1, 9)}")
+                self.content(entry.content, depth + 1)
+            elif type(entry) is List:
+                self.items(entry, 1)
+            elif type(entry) is Block:
+                self.block(entry, None)
+
+    def items(self, lst: List, level: int) -> None:
+        kind = "List Number" if lst.ordered else "List Bullet"
+        style = kind if level == 1 else f"{kind} {min(level, 3)}"
+        restart = self._restart(style, int(lst.start or 1)) if lst.ordered else None
+        for node in lst.items:
+            paragraph = self.word.add_paragraph(style=style)
+            if restart is not None:
+                _number(paragraph, restart)
+            if node.label is not None:
+                self.runs(paragraph, node.label + ":", bold=True)
+                if node.text:
+                    self.runs(paragraph, " " + node.text)
+            else:
+                self.runs(paragraph, node.title)
+            self.last = paragraph
+            for entry in node.content:
+                if type(entry) is List:
+                    self.items(entry, level + 1)
+                elif type(entry) is Block:
+                    self.block(entry, f"List Continue {min(level, 3)}" if level > 1 else "List Continue")
+                elif type(entry) is Node:  # a section cannot stand in an item; its words are kept
+                    self.last = self.paragraph(entry.title, f"List Continue {min(level, 3)}" if level > 1 else "List Continue")
+                    self.content(entry.content, 1)
+
+    def _restart(self, style: str, start: int) -> int | None:
+        """A fresh numbering of ``style``'s list that starts at ``start``: its ``numId`` (None when
+        the style has no numbering of its own, as in some reference documents)."""
+        from docx.oxml.ns import qn
+
+        num_pr = self.word.styles[style].element.pPr
+        num_pr = None if num_pr is None else num_pr.find(qn("w:numPr"))
+        num_id = None if num_pr is None else num_pr.find(qn("w:numId"))
+        if num_id is None:
+            return None
+        numbering = self.word.part.numbering_part.numbering_definitions._numbering  # noqa: SLF001 - no public API
+        abstract = numbering.num_having_numId(int(num_id.get(qn("w:val")))).abstractNumId.val
+        num = numbering.add_num(abstract)
+        override = num.add_lvlOverride(ilvl=0)
+        override.add_startOverride(start)
+        return int(num.numId)
+
+    # -- blocks ------------------------------------------------------------------------------
+    def block(self, block: Block, style: str | None) -> None:
+        kind = block.kind
+        if kind in ("reference", "comment", "footnote", "break", "div"):
+            if kind == "div" and not block.info:
+                self.last = self.paragraph(block.text, style)  # a fence that pairs with nothing: its text
+            return
+        if kind == "note":
+            self.speaker_note(block)
+        elif kind == "code":
+            self.code(block.text)
+        elif kind == "table":
+            self.table(block.text)
+        elif kind == "quote":
+            self.quote(block.text)
+        elif kind == "math":
+            self.last = self.paragraph(block.text.strip().strip("$").strip(), style)
+        else:
+            self.text(block.text, style)
+
+    def text(self, text: str, style: str | None) -> None:
+        """Paragraphs (blank-line separated), a picture where one stands alone on its line."""
+        for part in re.split(r"\n\s*\n", text.strip()):
+            picture = re.fullmatch(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", part.strip())
+            if picture and self.picture(picture.group(2), picture.group(1)):
+                continue
+            self.last = self.paragraph(part, style)
+
+    def picture(self, src: str, alt: str) -> bool:
+        from docx.shared import Inches
+
+        from confnotes.images import image_warning, local_image
+
+        path = local_image(src, self.base_dir)
+        if path is None:
+            if (why := image_warning(src, self.base_dir)) is not None:
+                self.warnings.append(why)
+            return False
+        try:
+            from PIL import Image
+
+            with Image.open(path) as image:
+                width = min(MAX_PICTURE_INCHES, image.width / (image.info.get("dpi", (96, 96))[0] or 96))
+            self.word.add_picture(str(path), width=Inches(width))
+        except Exception as exc:  # noqa: BLE001 - Pillow and python-docx raise many kinds for a bad picture
+            self.warnings.append(f"picture {src} not embedded: {str(exc) or type(exc).__name__}")
+            return False
+        self.last = self.word.paragraphs[-1]
+        self.last.alignment = 1  # centred
+        if alt:
+            descr = self.last._p.xpath(".//wp:docPr")  # noqa: SLF001 - the picture's alt text
+            if descr:
+                descr[0].set("descr", alt)
+        return True
+
+    def code(self, text: str) -> None:
+        lines = text.split("\n")
+        if lines and lines[0].lstrip().startswith(("```", "~~~")):
+            lines = lines[1:]
+        if lines and lines[-1].strip() in ("```", "~~~", "````"):
+            lines = lines[:-1]
+        paragraph = self.word.add_paragraph(style=CODE_STYLE)
+        run = paragraph.add_run()
+        for index, line in enumerate(lines):
+            if index:
+                run.add_break()
+            run.add_text(line)
+        self.last = paragraph
+
+    def quote(self, text: str) -> None:
+        from confnotes.callouts import quote_body, quote_callout
+
+        found = quote_callout(text)
+        if found is not None:
+            from docx.shared import RGBColor
+
+            from confnotes.callouts import COLOURS
+
+            _, body = quote_body(text)
+            title = self.paragraph(found.title, "Intense Quote", bold=True)
+            for run in title.runs:
+                run.font.color.rgb = RGBColor.from_string(COLOURS[found.kind])
+            for part in re.split(r"\n\s*\n", body.strip()):
+                if part.strip():
+                    self.last = self.paragraph(part, "Intense Quote")
+            return
+        body = "\n".join(line[1:].lstrip() if line.lstrip().startswith(">") else line for line in text.split("\n"))
+        for part in re.split(r"\n\s*\n", body.strip()):
+            self.last = self.paragraph(part, "Quote")
+
+    def table(self, text: str) -> None:
+        rows = [line for line in text.strip().split("\n") if line.strip()]
+        cells = [[cell.strip() for cell in _TABLE_ROW.match(row).group(1).split("|")] for row in rows]  # type: ignore[union-attr]
+        cells = [row for index, row in enumerate(cells) if index != 1 or not all(re.fullmatch(r":?-+:?", c) for c in row)]
+        width = max(len(row) for row in cells)
+        table = self.word.add_table(rows=len(cells), cols=width)
+        table.style = "Table Grid"
+        for r, row in enumerate(cells):
+            for c in range(width):
+                paragraph = table.cell(r, c).paragraphs[0]
+                self.runs(paragraph, row[c] if c < len(row) else "", bold=r == 0)
+        self.last = self.word.add_paragraph()  # Word joins a table to the next one without a paragraph between
+
+    def speaker_note(self, block: Block) -> None:
+        from confnotes.model import note_text
+
+        if not self.options.notes or self.last is None:
+            return
+        text = " ".join(self.md.plain(note_text(block)).split())
+        if text:
+            self.word.add_comment(self.last.runs or [self.last.add_run()], text=text, author="Speaker notes", initials="SN")
+
+    def footnotes(self, notes: list[tuple[int, str]]) -> None:
+        if not notes:
+            return
+        self.paragraph("Notes", "Heading 1")
+        for number, text in notes:
+            paragraph = self.word.add_paragraph()
+            paragraph.add_run(f"{number}. ")
+            self.runs(paragraph, text)
+
+    # -- inline ------------------------------------------------------------------------------
+    def paragraph(self, text: str, style: str | None, bold: bool = False) -> Any:
+        paragraph = self.word.add_paragraph(style=style) if style else self.word.add_paragraph()
+        self.runs(paragraph, " ".join(text.split("\n")) if style and style.startswith("Heading") else text, bold=bold)
+        return paragraph
+
+    def runs(self, paragraph: Any, text: str, bold: bool = False) -> None:
+        for piece, styles, href in self.md.styled(text):
+            if piece == "\n":
+                paragraph.add_run().add_break()
+                continue
+            run = _hyperlink_run(paragraph, href) if href else paragraph.add_run()
+            run.text = piece
+            run.bold = bold or "strong" in styles or None
+            run.italic = "em" in styles or None
+            if "code" in styles:
+                run.font.name = "Courier New"
+
+
+def _number(paragraph: Any, num_id: int) -> None:
+    """The paragraph in the numbering ``num_id`` (a list restarted), at its style's level."""
+    num_pr = paragraph._p.get_or_add_pPr().get_or_add_numPr()  # noqa: SLF001 - python-docx has no public API
+    num_pr.get_or_add_ilvl().val = 0
+    num_pr.get_or_add_numId().val = num_id
+
+
+def _hyperlink_run(paragraph: Any, href: str) -> Any:
+    """A run inside a clickable link to ``href`` (python-docx has no public API for links)."""
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    from docx.shared import RGBColor
+    from docx.text.run import Run
+
+    from confnotes.escape import xml_safe
+
+    rel = paragraph.part.relate_to(xml_safe(href), RELATIONSHIP_TYPE.HYPERLINK, is_external=True)
+    link = OxmlElement("w:hyperlink")
+    link.set(qn("r:id"), rel)
+    paragraph._p.append(link)  # noqa: SLF001
+    element = OxmlElement("w:r")
+    link.append(element)
+    run = Run(element, paragraph)
+    run.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)
+    run.font.underline = True
+    return run
