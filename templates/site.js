@@ -14,9 +14,10 @@
   var MAX_RESULTS = 20;
 
   // the words of a text, as confnotes indexed them (build/search.py: words)
+  var LETTERS = { "ß": "ss", "ø": "o", "ł": "l", "đ": "d", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ħ": "h" };
   function words(text) {
-    var folded = text.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase();
-    return (folded.match(WORD) || []).filter(function (w) { return w !== "_" && w.length <= 40; });
+    var folded = text.normalize("NFKD").replace(/\p{Mn}/gu, "").toLowerCase().replace(/[ßøłđıæœþðħ]/g, function (c) { return LETTERS[c]; });
+    return (folded.match(WORD) || []).filter(function (w) { return w !== "_" && w.length <= 60; });
   }
 
   function el(tag, attrs, text) {
@@ -101,7 +102,7 @@
 
   function search() {
     var query = words(input.value);
-    if (!index || !query.length || input.value.trim().length < 2) { render([]); return; }
+    if (!index || !query.length || (input.value.trim().length < 2 && !new RegExp("[" + CJK + "]").test(input.value))) { render([]); return; }
     var scores = null;
     query.forEach(function (word) {
       var found = matches(word);
@@ -137,7 +138,7 @@
     list.hidden = !docs.length;
     input.setAttribute("aria-expanded", docs.length ? "true" : "false");
     input.removeAttribute("aria-activedescendant");
-    if (input.value.trim().length < 2) { status.textContent = ""; }
+    if (!input.value.trim()) { status.textContent = ""; }
     else if (!docs.length) { status.textContent = index ? "No note says that." : "Loading…"; }
     else { status.textContent = total > docs.length ? "First " + docs.length + " of " + total + " sections" : total + " section" + (total === 1 ? "" : "s"); }
   }
@@ -151,7 +152,11 @@
     items[active].scrollIntoView({ block: "nearest" });
   }
 
-  input.addEventListener("focus", load);
+  input.addEventListener("focus", function () { load(); if (shown.length) { list.hidden = false; } });
+  // leaving the box (a click elsewhere, Tab) closes the results; a click on one is taken first
+  box.addEventListener("focusout", function (event) {
+    if (!box.contains(event.relatedTarget)) { list.hidden = true; input.setAttribute("aria-expanded", "false"); }
+  });
   input.addEventListener("input", function () { load(); search(); });
   input.addEventListener("keydown", function (event) {
     if (event.key === "ArrowDown") { choose(active + 1); event.preventDefault(); }

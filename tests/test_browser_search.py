@@ -24,6 +24,7 @@ DEEP = """
 ### Questions from the room
 
 - Someone asked about zygohistomorphic prepromorphisms
+- Jürgen Weiß and Ömer Yıldız compared the Łódź benchmark
 - The answer: measure first
 """
 
@@ -97,6 +98,18 @@ def test_search_results_name_note_and_section_and_the_keyboard_moves(site, open_
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "cn-q"
     assert errors == []
+
+
+def test_search_reads_letters_as_people_type_them_and_closes_when_left(site, open_page):
+    """Before: ``weiss``, ``yildiz`` and ``lodz`` found nothing (ß, ı and ł are letters of their own)."""
+    root, note = site
+    page, errors, _ = open_page(root / "site" / "index.html")
+    assert _search(page, "weiss yildiz lodz") == [[_title(note), "Questions from the room"]]
+    assert _search(page, "WEIß Łódź") == [[_title(note), "Questions from the room"]]
+    page.locator("h1").click()  # leaving the box closes the results
+    assert page.locator("#cn-results").is_hidden()
+    page.focus("#cn-q")  # and coming back shows them again
+    assert page.locator("#cn-results").is_visible() and errors == []
 
 
 def test_each_note_links_its_previous_and_next_session(site, open_page):

@@ -61,14 +61,14 @@ class Cells(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "td" and "session" in (attrs.get("class") or "").split():
+        if tag == "div" and "session" in (attrs.get("class") or "").split():
             self.current = {"room": attrs["data-room"], "start": attrs["data-start"], "class": attrs["class"].split(), "page": None}
             self.cells.append(self.current)
         elif tag == "a" and self.current is not None and attrs.get("class") == "title":
             self.current["page"] = attrs["href"]
 
     def handle_endtag(self, tag):
-        if tag == "td":
+        if tag in ("td", "div"):
             self.current = None
 
 
@@ -246,3 +246,48 @@ def test_the_config_names_the_schedule_relative_to_itself(cli, tmp_path):
     (tmp_path / "confnotes.toml").write_text('[build]\nschedule = "conf/schedule.xml"\nbase_url = "https://example.org/n"\n')
     _build(cli, tmp_path / "notes", tmp_path / "site")
     assert len(_cells(tmp_path / "site")) == 153 and (tmp_path / "site" / "sitemap.xml").exists()
+
+
+def test_sessions_that_overlap_in_a_room_are_all_in_the_timetable(cli, tmp_path):
+    """Before: a session that overlapped another in its room vanished from the grid without a word."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, start, minutes in (
+        ("Keynote", "09:00", 45),
+        ("Late start", "09:30", 30),
+        ("Same start", "09:00", 30),
+        ("After", "10:00", 30),
+    ):
+        front = f'title: "{name}"\nevent: Conf\nroom: "Hall A"\nstart: "2027-06-09T{start}:00+02:00"\nduration: {minutes}min'
+        (notes / f"{name.lower().replace(' ', '-')}.md").write_text(f"---\n{front}\n---\n\nText.\n", encoding="utf-8")
+    _build(cli, notes, tmp_path / "site")
+    cells = _cells(tmp_path / "site")
+    assert sorted(c["page"] for c in cells) == ["./after.html", "./keynote.html", "./late-start.html", "./same-start.html"]
+    html = (tmp_path / "site" / "timetable.html").read_text(encoding="utf-8")
+    assert html.count('class="cell overlap"') == 1  # the three morning sessions share a cell; "After" has its own
+
+
+def test_update_names_a_note_whose_session_is_gone_and_matches_a_renamed_event(cli, tmp_path):
+    folder = tmp_path / "notes"
+    cli("new", "--schedule", str(FRAB), "--session", "4101", "--session", "4102", "-o", str(folder))
+    renamed = cli("new", "--schedule", str(FRAB), "--session", "4103", "--event", "PyConf EU", "-o", str(folder))
+    assert renamed.exit_code == 0
+    cancelled = tmp_path / "cancelled.xml"
+    text = FRAB.read_text(encoding="utf-8")
+    start = text.index("<event guid=", text.index("id='4102'") - 80)
+    cancelled.write_text(text[:start] + text[text.index("</event>", start) + len("</event>") :], encoding="utf-8")
+    result = cli("new", "--schedule", str(cancelled), "--update", "-o", str(folder))
+    assert result.exit_code == 0, result.output
+    gone = [line for line in result.stdout.splitlines() if "no longer in the schedule" in line]
+    assert len(gone) == 1 and "session 4102" in gone[0]
+    again = cli("new", "--schedule", str(FRAB), "--session", "4103", "-o", str(folder))
+    assert "0 new note(s)" in again.stdout and len(list(folder.glob("*.md"))) == 3  # no duplicate of the renamed event's note
+
+
+def test_search_words_fold_as_the_page_script_folds_them():
+    from confnotes.build.search import words
+
+    assert words("Jürgen WEIß, Søren Kierkegård, Łukasz, Ömer Yıldız, Æsir") == [
+        "jurgen", "weiss", "soren", "kierkegard", "lukasz", "omer", "yildiz", "aesir"
+    ]  # fmt: skip
+    assert words("非同期処理") == ["非", "同", "期", "処", "理"]

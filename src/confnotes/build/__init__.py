@@ -177,6 +177,22 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
     return report
 
 
+def _every_shard(folder: Path, shards: list[Path]) -> None:
+    """Refuses a merge that lacks a shard, or mixes shards of different counts: a CI job that
+    failed to upload its part would otherwise leave its notes out of the site without a word."""
+    import re
+
+    found = [re.fullmatch(r"\.confnotes-manifest\.shard-(\d+)-of-(\d+)\.json", shard.name) for shard in shards]
+    counts = {int(match.group(2)) for match in found if match}
+    if len(counts) != 1:
+        raise NotesError("shard manifests of different builds (--shard K/N with different N); nothing was merged", path=str(folder))
+    (total,) = counts
+    missing = sorted(set(range(1, total + 1)) - {int(match.group(1)) for match in found if match})
+    if missing:
+        which = ", ".join(f"{k}/{total}" for k in missing)
+        raise NotesError(f"shard {which} is missing (its manifest is not in the folder); nothing was merged", path=str(folder))
+
+
 def merge_shards(out_dir: str, site: SiteInputs | None = None) -> int:
     """Combine every shard manifest in ``out_dir`` into the site's manifest and index (its pages made
     from ``site``, as a plain build makes them); returns the note count."""
@@ -184,6 +200,7 @@ def merge_shards(out_dir: str, site: SiteInputs | None = None) -> int:
     shards = sorted(folder.glob(".confnotes-manifest.shard-*-of-*.json"))
     if not shards:
         raise NotesError("no shard manifests to merge (build with --shard K/N first)", path=str(folder), kind=ErrorKind.USAGE)
+    _every_shard(folder, shards)
     notes: dict[str, Any] = {}
     failed: dict[str, str] = {}
     formats: list[str] = []

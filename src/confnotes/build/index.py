@@ -93,7 +93,7 @@ def write_index(
     # the page shows a file name that is not UTF-8 with U+FFFD (its links keep the bytes: site_href)
     ordered = [{**entry, "rel": display_text(entry["rel"])} for entry in ordered]
     failed = {display_text(rel): display_text(reason) for rel, reason in (failed or {}).items()}
-    page = _site_page(formats)
+    page = _site_page(formats, inputs.theme)
     pages = write_site_pages(out_dir, ordered, inputs, site_href, page)
     html = page("index.html", notes=ordered, failed=sorted(failed.items()), root="./", timetable="timetable.html" in pages)
     record: dict[str, Any] = {}
@@ -109,14 +109,14 @@ def write_index(
     return dict(sorted(record.items()))
 
 
-def _site_page(formats: Iterable[str]) -> Callable[..., str]:
+def _site_page(formats: Iterable[str], theme: str = "default") -> Callable[..., str]:
     """Renders one of the site's own pages (index, timetable, lists) with what they all share."""
     from confnotes.render.formats import FORMATS
     from confnotes.render.html import style_safe, theme_css
     from confnotes.render.options import RenderOptions
     from confnotes.templating import read_builtin, render_template
 
-    css = style_safe(theme_css(RenderOptions()) + "\n" + read_builtin("index.css"))
+    css = style_safe(theme_css(RenderOptions(theme=theme)) + "\n" + read_builtin("index.css"))
     shown = list(formats)
     labels = {name: fmt.label for name, fmt in FORMATS.items()}
 

@@ -31,17 +31,26 @@ SEARCH_FILES = ".confnotes-search"
 #: words would otherwise make an index larger than its pages.
 MAX_NOTE_WORDS = 20_000
 #: Longer "words" (hashes, base64) are not looked for.
-MAX_WORD = 40
+MAX_WORD = 60
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
+#: Letters that are no letter and an accent in Unicode, but that a reader types without: Weiß as
+#: weiss, Søren as soren, Łukasz as lukasz, Yıldız as yildiz (``site.js`` has the same table)
+_LETTERS = str.maketrans({"ß": "ss", "ø": "o", "ł": "l", "đ": "d", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ħ": "h"})
+
+
+def folded(text: str) -> str:
+    """``text`` decomposed, its marks dropped, lower-cased, the letters above spelt as typed."""
+    return "".join(char for char in unicodedata.normalize("NFKD", text) if unicodedata.category(char) != "Mn").lower().translate(_LETTERS)
+
+
 def words(text: str) -> list[str]:
     """The words of ``text`` as search sees them (``site.js`` does the same to a query)."""
-    folded = "".join(char for char in unicodedata.normalize("NFKD", text) if unicodedata.category(char) != "Mn").lower()
-    return [word for word in _WORD.findall(folded) if len(word) <= MAX_WORD and word != "_"]
+    return [word for word in _WORD.findall(folded(text)) if len(word) <= MAX_WORD and word != "_"]
 
 
 def note_documents(doc: Document, options: RenderOptions, base_dir: Path | None) -> list[list[str]]:
@@ -53,7 +62,10 @@ def note_documents(doc: Document, options: RenderOptions, base_dir: Path | None)
     md, _ = inline_renderer(doc, options, base_dir)
     ids = anchors(doc, md.plain)
     meta = doc.meta
-    found: list[tuple[str, str, list[str]]] = [("", md.plain(meta.title), [meta.title, *meta.speakers, meta.event or "", *meta.tags])]
+    place = [str(meta.extra.get(key) or "") for key in ("room", "track")]  # searchable: "hall a", "data ai"
+    found: list[tuple[str, str, list[str]]] = [
+        ("", md.plain(meta.title), [meta.title, *meta.speakers, meta.event or "", *meta.tags, *place])
+    ]
     stack: list[tuple[Entry, int]] = [(entry, 0) for entry in reversed(doc.content)]
     while stack:  # depth-first, in source order; a section starts a document of its own
         entry, owner = stack.pop()

@@ -35,19 +35,24 @@ class SiteInputs:
     schedule: Conference | None = None
     schedule_sha256: str | None = None
     base_url: str | None = None
+    theme: str = "default"  # the site's own pages' (index, timetable, lists): --theme, else the config's
 
     def record(self) -> dict[str, Any]:
         """For the manifest: a build whose inputs differ writes the site's pages again."""
-        return {"schedule": self.schedule_sha256, "base_url": self.base_url}
+        return {"schedule": self.schedule_sha256, "base_url": self.base_url, "theme": self.theme}
 
 
-def site_inputs_for(config: Config, schedule: str | None = None, base_url: str | None = None, timezone: str | None = None) -> SiteInputs:
+def site_inputs_for(
+    config: Config, schedule: str | None = None, base_url: str | None = None, timezone: str | None = None, theme: str | None = None
+) -> SiteInputs:
     """The site's inputs for ``build`` and ``serve``: each option given on the command line, else
-    the config's ``[build]`` key (a schedule relative to the config file's folder)."""
+    the config's key (a schedule relative to the config file's folder)."""
+    from dataclasses import replace
+
     settings = config.build
     if schedule is None and settings.schedule:
         schedule = settings.schedule if config.root is None else str(config.root / settings.schedule)
-    return site_inputs(schedule, base_url or settings.base_url, timezone or settings.timezone)
+    return replace(site_inputs(schedule, base_url or settings.base_url, timezone or settings.timezone), theme=theme or config.theme)
 
 
 def site_inputs(schedule: str | None, base_url: str | None, timezone: str | None = None) -> SiteInputs:
@@ -140,32 +145,40 @@ def _when(value: Any) -> dt.datetime | None:
         return None
 
 
-def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[str, list[tuple[Slot, int] | None | str]]]:
-    """One day's timetable: rows by start time, a column per room; a cell is a session with the rows
-    it spans, ``"covered"`` under a longer session, or None (nothing then)."""
+def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[str, list[tuple[list[Slot], int] | None | str]]]:
+    """One day's timetable: rows by start time, a column per room; a cell holds its sessions and the
+    rows it spans, ``"covered"`` under it, or None (nothing then). A session that overlaps another
+    in its room (a schedule's mistake, or two talks sharing a slot) is shown in that session's cell,
+    below it, and the cell grows to its end: no session of the schedule is left out."""
     times = sorted({s.start for s in day_slots})
-    rows: list[tuple[str, list[tuple[Slot, int] | None | str]]] = [(t.strftime("%H:%M"), [None] * len(rooms)) for t in times]
+    rows: list[tuple[str, list[tuple[list[Slot], int] | None | str]]] = [(t.strftime("%H:%M"), [None] * len(rooms)) for t in times]
     index = {t: n for n, t in enumerate(times)}
+    owner: dict[tuple[int, int], int] = {}  # (row, column) -> the row of the cell that shows it
     for slot in day_slots:
         column, first = rooms.index(slot.room), index[slot.start]
-        if rows[first][1][column] is not None:
-            continue  # two sessions at one time in one room: the first is shown (the list below has both)
-        span = 1
-        while first + span < len(times) and times[first + span] < slot.end and rows[first + span][1][column] is None:
+        top = owner.get((first, column), first)
+        held = rows[top][1][column]
+        shown, span = (held[0], held[1]) if isinstance(held, tuple) else ([], 0)
+        shown.append(slot)
+        span = max(span, 1, first - top + 1)
+        while top + span < len(times) and times[top + span] < slot.end and (top + span, column) not in owner:
             span += 1
-        rows[first][1][column] = (slot, span)
-        for below in range(first + 1, first + span):
-            rows[below][1][column] = "covered"
+        rows[top][1][column] = (shown, span)
+        for row in range(top, top + span):
+            owner[(row, column)] = top
+            if row > top:
+                rows[row][1][column] = "covered"
     return rows
 
 
 def slugged(names: list[str]) -> dict[str, str]:
     """A file name for each name, unique among them (``Zoë Müller`` -> ``zoë-müller``; a clash gets ``-2``)."""
+    from confnotes.build.search import folded
     from confnotes.render.html import slugify
 
     out: dict[str, str] = {}
     used: set[str] = set()
-    for name in sorted(set(names), key=str.casefold):
+    for name in sorted(set(names), key=lambda name: (folded(name), name)):  # Łukasz by L, Ömer by O
         base = slugify(name)[:60] or "page"
         slug, number = base, 2
         while slug in used:

@@ -102,7 +102,7 @@ def command(
     from confnotes.ignore import config_excludes
 
     config = config_for_target(directory, config_file)
-    site = site_inputs_for(config, schedule, base_url, timezone)  # read before anything is built
+    site = site_inputs_for(config, schedule, base_url, timezone, theme)  # read before anything is built
     if merge:
         count = merge_shards(output, site)
         if not quiet:

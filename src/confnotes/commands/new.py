@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -191,12 +191,12 @@ def _from_schedule(
 ) -> None:
     """Every chosen session's note planned first (the schedule read whole, every name made), then written."""
     from confnotes.check import encode_like
-    from confnotes.output import rewrite_note
     from confnotes.schedule import read_schedule
     from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
 
     conference = read_schedule(path, timezone)
-    existing = session_notes(folder, conference, event)
+    gone: list[Any] = []
+    existing = session_notes(folder, conference, event, gone)
     if update and not (every or ids or day or room or track):  # refresh the notes there are; make none
         chosen = [s for s in conference.sessions if s.id in existing]
     else:
@@ -223,16 +223,24 @@ def _from_schedule(
             name, number = f"{stem}-{number}.md", number + 1
         taken.add(name)
         made.append((folder / name, note_text(session, conference, event)))
+    _write_planned(folder, made, updates, gone)
+    summary = f"{sum(1 for target, _ in made if target.exists())} new note(s) in {shown(folder)}"
+    if kept:
+        summary += f"; {kept} session(s) already had a note" + ("" if update else " (--update refreshes their front matter)")
+    say(summary)
+
+
+def _write_planned(folder: Path, made: list[tuple[Path, str]], updates: list[tuple[Path, str, bytes, list[str]]], gone: list[Any]) -> None:
+    """The new notes (never over a file), the refreshed ones (never over an edit saved meanwhile),
+    and a line for each note whose session the schedule no longer has (left as it is)."""
+    from confnotes.output import rewrite_note
+
     folder.mkdir(parents=True, exist_ok=True)
-    written = 0
     for target, text in made:
         if _create(target, text):
-            written += 1
             say(shown(target))
     for target, read, payload, keys in updates:
         problem = rewrite_note(str(target), read, payload)
         say(f"{shown(target)}: {problem}" if problem else f"updated {shown(target)}: {', '.join(keys)}")
-    summary = f"{written} new note(s) in {shown(folder)}"
-    if kept:
-        summary += f"; {kept} session(s) already had a note" + ("" if update else " (--update refreshes their front matter)")
-    say(summary)
+    for note in gone:  # a cancelled talk, or one the schedule now names otherwise: the note is the user's
+        say(f"{shown(note.path)}: session {note.values.get('session')} is no longer in the schedule; left as it is")

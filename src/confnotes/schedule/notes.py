@@ -92,9 +92,13 @@ class SessionNote:
     values: dict[str, Any]
 
 
-def session_notes(folder: Path, conference: Conference, event: str | None = None) -> dict[str, SessionNote]:
-    """The notes under ``folder`` that name a session of this conference (front matter ``session``,
-    and ``event`` when the note has one), by session id."""
+def session_notes(
+    folder: Path, conference: Conference, event: str | None = None, gone: list[SessionNote] | None = None
+) -> dict[str, SessionNote]:
+    """The notes under ``folder`` that name a session of this conference, by session id: front matter
+    ``session`` and ``event`` (a note whose event is written otherwise, by ``--event`` say, is the
+    session's when its title is too). The notes of this event whose session the schedule no longer
+    has (a cancelled talk) are added to ``gone``."""
     from confnotes.config import config_for_target
     from confnotes.errors import NotesError
     from confnotes.load import read_text
@@ -105,6 +109,7 @@ def session_notes(folder: Path, conference: Conference, event: str | None = None
         return found
     name = event or conference.title
     ids = {session.id for session in conference.sessions}
+    titles = {session.id: session.title.casefold() for session in conference.sessions}
     for path in sorted(folder.rglob("*.md")):
         if any(part.startswith(".") for part in path.relative_to(folder).parts) or not path.is_file():
             continue
@@ -116,11 +121,17 @@ def session_notes(folder: Path, conference: Conference, event: str | None = None
         except NotesError:
             continue
         extra = doc.meta.extra
-        session_id = extra.get(SESSION_KEY)
-        if session_id is None or str(session_id) not in ids or (doc.meta.event and name and doc.meta.event != name):
+        session_id = None if extra.get(SESSION_KEY) is None else str(extra[SESSION_KEY])
+        if session_id is None:
             continue
         values = {**extra, "title": doc.meta.title, "event": doc.meta.event, "date": doc.meta.date, "speakers": list(doc.meta.speakers)}
-        found.setdefault(str(session_id), SessionNote(path, source, values))
+        ours = not doc.meta.event or not name or doc.meta.event == name
+        if session_id not in ids:
+            if ours and doc.meta.event and gone is not None:
+                gone.append(SessionNote(path, source, values))
+            continue
+        if ours or doc.meta.title.casefold() == titles[session_id]:
+            found.setdefault(session_id, SessionNote(path, source, values))
     return found
 
 
