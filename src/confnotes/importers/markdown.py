@@ -151,12 +151,14 @@ def typed_item(block: Block | None) -> bool:
 
 
 def front_matter(meta: dict[str, str]) -> list[str]:
-    """YAML front matter (JSON strings are YAML); speakers as a list, so "Name, Company" stays one speaker."""
+    """YAML front matter (JSON strings are YAML); speakers as a list, so "Name, Company" stays one
+    speaker, and "Ada; Grace" (as ``render --to docx`` writes several) two."""
     if not meta:
         return []
     lines = []
     for key, value in meta.items():
-        written = json.dumps([value] if key == "speakers" else value, ensure_ascii=False)
+        speakers = [name.strip() for name in value.split(";") if name.strip()] if key == "speakers" else []
+        written = json.dumps(speakers or value, ensure_ascii=False)
         lines.append(f"{key}: {written}")
     return ["---", *lines, "---", ""]
 

@@ -106,7 +106,8 @@ class _Writer:
     def title(self, doc: Document) -> None:
         meta = doc.meta
         self.last = self.paragraph(meta.title, "Title")
-        for label, value in (("Event", meta.event), ("Date", meta.date), ("Speakers", ", ".join(meta.speakers))):
+        # several speakers apart by "; " (a speaker may be "Name, Company"): import reads them back so
+        for label, value in (("Event", meta.event), ("Date", meta.date), ("Speakers", "; ".join(meta.speakers))):
             if value:
                 self.last = self.word.add_paragraph(f"{label}: {value}")
 

@@ -1,0 +1,196 @@
+"""Word out (`render --to docx`): Word's own styles, numbering that restarts, links, pictures,
+tables, code, callouts, speaker notes as comments; `import` of the result gives back the outline;
+LibreOffice opens and prints it; `--reference-docx` keeps a team's styles and headers."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from helpers import one_error_line, tiny_png
+
+TALK = """---
+title: Zero-downtime migrations at Acme
+event: PyConf Europe 2027
+date: 2027-06-09
+speakers: [Amara Okafor, Jürgen Weiß]
+---
+
+Notes from the talk, written during it.
+
+## Why it matters
+
+1. Deploys happen **twice a day**
+   - Every one used to take the site down for *minutes*
+2. Customers in 40 countries: there is no night
+   - See [the status page](https://status.example.com)
+
+## How
+
+- **Expand**: add the new column, nullable
+- **Backfill**: batches of 10,000 rows
+
+![The three phases](phases.png)
+
+```sql
+ALTER TABLE orders ADD COLUMN region text;
+UPDATE orders SET region = 'eu' WHERE id < 10000;
+```
+
+| Phase | Risk | Rollback |
+|---|---|---|
+| Expand | low | drop column |
+| Contract | high | restore backup |
+
+> [!WARNING] Locks
+> An ALTER on a big table can lock it for minutes.
+
+<!-- notes: Show the lock graph here. -->
+
+### Questions
+
+1. What about foreign keys?
+2. What about MySQL?
+"""
+
+
+def _render(cli, tmp_path: Path, *args: str) -> Path:
+    note = tmp_path / "talk.md"
+    note.write_text(TALK, encoding="utf-8")
+    (tmp_path / "phases.png").write_bytes(tiny_png())
+    out = tmp_path / "talk.docx"
+    result = cli("render", str(note), "--to", "docx", "-o", str(out), *args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_word_styles_numbering_links_pictures_tables_and_code(cli, tmp_path):
+    import docx
+    from docx.oxml.ns import qn
+
+    word = docx.Document(str(_render(cli, tmp_path)))
+    styles = [(p.style.name, p.text) for p in word.paragraphs if p.text or p.style.name != "Normal"]
+    assert styles[0] == ("Title", "Zero-downtime migrations at Acme")
+    assert ("Normal", "Event: PyConf Europe 2027") in styles and ("Normal", "Speakers: Amara Okafor; Jürgen Weiß") in styles
+    assert ("Heading 1", "Why it matters") in styles and ("Heading 2", "Questions") in styles
+    assert ("List Number", "Deploys happen twice a day") in styles and ("List Bullet 2", "See the status page") in styles
+    assert ("List Bullet", "Expand: add the new column, nullable") in styles
+    assert ("Intense Quote", "Locks") in styles and (
+        "Source Code",
+        "ALTER TABLE orders ADD COLUMN region text;\nUPDATE orders SET region = 'eu' WHERE id < 10000;",
+    ) in styles
+    bold = [run.text for p in word.paragraphs for run in p.runs if run.bold]
+    assert "twice a day" in bold and "Expand:" in bold
+    # each numbered list restarts: "Why it matters" and "Questions" both count from 1
+    numbered = [p for p in word.paragraphs if p.style.name == "List Number"]
+    ids = {p._p.pPr.numPr.numId.val for p in numbered}
+    assert len(numbered) == 4 and len(ids) == 2
+    numbering = word.part.numbering_part.element
+    for num_id in ids:
+        num = next(n for n in numbering.findall(qn("w:num")) if int(n.get(qn("w:numId"))) == num_id)
+        assert num.find(f"{qn('w:lvlOverride')}/{qn('w:startOverride')}").get(qn("w:val")) == "1"
+    links = [rel.target_ref for rel in word.part.rels.values() if rel.reltype.endswith("/hyperlink")]
+    assert links == ["https://status.example.com"]
+    assert len(word.inline_shapes) == 1 and word.inline_shapes[0]._inline.docPr.get("descr") == "The three phases"
+    (table,) = word.tables
+    assert [[c.text for c in row.cells] for row in table.rows] == [
+        ["Phase", "Risk", "Rollback"],
+        ["Expand", "low", "drop column"],
+        ["Contract", "high", "restore backup"],
+    ]
+    assert table.style.name == "Table Grid" and not word.comments  # speaker notes left out by default
+
+
+def test_speaker_notes_become_comments_when_shown(cli, tmp_path):
+    import docx
+
+    word = docx.Document(str(_render(cli, tmp_path, "--notes")))
+    assert [(c.author, c.text) for c in word.comments] == [("Speaker notes", "Show the lock graph here.")]
+
+
+def test_import_gives_back_the_same_outline(cli, tmp_path):
+    out = _render(cli, tmp_path)
+    back = tmp_path / "back.md"
+    assert cli("import", str(out), "-o", str(back)).exit_code == 0, back
+
+    def shape(path: Path) -> list[tuple]:
+        from confnotes.load import load_note
+        from confnotes.model import walk
+
+        doc = load_note(str(path)).doc
+        return [(len(above), node.title, len(node.children)) for node, above in walk(doc.nodes) if node.is_section] + [
+            ("items", len([n for n, _ in walk(doc.nodes) if not n.is_section]))
+        ]
+
+    assert shape(back) == shape(tmp_path / "talk.md")
+    front = json.loads(cli("outline", str(back), "--format", "json").stdout)["meta"]
+    assert front["title"] == "Zero-downtime migrations at Acme" and front["speakers"] == ["Amara Okafor", "Jürgen Weiß"]
+
+
+def test_libreoffice_opens_and_prints_it(cli, tmp_path, libreoffice):
+    import subprocess
+
+    from helpers import pdf_text
+
+    out = _render(cli, tmp_path)
+    proc = subprocess.run(
+        [
+            libreoffice,
+            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(pdf_text((tmp_path / "talk.pdf").read_bytes()).split())
+    for shown in ("Zero-downtime migrations at Acme", "Why it matters", "1. Deploys happen twice a day", "Locks", "restore backup"):
+        assert shown in text, shown
+
+
+def test_a_reference_document_keeps_its_styles_and_header(cli, tmp_path):
+    import docx
+    from docx.shared import RGBColor
+
+    reference = docx.Document()
+    reference.styles["Heading 1"].font.color.rgb = RGBColor(0xAA, 0x00, 0x33)
+    reference.sections[0].header.paragraphs[0].text = "ACME Engineering, internal"
+    reference.add_paragraph("A template's own body text, which is replaced")
+    path = tmp_path / "acme.docx"
+    reference.save(str(path))
+    word = docx.Document(str(_render(cli, tmp_path, "--reference-docx", str(path))))
+    assert word.sections[0].header.paragraphs[0].text == "ACME Engineering, internal"
+    assert word.styles["Heading 1"].font.color.rgb == RGBColor(0xAA, 0x00, 0x33)
+    assert all("replaced" not in p.text for p in word.paragraphs)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: None, "cannot read reference Word document"),
+        (lambda p: p.write_bytes(b"not a zip"), "cannot read reference Word document"),
+    ],
+)
+def test_a_bad_reference_is_one_line_and_writes_nothing(cli, tmp_path, make, message):
+    reference = tmp_path / "ref.docx"
+    make(reference)
+    note = tmp_path / "talk.md"
+    note.write_text(TALK, encoding="utf-8")
+    line = one_error_line(cli("render", str(note), "--to", "docx", "--reference-docx", str(reference), "-o", str(tmp_path / "out.docx")))
+    assert message in line and not (tmp_path / "out.docx").exists()
+
+
+def test_the_docx_is_a_zip_word_reads(cli, tmp_path):
+    import zipfile
+
+    data = _render(cli, tmp_path).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert "word/document.xml" in archive.namelist() and archive.testzip() is None
