@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from helpers import one_error_line, tiny_png
 
 TALK = """---
