@@ -176,7 +176,7 @@ def test_a_reference_document_keeps_its_styles_and_header(cli, tmp_path):
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda p: None, "cannot read reference Word document"),
+        (lambda _p: None, "cannot read reference Word document"),
         (lambda p: p.write_bytes(b"not a zip"), "cannot read reference Word document"),
     ],
 )
