@@ -32,7 +32,7 @@ def test_theme_completes_from_the_built_in_themes():
 
 
 def test_to_completes_from_the_format_table():
-    assert complete("confnotes render talk.md --to ") == [*FORMATS, "png"]
+    assert complete("confnotes render talk.md --to ") == [*FORMATS, "png", "book"]
     assert complete("confnotes render talk.md --to sl") == ["slides", "slides-pdf"]
     assert complete("confnotes build notes --to html,p") == ["html,pdf", "html,pptx"]
 

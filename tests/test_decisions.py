@@ -288,7 +288,7 @@ def test_cli_choices_are_the_format_tables():
 
     assert choices("outline", "fmt") == list(OUTLINE_FORMATS)
     assert choices("lint", "fmt") == list(REPORTS)
-    assert choices("render", "to") == list(RENDER_TARGETS) == [*FORMATS, "png"]
+    assert choices("render", "to") == list(RENDER_TARGETS) == [*FORMATS, "png", "book"]
 
 
 def test_an_output_name_of_another_kind_of_file_is_warned_of(cli, tmp_path, weasyprint):

@@ -10,7 +10,7 @@ import click
 from confnotes.commands import Choice, complete_theme, config_option, say, shown, warn
 from confnotes.config import Config
 from confnotes.errors import ErrorKind, NotesError
-from confnotes.render.formats import PICTURES, RENDER_TARGETS  # the one table of output formats (light: no renderer loads)
+from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS  # the one table of output formats (light: no renderer loads)
 from confnotes.settings import SlideSettings, choices, setting_range
 
 
@@ -119,7 +119,8 @@ def command(
     contact_sheet: bool,
     **given: Any,
 ) -> None:
-    """Render each NOTE to a document (html, pdf), a slide format or slide pictures (png).
+    """Render each NOTE to a document (html, pdf, docx), a slide format or slide pictures (png);
+    or notes and folders of notes to one book (--to book: proceedings.pdf).
 
     One note writes OUT (-o), else the file beside it (talk.pdf); several notes write into the
     folder -o names (out/), else each beside its note. --to png writes a picture a slide
@@ -142,6 +143,9 @@ def command(
     if not notes:
         raise NotesError("missing NOTE (the note to render)", kind=ErrorKind.USAGE)
     overrides = {**given, "tagged": False if untagged else None}
+    if to == BOOK:
+        _book(notes, output, config_file, overrides)
+        return
     if len(notes) == 1 and to != PICTURES:
         _render_one(notes[0], to, output, config_file, overrides)
         return
@@ -164,6 +168,23 @@ def command(
             failed = True
     if failed:
         sys.exit(2)
+
+
+def _book(paths: tuple[str, ...], output: str | None, config_file: str | None, overrides: dict[str, Any]) -> None:
+    """The notes (folders walked as ``lint`` and ``build`` walk them) as one book, written once made."""
+    from confnotes.output import emit
+    from confnotes.render.book import book_pdf
+    from confnotes.source import discover
+
+    if "-" in paths:
+        raise NotesError("a book is made of note files; standard input (-) cannot be one", kind=ErrorKind.USAGE)
+    notes = discover(list(paths))
+    target = output or "proceedings.pdf"
+    data, warnings = book_pdf(notes, config_file, overrides)
+    for message in warnings:
+        say(f"warning: {message}", err=True)
+    if emit(target, data, "-", output is not None):
+        say(f"wrote {shown(target)}: {len(notes)} notes", err=True)
 
 
 def output_name(note: str, to: str) -> str:

@@ -49,8 +49,10 @@ FORMATS: dict[str, OutputFormat] = {
 #: ``render --to png``: the slides as pictures (``render.pictures``), a file a slide, so no row of ``FORMATS``
 #: (a build or the preview writes one file a format)
 PICTURES = "png"
-#: what ``render --to`` offers: the formats, then the pictures
-RENDER_TARGETS = (*FORMATS, PICTURES)
+#: ``render DIR --to book``: the notes as one book (``render.book``), many notes in one file
+BOOK = "book"
+#: what ``render --to`` offers: the formats, then the pictures and the book
+RENDER_TARGETS = (*FORMATS, PICTURES, BOOK)
 
 
 def output_format(name: str) -> OutputFormat:
