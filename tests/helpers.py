@@ -87,6 +87,7 @@ def syntax_free(text: str, notes: bool = True, numbers: bool = True) -> str:
     text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.S)
     text = re.sub(r"^[ \t]*:{3,}.*$", " ", text, flags=re.M)  # fenced divs (``:::: columns``): structure
     text = re.sub(r"^([ \t>]*>[ \t]*)\[![\w-]+\][+-]?", r"\1 ", text, flags=re.M)  # a callout's ``[!NOTE]``: its kind
+    text = re.sub(r"\[[^\[\]]*?-?@[A-Za-z0-9_][^\[\]]*\](?![(\[:])", " ", text)  # a citation: printed as its style writes it
     if re.search(r":[\w+-]+:", text):  # an emoji shortcode outside code: printed as its emoji
         import emoji
 
@@ -476,3 +477,21 @@ def outline_deck(data: bytes) -> list[tuple[str, bool]]:
     text = data.decode()
     parts = re.split(r"(?m)^\s*\d+\. \[\d+:\d\d\] \[\w+\] ", text)[1:]
     return [(re.sub(r"\s+\(\d+ words\).*", "", part.split("\n", 1)[0]).strip(), "notes:" in part) for part in parts]
+
+
+def output_text(path: Path, fmt: str) -> str:
+    """What an output file shows as text: PPTX's shapes, Word's paragraphs, tables and comments,
+    a text file's text (PDFs: ``pdf_text``)."""
+    if fmt == "pptx":
+        from pptx import Presentation
+
+        return "\n".join(
+            shape.text_frame.text for slide in Presentation(str(path)).slides for shape in slide.shapes if shape.has_text_frame
+        )
+    if fmt == "docx":
+        import docx
+
+        word = docx.Document(str(path))
+        cells = [c.text for table in word.tables for row in table.rows for c in row.cells]
+        return "\n".join([p.text for p in word.paragraphs] + cells)
+    return path.read_text(encoding="utf-8")

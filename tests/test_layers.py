@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "confnotes.math": 1,
     "confnotes.callouts": 1,
     "confnotes.shortcodes": 1,
+    "confnotes.citations": 1,
     "confnotes.diagrams": 1,
     "confnotes.cachedir": 1,
     "confnotes.parse": 2,

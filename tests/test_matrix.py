@@ -103,6 +103,10 @@ FEATURES: dict[str, Feature] = {
         "## Pager fatigue\n\n> [!WARNING] Three pages a night\n> burns people out within a quarter.\n\n"
         "- Quiet hours for non-urgent alerts\n\n> [!tip]- Try it\n> Mute one noisy alert this week.\n\n"
     ),
+    "citation": Feature(
+        "## Where clocks come from\n\n- Logical clocks order events without a shared time [@lamport1978, p. 559]\n\n",
+        front=("bibliography: refs.bib",),
+    ),
     "emoji": Feature("## Launch day :rocket:\n\n- Shipped on time :tada: :+1:\n- `:rocket:` in code stays as typed\n\n"),
     "callout-div": Feature(
         '## Handovers\n\n::: {.callout-note title="Every Monday"}\nThe outgoing person writes the handover note.\n:::\n\n'
@@ -176,6 +180,11 @@ def matrix(tmp_path_factory, weasyprint) -> list[Rendered]:
     Image.new("RGB", (400, 1800), (200, 120, 60)).save(folder / "tall.png")
     Image.new("RGB", (900, 1200), (90, 140, 60)).save(folder / "room.png")
     Image.new("RGB", (2400, 600), (60, 60, 160)).save(folder / "wide.png")
+    (folder / "refs.bib").write_text(
+        "@article{lamport1978, author = {Lamport, Leslie}, title = {Time, Clocks, and the Ordering of Events},"
+        " journal = {Communications of the ACM}, year = {1978}}\n",
+        encoding="utf-8",
+    )
     out = []
     for number, names in enumerate(NOTES, start=1):
         note = folder / f"on-call-{number}.md"
@@ -434,3 +443,14 @@ def test_callouts_are_boxes_with_their_titles_in_every_output(matrix, index):
     if "callout-div" in cell.names:
         assert '<div class="callout callout-note" role="note"><p class="callout-title">Every Monday</p>' in page
         assert 'class="callout callout-note' in deck
+
+
+@pytest.mark.parametrize("index", [n for n, names in enumerate(NOTES) if "citation" in names], ids=str)
+def test_citations_and_references_in_every_output(matrix, index):
+    """``[@key, p. 559]`` with a BibTeX bibliography: every output shows the formatted citation and a
+    References section (a slide in the decks) with the entry; none shows the key."""
+    cell = matrix[index]
+    for fmt in FORMATS:
+        text = " ".join(_output_text(cell, fmt).replace("&#x27;", "'").split())
+        assert "(Lamport, 1978, p. 559)" in text and "[@lamport1978" not in text, fmt
+        assert "References" in text and "Lamport, L. (1978)" in text, fmt

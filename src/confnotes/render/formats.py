@@ -103,6 +103,11 @@ def prepare_note(
         from dataclasses import replace
 
         options = replace(options, output_dir=str(Path(output).resolve().parent))
+    cite_warnings: list[str] = []
+    if "bibliography" in doc.meta.extra:  # citations formatted and a References section: every output alike
+        from confnotes.citations import cited
+
+        doc, cite_warnings = cited(doc, base_dir)
     fmt = output_format(to)
     if fmt.deck and (options.decks is None or options.decks.doc is not doc):
         from dataclasses import replace
@@ -127,6 +132,7 @@ def prepare_note(
 
             deck = deck_for(doc, options, base_dir)
             extra = [*deck.cut, *(overflow_message(slide) for slide in overflowing(deck.slides)), *cropped_pictures(deck, base_dir)]
+        extra = [*cite_warnings, *extra]
 
     def finish() -> tuple[str | bytes, list[str]]:
         data, warnings = job()

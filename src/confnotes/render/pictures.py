@@ -26,7 +26,7 @@ def slide_pictures(doc: Document, options: RenderOptions, base_dir: Path | None,
     """Each slide of ``doc``'s deck as PNG bytes (``WIDTH`` × ``HEIGHT`` times ``scale``), and the warnings."""
     if not MIN_SCALE <= scale <= MAX_SCALE:
         raise NotesError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale:g}", kind=ErrorKind.USAGE)
-    import pypdfium2  # type: ignore[import-untyped]
+    import pypdfium2
 
     from confnotes.render.formats import render_note
 

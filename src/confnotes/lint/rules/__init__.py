@@ -68,6 +68,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("CN209", "bad-math", "warning", needs="$", tags=("math",)),
     Entry("CN210", "dangling-footnote", "warning", needs="[^", tags=("footnotes",)),
     Entry("CN211", "unknown-callout", "warning", needs=("[!", "callout-"), tags=("text",)),
+    Entry("CN212", "unknown-citation", "warning", needs="bibliography", tags=("links",)),
     Entry("CN301", "too-many-items", "warning", profile="talk", tags=("slides",)),
     Entry("CN302", "dense-slide", "warning", profile="talk", tags=("slides",)),
     Entry("CN303", "long-title", "warning", profile="talk", tags=("slides",)),
