@@ -195,3 +195,28 @@ def test_the_docx_is_a_zip_word_reads(cli, tmp_path):
     data = _render(cli, tmp_path).read_bytes()
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         assert "word/document.xml" in archive.namelist() and archive.testzip() is None
+
+
+def test_footnotes_are_words_own(cli, tmp_path):
+    import zipfile
+
+    note = tmp_path / "failover.md"
+    note.write_text(
+        "# Failover\n\n## Numbers\n\n- CloudNativePG promoted a replica in 11 s[^p]\n- Patroni took 31 s[^p], on GKE[^gke]\n\n"
+        "[^p]: Median of 20 runs, primary cut off with a NetworkPolicy.\n[^gke]: GKE 1.29, pd-ssd volumes.\n[^unused]: Never cited.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "failover.docx"
+    assert cli("render", str(note), "--to", "docx", "-o", str(out)).exit_code == 0
+    with zipfile.ZipFile(out) as archive:
+        document = archive.read("word/document.xml").decode()
+        footnotes = archive.read("word/footnotes.xml").decode()
+        rels = archive.read("word/_rels/document.xml.rels").decode()
+        types = archive.read("[Content_Types].xml").decode()
+    assert document.count("<w:footnoteReference") == 2 and 'w:id="1"' in document and 'w:id="2"' in document
+    assert "Median of 20 runs, primary cut off with a NetworkPolicy." in footnotes and "GKE 1.29, pd-ssd volumes." in footnotes
+    assert "Never cited" not in footnotes and "relationships/footnotes" in rels and "footnotes+xml" in types
+    import docx
+
+    texts = [p.text for p in docx.Document(str(out)).paragraphs]
+    assert "Notes" in texts and "3. Never cited." in texts  # a definition nothing cites: listed at the end

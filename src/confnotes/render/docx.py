@@ -6,9 +6,10 @@ depth, items in *List Bullet* / *List Number* (levels 1–3, deeper ones at 3) w
 numbering — each numbered list restarts at its first number —, a bold label as a bold run, code
 in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Quote* under their
 title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
-links that can be clicked. Footnotes are numbered in the text and listed under *Notes* at the end
-(python-docx writes no Word footnotes); formulas are written as Unicode text (no OMML). Speaker
-notes become Word comments on the paragraph before them when notes are shown, else are left out.
+links that can be clicked, and footnotes as Word's own (a ``footnotes.xml`` part python-docx does
+not write itself; a definition nothing cites is listed under *Notes* at the end). Formulas are
+written as Unicode text (no OMML). Speaker notes become Word comments on the paragraph before
+them when notes are shown, else are left out.
 
 ``--reference-docx FILE`` (config ``reference_docx``) starts from a team's own document: its
 styles, page setup, headers and footers are kept, its body replaced.
@@ -42,9 +43,11 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     notes = footnotes_of(doc)
     md.load_footnotes(notes, "end")
     writer = _Writer(word, md, options, base_dir)
+    writer.notes = {number: text for number, _label, text in notes.ordered}
     writer.title(doc)
     writer.content(doc.content, 0)
-    writer.footnotes([(number, text) for number, _label, text in notes.ordered])
+    writer.footnotes([(number, text) for number, _label, text in notes.ordered if number not in writer.placed])
+    _footnotes_part(word, writer.placed, md)
     out = io.BytesIO()
     word.save(out)
     return out.getvalue(), [*md.warnings, *writer.warnings]
@@ -101,6 +104,8 @@ class _Writer:
         self.word, self.md, self.options, self.base_dir = word, md, options, base_dir
         self.warnings: list[str] = []
         self.last: Any = None  # the last paragraph written: a speaker note comments on it
+        self.notes: dict[int, str] = {}  # the note's footnotes by number
+        self.placed: dict[int, str] = {}  # those cited so far: Word footnotes (footnotes.xml)
 
     # -- the outline -------------------------------------------------------------------------
     def title(self, doc: Document) -> None:
@@ -296,12 +301,70 @@ class _Writer:
             if piece == "\n":
                 paragraph.add_run().add_break()
                 continue
+            if "footnote" in styles and (number := _called(piece)) in self.notes and number not in self.placed:
+                self.placed[number] = self.notes[number]
+                _footnote_reference(paragraph, number)
+                continue
             run = _hyperlink_run(paragraph, href) if href else paragraph.add_run()
             run.text = piece
             run.bold = bold or "strong" in styles or None
             run.italic = "em" in styles or None
             if "code" in styles:
                 run.font.name = "Courier New"
+
+
+def _called(mark: str) -> int | None:
+    """A footnote's number from its call mark (``¹²`` -> 12)."""
+    digits = mark.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789"))
+    return int(digits) if digits.isdigit() else None
+
+
+def _footnote_reference(paragraph: Any, number: int) -> None:
+    """A Word footnote reference (superscript, numbered by Word) to footnote ``number``."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    run = OxmlElement("w:r")
+    properties = OxmlElement("w:rPr")
+    raised = OxmlElement("w:vertAlign")
+    raised.set(qn("w:val"), "superscript")
+    properties.append(raised)
+    run.append(properties)
+    reference = OxmlElement("w:footnoteReference")
+    reference.set(qn("w:id"), str(number))
+    run.append(reference)
+    paragraph._p.append(run)  # noqa: SLF001 - python-docx has no footnotes API
+
+
+_FOOTNOTES = (
+    '<w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+    '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+    '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>'
+)
+
+
+def _footnotes_part(word: Any, placed: dict[int, str], md: InlineRenderer) -> None:
+    """``word/footnotes.xml`` with the footnotes the text cites, related to the document."""
+    if not placed:
+        return
+    from xml.sax.saxutils import escape
+
+    from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    from confnotes.escape import xml_safe
+
+    notes = []
+    for number, text in sorted(placed.items()):
+        words = escape(xml_safe(" ".join(md.plain(text).split())))
+        notes.append(
+            f'<w:footnote w:id="{number}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r>'
+            f'<w:r><w:t xml:space="preserve"> {words}</w:t></w:r></w:p></w:footnote>'
+        )
+    blob = (_FOOTNOTES + "".join(notes) + "</w:footnotes>").encode("utf-8")
+    part = Part(PackURI("/word/footnotes.xml"), CONTENT_TYPE.WML_FOOTNOTES, blob, word.part.package)
+    word.part.relate_to(part, RELATIONSHIP_TYPE.FOOTNOTES)
 
 
 def _number(paragraph: Any, num_id: int) -> None:

@@ -369,7 +369,9 @@ class InlineRenderer:
                 elif kind == "footnote_ref" and self.footnotes:
                     from confnotes.footnotes import call_mark
 
-                    runs.append((call_mark(self.footnotes.numbers.get(child.meta.get("label"), "?")), frozenset(styles), href))
+                    runs.append(
+                        (call_mark(self.footnotes.numbers.get(child.meta.get("label"), "?")), frozenset([*styles, "footnote"]), href)
+                    )
                 elif kind == "softbreak":  # a space, as in the HTML (label lines keep theirs: hardbreaks)
                     runs.append((" ", frozenset(styles), href))
                 elif kind == "hardbreak":
