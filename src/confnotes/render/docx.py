@@ -184,8 +184,12 @@ class _Writer:
             self.table(block.text)
         elif kind == "quote":
             self.quote(block.text)
-        elif kind == "math":
-            self.last = self.paragraph(block.text.strip().strip("$").strip(), style)
+        elif kind == "math":  # as Unicode text (x² + y²), centred, as a display formula stands
+            from confnotes.math import display_tex
+
+            tex = display_tex(block.text)
+            self.last = self.paragraph(block.text if tex is None else f"$${tex}$$", style)
+            self.last.alignment = 1
         else:
             self.text(block.text, style)
 
