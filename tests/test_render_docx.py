@@ -227,7 +227,9 @@ def test_formulas_are_unicode_text_and_prices_stay_prices(cli, tmp_path):
 
     note = tmp_path / "budget.md"
     formula = "$$\nB = 1 - \\frac{good}{total}\n$$\n\n"
-    note.write_text(f"# Error budgets\n\n## The budget\n\n{formula}- Inline $x^2 + y^2 = z^2$ works too\n- Price stays $5 and $10\n", encoding="utf-8")
+    note.write_text(
+        f"# Error budgets\n\n## The budget\n\n{formula}- Inline $x^2 + y^2 = z^2$ works too\n- Price stays $5 and $10\n", encoding="utf-8"
+    )
     cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "b.docx"))
     texts = [p.text for p in docx.Document(str(tmp_path / "b.docx")).paragraphs]
     assert texts[2:] == ["B = 1 − good/total", "Inline x² + y² = z² works too", "Price stays $5 and $10"]
