@@ -454,3 +454,31 @@ def test_citations_and_references_in_every_output(matrix, index):
         text = " ".join(_output_text(cell, fmt).replace("&#x27;", "'").split())
         assert "(Lamport, 1978, p. 559)" in text and "[@lamport1978" not in text, fmt
         assert "References" in text and "Lamport, L. (1978)" in text, fmt
+
+
+def test_slide_pictures_and_the_book_of_the_matrix_notes(matrix, tmp_path):
+    """Every matrix note as slide pictures (a picture a slides-PDF page, each 1920x1080 at scale 1,
+    here 480x270 at 0.25) and all of them as one book (each talk where the contents say)."""
+    from click.testing import CliRunner
+    from PIL import Image
+    from pypdf import PdfReader
+
+    from confnotes.cli import main
+
+    for cell in matrix:
+        result = CliRunner().invoke(
+            main, ["render", str(cell.note), "--to", "png", "--scale", "0.25", "-o", str(tmp_path / cell.note.stem) + "/"]
+        )
+        assert result.exit_code == 0, result.output
+        pictures = sorted((tmp_path / cell.note.stem).glob("*.png"))
+        assert len(pictures) == len(PdfReader(str(cell.file("slides-pdf"))).pages)
+        assert {Image.open(p).size for p in pictures} == {(480, 270)}
+    book = tmp_path / "book.pdf"
+    result = CliRunner().invoke(main, ["render", *(str(cell.note) for cell in matrix), "--to", "book", "-o", str(book)])
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(str(book))
+    talks = [item for item in reader.outline if not isinstance(item, list)][2:]  # after the cover and the contents
+    assert len(talks) == len(matrix)
+    for talk in talks:
+        start = reader.get_destination_page_number(talk)
+        assert start % 2 == 0 and talk.title in reader.pages[start].extract_text()  # a right-hand page (0-based even)
