@@ -120,3 +120,26 @@ def test_an_unknown_key_is_a_warning_and_a_lint_finding(cli, tmp_path):
     assert "citation @nobody2020 is not in the bibliography; shown as written" in result.stderr
     findings = [f for f in json.loads(cli("lint", str(note), "--format", "json").stdout) if f["name"] == "unknown-citation"]
     assert [(f["line"], f["column"]) for f in findings] == [(12, 8)]  # at the @
+
+
+def test_citations_are_bounded_per_note(cli, tmp_path, monkeypatch):
+    from confnotes import citations
+
+    monkeypatch.setattr(citations, "MAX_CITATIONS", 3)
+    note = _note(tmp_path)
+    note.write_text(note.read_text(encoding="utf-8") + "".join(f"- Point {n} [@lamport1978]\n" for n in range(5)), encoding="utf-8")
+    result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "w.html"))
+    assert result.exit_code == 0 and "first 3 citations are formatted" in result.stderr
+    page = (tmp_path / "w.html").read_text(encoding="utf-8")
+    assert (
+        page.count("(Lamport, 1978") == 2 and page.count("[@lamport1978]") == 6
+    )  # the three at the top; the five after, and the code span, as written
+
+
+def test_a_bibliography_outside_the_folder_or_a_device_is_never_read(cli, tmp_path):
+    note = tmp_path / "n.md"
+    for named in ("/etc/passwd", "/dev/zero", "../../etc/hosts"):
+        note.write_text(f"---\nbibliography: {named}\ncsl: /dev/zero\n---\n\n# N\n\n- a [@x]\n", encoding="utf-8")
+        result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "n.html"))
+        assert result.exit_code == 0 and "Traceback" not in result.stderr, named
+        assert "[@x]" in (tmp_path / "n.html").read_text(encoding="utf-8")

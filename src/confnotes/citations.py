@@ -31,6 +31,8 @@ _LOCATORS = {
 #: A bibliography is a few hundred KB; a larger one is refused before it is parsed.
 MAX_BIBLIOGRAPHY_BYTES = 8 * 1024 * 1024
 DEFAULT_STYLE = "harvard-cite-them-right"
+#: Citations a note has formatted (a few milliseconds each); the rest stay as written, with a warning.
+MAX_CITATIONS = 2_000
 REFERENCES = "References"
 
 
@@ -193,12 +195,16 @@ def cited(doc: Document, base_dir: Path | None) -> tuple[Document, list[str]]:
     if found.engine is None:
         return doc, warnings
     unknown: list[str] = []
+    done = [0]
 
     def text(value: str) -> str:
         if "@" not in value:
             return value
         out, last = [], 0
         for match, items in groups(value):
+            if done[0] >= MAX_CITATIONS:
+                break
+            done[0] += 1
             missing = [item.key for item in items if item.key.lower() not in found.keys]
             if missing:
                 unknown.extend(key for key in missing if key not in unknown)
@@ -209,6 +215,8 @@ def cited(doc: Document, base_dir: Path | None) -> tuple[Document, list[str]]:
 
     content = _mapped(doc.content, text)
     warnings += [f"citation @{key} is not in the bibliography; shown as written" for key in unknown]
+    if done[0] >= MAX_CITATIONS:
+        warnings.append(f"the note's first {MAX_CITATIONS:,} citations are formatted; the rest are shown as written")
     references = found.references()
     if references:
         end = Span(doc.line_count + 1, doc.line_count + 1)
