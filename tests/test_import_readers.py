@@ -102,6 +102,31 @@ def test_an_outliners_single_wrapping_outline_is_the_title_whatever_the_head_say
     assert len(titles) == 1 and "".join(run.text for run in titles[0].runs) == "SREcon notes"
 
 
+def test_an_outliners_q_and_a_after_a_talk_is_that_talks_part():
+    """Workflowy, OmniOutliner and Dynalist flatten a talk's bold ``Q&A`` and ``Demo`` into
+    top-level outlines beside the talks; after a talk (a ``Talk:`` title, or a speaker line
+    first) they are its parts, one level below. After a part that is no talk, they stay sections."""
+    opml = (
+        b'<opml version="2.0"><head><title>Day 1</title></head><body>'
+        b'<outline text="Exactly Once Is a Lie"><outline text="Speaker: Ines Duarte, Confluent"/><outline text="dedupe"/></outline>'
+        b'<outline text="Demo"><outline text="SELECT 1"/></outline>'
+        b'<outline text="Talk: Error Budgets"><outline text="per journey"/></outline>'
+        b'<outline text="Q&amp;A"><outline text="How to start?"/></outline>'
+        b'<outline text="Lunch"><outline text="pretzels"/></outline>'
+        b'<outline text="Questions"><outline text="who pays?"/></outline></body></opml>'
+    )
+    headings = [line for line in convert(opml, "d.opml", "d").markdown.splitlines() if line.startswith("#")]
+    assert headings == [
+        "# Day 1",
+        "## Exactly Once Is a Lie",
+        "### Demo",
+        "## Talk: Error Budgets",
+        "### Q&A",
+        "## Lunch",
+        "## Questions",
+    ]
+
+
 def test_a_bullet_whose_text_opens_with_a_number_or_dash_stays_one_item():
     import docx
 

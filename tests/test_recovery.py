@@ -333,3 +333,35 @@ def test_a_chat_messages_header_is_told_from_text(line, header):
     from confnotes.parse.recover import is_chat_header
 
     assert is_chat_header(line) is header
+
+
+def test_a_bare_q_and_a_between_talks_is_a_part_of_the_talk_above():
+    """A Word paste of talks under ``Talk:`` lines lost its bold: ``Q&A`` on a line of its own
+    between two talks is the first talk's questions (it was a talk of its own, a peer of both)."""
+    text = (
+        "SREcon Americas notes\n\nTalk: Incident Command at Scale\n\nSpeaker: Dana Whitfield, Stripe\n\n"
+        "• Roles before tools\n• Declare early\n\nTalk: Error Budgets That Teams Actually Use\n\n"
+        "Speaker: Marco Bianchi\n\n• Budgets per user journey\n\nQ&A\n\n• How to start? Pick one journey\n\n"
+        "Keynote: Reliability Is a Product Feature\n\n• Customers notice p99\n"
+    )
+    doc = parse(text, "srecon.md")
+    assert [(node.title, node.level) for node in doc.nodes] == [
+        ("Talk: Incident Command at Scale", 2),
+        ("Talk: Error Budgets That Teams Actually Use", 2),
+        ("Keynote: Reliability Is a Product Feature", 2),
+    ]
+    parts = [(node.title, node.level) for node in doc.nodes[1].content if isinstance(node, Node) and node.is_section]
+    assert parts == [("Q&A", 3)]
+
+
+def test_a_bare_demo_in_the_notes_of_one_talk_is_a_section_beside_the_others():
+    """Notes of one talk, its parts as bare lines: ``Demo`` and ``Q&A`` are parts like
+    ``Architecture``, not parts of it, because no section is a talk."""
+    text = (
+        "Notes: Streaming at Scale\n\n• Ines opened with the outage story\n\n"
+        "Architecture\n\n• Brokers per region\n• Idempotent producers\n\nDemo\n\n• Live replay of a topic\n\n"
+        "Q&A\n\n• Cost of exactly-once?\n"
+    )
+    doc = parse(text, "streaming.md")
+    sections = [(node.title, node.level) for node in doc.nodes if isinstance(node, Node) and node.is_section]
+    assert sections == [("Architecture", 2), ("Demo", 2), ("Q&A", 2)]

@@ -18,6 +18,7 @@ from typing import Any
 
 from confnotes.errors import input_error
 from confnotes.importers.blocks import Imported, Item, Note, Para, Run
+from confnotes.parse import recover
 
 #: Outlines nested deeper than this are kept, as siblings at this depth.
 MAX_DEPTH = 32
@@ -159,9 +160,16 @@ def read_opml(data: bytes, path: str) -> Imported:
     # childless outline before the first of them is text before the sections)
     sections = not kinds and len(parents) >= 2 and len(parents) * 2 >= len(tops)
     completed = 0
+    talk = False  # whether the last section was a talk: a "Q&A" or "Demo" outline after it is its part
     for index, top in enumerate(tops):
         lede = sections and index < parents[0] and not _children(top)
         stack: list[tuple[Any, int, bool]] = [(top, 0, True)]
+        if sections and not lede:
+            part = talk and recover.is_talk_part(_plain(top.get("text", "")))
+            first = _children(top)[0].get("text", "") if _children(top) else ""
+            talk = talk if part else recover.names_talk(_plain(top.get("text", "")), _plain(first))
+            if part and "_level" not in top.attrib:
+                top.set("_level", "3")
         while stack:
             element, level, top_level = stack.pop()
             kind = element.get("_kind") or ("paragraph" if lede else "section" if sections and top_level else "item")

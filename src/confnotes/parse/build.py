@@ -223,6 +223,8 @@ class Assembler:
     def on_heading(self, _position: int, top: Top) -> None:
         inferred = top.kind == "paragraph"
         level = 2 if inferred else top.level
+        if inferred and recover.is_talk_part(top.content) and self.in_talk():
+            level = 3  # a bare "Q&A" after a talk among talks: that talk's questions, not a talk
         origin = "inferred" if inferred else ("setext" if top.markup in ("=", "-") else "atx")
         if inferred:
             self.state.recovered.add("inferred-headings")
@@ -230,6 +232,14 @@ class Assembler:
         self.close_sections(level)
         span = span_of(self.state.lines, top.a, top.b)
         self.sections.append(NodeBuilder(SECTION, top.content, span.start, span.end, origin, level))
+
+    def in_talk(self) -> bool:
+        """Whether the innermost open section is a talk at level 2 (``recover.names_talk``)."""
+        section = self.sections[-1] if self.sections else None
+        if section is None or section.level != 2:
+            return False
+        first = section.content[0] if section.content else None
+        return recover.names_talk(section.title, first.text if type(first) is Block else "")
 
     def on_break(self, position: int, top: Top) -> None:
         lines = self.state.lines

@@ -317,6 +317,25 @@ def is_session_line(text: str, max_length: int = DEFAULT_MAX_HEADING) -> bool:
     return len(rest.split()) <= MAX_HEADING_WORDS and re.search(r"[^\W\d_]{3}", rest) is not None
 
 
+#: The parts only a talk has: ``Q&A``, ``Questions``, ``Demo`` on a line of their own.
+_TALK_PART = re.compile(r"(?:q ?& ?a|q and a|questions(?: and answers)?|(?:live )?demo)$", re.IGNORECASE)
+
+
+def is_talk_part(text: str) -> bool:
+    """A line naming a part only a talk has (``Q&A``, ``Demo``), bold or not: standing after a
+    talk among talks, it is a part of that talk, not a talk of its own."""
+    return _TALK_PART.match(text.strip().strip("*_").strip()) is not None
+
+
+def names_talk(title: str, first_line: str) -> bool:
+    """Whether a section is a talk: its title is a session line (``Talk: …``), or the first line
+    under it names its speakers (``Speaker: Ines Duarte``)."""
+    if is_session_line(title):
+        return True
+    label = split_label(first_line.strip())
+    return label is not None and label.strip("*_ ").casefold() in _SPEAKER_LABELS and bool(speaker_names(first_line))
+
+
 def opens_with_session_word(text: str) -> bool:
     """Whether a line begins with a session word and a colon (``Tutorial: …``, ``Talk 3 (room B): …``),
     whatever follows: where the lede of an imported document ends."""
