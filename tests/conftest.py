@@ -138,6 +138,7 @@ USES: dict[str, tuple[str, str | None]] = {
     "chromium": ("integration", "browser"),
     "weasyprint": ("integration", None),
     "libreoffice": ("integration", "libreoffice"),
+    "libreoffice_math": ("integration", "libreoffice"),
     "processes": ("integration", None),
     "stress": ("stress", None),
 }
@@ -192,6 +193,17 @@ def libreoffice(processes) -> str:
     from helpers import require_program
 
     return require_program("soffice", "libreoffice", install="apt-get install libreoffice-impress-nogui")
+
+
+@pytest.fixture(scope="session")
+def libreoffice_math(libreoffice: str) -> str:
+    """``soffice`` with LibreOffice's Math module, which draws a Word document's equations (without
+    it Writer prints them as nothing)."""
+    from helpers import require
+
+    program = Path(libreoffice).resolve().parent
+    found = libreoffice if any(program.glob("libsmlo.so*")) or any(program.glob("libsm*.dylib")) else None
+    return require(found, "LibreOffice Math is not installed (apt-get install libreoffice-math-nogui)")
 
 
 class TierError(AssertionError):

@@ -401,3 +401,41 @@ def test_docs_code_keeps_its_indentation(name):
     if name.startswith("kubecon"):
         deployment = yaml.safe_load(fences[0])
         assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "512Mi"
+
+
+def test_equations_word_wrote_read_as_tex(tmp_path):
+    """Word's own equation XML (Cambria Math runs, control properties, defaults left out: an
+    ``m:nary`` without a character is an integral, an ``m:d`` without characters is in
+    parentheses) reads as TeX every output typesets, inline and on a line of its own."""
+    import docx
+    from docx.oxml import parse_xml
+
+    from confnotes.math import linear
+
+    ns = (
+        'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
+        'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    )
+    run = '<m:r><w:rPr><w:rFonts w:ascii="Cambria Math" w:hAnsi="Cambria Math"/></w:rPr><m:t>{}</m:t></m:r>'
+    ctrl = '<m:ctrlPr><w:rPr><w:rFonts w:ascii="Cambria Math" w:hAnsi="Cambria Math"/><w:i/></w:rPr></m:ctrlPr>'
+    integral = (
+        f'<m:nary><m:naryPr><m:limLoc m:val="subSup"/>{ctrl}</m:naryPr><m:sub>{run.format("0")}</m:sub>'
+        f"<m:sup>{run.format('∞')}</m:sup><m:e><m:sSup><m:e>{run.format('e')}</m:e><m:sup>{run.format('−x')}</m:sup></m:sSup>"
+        f"{run.format('dx')}</m:e></m:nary>"
+    )
+    odds = f"<m:f><m:fPr>{ctrl}</m:fPr><m:num>{run.format('p')}</m:num><m:den>{run.format('1−p')}</m:den></m:f>"
+    fraction = f"<m:d><m:dPr>{ctrl}</m:dPr><m:e>{odds}</m:e></m:d>"
+    document = docx.Document()
+    document.add_heading("Survival analysis", 1)
+    inline = document.add_paragraph("The odds are ")
+    inline._p.append(parse_xml(f"<m:oMath {ns}>{fraction}</m:oMath>"))
+    inline.add_run(" per patient.")
+    display = document.add_paragraph()
+    root = f'<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e>{run.format("π")}</m:e></m:rad>'
+    display._p.append(parse_xml(f"<m:oMathPara {ns}><m:oMath>{integral}{run.format('=')}{root}</m:oMath></m:oMathPara>"))
+    document.save(tmp_path / "survival.docx")
+    markdown = convert((tmp_path / "survival.docx").read_bytes(), str(tmp_path / "survival.docx"), "survival").markdown
+    assert "The odds are $\\left( \\frac{p}{1-p} \\right)$ per patient." in markdown
+    display_tex = next(line for line in markdown.splitlines() if line.startswith("$$"))
+    assert display_tex == "$$\\int_{0}^{\\infty} {e}^{-x}dx=\\sqrt{\\pi}$$"
+    assert linear(display_tex.strip("$")) == linear("\\int_0^\\infty e^{-x} dx = \\sqrt{\\pi}")

@@ -482,3 +482,25 @@ def test_slide_pictures_and_the_book_of_the_matrix_notes(matrix, tmp_path):
     for talk in talks:
         start = reader.get_destination_page_number(talk)
         assert start % 2 == 0 and talk.title in reader.pages[start].extract_text()  # a right-hand page (0-based even)
+
+
+@pytest.mark.parametrize("index", [n for n, names in enumerate(NOTES) if "math" in names], ids=str)
+def test_formulas_are_typeset_in_every_output(matrix, index):
+    """``$$B = 1 - \\frac{good}{total}$$`` beside the other features: MathML in the page and the deck,
+    a picture with the TeX as its description in PPTX, a Word equation with its fraction in Word,
+    the TeX itself in Marp (its own math) and the outline; never the TeX as text in the page."""
+    import zipfile
+
+    cell = matrix[index]
+    for fmt in ("html", "slides"):
+        shown = cell.file(fmt).read_text(encoding="utf-8")
+        assert "<mfrac>" in shown and "\\frac{good}" not in re.sub(r"<math\b.*?</math>|<!--.*?-->", "", shown, flags=re.S), fmt
+    slides = zipfile.ZipFile(cell.file("pptx"))
+    names = [name for name in slides.namelist() if name.startswith("ppt/slides/slide")]
+    described = [name for name in names if "\\frac{good}{total}" in slides.read(name).decode()]
+    assert described and all("r:embed" in slides.read(name).decode() for name in described)
+    document = zipfile.ZipFile(cell.file("docx")).read("word/document.xml").decode()
+    fraction = re.search(r"<m:oMathPara>.*?<m:f>.*?<m:t[^>]*>g</m:t>.*?</m:oMathPara>", document, flags=re.S)
+    assert fraction is not None and "\\frac" not in document
+    for fmt in ("marp", "outline"):
+        assert "\\frac{good}{total}" in cell.file(fmt).read_text(encoding="utf-8"), fmt

@@ -222,14 +222,66 @@ def test_footnotes_are_words_own(cli, tmp_path):
     assert "Notes" in texts and "3. Never cited." in texts  # a definition nothing cites: listed at the end
 
 
-def test_formulas_are_unicode_text_and_prices_stay_prices(cli, tmp_path):
+BUDGET = (
+    "# Error budgets\n\n## The budget\n\n$$\nB = 1 - \\frac{good}{total}\n$$\n\n"
+    "- Inline $x^2 + y^2 = z^2$ works too, and $\\sum_{i=1}^{n} x_i$\n- Price stays $5 and $10\n\n"
+    "## Burn rates\n\n$$\n\\lim_{t \\to 0} \\frac{\\Delta B}{\\Delta t} = \\sqrt{\\alpha} \\cdot \\hat{r}\n$$\n\n"
+    "$$\n\\left( \\frac{a}{b} \\right)^2 \\le \\int_0^\\infty e^{-x^2}\\,dx + \\binom{n}{k}\n$$\n"
+)
+
+
+def test_formulas_are_word_equations_and_prices_stay_prices(cli, tmp_path):
+    """Display formulas are Word equations on their own centred line, inline ones sit in their
+    sentence (OMML: fractions, scripts, n-ary sums and integrals, radicals, accents, delimiters)."""
+    import zipfile
+
     import docx
 
     note = tmp_path / "budget.md"
-    formula = "$$\nB = 1 - \\frac{good}{total}\n$$\n\n"
-    note.write_text(
-        f"# Error budgets\n\n## The budget\n\n{formula}- Inline $x^2 + y^2 = z^2$ works too\n- Price stays $5 and $10\n", encoding="utf-8"
-    )
+    note.write_text(BUDGET, encoding="utf-8")
     cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "b.docx"))
+    document = zipfile.ZipFile(tmp_path / "b.docx").read("word/document.xml").decode()
+    assert document.count("<m:oMathPara") == 3 and document.count("<m:oMath>") == 5
+    for shape in ("<m:f>", "<m:sSup>", "<m:nary>", "<m:rad>", "<m:acc>", "<m:d>", "<m:func>", 'm:val="noBar"'):
+        assert shape in document, shape
     texts = [p.text for p in docx.Document(str(tmp_path / "b.docx")).paragraphs]
-    assert texts[2:] == ["B = 1 − good/total", "Inline x² + y² = z² works too", "Price stays $5 and $10"]
+    assert "Price stays $5 and $10" in texts and "$" not in "".join(text for text in texts if "Price" not in text)
+
+
+def test_word_equations_import_back_as_the_same_formulas(cli, tmp_path):
+    """``import`` reads Word's equations as TeX: each formula of the round trip reads as the
+    original does (the same Unicode line), in the same order."""
+    import re
+
+    from confnotes.math import linear
+
+    note = tmp_path / "budget.md"
+    note.write_text(BUDGET, encoding="utf-8")
+    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "b.docx"))
+    cli("import", str(tmp_path / "b.docx"), "-o", str(tmp_path / "back.md"))
+    back = (tmp_path / "back.md").read_text(encoding="utf-8")
+
+    def formulas(text: str) -> list[str]:
+        found = re.findall(r"\$\$\s*(.+?)\s*\$\$|(?<![$\w])\$([^$\s][^$]*?[^$\s]|[^$\s])\$(?![$\d])", text, flags=re.S)
+        return [linear(display or inline) for display, inline in found]
+
+    assert formulas(back) == formulas(BUDGET) and len(formulas(BUDGET)) == 5
+    assert "Price stays $5 and $10" in back
+
+
+def test_libreoffice_draws_the_equations(cli, tmp_path, libreoffice_math):
+    """Writer (with its Math module) prints every formula: its letters and operators are in the PDF."""
+    import subprocess
+
+    from helpers import pdf_text
+
+    note = tmp_path / "budget.md"
+    note.write_text(BUDGET, encoding="utf-8")
+    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "b.docx"))
+    profile = f"-env:UserInstallation=file://{tmp_path / 'profile'}"
+    command = [libreoffice_math, profile, "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / "b.docx")]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    shown = "".join(pdf_text((tmp_path / "b.pdf").read_bytes()).split())
+    for drawn in ("good", "total", "∑", "lim", "ΔB", "α", "∫", "∞"):
+        assert drawn in shown, drawn

@@ -30,7 +30,7 @@ from xml.sax.saxutils import quoteattr
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from import_notes import NOTES, Note, parts, screenshot_png, sub_list  # noqa: E402
+from import_notes import NOTES, Note, parts, screenshot_png, sub_list
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "import"

@@ -31,6 +31,7 @@ WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
 V = "{urn:schemas-microsoft-com:vml}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 O = "{urn:schemas-microsoft-com:office:office}"  # noqa: E741 - the namespace's own prefix
+OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 _RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
@@ -310,6 +311,8 @@ class _Reader:
                 yield from self.runs(child, style, link)
             elif tag == f"{W}commentRangeStart":
                 self.count("comment")
+            elif tag in (f"{OMATH}oMath", f"{OMATH}oMathPara"):
+                yield from _equations(child)
 
     def look(self, rpr: Any, style: _StyleInfo) -> tuple[bool, bool, bool] | None:
         """A run's bold, italic and monospace: its paragraph style, its character style, its own
@@ -457,6 +460,21 @@ class _Reader:
             if cells:
                 rows.append(tuple(cells))
         return Table(tuple(rows))
+
+
+def _equations(element: Any) -> Iterator[Run]:
+    """Word's equations as TeX: ``$…$`` in a sentence, ``$$…$$`` for a display one (``m:oMathPara``)."""
+    from confnotes.importers.equations import tex_of
+
+    if element.tag == f"{OMATH}oMath":
+        tex = tex_of(element)
+        if tex:
+            yield Run(f"${tex}$", raw=True)
+        return
+    for math in element.iter(f"{OMATH}oMath"):
+        tex = tex_of(math)
+        if tex:
+            yield Run(f"$${tex}$$", raw=True)
 
 
 def read_docx(data: bytes, path: str) -> Imported:

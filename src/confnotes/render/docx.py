@@ -8,7 +8,8 @@ in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Qu
 title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
 links that can be clicked, and footnotes as Word's own (a ``footnotes.xml`` part python-docx does
 not write itself; a definition nothing cites is listed under *Notes* at the end). Formulas are
-written as Unicode text (no OMML). Speaker notes become Word comments on the paragraph before
+Word's own equations (OMML, ``confnotes.render.omml``): display ones centred on a line of their
+own, inline ones in their sentence; TeX no output can read stays as its text. Speaker notes become Word comments on the paragraph before
 them when notes are shown, else are left out.
 
 ``--reference-docx FILE`` (config ``reference_docx``) starts from a team's own document: its
@@ -184,14 +185,29 @@ class _Writer:
             self.table(block.text)
         elif kind == "quote":
             self.quote(block.text)
-        elif kind == "math":  # as Unicode text (x² + y²), centred, as a display formula stands
-            from confnotes.math import display_tex
-
-            tex = display_tex(block.text)
-            self.last = self.paragraph(block.text if tex is None else f"$${tex}$$", style)
-            self.last.alignment = 1
+        elif kind == "math":
+            self.formula(block.text, style)
         else:
             self.text(block.text, style)
+
+    def formula(self, text: str, style: str | None) -> None:
+        """A display formula as a Word equation on its own line; its TeX as text where no output can
+        read it (with the warning every output gives)."""
+        from confnotes.math import MathError, display_tex
+        from confnotes.render.omml import omml
+
+        tex = display_tex(text)
+        try:
+            equation = omml(tex, True) if tex is not None else None
+        except MathError as exc:
+            self.warnings.append(f"math not typeset ({exc}); shown as TeX: $${(tex or '')[:60]}$$")
+            equation = None
+        if equation is None:
+            self.last = self.paragraph(text, style)
+            self.last.alignment = 1
+            return
+        self.last = self.word.add_paragraph(style=style) if style else self.word.add_paragraph()
+        self.last._p.append(equation)  # noqa: SLF001 - python-docx has no equations of its own
 
     def text(self, text: str, style: str | None) -> None:
         """Paragraphs (blank-line separated), a picture where one stands alone on its line."""
@@ -301,9 +317,14 @@ class _Writer:
         return paragraph
 
     def runs(self, paragraph: Any, text: str, bold: bool = False) -> None:
-        for piece, styles, href in self.md.styled(text):
+        for piece, styles, href in self.md.styled(text, tex=True):
             if piece == "\n":
                 paragraph.add_run().add_break()
+                continue
+            if "math" in styles:  # a formula in its sentence: a Word equation between the runs
+                from confnotes.render.omml import omml
+
+                paragraph._p.append(omml(piece, False))  # noqa: SLF001 - python-docx has no equations of its own
                 continue
             if "footnote" in styles and (number := _called(piece)) in self.notes and number not in self.placed:
                 self.placed[number] = self.notes[number]

@@ -346,11 +346,13 @@ class InlineRenderer:
                         out.append(" <" + href + ">")
         return "".join(out)
 
-    def styled(self, text: str) -> list[tuple[str, frozenset[str], str | None]]:
-        """Inline Markdown as runs, for formats that style runs themselves (PPTX): each run's text,
-        its styles (``strong``, ``em``, ``code``) and the link it belongs to (safe links only); a line
-        break the HTML shows (a hard break, the lines of ``Speaker: …`` label lines) is a run of
-        ``"\\n"``. The words are ``plain``'s."""
+    def styled(self, text: str, tex: bool = False) -> list[tuple[str, frozenset[str], str | None]]:
+        """Inline Markdown as runs, for formats that style runs themselves (PPTX, Word): each run's
+        text, its styles (``strong``, ``em``, ``code``, ``math``) and the link it belongs to (safe
+        links only); a line break the HTML shows (a hard break, the lines of ``Speaker: …`` label
+        lines) is a run of ``"\\n"``. The words are ``plain``'s. A formula's run is its Unicode
+        line, or with ``tex`` its TeX (for a format that typesets it), styled ``display`` when
+        written ``$$…$$``."""
         if _MAY_BE_MARKUP.search(text) is None:
             return [(text, frozenset(), None)]
         runs: list[tuple[str, frozenset[str], str | None]] = []
@@ -365,7 +367,7 @@ class InlineRenderer:
                 elif kind == "code_inline":
                     runs.append((child.content, frozenset([*styles, "code"]), href))
                 elif kind in ("math_inline", "math_inline_double"):
-                    runs.append(self._math_run(child.content.strip(), kind == "math_inline_double", styles, href))
+                    runs.append(self._math_run(child.content.strip(), kind == "math_inline_double", styles, href, tex))
                 elif kind == "footnote_ref" and self.footnotes:
                     from confnotes.footnotes import call_mark
 
@@ -387,9 +389,11 @@ class InlineRenderer:
                     links.pop()
         return runs
 
-    def _math_run(self, tex: str, display: bool, styles: list[str], href: str | None) -> tuple[str, frozenset[str], str | None]:
-        """A formula in a run of text (PPTX): as Unicode text; TeX a typesetter cannot read as code,
-        with the warning every output gives."""
+    def _math_run(
+        self, tex: str, display: bool, styles: list[str], href: str | None, source: bool = False
+    ) -> tuple[str, frozenset[str], str | None]:
+        """A formula in a run of text: as Unicode text (PPTX), or its TeX with ``source`` (Word);
+        TeX a typesetter cannot read as code, with the warning every output gives."""
         from confnotes.math import MathError, linear, mathml
 
         try:
@@ -398,6 +402,8 @@ class InlineRenderer:
             fence = "$$" if display else "$"
             self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
             return (fence + tex + fence, frozenset([*styles, "code"]), href)
+        if source:
+            return (tex, frozenset([*styles, "math", *(["display"] if display else [])]), href)
         return (linear(tex), frozenset([*styles, "math"]), href)
 
     def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0, box_w: float | None = None) -> Markup:
