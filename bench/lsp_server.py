@@ -14,6 +14,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -218,6 +219,7 @@ def _costs(lines: int = 2000) -> dict[str, float]:
 
     incremental.track(str(note))  # as the server reads an open note: only what the edit changed is parsed again
     inside = interleaved({"analyse": keystroke, "bare": lambda: bare.parse(text)}, 5)
+    stages = _stages(keystroke, 20)
     incremental.forget(str(note))
 
     def started(code: str) -> float:
@@ -230,7 +232,51 @@ def _costs(lines: int = 2000) -> dict[str, float]:
         "server_s": started("import confnotes.lsp.server"),
         "analyse_ms": inside["analyse"] * 1000,
         "bare_parse_ms": inside["bare"] * 1000,
+        **stages,
     }
+
+
+#: The stages of an analysis, timed by wrapping the function that does each (no profiler: its cost
+#: per call would be charged to the fit engine's many small calls).
+STAGES = (
+    ("tokens_ms", "confnotes.parse.incremental", "tokens"),
+    ("outline_ms", "confnotes.parse.build", "_parse"),
+    ("slides_ms", "confnotes.slides.build", "base_slides"),
+    ("fit_ms", "confnotes.slides.build", "_capped"),
+    ("plan_ms", "confnotes.timing.talk", "plan"),
+)
+
+
+def _stages(keystroke: Callable[[], object], runs: int) -> dict[str, float]:
+    """Milliseconds an analysis spends in each of ``STAGES`` (the rest: the other rules), over ``runs`` keystrokes."""
+    import importlib
+
+    spent = dict.fromkeys([key for key, _, _ in STAGES], 0.0)
+    originals = []
+    for key, module_name, name in STAGES:
+        module = importlib.import_module(module_name)
+        original = getattr(module, name)
+        originals.append((module, name, original))
+
+        def timed(*args: object, _original: Callable[..., object] = original, _key: str = key, **kwargs: object) -> object:
+            start = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spent[_key] += time.perf_counter() - start
+
+        setattr(module, name, timed)
+    try:
+        start = time.perf_counter()
+        for _ in range(runs):
+            keystroke()
+        whole = time.perf_counter() - start
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)
+    out = {key: value / runs * 1000 for key, value in spent.items()}
+    out["rules_ms"] = whole / runs * 1000 - sum(out.values())
+    return out
 
 
 def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, str] | None = None) -> dict[str, float]:
@@ -287,10 +333,14 @@ def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, s
             f"One analysis of the {lines}-line talk after a keystroke costs {c['analyse_ms']:.0f} ms in-process. "
             f"markdown-it's parse of the whole text ({c['bare_parse_ms']:.0f} ms) is no longer in it: the server "
             "keeps an open note's tokens and parses again only the blocks an edit can have changed "
-            "(parse.incremental; about 20 lines a keystroke, 1-2 ms). What is left runs over the whole note at "
-            "every edit: building the outline from the tokens (about a third), and the lint rules of the talk "
-            "profile, which build and fit the deck twice (unsplit for the slide rules, fitted for the timing "
-            "plan; about two thirds). Reaching the target needs the same reuse one level up: sections whose "
+            f"(parse.incremental; about 20 lines a keystroke, {c['tokens_ms']:.0f} ms). What is left runs over the "
+            f"whole note at every edit: the outline from the tokens {c['outline_ms']:.0f} ms, the deck's slides from "
+            f"the outline {c['slides_ms']:.0f} ms, the limits and the fit engine over the two decks lint needs "
+            f"(unsplit for the slide rules, fitted for the timing plan) {c['fit_ms']:.0f} ms, the timing plan "
+            f"{c['plan_ms']:.0f} ms, the other rules {c['rules_ms']:.0f} ms. Remembering each slide's fitted parts "
+            "by the slide itself was tried and measured slower (65 against 71 ms): a frozen slide's hash walks "
+            "its entries in Python, which costs what fitting them does. Reaching the target needs reuse from "
+            "knowing which sections an edit left alone, one level up from the tokens: sections whose "
             "text is unchanged keep their outline nodes, slides and findings (moved by the lines an edit "
             "added), and note-level rules recombine them. The model's spans are absolute line numbers in "
             "frozen objects, so that means rebuilding moved sections' spans or making them relative: a "
