@@ -135,3 +135,59 @@ def test_lint_names_unknown_types_and_fmt_keeps_callouts(tmp_path, cli):
     clean.write_text(NOTE, encoding="utf-8")
     assert [f for f in json.loads(cli("lint", str(clean), "--format", "json").stdout) if f["name"] == "unknown-callout"] == []
     assert cli("fmt", "--check", str(clean)).exit_code == 0  # nothing to tidy: a callout is a quote as written
+
+
+LISTS = """# Incident reviews
+
+## What we changed
+
+::: {.callout-tip title="Three habits"}
+- Write the timeline first
+- Name no one
+  - not even in the channel
+- Publish within a week
+:::
+
+Then the numbers.
+
+## Where
+
+> [!NOTE] Every Monday
+> 1. one review
+> 2. one action
+"""
+
+
+def test_a_callout_holding_a_list_is_a_box_with_its_title_and_items_on_every_deck(tmp_path, cli):
+    """A Quarto callout div or a GitHub alert holding a list: the deck draws the box with its
+    title (the div's title was lost on slides, its box too), Marp keeps each item on its line (they
+    ran onto one), PPTX writes each item as its own line behind its bullet or number."""
+    import zipfile
+
+    note = tmp_path / "reviews.md"
+    note.write_text(LISTS, encoding="utf-8")
+    for fmt in ("slides", "marp", "pptx"):
+        cli("render", str(note), "--to", fmt, "-o", str(tmp_path / f"out.{fmt}"))
+    deck = (tmp_path / "out.slides").read_text(encoding="utf-8")
+    assert '<div class="callout callout-tip keep" role="note" dir="auto">\n<p class="callout-title">Three habits</p><ul>' in deck
+    assert "not even in the channel" in deck and deck.count('class="callout-title"') == 2
+    marp = (tmp_path / "out.marp").read_text(encoding="utf-8")
+    assert "> - Write the timeline first\n> - Name no one\n>   - not even in the channel\n> - Publish within a week" in marp
+    assert "> 1. one review\n> 2. one action" in marp
+    with zipfile.ZipFile(tmp_path / "out.pptx") as archive:
+        texts = " | ".join(archive.read(name).decode() for name in sorted(archive.namelist()) if name.startswith("ppt/slides/slide"))
+    for shown in ("<a:t>Three habits</a:t>", "<a:t>• Write the timeline first</a:t>", "<a:t>\u2003◦ not even in the channel</a:t>"):
+        assert shown in texts, shown
+    assert "<a:t>1. one review</a:t>" in texts and "<a:t>2. one action</a:t>" in texts
+
+
+def test_the_fit_engine_measures_a_callouts_list_a_line_an_item():
+    """Three short items are three lines in the box (they were measured as one paragraph), so the
+    box PPTX draws is tall enough for them and its text is not shrunk."""
+    from confnotes.slides.fit import entry_height
+    from confnotes.slides.model import SlideText
+
+    title = entry_height(SlideText("> [!tip] Three habits", "quote"), 1.0)
+    line = entry_height(SlideText("> [!tip] Three habits\n> Write the timeline first", "quote"), 1.0) - title
+    listed = entry_height(SlideText("> [!tip] Three habits\n> - Write it first\n> - Name no one\n> - Publish it", "quote"), 1.0)
+    assert listed - title == pytest.approx(3 * line)

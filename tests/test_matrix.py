@@ -109,7 +109,8 @@ FEATURES: dict[str, Feature] = {
     ),
     "emoji": Feature("## Launch day :rocket:\n\n- Shipped on time :tada: :+1:\n- `:rocket:` in code stays as typed\n\n"),
     "callout-div": Feature(
-        '## Handovers\n\n::: {.callout-note title="Every Monday"}\nThe outgoing person writes the handover note.\n:::\n\n'
+        '## Handovers\n\n::: {.callout-note title="Every Monday"}\nThe outgoing person writes the handover note.\n\n'
+        "- open incidents\n- noisy alerts\n:::\n\n"
     ),
     "quote": Feature("## What we learned\n<!-- slide layout: quote -->\n\n> Every page is a bug report against the system.\n\n"),
     "big-number": Feature("## The number\n<!-- slide layout: big-number -->\n\n93%\n\nof pages were noise in 2016\n\n"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: Each type a callout may name, by its canonical kind: the five GitHub has (and Quarto), and
 #: Obsidian's, with their aliases.
@@ -119,6 +120,39 @@ def quote_body(quote_text: str) -> tuple[str, str]:
     unquoted = [line[1:][1:] if line.startswith("> ") else line[1:] if line.startswith(">") else line for line in lines]
     first = MARKER.match(unquoted[0].strip()) if unquoted else None
     return (first.group(3).strip() if first else ""), "\n".join(unquoted[1:]).strip("\n")
+
+
+#: A line of a list in a callout's body: its indent, marker and text.
+_LIST_LINE = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)")
+
+
+class BodyLine(NamedTuple):
+    """A line a callout's box shows: a paragraph, or one item of a list (``marker`` ``-``, ``1.``…;
+    ``level`` 1 for an item under an item)."""
+
+    text: str
+    marker: str | None = None
+    level: int = 0
+
+
+def body_lines(body: str) -> list[BodyLine]:
+    """A callout's body (``quote_body``) as the lines its box shows: each paragraph one line (to
+    wrap), each item of a list its own, a list's continuation lines run onto their item. The fit
+    engine measures these and PPTX writes them, so both see the same lines."""
+    lines: list[BodyLine] = []
+    for part in re.split(r"\n\s*\n", body):
+        start = len(lines)
+        for line in part.split("\n"):
+            match = _LIST_LINE.fullmatch(line)
+            if match is not None:
+                indent, marker, text = match.groups()
+                lines.append(BodyLine(text, marker, 1 if len(indent.expandtabs(4)) >= 2 else 0))
+            elif line.strip() and len(lines) > start:
+                last = lines[-1]
+                lines[-1] = last._replace(text=f"{last.text} {line.strip()}")
+            elif line.strip():
+                lines.append(BodyLine(line.strip()))
+    return lines
 
 
 def plain_quote(quote_text: str) -> str:

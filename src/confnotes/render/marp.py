@@ -290,17 +290,23 @@ def _image_link(alt: str, src: str, title: str) -> str:
 _HARD_BREAK = re.compile(r"(?:  |\\)$")
 
 
+#: A line that starts a block of its own (an item of a list, a fence, a heading, a table row): never
+#: run onto the line before it.
+_BLOCK_START = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|```|~~~|#{1,6}(?:[ \t]|$)|\|")
+
+
 def joined_lines(text: str) -> str:
     """A paragraph's soft line breaks as spaces: marp-core shows each as a line break (``breaks``),
     where every other output, and the fit engine's measure, run the lines on. Hard breaks (two
-    spaces or a backslash at the end of a line) stay; a quote's lines are joined inside the quote."""
+    spaces or a backslash at the end of a line) stay; a quote's lines are joined inside the quote;
+    a line that starts a block (a list's item in a callout, say) stays on its own."""
     out: list[str] = []
     for line in text.split("\n"):
         previous = out[-1] if out else ""
         quoted = previous.lstrip().startswith(">") and line.lstrip().startswith(">")
         body = line.lstrip().lstrip(">").lstrip() if quoted else line.lstrip()
         open_line = previous.strip().lstrip(">").strip() and not _HARD_BREAK.search(previous)
-        if open_line and body and (quoted or not previous.lstrip().startswith(">")):
+        if open_line and body and not _BLOCK_START.match(body) and (quoted or not previous.lstrip().startswith(">")):
             out[-1] = previous.rstrip() + " " + body
         else:
             out.append(line)

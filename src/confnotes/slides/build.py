@@ -88,13 +88,41 @@ def _fold(node: Node) -> str:
 _SHOWN_AS_IS = frozenset(("code", "table", "image", "math"))
 
 
-#: what a Quarto callout div may hold to be drawn as a box on a slide (text; a list inside stays bullets)
+#: what a Quarto callout div may hold to be drawn as a box on a slide: text and lists
 _BOXABLE = frozenset(("paragraph", "quote", "math"))
 
 
+def _in_box(entry: Entry) -> bool:
+    return (type(entry) is Block and entry.kind in _BOXABLE) or type(entry) is List
+
+
+def _box_lines(entry: Entry) -> list[str]:
+    """The Markdown lines of text or a list inside a callout div (``_in_box``)."""
+    if isinstance(entry, List):
+        return _list_lines(entry)
+    return entry.text.split("\n") if isinstance(entry, Block) else []
+
+
+def _list_lines(lst: List, indent: str = "") -> list[str]:
+    """A list as the Markdown lines a callout's quote holds (``- item``, ``1. item``), what stands
+    under an item indented below it."""
+    lines: list[str] = []
+    for item in lst.items:
+        marker = f"{item.number}{item.delimiter or '.'}" if item.number is not None else (item.marker or "-")
+        head, *rest = item.title.split("\n")
+        pad = indent + " " * (len(marker) + 1)
+        lines += [f"{indent}{marker} {head}".rstrip(), *(f"{pad}{line}" for line in rest)]
+        for entry in item.content:
+            if type(entry) is List:
+                lines += _list_lines(entry, pad)
+            elif type(entry) is Block and entry.kind not in _OFF_SLIDE:
+                lines += [f"{pad}{line}" if line else "" for line in entry.text.split("\n")]
+    return lines
+
+
 def boxed(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
-    """Quarto's callout divs (``::: {.callout-tip title="…"}`` … ``:::``) holding text, as the callout
-    quote every deck format draws as a box (``> [!tip] …``); others as they are."""
+    """Quarto's callout divs (``::: {.callout-tip title="…"}`` … ``:::``) holding text and lists, as
+    the callout quote every deck format draws as a box (``> [!tip] …``); others as they are."""
     from confnotes.callouts import div_callout
 
     if not any(type(e) is Block and e.kind == "div" and e.info.startswith("callout-") for e in content):
@@ -104,7 +132,7 @@ def boxed(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
     while index < len(content):
         entry = content[index]
         found = div_callout(entry.info, entry.text) if type(entry) is Block and entry.kind == "div" and entry.info else None
-        end = next((k for k in range(index + 1, len(content)) if type(content[k]) is not Block or content[k].kind not in _BOXABLE), None)
+        end = next((k for k in range(index + 1, len(content)) if not _in_box(content[k])), None)
         closer = content[end] if end is not None else None
         if (
             found is None
@@ -115,8 +143,8 @@ def boxed(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
             out.append(entry)
             index += 1
             continue
-        inner = [block for block in content[index + 1 : end] if type(block) is Block]  # all of them (_BOXABLE)
-        body = "\n>\n".join("\n".join(f"> {line}" if line else ">" for line in block.text.split("\n")) for block in inner)
+        inner = [_box_lines(part) for part in content[index + 1 : end]]
+        body = "\n>\n".join("\n".join(f"> {line}" if line else ">" for line in lines) for lines in inner)
         text = f"> [!{found.written}] {found.title}\n{body}"
         out.append(Block("quote", text, Span(entry.span.start, closer.span.end)))
         index = end + 1

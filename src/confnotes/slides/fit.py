@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from confnotes.callouts import quote_body, quote_callout
+from confnotes.callouts import body_lines, quote_body, quote_callout
 from confnotes.images import local_image
 from confnotes.slides.geometry import (
     BODY_MIN,
@@ -216,7 +216,11 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
         _, body = quote_body(text)
         inner = box_w - 2 * CALLOUT_PAD[1] * scale - CALLOUT_PAD[3]
         lines = wrap_count(plain(found.title), inner * 0.92, size, "body")  # the title is bold: a little wider
-        lines += sum(wrap_count(plain(part), inner, size) for part in re.split(r"\n\s*\n", body) if part.strip())
+        # a paragraph wraps in the box; a list's items each start a line, behind their bullet
+        lines += sum(
+            wrap_count(plain(line.text), inner - (1.1 + 1.3 * line.level) * size * (line.marker is not None), size)
+            for line in body_lines(body)
+        )
         return lines * size * TEXT[1] + (2 * CALLOUT_PAD[0] + CALLOUT_PAD[2]) * scale + TEXT[2] * scale
     if kind == "quote":
         text = "\n".join(line.lstrip("> ") for line in text.split("\n"))

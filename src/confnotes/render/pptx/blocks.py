@@ -199,7 +199,7 @@ def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, f
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
-    from confnotes.callouts import COLOURS, quote_body
+    from confnotes.callouts import COLOURS, body_lines, quote_body
 
     left, top, width, height = box
     shape = page.shapes.add_textbox(*_emu(left, top, width, max(height - TEXT[2] * scale, 1.0)))
@@ -217,8 +217,9 @@ def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, f
     title = frame.paragraphs[0]
     _rich(title, found.title, size, md, bold=True, colour=RGBColor(red, green, blue))  # type: ignore[no-untyped-call]
     title.space_after = _pt(CALLOUT_PAD[2] * scale)
-    for part in [part.strip() for part in body.split("\n\n") if part.strip()]:
-        _rich(frame.add_paragraph(), part, size, md)
+    for line in body_lines(body):
+        shown = line.text if line.marker is None else f"{line.marker if line.marker[0].isdigit() else '•◦'[line.level]} {line.text}"
+        _rich(frame.add_paragraph(), "\u2003" * line.level + shown, size, md)
 
 
 def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, float]) -> bool:
