@@ -467,3 +467,48 @@ async def test_a_config_created_beside_the_note_is_read_without_an_edit(neovim07
     before = client.counts[uri]  # type: ignore[attr-defined]
     (tmp_path / "confnotes.toml").write_text('[lint]\nignore = ["stray-filename", "pasted-structure"]\n', encoding="utf-8")
     assert await diagnostics(client, uri, 1, after=before) == []
+
+
+# ---------------------------------------------------------------- when findings are shown
+
+
+@pytest.mark.parametrize(
+    ("now", "stale_since", "took", "start", "show"),
+    [
+        (10.0, 10.0, 0.06, 10.09, 10.15),  # a pause: shown after the debounce, started as long before as the last one took
+        (10.0, 10.0, 0.0, 10.15, 10.15),  # nothing measured yet: started after the debounce
+        (10.0, 10.0, 0.4, 10.0, 10.15),  # an analysis longer than the debounce: started at once
+        (10.0, 9.6, 0.06, 10.04, 10.1),  # steady typing: shown half a second after they went stale
+        (10.0, 9.0, 0.06, 10.0, 10.0),  # stale for longer: started and shown at once
+    ],
+)
+def test_when_an_analysis_starts_and_its_findings_are_shown(now, stale_since, took, start, show):
+    from confnotes.lsp.server import publish_times
+
+    assert publish_times(now, stale_since, 0.15, took) == pytest.approx((start, show))
+
+
+async def test_typing_steadily_still_shows_findings_every_half_second(client: LanguageClient, tmp_path: Path):
+    """A change every 100 ms for four seconds never leaves a pause of ``debounceMs`` (150 ms): the
+    findings were not shown until typing stopped; they are now shown as typing goes on."""
+    note = tmp_path / "typed.md"
+    text = "# Typed\n\n## Points\n\n1. one\n3. three\n"
+    uri = open_note(client, note, text)
+    await diagnostics(client, uri, 1)
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    version = 1
+    for _ in range(40):
+        version += 1
+        end = lsp.Position(line=5, character=len(text.split("\n")[5]))
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                [lsp.TextDocumentContentChangePartial(range=lsp.Range(end, end), text="e")],
+            )
+        )
+        text = text.rstrip("\n") + "e\n"
+        await asyncio.sleep(0.1)
+    during = client.counts[uri] - before  # type: ignore[attr-defined]
+    found = await diagnostics(client, uri, version)
+    assert during >= 2, f"{during} publications in four seconds of typing"
+    assert [d.code for d in found] == ["CN105"]

@@ -1,9 +1,10 @@
 """The language server: pygls wiring, the latest analysis per open document, debounce and stale-work cancellation.
 
 Every answer comes from ``lsp.analysis`` (the CLI's own functions) through ``lsp.features``; this
-module only decides *when* to run them: a change waits ``debounceMs`` for the next one, one
-analysis runs at a time in a worker thread, a queued analysis of an outdated version is
-dropped, and a finished one whose version is no longer current is never published.
+module only decides *when* to run them: findings are shown once typing pauses for ``debounceMs``
+(or every half second of steady typing), the analysis starting as long before that as the last
+one took; one analysis runs at a time in a worker thread, a queued analysis of an outdated version
+is dropped, and a finished one whose version is no longer current is never published.
 """
 
 from __future__ import annotations
@@ -101,6 +102,23 @@ class Run:
     future: asyncio.Future[Analysis]
 
 
+#: While typing goes on, findings are shown at least this often (seconds).
+MAX_STALE = 0.5
+#: How many of a note's last analysis times say how early the next one starts: it starts a quarter
+#: longer before the findings are due than the longest of them took (an edit that adds lines reads
+#: more of the note again than one that adds a word).
+TOOK_KEPT = 8
+
+
+def publish_times(now: float, stale_since: float, debounce: float, took: float) -> tuple[float, float]:
+    """When to start analysing a note that changed at ``now`` and when to show the findings: the
+    findings once typing has paused for ``debounce`` seconds, or ``MAX_STALE`` after the shown ones
+    went stale (``stale_since``), whichever is first; the analysis as long before that as the last
+    one took (``took``, at most the wait), and never before the change."""
+    show = min(now + debounce, max(now, stale_since + MAX_STALE))
+    return max(now, show - min(took, debounce)), show
+
+
 class NotesServer(LanguageServer):
     """A pygls server that keeps, per open note, its latest analysis and at most one run in flight."""
 
@@ -113,6 +131,10 @@ class NotesServer(LanguageServer):
         self.keys: dict[str, tuple[int | None, int]] = {}
         self.runs: dict[str, Run] = {}
         self.timers: dict[str, asyncio.Task[None]] = {}
+        #: per open note: when its shown findings went stale (the first change since they were
+        #: published), and how long its last analysis took (``changed``)
+        self.stale_since: dict[str, float] = {}
+        self.took: dict[str, tuple[float, ...]] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
         #: live previews the editor opened (``confnotes.preview``), by note path, and the slide each shows
         self.previews: dict[str, Any] = {}
@@ -196,13 +218,34 @@ class NotesServer(LanguageServer):
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        self.timers[uri] = asyncio.get_running_loop().create_task(self._publish_after(uri, delay))
+        loop = asyncio.get_running_loop()
+        self.timers[uri] = loop.create_task(self._publish_after(uri, delay, loop.time() + delay))
 
-    async def _publish_after(self, uri: str, delay: float) -> None:
+    def changed(self, uri: str) -> None:
+        """A change while the editor types: findings are shown once typing pauses for ``debounceMs``,
+        or when they have been stale for ``MAX_STALE`` seconds of steady typing. The analysis starts
+        as long before that as the last ones took (``publish_times``, ``TOOK_KEPT``), so it is ready then."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        since = self.stale_since.setdefault(uri, now)
+        took = self.took.get(uri, ())
+        start, show = publish_times(now, since, self.options.debounce_ms / 1000, 1.25 * max(took) if took else 0.0)
+        timer = self.timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self.timers[uri] = loop.create_task(self._publish_after(uri, start - now, show))
+
+    async def _publish_after(self, uri: str, delay: float, show: float) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            if delay:
+            if delay > 0:
                 await asyncio.sleep(delay)
+            started = loop.time()
             analysis = await self.current(uri)
+            if (spent := loop.time() - started) > 0.002:  # (a cached analysis says nothing of the time one takes)
+                self.took[uri] = (*self.took.get(uri, ())[-(TOOK_KEPT - 1) :], spent)
+            if show > loop.time():
+                await asyncio.sleep(show - loop.time())  # never before the pause the editor asked for
         except (asyncio.CancelledError, JsonRpcContentModified):
             return  # a newer change has its own timer
         except Exception as exc:  # noqa: BLE001 - a bug: say so, keep serving
@@ -225,6 +268,7 @@ class NotesServer(LanguageServer):
             self.show(f"confnotes: {analysis.error}", lsp.MessageType.Error, once=True)  # every note is affected
         if self.pulls:
             self.published[uri] = analysis.version
+            self.stale_since.pop(uri, None)
             return
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
@@ -232,6 +276,7 @@ class NotesServer(LanguageServer):
             )
         )
         self.published[uri] = analysis.version
+        self.stale_since.pop(uri, None)
 
     def refresh_all(self) -> None:
         """Settings or a config file changed: re-analyse and republish every open note (an editor
@@ -464,7 +509,7 @@ def did_open(ls: NotesServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: NotesServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, ls.options.debounce_ms / 1000)
+    ls.changed(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
