@@ -512,3 +512,33 @@ async def test_typing_steadily_still_shows_findings_every_half_second(client: La
     found = await diagnostics(client, uri, version)
     assert during >= 2, f"{during} publications in four seconds of typing"
     assert [d.code for d in found] == ["CN105"]
+
+
+async def test_typing_faster_than_an_analysis_still_shows_findings(client: LanguageClient, tmp_path: Path):
+    """A change every 30 ms on a 2,000-line talk, whose analysis takes longer than that: each change
+    dropped the analysis of the one before, so nothing was shown until typing stopped. Findings of a
+    version typing has gone past are shown now, at most half a second after the last ones went stale."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from lsp_server import talk_note
+
+    note = tmp_path / "long.md"
+    text = talk_note(2000)
+    uri = open_note(client, note, text)
+    await diagnostics(client, uri, 1)
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    version = 1
+    for _ in range(100):
+        version += 1
+        start = lsp.Position(line=10, character=0)
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, start), text="x")],
+            )
+        )
+        await asyncio.sleep(0.03)
+    during = client.counts[uri] - before  # type: ignore[attr-defined]
+    await diagnostics(client, uri, version)
+    assert during >= 2, f"{during} publications in three seconds of typing"

@@ -100,6 +100,7 @@ class Run:
 
     key: tuple[int | None, int]  # (document version, settings generation)
     future: asyncio.Future[Analysis]
+    kept: bool = False  # a due publication waits on it: a newer version does not drop it
 
 
 #: While typing goes on, findings are shown at least this often (seconds).
@@ -135,6 +136,7 @@ class NotesServer(LanguageServer):
         #: published), and how long its last analysis took (``changed``)
         self.stale_since: dict[str, float] = {}
         self.took: dict[str, tuple[float, ...]] = {}
+        self.due: dict[str, asyncio.Task[None]] = {}  # a publication steady typing made due (``changed``)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
         #: live previews the editor opened (``confnotes.preview``), by note path, and the slide each shows
         self.previews: dict[str, Any] = {}
@@ -181,8 +183,9 @@ class NotesServer(LanguageServer):
         found = [root for root in roots if root and (path == root or path.startswith(root.rstrip(os.sep) + os.sep))]
         return max(found, key=len) if found else None
 
-    async def current(self, uri: str) -> Analysis:
-        """The analysis of the document's current version under the current settings (run if needed)."""
+    async def current(self, uri: str, keep: bool = False) -> Analysis:
+        """The analysis of the document's current version under the current settings (run if needed);
+        with ``keep``, one a newer version does not drop (``_publish_due``)."""
         document = self.open_document(uri)
         key = (document.version, self.generation)
         cached = self.analyses.get(uri)
@@ -190,14 +193,16 @@ class NotesServer(LanguageServer):
             return cached
         run = self.runs.get(uri)
         if run is None or run.key != key:
-            if run is not None and not run.future.done():
+            if run is not None and not run.future.done() and not run.kept:
                 run.future.cancel()  # queued behind the worker: never starts; running: its result is dropped
             path = self.path_of(uri)
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(
                 self.worker, analyse, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
             )
-            run = self.runs[uri] = Run(key, future)
+            run = self.runs[uri] = Run(key, future, keep)
+        elif keep:
+            run.kept = True
         try:
             analysis = await asyncio.shield(run.future)
         except asyncio.CancelledError:
@@ -227,13 +232,39 @@ class NotesServer(LanguageServer):
         as long before that as the last ones took (``publish_times``, ``TOOK_KEPT``), so it is ready then."""
         loop = asyncio.get_running_loop()
         now = loop.time()
-        since = self.stale_since.setdefault(uri, now)
+        due = self.due.get(uri)
+        on_its_way = due is not None and not due.done()  # the next publication after it waits for a pause
+        since = now if on_its_way else self.stale_since.setdefault(uri, now)
         took = self.took.get(uri, ())
-        start, show = publish_times(now, since, self.options.debounce_ms / 1000, 1.25 * max(took) if took else 0.0)
+        debounce, ahead = self.options.debounce_ms / 1000, 1.25 * max(took) if took else 0.0
+        start, show = publish_times(now, since, debounce, ahead)
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
+        if show <= now and debounce > 0 and not on_its_way:
+            # stale for half a second of steady typing: this version's findings are shown when ready,
+            # whatever comes after it; the pause's own publication still follows
+            self.due[uri] = loop.create_task(self._publish_due(uri))
+            start, show = publish_times(now, now, debounce, ahead)
         self.timers[uri] = loop.create_task(self._publish_after(uri, start - now, show))
+
+    async def _publish_due(self, uri: str) -> None:
+        """Publish the findings of the version current now, even once typing has gone past it (better
+        than none while it goes on), unless newer ones were published first."""
+        try:
+            analysis = await self.current(uri, keep=True)
+        except (asyncio.CancelledError, JsonRpcContentModified):
+            return
+        except Exception as exc:  # noqa: BLE001 - a bug: say so, keep serving
+            self.internal_error("diagnostics", exc)
+            return
+        document = self.document(uri)
+        shown = self.published.get(uri)
+        if document is None or (shown is not None and analysis.version is not None and shown >= analysis.version):
+            return
+        self.publish(uri, analysis)
+        if document.version != analysis.version:
+            self.stale_since[uri] = asyncio.get_running_loop().time()  # typing went on: stale from now
 
     async def _publish_after(self, uri: str, delay: float, show: float) -> None:
         loop = asyncio.get_running_loop()
