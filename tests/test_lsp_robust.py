@@ -542,3 +542,18 @@ async def test_typing_faster_than_an_analysis_still_shows_findings(client: Langu
     during = client.counts[uri] - before  # type: ignore[attr-defined]
     await diagnostics(client, uri, version)
     assert during >= 2, f"{during} publications in three seconds of typing"
+
+
+@pytest.mark.parametrize("folder", ["my notes", "O'Brien's talks", "SREcon – café", "東京 ノート", "🚀 launch week", "100% done #1"])
+async def test_notes_under_any_folder_name_get_the_findings_lint_gives(client: LanguageClient, cli, tmp_path: Path, folder: str):
+    """Spaces, apostrophes, accents, CJK, emoji, ``%`` and ``#`` in the path, as editors percent-encode
+    them: the note gets exactly the findings ``confnotes lint`` gives it."""
+    place = tmp_path / folder / "day 1"
+    place.mkdir(parents=True)
+    note = place / f"{folder.split()[0]} notes.md"
+    text = read_client_text(SEED)
+    note.write_text(text, encoding="utf-8")
+    uri = open_note(client, note, text)
+    assert " " not in uri and all(ord(char) < 128 for char in uri)  # percent-encoded, as VS Code and Neovim send it
+    found = await diagnostics(client, uri, 1)
+    assert as_findings(text, found) == expected(lint_json(cli, note)) and found
