@@ -21,7 +21,7 @@ class Run:
 @dataclass(frozen=True, slots=True)
 class Para:
     """A paragraph; ``style`` is ``title``, ``subtitle``, ``heading`` (with ``level``), ``author`` or
-    ``date`` (the lines pandoc writes under a title), or ``""``."""
+    ``date`` (the lines pandoc writes under a title), ``quote``, or ``""``."""
 
     runs: tuple[Run, ...]
     style: str = ""

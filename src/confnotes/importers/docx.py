@@ -32,6 +32,8 @@ V = "{urn:schemas-microsoft-com:vml}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 O = "{urn:schemas-microsoft-com:office:office}"  # noqa: E741 - the namespace's own prefix
 OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+#: Paragraph styles Word, LibreOffice and pandoc give quotations (and callouts, ``render --to docx``).
+_QUOTE_STYLES = frozenset(("quote", "intense quote", "block text", "quotations", "block quotation"))
 _RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
@@ -411,6 +413,9 @@ class _Reader:
             return Para(runs, "title")
         if name in ("subtitle", "author", "date"):  # pandoc writes a note's authors and date in these styles
             return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), name)
+        if name in _QUOTE_STYLES:  # the quote's look is the style's, not emphasis
+            # (level: which quote style, so a quote under a callout in another style stays a quote of its own)
+            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "quote", sorted(_QUOTE_STYLES).index(name))
         heading = style.heading
         if ppr is not None:
             outline = ppr.find(f"{W}outlineLvl")

@@ -31,6 +31,8 @@ _ACCENTS = {
     "\u0304": "bar",
     "\u0305": "bar",
 }
+#: Characters whose TeX is not the one latex2mathml's table names first (it reads ``\\sim`` as ``~``).
+_OWN = {"∼": "\\sim", "∗": "*", "−": "-"}
 #: Spaces a formula sets on purpose (``\\,`` before ``dx``); other spaces are TeX's own.
 _SPACES = {"\u2009": "\\,", "\u2006": "\\,", "\u205f": "\\:", "\u2003": "\\quad ", "\u2001": "\\quad "}
 _FUNCTIONS = frozenset(
@@ -58,15 +60,27 @@ _FUNCTIONS = frozenset(
         "inf",
         "det",
         "gcd",
+        "arg",
+        "deg",
+        "dim",
+        "ker",
+        "hom",
+        "Pr",
     ]
 )
 _SPECIALS = re.compile(r"([{}#%&_$])")
+#: What makes a delimiter's inside tall enough for brackets that grow with it.
+_TALL = re.compile(r"\\(?:frac|binom|sum|prod|coprod|int|iint|iiint|oint|begin|sqrt|underbrace|overbrace|underset|overset|lim)\b")
 _FENCES = {"{": "\\{", "}": "\\}", "": ".", "⟨": "\\langle", "⟩": "\\rangle", "‖": "\\|", "⌊": "\\lfloor", "⌋": "\\rfloor"}
 
 
 def tex_of(math: Any) -> str:
-    """The TeX of an ``m:oMath`` element (or any part of one)."""
-    return re.sub(r" (?=[}_^])", "", " ".join(_tex(math).split()))
+    """The TeX of an ``m:oMath`` element (or any part of one); ``""`` for one nested past what can be
+    read (the document's XML parser allows 256 levels)."""
+    try:
+        return re.sub(r" (?=[}_^])", "", " ".join(_tex(math).split()))
+    except RecursionError:
+        return ""
 
 
 def _val(element: Any, path: str, default: str | None = None) -> str | None:
@@ -136,14 +150,52 @@ def _run(run: Any) -> str:
         return "\\text{" + _SPECIALS.sub(r"\\\1", text) + "}"
     upright = _val(run, f"{M}rPr/{M}sty") in ("p", "b")
     if upright and text.isalpha() and len(text) > 1:
-        return f"\\{text}" if text in _FUNCTIONS else f"\\mathrm{{{text}}}"
+        return f"\\{text} " if text in _FUNCTIONS else f"\\mathrm{{{text}}}"
     return "".join(_symbol(char) for char in text)
 
 
+#: Unicode's mathematical alphabets (``𝒟``, ``𝐅``, ``ℝ``) by the word their names carry, as TeX's commands.
+_ALPHABETS = (
+    ("BOLD ITALIC", "boldsymbol"),
+    ("BOLD SCRIPT", "mathcal"),
+    ("DOUBLE-STRUCK", "mathbb"),
+    ("SCRIPT", "mathcal"),
+    ("FRAKTUR", "mathfrak"),
+    ("BLACK-LETTER", "mathfrak"),
+    ("SANS-SERIF", "mathsf"),
+    ("MONOSPACE", "mathtt"),
+    ("BOLD", "mathbf"),
+    ("ITALIC", ""),
+)
+
+
+def _alphabet(char: str) -> str | None:
+    """``\\mathcal{D}`` for ``𝒟``, ``\\mathbb{R}`` for ``ℝ``, ``x`` for an italic ``𝑥``: a letter or
+    digit of a mathematical alphabet as TeX writes it; None for any other character."""
+    import unicodedata
+
+    name = unicodedata.name(char, "")
+    found = re.fullmatch(r"(?:MATHEMATICAL )?(.*?) ?(CAPITAL|SMALL|DIGIT) (\w+)", name)
+    if found is None or not (name.startswith("MATHEMATICAL") or name.split()[0] in ("DOUBLE-STRUCK", "SCRIPT", "BLACK-LETTER")):
+        return None
+    style, case, letter = found.groups()
+    base = unicodedata.lookup(f"DIGIT {letter}") if case == "DIGIT" else (letter if case == "CAPITAL" else letter.lower())
+    if len(base) != 1 or not base.isascii() or case == "SMALL" and style in ("DOUBLE-STRUCK", "SCRIPT"):
+        return None
+    command = next((command for word, command in _ALPHABETS if style.startswith(word)), None)
+    if command is None:
+        return None
+    return f"\\{command}{{{base}}}" if command else base
+
+
 def _symbol(char: str) -> str:
+    if (lettered := _alphabet(char)) is not None:
+        return lettered
     if char.isascii():
-        return f"\\{char}" if _SPECIALS.match(char) else ("\\backslash " if char == "\\" else char)
-    command = _commands().get(char)
+        if _SPECIALS.match(char):
+            return f"\\{char}"
+        return {"\\": "\\backslash ", "~": "\\sim ", "^": "\\wedge "}.get(char, char)  # ~ is a space to TeX
+    command = _OWN.get(char) or _commands().get(char)
     if command is None:
         return _SPACES.get(char, " ") if char.isspace() else char
     return command if len(command) == 1 else f"{command} "
@@ -197,6 +249,8 @@ def _delimiter(element: Any) -> str:
     if begin == "(" and end == ")" and len(parts) == 1 and parts[0].startswith("\\binom"):
         return parts[0]  # Word's binomial: a fraction without its bar in parentheses
     inner = f" {_FENCES.get(separator, separator)} ".join(parts)
+    if begin and end and _TALL.search(inner) is None:  # (x), |a-b|: brackets as written; \\left…\\right for a tall inside
+        return f"{_FENCES.get(begin, begin)}{inner}{_FENCES.get(end, end)}"
     return f"\\left{_FENCES.get(begin, begin)} {inner} \\right{_FENCES.get(end, end)}"
 
 

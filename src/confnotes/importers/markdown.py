@@ -233,13 +233,36 @@ class _Writer:
         elif block.style == "heading":
             level = max(1, min(6, block.level + self.offset))
             self.out.append("#" * level + " " + " ".join(text.split()))
+        elif block.style == "quote":
+            self.quote(text)
         else:
             # a line break inside a paragraph is a hard break, as the document showed it
             self.out.append("\\\n".join(text.split("\n")))
 
+    def quote(self, text: str) -> None:
+        """A quoted paragraph; one that starts with a callout's sign (``⚠ Locks``, as ``render --to
+        docx`` writes a callout's title) opens a callout, and bullets written as text are items."""
+        from confnotes.callouts import GLYPHS
+
+        first, _, rest = text.partition(" ")
+        kinds = {glyph: kind for kind, glyph in reversed(GLYPHS.items())}
+        if first in kinds and rest.strip():
+            self.out.append(f"> [!{kinds[first].upper()}] {' '.join(rest.split())}")
+            return
+        item = _QUOTED_ITEM.match(text)
+        if item is not None:
+            text = ("  " if item.group(1) else "") + "- " + item.group(2)
+        self.out.extend("> " + line for line in text.split("\n"))
+
     def block(self, block: Block, previous: Block | None) -> None:
         self.indents = []
-        if not (typed_item(block) and typed_item(previous)):
+        quoted = all(isinstance(one, Para) and one.style == "quote" and one.level == block.level for one in (block, previous))  # type: ignore[union-attr]
+        if quoted and self.out and self.out[-1] == "":
+            # a quote goes on: one blockquote, its paragraphs apart, a list's items one under another
+            self.out[-1] = ">"
+            if _QUOTED_ITEM.match(inline(block.runs, [])) and self.out[-2].lstrip("> ").startswith("- "):  # type: ignore[union-attr]
+                self.out.pop()
+        elif not (typed_item(block) and typed_item(previous)):
             self.blank()
         if isinstance(block, Para):
             self.para(block)
@@ -252,6 +275,10 @@ class _Writer:
             target = f"<{block.name}>" if block.remote else asset_link(self.assets_folder, block.name)
             self.out.append(f"![{alt}]({target})")
         self.out.append("")
+
+
+#: An item of a list inside a quote, written as text behind a bullet (``• a``, ``\u2003◦ b``).
+_QUOTED_ITEM = re.compile(r"(\u2003)?[•◦‣▪] (.*)", re.S)
 
 
 def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | None = None) -> str:

@@ -3,7 +3,7 @@
 The outline maps to what Word users expect and what ``confnotes import`` reads back: the title in
 *Title*, the event, date and speakers as ``Event: …`` lines, each section in *Heading N* by its
 depth, items in *List Bullet* / *List Number* (levels 1–3, deeper ones at 3) with Word's own
-numbering — each numbered list restarts at its first number —, a bold label as a bold run, code
+numbering — each numbered list restarts at its first number —, bold where the note is bold, code
 in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Quote* under their
 title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
 links that can be clicked, and footnotes as Word's own (a ``footnotes.xml`` part python-docx does
@@ -137,12 +137,7 @@ class _Writer:
             paragraph = self.word.add_paragraph(style=style)
             if restart is not None:
                 _number(paragraph, restart)
-            if node.label is not None:
-                self.runs(paragraph, node.label + ":", bold=True)
-                if node.text:
-                    self.runs(paragraph, " " + node.text)
-            else:
-                self.runs(paragraph, node.title)
+            self.runs(paragraph, node.title)  # a "Label:" bold only where the note made it bold: import reads it back as written
             self.last = paragraph
             for entry in node.content:
                 if type(entry) is List:
@@ -265,15 +260,15 @@ class _Writer:
         if found is not None:
             from docx.shared import RGBColor
 
-            from confnotes.callouts import COLOURS
+            from confnotes.callouts import COLOURS, GLYPHS, body_lines
 
             _, body = quote_body(text)
-            title = self.paragraph(found.title, "Intense Quote", bold=True)
+            title = self.paragraph(f"{GLYPHS[found.kind]} {found.title}", "Intense Quote", bold=True)  # its kind's sign, as Marp's
             for run in title.runs:
                 run.font.color.rgb = RGBColor.from_string(COLOURS[found.kind])
-            for part in re.split(r"\n\s*\n", body.strip()):
-                if part.strip():
-                    self.last = self.paragraph(part, "Intense Quote")
+            for line in body_lines(body):  # a list's items each a line behind its bullet or number
+                shown = line.text if line.marker is None else f"{line.marker if line.marker[0].isdigit() else '•◦'[line.level]} {line.text}"
+                self.last = self.paragraph("\u2003" * line.level + shown, "Intense Quote")
             return
         body = "\n".join(line[1:].lstrip() if line.lstrip().startswith(">") else line for line in text.split("\n"))
         for part in re.split(r"\n\s*\n", body.strip()):
@@ -316,15 +311,25 @@ class _Writer:
         self.runs(paragraph, " ".join(text.split("\n")) if style and style.startswith("Heading") else text, bold=bold)
         return paragraph
 
+    def equation(self, paragraph: Any, tex: str) -> bool:
+        """An inline formula as a Word equation; False (with the warning every output gives) for one
+        that cannot be written, which then stays its TeX."""
+        from confnotes.math import MathError
+        from confnotes.render.omml import omml
+
+        try:
+            paragraph._p.append(omml(tex, False))  # noqa: SLF001 - python-docx has no equations of its own
+        except MathError as exc:
+            self.warnings.append(f"math not typeset ({exc}); shown as TeX: ${tex[:60]}$")
+            return False
+        return True
+
     def runs(self, paragraph: Any, text: str, bold: bool = False) -> None:
         for piece, styles, href in self.md.styled(text, tex=True):
             if piece == "\n":
                 paragraph.add_run().add_break()
                 continue
-            if "math" in styles:  # a formula in its sentence: a Word equation between the runs
-                from confnotes.render.omml import omml
-
-                paragraph._p.append(omml(piece, False))  # noqa: SLF001 - python-docx has no equations of its own
+            if "math" in styles and self.equation(paragraph, piece):  # a formula in its sentence: a Word equation
                 continue
             if "footnote" in styles and (number := _called(piece)) in self.notes and number not in self.placed:
                 self.placed[number] = self.notes[number]

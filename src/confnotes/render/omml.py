@@ -38,6 +38,8 @@ _BARS = frozenset("¯―‾_")
 #: Braces over or under (``\overbrace``, ``\underbrace``): a group character.
 _GROUPS = frozenset("⏞⏟⏜⏝")
 _OPEN = frozenset("([{|‖⟨⌊⌈")
+#: Function names whose subscript is a limit set under them (``\\lim_{x→0}``), not a subscript (``\\log_2``).
+_LIMITS = frozenset(["lim", "liminf", "limsup", "max", "min", "sup", "inf", "argmax", "argmin", "det", "gcd", "Pr"])
 _CLOSE = frozenset(")]}|‖⟩⌋⌉")
 #: Rows that only group what they hold.
 _ROWS = frozenset(["math", "mrow", "mstyle", "mpadded", "merror", "mtd", "semantics"])
@@ -80,10 +82,13 @@ def _wrap(tag: str, nodes: list[Any]) -> Any:
 def omml(tex: str, display: bool) -> Any:
     """The formula as an ``m:oMath`` element (display formulas inside ``m:oMathPara``);
     ``MathError`` for TeX no output can read."""
-    from confnotes.math import mathml
+    from confnotes.math import MathError, mathml
 
     root = ElementTree.fromstring(mathml(tex, display))
-    math = _m("oMath", *_row(list(root)))
+    try:
+        math = _m("oMath", *_row(list(root)))
+    except RecursionError:
+        raise MathError("nested too deeply") from None
     return _m("oMathPara", math) if display else math
 
 
@@ -96,7 +101,9 @@ def _text(node: Any) -> str:
 
 
 def _row(children: list[Any]) -> list[Any]:
-    """The OMML of a row's children in order; an n-ary operator takes the next child as its operand."""
+    """The OMML of a row's children in order: brackets that pair up around a part of the row are a
+    delimiter (with the script written on the closing one, ``(1-p)^n``, on the whole); an n-ary
+    operator or a function takes what follows as its operand; an upright word is one run."""
     fenced = _fence(children)
     if fenced is not None:
         return [fenced]
@@ -104,21 +111,91 @@ def _row(children: list[Any]) -> list[Any]:
     index = 0
     while index < len(children):
         child = children[index]
-        if index + 2 < len(children) and _bracketed(children[index : index + 3]):
-            out.append(_fence(children[index : index + 3]))  # \\binom, a matrix in brackets, mid-row
-            index += 3
+        paired = _paired(children, index)
+        if paired is not None:
+            out.append(paired[0])
+            index = paired[1]
             continue
-        followed = index + 1 < len(children)
-        taking = next((found for found in (_nary(child), _function(child), _prescript(child, followed)) if found is not None), None)
-        if taking is not None:  # ∑, lim or ¹⁴ before the next child: it takes that child as its operand
-            operand = _node(children[index + 1]) if index + 1 < len(children) else []
-            taking.append(_wrap("e", operand))
-            out.append(taking)
-            index += 2
+        word = _upright_word(children, index)
+        if word is not None:
+            out.append(_run(word[0], "p"))
+            index = word[1]
+            continue
+        if _nary(child) is not None or _function(child) is not None or _prescript(child, index + 1 < len(children)) is not None:
+            taken, index = _operand(children, index)  # ∑, lim or ¹⁴ with what follows as its operand
+            out.extend(taken)
             continue
         out.extend(_node(child))
         index += 1
     return out
+
+
+def _operand(children: list[Any], index: int) -> tuple[list[Any], int]:
+    """What an n-ary operator or a function at ``index - 1`` takes: a bracketed group, another
+    operator with its own operand (``\\max_\\theta \\sum_i …``), or the next child; and where the
+    row goes on."""
+    if index >= len(children):
+        return [], index
+    paired = _paired(children, index)
+    if paired is not None:
+        return [paired[0]], paired[1]
+    child = children[index]
+    followed = index + 1 < len(children)
+    taking = next((found for found in (_nary(child), _function(child), _prescript(child, followed)) if found is not None), None)
+    if taking is not None:
+        operand, after = _operand(children, index + 1)
+        taking.append(_wrap("e", operand))
+        return [taking], after
+    return _node(child), index + 1
+
+
+def _closer(node: Any) -> str | None:
+    """The bracket a child closes with: a closing ``mo``, or the base of a script on one (``)^n``)."""
+    if _name(node) == "mo":
+        return _text(node)
+    if _name(node) in ("msub", "msup", "msubsup") and len(node) and _name(node[0]) == "mo":
+        return _text(node[0])
+    return None
+
+
+def _paired(children: list[Any], index: int) -> tuple[Any, int] | None:
+    """A bracket at ``index`` and the one that closes it in the same row (``(`` with ``)``, ``|``
+    with the next ``|``), as a delimiter around what stands between, the closing one's script on
+    the whole; with where the row goes on. None when nothing closes it."""
+    opening = children[index]
+    if _name(opening) != "mo" or (char := _text(opening)) not in _OPEN:
+        return None
+    if index + 2 < len(children) and _bracketed(children[index : index + 3]):
+        return _fence(children[index : index + 3]), index + 3  # \binom, a matrix in brackets
+    depth = 0
+    for at in range(index + 1, len(children)):
+        closing = _closer(children[at])
+        if char == "|" and closing == "|" or char != "|" and closing in _CLOSE and depth == 0:
+            if at == index + 1:
+                return None  # "()" or "||": nothing between
+            props = _m("dPr", _prop("begChr", char), _prop("endChr", closing or ""))
+            fenced = _m("d", props, _wrap("e", _row(children[index + 1 : at])))
+            last = children[at]
+            if _name(last) == "mo":
+                return fenced, at + 1
+            scripts = list(last)[1:]
+            wrapped = _scripts(_name(last), [fenced, *scripts], built=True)
+            return wrapped, at + 1
+        if char != "|" and _name(children[at]) == "mo" and _text(children[at]) in _OPEN - {"|"}:
+            depth += 1
+        elif char != "|" and closing in _CLOSE - {"|"}:
+            depth -= 1
+    return None
+
+
+def _upright_word(children: list[Any], index: int) -> tuple[str, int] | None:
+    """``\\mathrm{acc}``: upright letters one after another, as one run (Writer spaced them apart)."""
+    letters = []
+    at = index
+    while at < len(children) and _name(children[at]) == "mi" and children[at].get("mathvariant") == "normal":
+        letters.append(_text(children[at]))
+        at += 1
+    return ("".join(letters), at) if len(letters) > 1 else None
 
 
 def _fence(children: list[Any]) -> Any | None:
@@ -181,8 +258,10 @@ def _function(node: Any) -> Any | None:
     base = children[0]
     if _name(base) not in ("mo", "mi") or not _text(base).isalpha() or len(_text(base)) < 2:
         return None
-    lower = _m("limLow", _wrap("e", [_run(_text(base), "p")]), _wrap("lim", _node(children[1])))
-    return _m("func", _wrap("fName", [lower]))
+    name_run = _wrap("e", [_run(_text(base), "p")])
+    if _text(base) in _LIMITS or _name(node) == "munder":
+        return _m("func", _wrap("fName", [_m("limLow", name_run, _wrap("lim", _node(children[1])))]))
+    return _m("func", _wrap("fName", [_m("sSub", name_run, _wrap("sub", _node(children[1])))]))  # \\log_2
 
 
 def _prescript(node: Any, followed: bool) -> Any | None:
@@ -217,6 +296,8 @@ def _node(node: Any) -> list[Any]:
         return [_radical(children, name == "mroot")]
     if name in ("msub", "msup", "msubsup") and len(children) == (3 if name == "msubsup" else 2):
         return [_scripts(name, children)]
+    if name in ("msub", "msup") and len(children) > 2:  # a base of several parts (a bracketed matrix): a row
+        return [_scripts(name, [_m("e", *_row(children[:-1])), children[-1]], built=True)]
     if name in ("munder", "mover", "munderover"):
         return _limits(name, children)
     if name == "mtable":
@@ -233,10 +314,17 @@ def _node(node: Any) -> list[Any]:
     return _row(children)  # none, mprescripts alone: what they hold, if anything
 
 
+#: Characters latex2mathml writes as ASCII that Word's and Writer's equations read otherwise (``~``
+#: is a space to Writer): the operator each stands for.
+_OPERATORS = str.maketrans({"~": "∼", "-": "−", "*": "∗"})
+
+
 def _leaf(node: Any, name: str) -> list[Any]:
     text = _text(node)
     if not text:
         return []
+    if name != "mtext" and name != "ms" and len(text) == 1:
+        text = text.translate(_OPERATORS)
     if name == "mtext":
         return [_run(text, "nor")]
     if name == "ms":
@@ -254,8 +342,9 @@ def _radical(children: list[Any], indexed: bool) -> Any:
     return _m("rad", _m("radPr", _prop("degHide", "1")), _m("deg"), _wrap("e", _row(children)))
 
 
-def _scripts(name: str, children: list[Any]) -> Any:
-    base = _wrap("e", _node(children[0]))
+def _scripts(name: str, children: list[Any], built: bool = False) -> Any:
+    """``msub``/``msup``/``msubsup`` as OMML; with ``built``, the base is OMML already."""
+    base = _wrap("e", [children[0]] if built else _node(children[0]))
     if name == "msub":
         return _m("sSub", base, _wrap("sub", _node(children[1])))
     if name == "msup":
