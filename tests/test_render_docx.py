@@ -220,6 +220,11 @@ def test_footnotes_are_words_own(cli, tmp_path):
 
     texts = [p.text for p in docx.Document(str(out)).paragraphs]
     assert "Notes" in texts and "3. Never cited." in texts  # a definition nothing cites: listed at the end
+    # and import reads Word's footnotes back as Markdown's (they were dropped, and named as dropped)
+    result = cli("import", str(out), "-o", str(tmp_path / "back.md"))
+    back = (tmp_path / "back.md").read_text(encoding="utf-8")
+    assert "promoted a replica in 11 s[^1]" in back and "on GKE[^2]" in back and "dropped" not in result.output
+    assert "[^1]: Median of 20 runs, primary cut off with a NetworkPolicy.\n" in back and "[^2]: GKE 1.29, pd-ssd volumes." in back
 
 
 BUDGET = (

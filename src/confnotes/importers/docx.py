@@ -252,6 +252,14 @@ class _Reader:
         self.numbering = _Numbering.read(package.xml(package.related(rels, "numbering")))
         self.counts: dict[str, int] = {}
         self.images_seen: dict[str, str | None] = {}
+        #: the footnotes part's notes by id (separators left out), and those the text cites, numbered
+        notes = package.xml(package.related(rels, "footnotes"))
+        self.footnotes: dict[str, Any] = {
+            note.get(f"{W}id", ""): note
+            for note in (notes.findall(f"{W}footnote") if notes is not None else [])
+            if not note.get(f"{W}type")
+        }
+        self.cited: dict[str, int] = {}
         #: a document set in a monospace face throughout (a text file opened in a word processor): the
         #: face is the document's, not a mark of code
         self.mono_face = False
@@ -359,10 +367,36 @@ class _Reader:
                 image = self.picture(child)
                 if image is not None:
                     yield image
+            elif tag == f"{W}footnoteReference" and child.get(f"{W}id") in self.footnotes:
+                if text:
+                    yield Run("".join(text), bold, italic, mono, link)
+                    text = []
+                yield Run(f"[^{self.cite(child.get(f'{W}id'))}]", raw=True)
             elif tag in _NOTE_REFERENCES:
                 self.count(_NOTE_REFERENCES[tag])
         if text:
             yield Run("".join(text), bold, italic, mono, link)
+
+    def cite(self, footnote_id: str) -> int:
+        """The number a footnote is cited by, in the order the text first cites them."""
+        if footnote_id not in self.cited:
+            self.cited[footnote_id] = len(self.cited) + 1
+        return self.cited[footnote_id]
+
+    def definitions(self) -> Iterator[Para]:
+        """The cited footnotes as Markdown's definitions (``[^1]: …``), in their numbers' order, each
+        its paragraphs run together."""
+        style = self.styles.info(None)
+        for footnote_id, number in self.cited.items():
+            runs: list[Run] = [Run(f"[^{number}]: ", raw=True)]
+            for paragraph in self.footnotes[footnote_id].iter(f"{W}p"):
+                pieces = [piece for piece in self.runs(paragraph, style) if isinstance(piece, Run) and piece.text]
+                if pieces and len(runs) > 1:
+                    runs.append(Run(" "))
+                runs += pieces
+            if len(runs) > 1:
+                runs[1] = Run(runs[1].text.lstrip(), runs[1].bold, runs[1].italic, runs[1].code, runs[1].link, runs[1].raw)
+                yield Para(tuple(runs))
 
     def picture(self, element: Any) -> Image | None:
         if element.find(f".//{W}txbxContent") is not None:
@@ -509,7 +543,7 @@ def read_docx(data: bytes, path: str) -> Imported:
         reader = _Reader(package, rels, imported)
         reader.mono_face = True
         blocks = list(reader.body(body))
-    imported.blocks = merge_code(blocks)
+    imported.blocks = [*merge_code(blocks), *reader.definitions()]
     for what, count in reader.counts.items():
         imported.drop(f"{count} {what}{'s' if count != 1 and not what.endswith('text') else ''}")
     return imported
