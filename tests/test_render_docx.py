@@ -364,3 +364,31 @@ def test_quotes_and_callouts_come_back_from_word_as_written(cli, tmp_path):
     back = (tmp_path / "back.md").read_text(encoding="utf-8")
     assert "> [!WARNING] Three habits\n>\n> - Write the timeline first\n> - Name no one\n" in back
     assert "> - Name no one\n\n> Every page is a bug report.\n" in back and "- Owner: the on-call lead" in back
+
+
+def test_a_tables_column_alignment_and_escaped_pipes_reach_word_and_pptx(cli, tmp_path):
+    """``|:--|:-:|--:|`` aligns the columns in Word and PowerPoint as in the page (both dropped it);
+    a ``\\|`` in a cell stays one cell's text."""
+    import docx
+    from docx.enum.text import WD_ALIGN_PARAGRAPH
+    from pptx import Presentation
+    from pptx.enum.text import PP_ALIGN
+
+    note = tmp_path / "costs.md"
+    note.write_text(
+        "# Costs\n\n## Per region\n\n| Region | Tier | Monthly |\n|:--|:-:|--:|\n"
+        "| eu-west | a \\| b | 1,200 € |\n| us-east | c | 980 € |\n",
+        encoding="utf-8",
+    )
+    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "c.docx"))
+    cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "c.pptx"))
+    table = docx.Document(str(tmp_path / "c.docx")).tables[0]
+    assert [table.cell(1, c).paragraphs[0].alignment for c in range(3)] == [
+        WD_ALIGN_PARAGRAPH.LEFT,
+        WD_ALIGN_PARAGRAPH.CENTER,
+        WD_ALIGN_PARAGRAPH.RIGHT,
+    ]
+    assert table.cell(1, 1).text == "a | b" and len(table.columns) == 3
+    shapes = [shape for slide in Presentation(str(tmp_path / "c.pptx")).slides for shape in slide.shapes if shape.has_table]
+    cells = shapes[0].table
+    assert [cells.cell(2, c).text_frame.paragraphs[0].alignment for c in range(3)] == [PP_ALIGN.LEFT, PP_ALIGN.CENTER, PP_ALIGN.RIGHT]

@@ -33,7 +33,6 @@ MAX_REFERENCE_BYTES = 32 * 1024 * 1024
 #: A picture is at most this wide (inches): the text's width on A4 and Letter with Word's margins.
 MAX_PICTURE_INCHES = 6.0
 CODE_STYLE = "Source Code"
-_TABLE_ROW = re.compile(r"^\s*\|?(.*?)\|?\s*$")
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
@@ -275,9 +274,13 @@ class _Writer:
             self.last = self.paragraph(part, "Quote")
 
     def table(self, text: str) -> None:
-        rows = [line for line in text.strip().split("\n") if line.strip()]
-        cells = [[cell.strip() for cell in _TABLE_ROW.match(row).group(1).split("|")] for row in rows]  # type: ignore[union-attr]
-        cells = [row for index, row in enumerate(cells) if index != 1 or not all(re.fullmatch(r":?-+:?", c) for c in row)]
+        from docx.enum.text import WD_ALIGN_PARAGRAPH
+
+        from confnotes.slides.fit import table_alignments, table_rows
+
+        cells = table_rows(text)  # (a pipe escaped in a cell stays in it)
+        aligns = table_alignments(text)
+        align = {"left": WD_ALIGN_PARAGRAPH.LEFT, "center": WD_ALIGN_PARAGRAPH.CENTER, "right": WD_ALIGN_PARAGRAPH.RIGHT}
         width = max(len(row) for row in cells)
         table = self.word.add_table(rows=len(cells), cols=width)
         table.style = "Table Grid"
@@ -285,6 +288,8 @@ class _Writer:
             for c in range(width):
                 paragraph = table.cell(r, c).paragraphs[0]
                 self.runs(paragraph, row[c] if c < len(row) else "", bold=r == 0)
+                if c < len(aligns) and aligns[c]:  # as the delimiter row says (--: right, :-: centre)
+                    paragraph.alignment = align[aligns[c]]
         self.last = self.word.add_paragraph()  # Word joins a table to the next one without a paragraph between
 
     def speaker_note(self, block: Block) -> None:

@@ -180,6 +180,21 @@ def table_rows(text: str) -> list[list[str]]:
     return rows
 
 
+def table_alignments(text: str) -> list[str]:
+    """Each column's alignment as the delimiter row says it (``:--`` left, ``:-:`` centre, ``--:``
+    right, ``---`` ``""``: the output's own)."""
+    lines = text.strip().split("\n")
+    if len(lines) < 2 or not re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[1]):
+        return []
+    core = lines[1].strip().strip("|")
+    out = []
+    for cell in core.split("|"):
+        cell = cell.strip()
+        left, right = cell.startswith(":"), cell.endswith(":")
+        out.append("center" if left and right else "right" if right else "left" if left else "")
+    return out
+
+
 def table_part(text: str, body: range) -> SlideText:
     """The table's header, delimiter and the body rows in ``body`` as a table of its own."""
     lines = text.strip().split("\n")

@@ -14,7 +14,17 @@ from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
-from confnotes.slides.fit import IMAGE_REF, code_columns, code_lines, entry_height, plain, table_row_heights, table_rows, table_widths
+from confnotes.slides.fit import (
+    IMAGE_REF,
+    code_columns,
+    code_lines,
+    entry_height,
+    plain,
+    table_alignments,
+    table_row_heights,
+    table_rows,
+    table_widths,
+)
 from confnotes.slides.geometry import (
     BODY_MIN,
     CALLOUT_PAD,
@@ -310,10 +320,13 @@ def _table(
 ) -> float:
     """A PPTX table; images in its cells (a row of screenshots side by side) are pictures laid on
     their cells, as PPTX cells hold only text. Returns the height it took (px)."""
+    from pptx.enum.text import PP_ALIGN
     from pptx.util import Emu
 
+    align = {"left": PP_ALIGN.LEFT, "center": PP_ALIGN.CENTER, "right": PP_ALIGN.RIGHT}
     scale = slide.scale * shrink
     rows = table_rows(entry.text)
+    aligns = table_alignments(entry.text)
     columns = max(len(row) for row in rows)
     left, top, width, height = box
     size = max(CODE_MIN, TABLE[0] * scale)
@@ -335,7 +348,10 @@ def _table(
             cell.text_frame.word_wrap = True
             text = row[c] if c < len(row) else ""
             pictures = list(IMAGE_REF.finditer(text))
-            _run(cell.text_frame.paragraphs[0], md.plain(IMAGE_REF.sub("", text).strip() if pictures else text), size, bold=r == 0)
+            paragraph = cell.text_frame.paragraphs[0]
+            _run(paragraph, md.plain(IMAGE_REF.sub("", text).strip() if pictures else text), size, bold=r == 0)
+            if c < len(aligns) and aligns[c]:  # as the delimiter row says (--: right, :-: centre)
+                paragraph.alignment = align[aligns[c]]
             cell_box = (starts[c] + CELL_PAD[1], y + CELL_PAD[0], widths[c] - 2 * CELL_PAD[1])
             for match in pictures[:1]:  # one picture a cell, at the row's image height
                 _cell_picture(page, match, (*cell_box, image_h), found)
