@@ -392,3 +392,12 @@ def test_a_tables_column_alignment_and_escaped_pipes_reach_word_and_pptx(cli, tm
     shapes = [shape for slide in Presentation(str(tmp_path / "c.pptx")).slides for shape in slide.shapes if shape.has_table]
     cells = shapes[0].table
     assert [cells.cell(2, c).text_frame.paragraphs[0].alignment for c in range(3)] == [PP_ALIGN.LEFT, PP_ALIGN.CENTER, PP_ALIGN.RIGHT]
+
+
+def test_a_footnotes_emphasis_and_code_reach_word_and_come_back(cli, tmp_path):
+    note = tmp_path / "refs.md"
+    note.write_text("# Refs\n\n## Reading\n\nAs Kleppmann argues.[^k]\n\n[^k]: *Designing Data-Intensive Applications*, see `fsync`.\n")
+    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "r.docx"))
+    cli("import", str(tmp_path / "r.docx"), "-o", str(tmp_path / "back.md"))
+    back = (tmp_path / "back.md").read_text(encoding="utf-8")
+    assert "[^1]: *Designing Data-Intensive Applications*, see `fsync`." in back

@@ -392,10 +392,15 @@ def _footnotes_part(word: Any, placed: dict[int, str], md: InlineRenderer) -> No
 
     notes = []
     for number, text in sorted(placed.items()):
-        words = escape(xml_safe(" ".join(md.plain(text).split())))
+        runs = []  # bold, italic and code as the note has them (links as their words)
+        for index, (piece, styles, _href) in enumerate(md.styled(" ".join(text.split()))):
+            look = "".join(tag for style, tag in (("strong", "<w:b/>"), ("em", "<w:i/>")) if style in styles)
+            look += '<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/>' if "code" in styles else ""
+            words = escape(xml_safe((" " if index == 0 else "") + piece.replace("\n", " ")))
+            runs.append(f'<w:r>{f"<w:rPr>{look}</w:rPr>" if look else ""}<w:t xml:space="preserve">{words}</w:t></w:r>')
         notes.append(
             f'<w:footnote w:id="{number}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r>'
-            f'<w:r><w:t xml:space="preserve"> {words}</w:t></w:r></w:p></w:footnote>'
+            f"{''.join(runs)}</w:p></w:footnote>"
         )
     blob = (_FOOTNOTES + "".join(notes) + "</w:footnotes>").encode("utf-8")
     part = Part(PackURI("/word/footnotes.xml"), CONTENT_TYPE.WML_FOOTNOTES, blob, word.part.package)
