@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -472,6 +473,24 @@ async def test_a_config_created_beside_the_note_is_read_without_an_edit(neovim07
 # ---------------------------------------------------------------- when findings are shown
 
 
+async def _type(client: LanguageClient, uri: str, keys: int, where: Callable[[int], lsp.Position], pause: float) -> tuple[int, int]:
+    """Type one letter ``keys`` times, ``pause`` seconds apart, at ``where(letters typed so far)``:
+    how many publications came while typing, and the last version sent."""
+    before = client.counts[uri]  # type: ignore[attr-defined]
+    version = 1
+    for typed in range(keys):
+        version += 1
+        at = where(typed)
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                [lsp.TextDocumentContentChangePartial(range=lsp.Range(at, at), text="e")],
+            )
+        )
+        await asyncio.sleep(pause)
+    return client.counts[uri] - before, version  # type: ignore[attr-defined]
+
+
 async def test_typing_steadily_still_shows_findings_every_half_second(client: LanguageClient, tmp_path: Path):
     """A change every 100 ms for four seconds never leaves a pause of ``debounceMs`` (150 ms): the
     findings were not shown until typing stopped; they are now shown as typing goes on."""
@@ -479,20 +498,8 @@ async def test_typing_steadily_still_shows_findings_every_half_second(client: La
     text = "# Typed\n\n## Points\n\n1. one\n3. three\n"
     uri = open_note(client, note, text)
     await diagnostics(client, uri, 1)
-    before = client.counts[uri]  # type: ignore[attr-defined]
-    version = 1
-    for _ in range(40):
-        version += 1
-        end = lsp.Position(line=5, character=len(text.split("\n")[5]))
-        client.text_document_did_change(
-            lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                [lsp.TextDocumentContentChangePartial(range=lsp.Range(end, end), text="e")],
-            )
-        )
-        text = text.rstrip("\n") + "e\n"
-        await asyncio.sleep(0.1)
-    during = client.counts[uri] - before  # type: ignore[attr-defined]
+    end = lsp.Position(line=5, character=len(text.split("\n")[5]))
+    during, version = await _type(client, uri, 40, lambda typed: lsp.Position(end.line, end.character + typed), 0.1)
     found = await diagnostics(client, uri, version)
     assert during >= 2, f"{during} publications in four seconds of typing"
     assert [d.code for d in found] == ["CN105"]
@@ -511,19 +518,7 @@ async def test_typing_faster_than_an_analysis_still_shows_findings(client: Langu
     text = talk_note(2000)
     uri = open_note(client, note, text)
     await diagnostics(client, uri, 1)
-    before = client.counts[uri]  # type: ignore[attr-defined]
-    version = 1
-    for _ in range(100):
-        version += 1
-        start = lsp.Position(line=10, character=0)
-        client.text_document_did_change(
-            lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, start), text="x")],
-            )
-        )
-        await asyncio.sleep(0.03)
-    during = client.counts[uri] - before  # type: ignore[attr-defined]
+    during, version = await _type(client, uri, 100, lambda _typed: lsp.Position(10, 0), 0.03)
     await diagnostics(client, uri, version)
     assert during >= 2, f"{during} publications in three seconds of typing"
 

@@ -57,6 +57,15 @@ UPDATE orders SET region = 'eu' WHERE id < 10000;
 """
 
 
+def _through_word(cli, tmp_path: Path, text: str) -> str:
+    """``text`` as a note, rendered to Word and imported back: the Markdown import gives."""
+    note = tmp_path / "note.md"
+    note.write_text(text, encoding="utf-8")
+    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "note.docx"))
+    cli("import", str(tmp_path / "note.docx"), "-o", str(tmp_path / "back.md"))
+    return (tmp_path / "back.md").read_text(encoding="utf-8")
+
+
 def _render(cli, tmp_path: Path, *args: str) -> Path:
     note = tmp_path / "talk.md"
     note.write_text(TALK, encoding="utf-8")
@@ -260,11 +269,7 @@ def test_word_equations_import_back_as_the_same_formulas(cli, tmp_path):
 
     from confnotes.math import linear
 
-    note = tmp_path / "budget.md"
-    note.write_text(BUDGET, encoding="utf-8")
-    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "b.docx"))
-    cli("import", str(tmp_path / "b.docx"), "-o", str(tmp_path / "back.md"))
-    back = (tmp_path / "back.md").read_text(encoding="utf-8")
+    back = _through_word(cli, tmp_path, BUDGET)
 
     def formulas(text: str) -> list[str]:
         found = re.findall(r"\$\$\s*(.+?)\s*\$\$|(?<![$\w])\$([^$\s][^$]*?[^$\s]|[^$\s])\$(?![$\d])", text, flags=re.S)
@@ -353,15 +358,12 @@ def test_quotes_and_callouts_come_back_from_word_as_written(cli, tmp_path):
     """A callout (its sign and title, a list inside) and a plain quote: Word gets each item a line
     and the callout's sign; ``import`` gives back the callout, its list and the quote; a
     ``Label:`` item the note did not make bold stays plain."""
-    note = tmp_path / "reviews.md"
-    note.write_text(
+    back = _through_word(
+        cli,
+        tmp_path,
         "# Incident reviews\n\n## What we changed\n\n> [!WARNING] Three habits\n> - Write the timeline first\n"
         "> - Name no one\n\n> Every page is a bug report.\n\n- Owner: the on-call lead\n",
-        encoding="utf-8",
     )
-    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "r.docx"))
-    cli("import", str(tmp_path / "r.docx"), "-o", str(tmp_path / "back.md"))
-    back = (tmp_path / "back.md").read_text(encoding="utf-8")
     assert "> [!WARNING] Three habits\n>\n> - Write the timeline first\n> - Name no one\n" in back
     assert "> - Name no one\n\n> Every page is a bug report.\n" in back and "- Owner: the on-call lead" in back
 
@@ -395,9 +397,6 @@ def test_a_tables_column_alignment_and_escaped_pipes_reach_word_and_pptx(cli, tm
 
 
 def test_a_footnotes_emphasis_and_code_reach_word_and_come_back(cli, tmp_path):
-    note = tmp_path / "refs.md"
-    note.write_text("# Refs\n\n## Reading\n\nAs Kleppmann argues.[^k]\n\n[^k]: *Designing Data-Intensive Applications*, see `fsync`.\n")
-    cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "r.docx"))
-    cli("import", str(tmp_path / "r.docx"), "-o", str(tmp_path / "back.md"))
-    back = (tmp_path / "back.md").read_text(encoding="utf-8")
+    text = "# Refs\n\n## Reading\n\nAs Kleppmann argues.[^k]\n\n[^k]: *Designing Data-Intensive Applications*, see `fsync`.\n"
+    back = _through_word(cli, tmp_path, text)
     assert "[^1]: *Designing Data-Intensive Applications*, see `fsync`." in back

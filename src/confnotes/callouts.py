@@ -134,6 +134,15 @@ class BodyLine(NamedTuple):
     marker: str | None = None
     level: int = 0
 
+    @property
+    def shown(self) -> str:
+        """The line as a box without list markup shows it (PPTX, Word): an item behind its number or
+        a bullet (``•``, ``◦`` under an item), indented by its level."""
+        if self.marker is None:
+            return self.text
+        mark = self.marker if self.marker[0].isdigit() else "•◦"[self.level]
+        return "\u2003" * self.level + f"{mark} {self.text}"
+
 
 def body_lines(body: str) -> list[BodyLine]:
     """A callout's body (``quote_body``) as the lines its box shows: each paragraph one line (to

@@ -266,8 +266,7 @@ class _Writer:
             for run in title.runs:
                 run.font.color.rgb = RGBColor.from_string(COLOURS[found.kind])
             for line in body_lines(body):  # a list's items each a line behind its bullet or number
-                shown = line.text if line.marker is None else f"{line.marker if line.marker[0].isdigit() else '•◦'[line.level]} {line.text}"
-                self.last = self.paragraph("\u2003" * line.level + shown, "Intense Quote")
+                self.last = self.paragraph(line.shown, "Intense Quote")
             return
         body = "\n".join(line[1:].lstrip() if line.lstrip().startswith(">") else line for line in text.split("\n"))
         for part in re.split(r"\n\s*\n", body.strip()):

@@ -228,8 +228,7 @@ def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, f
     _rich(title, found.title, size, md, bold=True, colour=RGBColor(red, green, blue))  # type: ignore[no-untyped-call]
     title.space_after = _pt(CALLOUT_PAD[2] * scale)
     for line in body_lines(body):
-        shown = line.text if line.marker is None else f"{line.marker if line.marker[0].isdigit() else '•◦'[line.level]} {line.text}"
-        _rich(frame.add_paragraph(), "\u2003" * line.level + shown, size, md)
+        _rich(frame.add_paragraph(), line.shown, size, md)
 
 
 def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, float]) -> bool:
