@@ -6,6 +6,7 @@ import html
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from confnotes.model import Document
 
@@ -495,3 +496,32 @@ def output_text(path: Path, fmt: str) -> str:
         cells = [c.text for table in word.tables for row in table.rows for c in row.cells]
         return "\n".join([p.text for p in word.paragraphs] + cells)
     return path.read_text(encoding="utf-8")
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_serve(notes: Path, env: dict[str, str] | None = None) -> tuple[Any, int]:
+    """``confnotes serve`` of ``notes`` on a free port: the process and its port (the one start of
+    the preview server the tests share; the caller stops it)."""
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        # a suite started in the background (`make test &`, nohup) has SIGINT ignored, and a child
+        # that inherits that never sees Ctrl-C: the server gets the terminal's default back
+        preexec_fn=_ctrl_c_as_in_a_terminal,
+    )
+    line = proc.stdout.readline() if proc.stdout else ""
+    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
+    assert match, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+    return proc, int(match.group(1))

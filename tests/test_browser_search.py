@@ -4,10 +4,7 @@ them and Enter opens the note at that section; each note page links its previous
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from urllib.parse import quote
 
 import pytest
@@ -133,18 +130,11 @@ def _front_start(path):
 
 @pytest.fixture
 def served(site, processes):
+    from helpers import start_serve
+
     root, _ = site
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "confnotes", "serve", str(root / "notes"), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    line = proc.stdout.readline()
-    match = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
-    assert match, line + (proc.stderr.read() if proc.poll() is not None else "")
-    yield match.group(1)
+    proc, port = start_serve(root / "notes")
+    yield f"http://127.0.0.1:{port}/"
     proc.kill()
     proc.wait()
 

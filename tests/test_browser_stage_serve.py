@@ -4,11 +4,6 @@ Chromium with Playwright's clock paused (the test moves it by hand)."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
@@ -17,20 +12,13 @@ from test_browser_stage import TALK, paused_context
 
 @pytest.fixture
 def served(tmp_path):
+    from helpers import start_serve
+
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "talk.md").write_text(TALK, encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    line = proc.stdout.readline()
-    match = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
-    assert match, line + (proc.stderr.read() if proc.poll() is not None else "")
-    yield notes / "talk.md", match.group(1)
+    proc, port = start_serve(notes)
+    yield notes / "talk.md", f"http://127.0.0.1:{port}/"
     proc.kill()
     proc.wait()
 

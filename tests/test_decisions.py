@@ -200,18 +200,9 @@ def test_doctor_names_what_is_missing_and_how_to_install_it(cli, tmp_path, weasy
 
 
 def _serve(notes: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-    assert match, line
-    return proc, int(match.group(1))
+    from helpers import start_serve
+
+    return start_serve(notes, env)
 
 
 def _lines_of(stream: Any) -> queue.Queue[str]:

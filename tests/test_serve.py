@@ -7,13 +7,10 @@ import contextlib
 import http.client
 import itertools
 import json
-import os
-import re
 import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -23,26 +20,11 @@ from typing import Any
 import pytest
 
 
-def _ctrl_c_as_in_a_terminal() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _serve(notes: Path) -> tuple[subprocess.Popen[str], int]:
     """``confnotes serve`` of ``notes`` on a free port: the process and its port."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        # a suite started in the background (`make test &`, nohup) has SIGINT ignored, and a child
-        # that inherits that never sees Ctrl-C: the server gets the terminal's default back
-        preexec_fn=_ctrl_c_as_in_a_terminal,
-    )
-    line = proc.stdout.readline() if proc.stdout else ""
-    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-    assert match, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
-    return proc, int(match.group(1))
+    from helpers import start_serve
+
+    return start_serve(notes)
 
 
 @pytest.fixture
