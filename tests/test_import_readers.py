@@ -439,3 +439,18 @@ def test_equations_word_wrote_read_as_tex(tmp_path):
     display_tex = next(line for line in markdown.splitlines() if line.startswith("$$"))
     assert display_tex == "$$\\int_{0}^{\\infty} {e}^{-x}dx=\\sqrt{\\pi}$$"
     assert linear(display_tex.strip("$")) == linear("\\int_0^\\infty e^{-x} dx = \\sqrt{\\pi}")
+
+
+def test_libreoffice_math_formulas_in_an_odt_read_as_tex():
+    """A LibreOffice document's formulas are embedded objects holding MathML: they were dropped
+    (as files that are no picture); they read as TeX now, in a sentence or on a line of their own,
+    each reading as the formula written (the same Unicode line)."""
+    from confnotes.math import linear
+    from conftest import FIXTURES
+
+    path = FIXTURES / "import" / "calibration.math.odt"
+    markdown = convert(path.read_bytes(), str(path), "calibration").markdown
+    assert "The expected calibration error is $ECE=" in markdown and "$ over the bins." in markdown
+    display = next(line for line in markdown.splitlines() if line.startswith("$$"))
+    assert linear(display.strip("$")) == linear(r"\sigma(z) = \frac{1}{1 + e^{-z}}")
+    assert "{(1-p)}^{n-k}" in markdown

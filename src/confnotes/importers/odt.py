@@ -189,6 +189,9 @@ class _Reader:
     def paragraph(self, p: Any) -> Iterator[Block]:
         look = self.styles.look("paragraph", p.get(f"{TEXT}style-name"))
         runs, images = self.runs_of(p, look)
+        formulas = [run for run in runs if run.raw]
+        if len(formulas) == 1 and not "".join(run.text for run in runs if not run.raw).strip():
+            runs = (Run(f"${formulas[0].text}$", raw=True),)  # a formula on a line of its own: a display one
         text = "".join(run.text for run in runs)
         if text.strip():
             yield self.classify(p, look, runs)
@@ -213,11 +216,17 @@ class _Reader:
         self._collect(p, look, None, runs, images)
         merged: list[Run] = []
         for run in runs:  # neighbours of one look are one run (ODF splits text at every element)
-            if merged and (merged[-1].bold, merged[-1].italic, merged[-1].code, merged[-1].link) == (
-                run.bold,
-                run.italic,
-                run.code,
-                run.link,
+            if (
+                merged
+                and not run.raw
+                and not merged[-1].raw
+                and (merged[-1].bold, merged[-1].italic, merged[-1].code, merged[-1].link)
+                == (
+                    run.bold,
+                    run.italic,
+                    run.code,
+                    run.link,
+                )
             ):
                 merged[-1] = Run(merged[-1].text + run.text, run.bold, run.italic, run.code, run.link)
             else:
@@ -256,14 +265,40 @@ class _Reader:
                 safe = href if re.match(r"^(https?:|mailto:|#)", href, re.I) else None
                 self._collect(child, look, safe or link, runs, images)
             elif tag == f"{DRAW}frame":
-                image = self.picture(child)
-                if image is not None:
+                tex = self.formula(child)
+                if tex is not None:  # a LibreOffice Math formula: as TeX, where it stands
+                    runs.append(Run(f"${tex}$", raw=True))
+                elif (image := self.picture(child)) is not None:
                     images.append(image)
             elif tag in (f"{TEXT}bookmark", f"{TEXT}bookmark-start", f"{TEXT}bookmark-end", f"{TEXT}soft-page-break"):
                 pass
             else:  # fields (dates, page numbers, sequences), meta, ruby: their text as shown
                 self._collect(child, look, link, runs, images)
             add(child.tail)
+
+    def formula(self, frame: Any) -> str | None:
+        """The TeX of a frame holding a formula (an embedded object whose content is MathML, as
+        LibreOffice Math writes it); None for a frame holding anything else."""
+        from confnotes.importers.equations import tex_of
+        from confnotes.math import MathError
+        from confnotes.render.omml import omml_of
+
+        found = frame.find(f"{DRAW}object")
+        href = found.get(f"{XLINK}href", "") if found is not None else ""
+        name = posixpath.normpath(href.removeprefix("./")) + "/content.xml" if href and ":" not in href else ""
+        if not name or name.startswith("..") or name not in self.names:
+            return None
+        root = _parse(self.archive, name, self.path)
+        if root is None or root.tag != "{http://www.w3.org/1998/Math/MathML}math":
+            return None
+        try:
+            tex = tex_of(omml_of(root))
+        except MathError:
+            tex = ""
+        if not tex:
+            self.count("formula that could not be read")
+            return None
+        return tex
 
     def picture(self, frame: Any) -> Image | None:
         image = frame.find(f"{DRAW}image")

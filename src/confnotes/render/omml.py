@@ -82,14 +82,23 @@ def _wrap(tag: str, nodes: list[Any]) -> Any:
 def omml(tex: str, display: bool) -> Any:
     """The formula as an ``m:oMath`` element (display formulas inside ``m:oMathPara``);
     ``MathError`` for TeX no output can read."""
-    from confnotes.math import MathError, mathml
+    from confnotes.math import mathml
 
-    root = ElementTree.fromstring(mathml(tex, display))
+    math = omml_of(ElementTree.fromstring(mathml(tex, display)))
+    return _m("oMathPara", math) if display else math
+
+
+def omml_of(root: Any) -> Any:
+    """The ``m:oMath`` of a MathML ``<math>`` element (ElementTree's or lxml's): a formula's MathML
+    from confnotes or from another program (LibreOffice keeps an ODF formula's as MathML; ``import``
+    reads it through this and ``importers.equations``). Only the elements and attributes named here
+    are read, and text is set as text. ``MathError`` for one nested past what can be read."""
+    from confnotes.math import MathError
+
     try:
-        math = _m("oMath", *_row(list(root)))
+        return _m("oMath", *_row([child for child in root if isinstance(child.tag, str)]))
     except RecursionError:
         raise MathError("nested too deeply") from None
-    return _m("oMathPara", math) if display else math
 
 
 def _name(node: Any) -> str:
