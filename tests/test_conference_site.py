@@ -291,3 +291,18 @@ def test_search_words_fold_as_the_page_script_folds_them():
         "jurgen", "weiss", "soren", "kierkegard", "lukasz", "omer", "yildiz", "aesir"
     ]  # fmt: skip
     assert words("非同期処理") == ["非", "同", "期", "処", "理"]
+
+
+def test_a_note_the_schedule_has_moved_since_is_named_until_it_is_updated(cli, tmp_path):
+    """The timetable follows the schedule, the note's own front matter (the page, ``time``) did
+    not: the build said nothing of a talk moved since its note was made."""
+    notes = _notes(cli, tmp_path / "notes", "--day", "2", "--room", "Hall B")
+    moved = next(p for p in notes if _front(p)["start"] == "2027-06-10T14:15:00+02:00")
+    v2 = SCHEDULES / "pyconf2027.v2.frab.xml"
+    result = _build(cli, tmp_path / "notes", tmp_path / "site", "--schedule", str(v2))
+    said = [line for line in result.output.splitlines() if "the schedule has this talk" in line]
+    assert len(said) == 1 and moved.name in said[0]
+    assert "in Saal Ü1 at 2027-06-10 17:15; the note says Hall B at 2027-06-10 14:15" in said[0]
+    cli("new", "--schedule", str(v2), "--update", "-o", str(tmp_path / "notes"))
+    again = _build(cli, tmp_path / "notes", tmp_path / "site", "--schedule", str(v2))
+    assert "the schedule has this talk" not in again.output

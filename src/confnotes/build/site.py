@@ -138,6 +138,34 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
     return found, None, max(sorted(set(events)), key=events.count) if events else ""
 
 
+def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
+    """``(note, warning)`` for each note whose room or start the schedule now says otherwise (a
+    talk moved since the note was made): the timetable follows the schedule, the note's own front
+    matter (which ``time``, the page and a build without the schedule read) does not."""
+    if conference is None:
+        return []
+    out: list[tuple[str, str]] = []
+    by_id = {s.id: s for s in conference.sessions}
+    by_title = {s.title.casefold(): s for s in conference.sessions}
+    for entry in notes:
+        facts = entry.get("schedule") or {}
+        session = by_id.get(str(facts.get("session") or "")) or by_title.get(str(entry.get("title") or "").casefold())
+        start = _when(facts.get("start"))
+        if session is None or start is None or session.service:
+            continue
+        room = str(facts.get("room") or "")
+        if start != session.start or (room and room != session.room):
+            out.append(
+                (
+                    entry["rel"],
+                    f"the schedule has this talk in {session.room} at {session.start:%Y-%m-%d %H:%M}; the note says "
+                    f"{room or 'no room'} at {start.astimezone(session.start.tzinfo):%Y-%m-%d %H:%M} "
+                    "(confnotes new --schedule FILE --update sets the note's)",
+                )
+            )
+    return out
+
+
 def _when(value: Any) -> dt.datetime | None:
     try:
         return dt.datetime.fromisoformat(str(value)) if value else None
