@@ -38,12 +38,16 @@ def odt_text(data: bytes) -> str:
         for child in element:
             if child.tag in (f"{text_ns}s", f"{text_ns}tab", f"{text_ns}line-break"):
                 pieces.append(" " * int(child.get(f"{text_ns}c", "1")))
-            elif child.tag not in (f"{text_ns}p", f"{text_ns}h", f"{text_ns}list"):
+            elif child.tag not in (f"{text_ns}p", f"{text_ns}h", f"{text_ns}list", f"{text_ns}note"):
                 pieces.append(flat(child))
             pieces.append(child.tail or "")
         return "".join(pieces)
 
-    return "\n".join(flat(element) for element in root.iter() if element.tag in (f"{text_ns}p", f"{text_ns}h"))
+    # footnotes as a printed page shows them: their marks in the text, their words at the foot
+    in_notes = {id(p) for note in root.iter(f"{text_ns}note") for p in note.iter() if p.tag in (f"{text_ns}p", f"{text_ns}h")}
+    paragraphs = [element for element in root.iter() if element.tag in (f"{text_ns}p", f"{text_ns}h")]
+    ordered = [p for p in paragraphs if id(p) not in in_notes] + [p for p in paragraphs if id(p) in in_notes]
+    return "\n".join(flat(element) for element in ordered)
 
 
 def page_text(markup: str) -> str:

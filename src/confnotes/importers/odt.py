@@ -38,7 +38,7 @@ _SPACES = re.compile(r"[ \t\r\n]+")
 _HEADING_NAME = re.compile(r"^heading[ _]?(?:_20_)?(\d)$", re.I)
 _CODE_STYLE = re.compile(r"preformatted|source|code|verbatim|plain[ _]?(?:_20_)?text", re.I)
 #: elements whose text is not the body's: notes, comments, deleted text, bookmarks and fields' hidden parts
-_SKIPPED = {f"{TEXT}note": "footnote", f"{OFFICE}annotation": "comment", f"{TEXT}tracked-changes": ""}
+_SKIPPED = {f"{TEXT}note": "endnote", f"{OFFICE}annotation": "comment", f"{TEXT}tracked-changes": ""}  # (footnotes are read)
 
 
 @dataclass
@@ -139,6 +139,22 @@ class _Reader:
         self.counts: dict[str, int] = {}
         self.counters: dict[str, list[int]] = {}  # a list style's counters by level, as the document goes
         self.images_seen: dict[str, str | None] = {}
+        self.notes: list[Any] = []  # the footnotes the text cites, in order (``text:note``)
+
+    def definitions(self) -> Iterator[Para]:
+        """The footnotes as Markdown's definitions (``[^1]: …``), each its paragraphs run together."""
+        for number, note in enumerate(self.notes, start=1):
+            runs: list[Run] = [Run(f"[^{number}]: ", raw=True)]
+            body = note.find(f"{TEXT}note-body")
+            for p in body.iter(f"{TEXT}p", f"{TEXT}h") if body is not None else ():
+                part, _images = self.runs_of(p, self.styles.look("paragraph", p.get(f"{TEXT}style-name")))
+                if part and len(runs) > 1:
+                    runs.append(Run(" "))
+                runs += [Run(run.text.replace("\n", " "), run.bold, run.italic, run.code, run.link, run.raw) for run in part]
+            if len(runs) > 1:
+                first = runs[1]
+                runs[1] = Run(first.text.lstrip(), first.bold, first.italic, first.code, first.link, first.raw)
+                yield Para(tuple(runs))
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -241,7 +257,10 @@ class _Reader:
         add(element.text)
         for child in element:
             tag = child.tag
-            if tag in _SKIPPED:
+            if tag == f"{TEXT}note" and child.get(f"{TEXT}note-class", "footnote") == "footnote":
+                runs.append(Run(f"[^{len(self.notes) + 1}]", raw=True))  # its text: a definition at the end
+                self.notes.append(child)
+            elif tag in _SKIPPED:
                 if _SKIPPED[tag]:
                     self.count(_SKIPPED[tag])
             elif tag == f"{TEXT}s":
@@ -265,16 +284,20 @@ class _Reader:
                 safe = href if re.match(r"^(https?:|mailto:|#)", href, re.I) else None
                 self._collect(child, look, safe or link, runs, images)
             elif tag == f"{DRAW}frame":
-                tex = self.formula(child)
-                if tex is not None:  # a LibreOffice Math formula: as TeX, where it stands
-                    runs.append(Run(f"${tex}$", raw=True))
-                elif (image := self.picture(child)) is not None:
-                    images.append(image)
+                self._frame(child, runs, images)
             elif tag in (f"{TEXT}bookmark", f"{TEXT}bookmark-start", f"{TEXT}bookmark-end", f"{TEXT}soft-page-break"):
                 pass
             else:  # fields (dates, page numbers, sequences), meta, ruby: their text as shown
                 self._collect(child, look, link, runs, images)
             add(child.tail)
+
+    def _frame(self, frame: Any, runs: list[Run], images: list[Image]) -> None:
+        """A frame in the text: a LibreOffice Math formula as TeX where it stands, or a picture."""
+        tex = self.formula(frame)
+        if tex is not None:
+            runs.append(Run(f"${tex}$", raw=True))
+        elif (image := self.picture(frame)) is not None:
+            images.append(image)
 
     def formula(self, frame: Any) -> str | None:
         """The TeX of a frame holding a formula (an embedded object whose content is MathML, as
@@ -383,7 +406,7 @@ def read_odt(data: bytes, path: str) -> Imported:
     imported = Imported("odt")
     reader = _Reader(archive, path, styles, imported)
     blocks = list(reader.body(body))
-    imported.blocks = merge_code(_code_paragraphs(blocks))
+    imported.blocks = [*merge_code(_code_paragraphs(blocks)), *reader.definitions()]
     for what, count in reader.counts.items():
         imported.drop(f"{count} {what}{'s' if count != 1 else ''}")
     return imported
