@@ -333,3 +333,11 @@ def test_a_rebuild_takes_its_formulas_from_the_cache_and_imports_no_typesetter(t
     assert seen[1] == "[]"  # the second, nothing: MathML and sizes from .confnotes_cache/math
     assert seen[3] == "[]"  # a PDF again: its drawings too
     assert (tmp_path / "b.slides.html").read_bytes() == (tmp_path / "a.slides.html").read_bytes()
+
+
+def test_a_binomial_in_a_line_of_text_reads_as_one_not_as_a_division():
+    """Where a formula is a line of text (PPTX's inline math, the outline), ``\\binom{n}{k}`` was
+    ``(n/k)``, a division; it is ``(n k)`` now, the numbers one beside the other as they stand."""
+    from confnotes.math import linear
+
+    assert linear(r"\binom{n}{k} p^k") == "(n k)p^k" and linear(r"\frac{n}{k}") == "n/k"

@@ -458,6 +458,8 @@ def _linear(node: object) -> str:
         return parts[0].strip() + mark if mark else parts[0]
     if tag == "mfrac" and len(parts) == 2:
         top, bottom = (part.strip() for part in parts)
+        if node.get("linethickness") in ("0", "0px", "0em"):  # \binom: one over the other, no bar to read as "/"
+            return f"{_grouped(top)} {_grouped(bottom)}"
         return f"{_grouped(top)}/{_grouped(bottom)}"
     if tag == "mroot" and len(parts) == 2:  # the index before the sign: ⁿ√(0.99)
         return f"{_script(''.join(parts[1].split()), _SUPERSCRIPTS, '^').removeprefix('^')}√({parts[0].strip()})"
