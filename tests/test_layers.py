@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "confnotes.config": 1,
     "confnotes.fonts": 5,
     "confnotes.math": 1,
+    "confnotes.omml": 1,
     "confnotes.callouts": 1,
     "confnotes.shortcodes": 1,
     "confnotes.citations": 1,

@@ -327,7 +327,7 @@ def test_each_formula_goes_to_word_and_back_as_itself(tex):
     """TeX → Word equation → TeX reads as the original does (the same Unicode line)."""
     from confnotes.importers.equations import tex_of
     from confnotes.math import linear
-    from confnotes.render.omml import omml
+    from confnotes.omml import omml
 
     back = tex_of(omml(tex, True))
     assert linear(back) == linear(tex), back

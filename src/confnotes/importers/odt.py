@@ -304,7 +304,7 @@ class _Reader:
         LibreOffice Math writes it); None for a frame holding anything else."""
         from confnotes.importers.equations import tex_of
         from confnotes.math import MathError
-        from confnotes.render.omml import omml_of
+        from confnotes.omml import omml_of
 
         found = frame.find(f"{DRAW}object")
         href = found.get(f"{XLINK}href", "") if found is not None else ""

@@ -8,7 +8,7 @@ in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Qu
 title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
 links that can be clicked, and footnotes as Word's own (a ``footnotes.xml`` part python-docx does
 not write itself; a definition nothing cites is listed under *Notes* at the end). Formulas are
-Word's own equations (OMML, ``confnotes.render.omml``): display ones centred on a line of their
+Word's own equations (OMML, ``confnotes.omml``): display ones centred on a line of their
 own, inline ones in their sentence; TeX no output can read stays as its text. Speaker notes become Word comments on the paragraph before
 them when notes are shown, else are left out.
 
@@ -188,7 +188,7 @@ class _Writer:
         """A display formula as a Word equation on its own line; its TeX as text where no output can
         read it (with the warning every output gives)."""
         from confnotes.math import MathError, display_tex
-        from confnotes.render.omml import omml
+        from confnotes.omml import omml
 
         tex = display_tex(text)
         try:
@@ -319,7 +319,7 @@ class _Writer:
         """An inline formula as a Word equation; False (with the warning every output gives) for one
         that cannot be written, which then stays its TeX."""
         from confnotes.math import MathError
-        from confnotes.render.omml import omml
+        from confnotes.omml import omml
 
         try:
             paragraph._p.append(omml(tex, False))  # noqa: SLF001 - python-docx has no equations of its own
