@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 import traceback
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -198,7 +199,7 @@ class NotesServer(LanguageServer):
             path = self.path_of(uri)
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(
-                self.worker, analyse, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
+                self.worker, self._timed, uri, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
             )
             run = self.runs[uri] = Run(key, future, keep)
         elif keep:
@@ -217,6 +218,14 @@ class NotesServer(LanguageServer):
         if latest is None or (latest.version, self.generation) == key:
             self.analyses[uri], self.keys[uri] = analysis, key
         return analysis
+
+    def _timed(self, uri: str, *args: Any) -> Analysis:
+        """``analyse`` in the worker, recording how long the reading itself took (not its wait in the queue)."""
+        started = time.perf_counter()
+        try:
+            return analyse(*args)
+        finally:
+            self.took[uri] = (*self.took.get(uri, ())[-(TOOK_KEPT - 1) :], time.perf_counter() - started)
 
     def schedule(self, uri: str, delay: float) -> None:
         """Analyse and publish after ``delay`` seconds unless another change comes first."""
@@ -241,7 +250,7 @@ class NotesServer(LanguageServer):
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        if show <= now and debounce > 0 and not on_its_way:
+        if now >= since + MAX_STALE and not on_its_way and not self.pulls:  # (an editor that pulls asks when it wants them)
             # stale for half a second of steady typing: this version's findings are shown when ready,
             # whatever comes after it; the pause's own publication still follows
             self.due[uri] = loop.create_task(self._publish_due(uri))
@@ -251,6 +260,7 @@ class NotesServer(LanguageServer):
     async def _publish_due(self, uri: str) -> None:
         """Publish the findings of the version current now, even once typing has gone past it (better
         than none while it goes on), unless newer ones were published first."""
+        generation = self.generation
         try:
             analysis = await self.current(uri, keep=True)
         except (asyncio.CancelledError, JsonRpcContentModified):
@@ -260,8 +270,12 @@ class NotesServer(LanguageServer):
             return
         document = self.document(uri)
         shown = self.published.get(uri)
-        if document is None or (shown is not None and analysis.version is not None and shown >= analysis.version):
-            return
+        if (
+            document is None
+            or generation != self.generation
+            or (shown is not None and analysis.version is not None and shown >= analysis.version)
+        ):
+            return  # closed, read under settings since changed, or newer findings shown first
         self.publish(uri, analysis)
         if document.version != analysis.version:
             self.stale_since[uri] = asyncio.get_running_loop().time()  # typing went on: stale from now
@@ -271,10 +285,7 @@ class NotesServer(LanguageServer):
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            started = loop.time()
             analysis = await self.current(uri)
-            if (spent := loop.time() - started) > 0.002:  # (a cached analysis says nothing of the time one takes)
-                self.took[uri] = (*self.took.get(uri, ())[-(TOOK_KEPT - 1) :], spent)
             if show > loop.time():
                 await asyncio.sleep(show - loop.time())  # never before the pause the editor asked for
         except (asyncio.CancelledError, JsonRpcContentModified):
@@ -555,9 +566,11 @@ def did_save(ls: NotesServer, params: lsp.DidSaveTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    timer = ls.timers.pop(uri, None)
-    if timer is not None:
-        timer.cancel()
+    for task in (ls.timers.pop(uri, None), ls.due.pop(uri, None)):
+        if task is not None:
+            task.cancel()
+    ls.stale_since.pop(uri, None)
+    ls.took.pop(uri, None)
     ls.analyses.pop(uri, None)
     from confnotes.parse import incremental
 
