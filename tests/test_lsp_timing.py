@@ -19,3 +19,62 @@ def test_when_an_analysis_starts_and_its_findings_are_shown(now, stale_since, to
     from confnotes.lsp.server import publish_times
 
     assert publish_times(now, stale_since, 0.15, took) == pytest.approx((start, show))
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_due_analysis_of_a_closed_note_never_reaches_it_reopened(monkeypatch, tmp_path):
+    """Typing steadily, then closing the note while its due analysis runs, then opening it again:
+    the closed text's findings (its version 3 or so) were shown on the reopened note, whose
+    versions start again at 1."""
+    import asyncio
+    import threading
+
+    from lsprotocol import types as lsp
+    from pygls.workspace import Workspace
+
+    import confnotes.lsp.server as server
+    from confnotes.lsp.analysis import Analysis
+
+    gate, started = threading.Event(), threading.Event()
+
+    def analyse(path, source, version, root, max_bytes):
+        if version > 1 and not gate.is_set():  # the due run: held until the note is closed and reopened
+            started.set()
+            gate.wait(5)
+        return Analysis(path, version, source)
+
+    monkeypatch.setattr(server, "analyse", analyse)
+    monkeypatch.setattr(server.features, "diagnostics", lambda *_: [])
+
+    class Server(server.NotesServer):
+        encoding = "utf-16"
+        pulls = False
+
+    ls = Server()
+    ls.protocol._workspace = Workspace(None)
+    sent: list[int | None] = []
+    ls.text_document_publish_diagnostics = lambda params: sent.append(params.version)
+    uri = (tmp_path / "n.md").as_uri()
+
+    def opened(version: int, text: str) -> None:
+        ls.workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=version, text=text))
+
+    opened(1, "# old\n")
+    server.did_open(ls, lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# old\n")))
+    await asyncio.sleep(0.05)
+    version = 1
+    while uri not in ls.due:  # a change every 30 ms until a publication falls due
+        version += 1
+        opened(version, f"# old {version}\n")
+        ls.changed(uri)
+        await asyncio.sleep(0.03)
+    await asyncio.to_thread(started.wait, 5)
+    ls.workspace.remove_text_document(uri)
+    server.did_close(ls, lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri)))
+    opened(1, "# reopened\n")
+    server.did_open(
+        ls, lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# reopened\n"))
+    )
+    gate.set()
+    await asyncio.sleep(0.3)
+    assert sent[sent.index(None) + 1 :] == [1], sent  # after the close's empty publication: the reopened note's alone
