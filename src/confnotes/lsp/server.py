@@ -137,6 +137,7 @@ class NotesServer(LanguageServer):
         #: published), and how long its last analysis took (``changed``)
         self.stale_since: dict[str, float] = {}
         self.took: dict[str, tuple[float, ...]] = {}
+        self.last_change: dict[str, float] = {}
         self.due: dict[str, asyncio.Task[None]] = {}  # a publication steady typing made due (``changed``)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="confnotes-analysis")
         #: live previews the editor opened (``confnotes.preview``), by note path, and the slide each shows
@@ -245,7 +246,12 @@ class NotesServer(LanguageServer):
         on_its_way = due is not None and not due.done()  # the next publication after it waits for a pause
         since = now if on_its_way else self.stale_since.setdefault(uri, now)
         took = self.took.get(uri, ())
-        debounce, ahead = self.options.debounce_ms / 1000, 1.25 * max(took) if took else 0.0
+        debounce = self.options.debounce_ms / 1000
+        # an edit after a pause (a line deleted, a word pasted) starts its analysis early; one in a
+        # run of keys does not, or every key would start an analysis the next one throws away
+        quiet = now - self.last_change.get(uri, float("-inf")) >= debounce
+        self.last_change[uri] = now
+        ahead = 1.25 * max(took) if took and quiet else 0.0
         start, show = publish_times(now, since, debounce, ahead)
         timer = self.timers.pop(uri, None)
         if timer is not None:
@@ -571,6 +577,7 @@ def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
             task.cancel()
     ls.stale_since.pop(uri, None)
     ls.took.pop(uri, None)
+    ls.last_change.pop(uri, None)
     ls.analyses.pop(uri, None)
     from confnotes.parse import incremental
 
