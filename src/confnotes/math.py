@@ -433,6 +433,11 @@ def _grouped(text: str) -> str:
     return text if len(text) <= 1 or text.isalnum() else f"({text})"
 
 
+def barless(node: Any) -> bool:
+    """Whether an ``mfrac`` is drawn without its bar (``\\binom``'s, ``linethickness`` 0)."""
+    return node.get("linethickness") in ("0", "0px", "0em")
+
+
 def _linear(node: object) -> str:
     from xml.etree.ElementTree import Element
 
@@ -458,7 +463,7 @@ def _linear(node: object) -> str:
         return parts[0].strip() + mark if mark else parts[0]
     if tag == "mfrac" and len(parts) == 2:
         top, bottom = (part.strip() for part in parts)
-        if node.get("linethickness") in ("0", "0px", "0em"):  # \binom: one over the other, no bar to read as "/"
+        if barless(node):  # \binom: one over the other, no bar to read as "/"
             return f"{_grouped(top)} {_grouped(bottom)}"
         return f"{_grouped(top)}/{_grouped(bottom)}"
     if tag == "mroot" and len(parts) == 2:  # the index before the sign: ⁿ√(0.99)

@@ -15,6 +15,8 @@ from xml.etree import ElementTree
 
 from lxml import etree
 
+from confnotes.math import barless
+
 M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 #: Operators Word sets as n-ary: a symbol with limits and an operand.
@@ -130,13 +132,24 @@ def _row(children: list[Any]) -> list[Any]:
             out.append(_run(word[0], "p"))
             index = word[1]
             continue
-        if _nary(child) is not None or _function(child) is not None or _prescript(child, index + 1 < len(children)) is not None:
-            taken, index = _operand(children, index)  # ∑, lim or ¹⁴ with what follows as its operand
-            out.extend(taken)
+        taking = _taking(child, index + 1 < len(children))
+        if taking is not None:  # ∑, lim or ¹⁴ with what follows as its operand
+            operand, index = _operand(children, index + 1)
+            taking.append(_wrap("e", operand))
+            out.append(taking)
             continue
         out.extend(_node(child))
         index += 1
     return out
+
+
+def _taking(node: Any, followed: bool) -> Any | None:
+    """An operator that takes what follows as its operand (``∑``, ``lim``, scripts on nothing), as
+    OMML without that operand; None for any other child."""
+    for found in (_nary(node), _function(node), _prescript(node, followed)):
+        if found is not None:
+            return found
+    return None
 
 
 def _operand(children: list[Any], index: int) -> tuple[list[Any], int]:
@@ -149,8 +162,7 @@ def _operand(children: list[Any], index: int) -> tuple[list[Any], int]:
     if paired is not None:
         return [paired[0]], paired[1]
     child = children[index]
-    followed = index + 1 < len(children)
-    taking = next((found for found in (_nary(child), _function(child), _prescript(child, followed)) if found is not None), None)
+    taking = _taking(child, index + 1 < len(children))
     if taking is not None:
         operand, after = _operand(children, index + 1)
         taking.append(_wrap("e", operand))
@@ -224,7 +236,7 @@ def _fence(children: list[Any]) -> Any | None:
 def _bracketed(three: list[Any]) -> bool:
     """``(`` a fraction without its bar, or a matrix ``)``: one thing its brackets belong to."""
     middle = three[1]
-    held = _name(middle) == "mtable" or (_name(middle) == "mfrac" and middle.get("linethickness") in ("0", "0px", "0em"))
+    held = _name(middle) == "mtable" or (_name(middle) == "mfrac" and barless(middle))
     return held and _is_mo(three[0], _OPEN) and _is_mo(three[2], _CLOSE)
 
 
@@ -298,7 +310,7 @@ def _node(node: Any) -> list[Any]:
         return [_run("\u2003" if wide.replace(".", "", 1).isdigit() and float(wide) >= 1 else "\u2009", "p")]
     if name == "mfrac" and len(children) == 2:
         frac = _m("f", _wrap("num", _node(children[0])), _wrap("den", _node(children[1])))
-        if node.get("linethickness") in ("0", "0px", "0em"):
+        if barless(node):
             frac.insert(0, _m("fPr", _prop("type", "noBar")))
         return [frac]
     if name in ("msqrt", "mroot"):

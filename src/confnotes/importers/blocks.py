@@ -147,3 +147,18 @@ def merge_code(blocks: list[Block]) -> list[Block]:
             out.append(block)
     trimmed = [Code(block.text.strip("\n")) if isinstance(block, Code) else block for block in out]
     return [block for block in trimmed if not isinstance(block, Code) or block.text.strip()]
+
+
+def footnote_definition(number: int, paragraphs: list[list[Run]]) -> Para | None:
+    """A footnote as Markdown's definition (``[^1]: …``), its paragraphs run together, the space
+    a word processor leaves after the mark dropped; None for one with no text."""
+    runs: list[Run] = [Run(f"[^{number}]: ", raw=True)]
+    for part in paragraphs:
+        if part and len(runs) > 1:
+            runs.append(Run(" "))
+        runs += part
+    if len(runs) == 1:
+        return None
+    first = runs[1]
+    runs[1] = Run(first.text.lstrip(), first.bold, first.italic, first.code, first.link, first.raw)
+    return Para(tuple(runs))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, footnote_definition, is_monospace, merge_code
 from confnotes.importers.safety import check_relationships, open_zip, read_member
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -32,8 +32,9 @@ V = "{urn:schemas-microsoft-com:vml}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 O = "{urn:schemas-microsoft-com:office:office}"  # noqa: E741 - the namespace's own prefix
 OMATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
-#: Paragraph styles Word, LibreOffice and pandoc give quotations (and callouts, ``render --to docx``).
-_QUOTE_STYLES = frozenset(("quote", "intense quote", "block text", "quotations", "block quotation"))
+#: Paragraph styles Word, LibreOffice and pandoc give quotations (and callouts, ``render --to docx``),
+#: each its own number: a quote under a callout in another style stays a quote of its own.
+_QUOTE_STYLES = {name: number for number, name in enumerate(("quote", "intense quote", "block text", "quotations", "block quotation"))}
 _RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 _HEADING_NAME = re.compile(r"^heading\s*(\d)$", re.I)
@@ -388,15 +389,12 @@ class _Reader:
         its paragraphs run together."""
         style = self.styles.info(None)
         for footnote_id, number in self.cited.items():
-            runs: list[Run] = [Run(f"[^{number}]: ", raw=True)]
-            for paragraph in self.footnotes[footnote_id].iter(f"{W}p"):
-                pieces = [piece for piece in self.runs(paragraph, style) if isinstance(piece, Run) and piece.text]
-                if pieces and len(runs) > 1:
-                    runs.append(Run(" "))
-                runs += pieces
-            if len(runs) > 1:
-                runs[1] = Run(runs[1].text.lstrip(), runs[1].bold, runs[1].italic, runs[1].code, runs[1].link, runs[1].raw)
-                yield Para(tuple(runs))
+            paragraphs = [
+                [piece for piece in self.runs(paragraph, style) if isinstance(piece, Run) and piece.text]
+                for paragraph in self.footnotes[footnote_id].iter(f"{W}p")
+            ]
+            if (definition := footnote_definition(number, paragraphs)) is not None:
+                yield definition
 
     def picture(self, element: Any) -> Image | None:
         if element.find(f".//{W}txbxContent") is not None:
@@ -448,8 +446,7 @@ class _Reader:
         if name in ("subtitle", "author", "date"):  # pandoc writes a note's authors and date in these styles
             return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), name)
         if name in _QUOTE_STYLES:  # the quote's look is the style's, not emphasis
-            # (level: which quote style, so a quote under a callout in another style stays a quote of its own)
-            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "quote", sorted(_QUOTE_STYLES).index(name))
+            return Para(tuple(Run(run.text, code=run.code, link=run.link) for run in runs), "quote", _QUOTE_STYLES[name])
         heading = style.heading
         if ppr is not None:
             outline = ppr.find(f"{W}outlineLvl")

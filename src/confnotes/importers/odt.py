@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, is_monospace, merge_code
+from confnotes.importers.blocks import Block, Code, Image, Imported, Item, Para, Run, Table, footnote_definition, is_monospace, merge_code
 from confnotes.importers.safety import open_zip, read_member
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
@@ -144,17 +144,13 @@ class _Reader:
     def definitions(self) -> Iterator[Para]:
         """The footnotes as Markdown's definitions (``[^1]: …``), each its paragraphs run together."""
         for number, note in enumerate(self.notes, start=1):
-            runs: list[Run] = [Run(f"[^{number}]: ", raw=True)]
             body = note.find(f"{TEXT}note-body")
+            paragraphs = []
             for p in body.iter(f"{TEXT}p", f"{TEXT}h") if body is not None else ():
                 part, _images = self.runs_of(p, self.styles.look("paragraph", p.get(f"{TEXT}style-name")))
-                if part and len(runs) > 1:
-                    runs.append(Run(" "))
-                runs += [Run(run.text.replace("\n", " "), run.bold, run.italic, run.code, run.link, run.raw) for run in part]
-            if len(runs) > 1:
-                first = runs[1]
-                runs[1] = Run(first.text.lstrip(), first.bold, first.italic, first.code, first.link, first.raw)
-                yield Para(tuple(runs))
+                paragraphs.append([Run(run.text.replace("\n", " "), run.bold, run.italic, run.code, run.link, run.raw) for run in part])
+            if (definition := footnote_definition(number, paragraphs)) is not None:
+                yield definition
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1

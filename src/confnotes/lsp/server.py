@@ -2,9 +2,10 @@
 
 Every answer comes from ``lsp.analysis`` (the CLI's own functions) through ``lsp.features``; this
 module only decides *when* to run them: findings are shown once typing pauses for ``debounceMs``
-(or every half second of steady typing), the analysis starting as long before that as the last
-one took; one analysis runs at a time in a worker thread, a queued analysis of an outdated version
-is dropped, and a finished one whose version is no longer current is never published.
+(or every half second of steady typing), the analysis of an edit made after a pause starting as
+long before that as the last ones took; one analysis runs at a time in a worker thread, a queued
+analysis of an outdated version is dropped, and a finished one whose version is no longer current
+is never published (but for a due one during steady typing).
 """
 
 from __future__ import annotations
@@ -238,8 +239,9 @@ class NotesServer(LanguageServer):
 
     def changed(self, uri: str) -> None:
         """A change while the editor types: findings are shown once typing pauses for ``debounceMs``,
-        or when they have been stale for ``MAX_STALE`` seconds of steady typing. The analysis starts
-        as long before that as the last ones took (``publish_times``, ``TOOK_KEPT``), so it is ready then."""
+        or when they have been stale for ``MAX_STALE`` seconds of steady typing. The analysis of an
+        edit made after a pause starts as long before that as the last ones took (``publish_times``,
+        ``TOOK_KEPT``), so it is ready then."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         due = self.due.get(uri)

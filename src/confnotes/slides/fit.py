@@ -167,11 +167,15 @@ def fence(entry: SlideText, lines: list[str], first: int = 0) -> SlideText:
 # ------------------------------------------------------------------ tables
 
 
+#: A pipe table's delimiter row (``|:--|:-:|--:|``).
+_DELIMITER_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
+
+
 def table_rows(text: str) -> list[list[str]]:
     """A pipe table's rows of cell texts (the delimiter row removed)."""
     rows = []
     for index, line in enumerate(text.strip().split("\n")):
-        if index == 1 and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", line):
+        if index == 1 and _DELIMITER_ROW.fullmatch(line):
             continue
         core = line.strip()
         core = core[1:] if core.startswith("|") else core
@@ -184,7 +188,7 @@ def table_alignments(text: str) -> list[str]:
     """Each column's alignment as the delimiter row says it (``:--`` left, ``:-:`` centre, ``--:``
     right, ``---`` ``""``: the output's own)."""
     lines = text.strip().split("\n")
-    if len(lines) < 2 or not re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[1]):
+    if len(lines) < 2 or not _DELIMITER_ROW.fullmatch(lines[1]):
         return []
     core = lines[1].strip().strip("|")
     out = []
