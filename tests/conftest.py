@@ -138,6 +138,7 @@ USES: dict[str, tuple[str, str | None]] = {
     "chromium": ("integration", "browser"),
     "weasyprint": ("integration", None),
     "libreoffice": ("integration", "libreoffice"),
+    "libreoffice_writer": ("integration", "libreoffice"),
     "libreoffice_math": ("integration", "libreoffice"),
     "processes": ("integration", None),
     "stress": ("stress", None),
@@ -196,11 +197,23 @@ def libreoffice(processes) -> str:
 
 
 @pytest.fixture(scope="session")
-def libreoffice_math(libreoffice: str) -> str:
+def libreoffice_writer(libreoffice: str) -> str:
+    """``soffice`` with Writer, which opens a Word document (without it ``--convert-to pdf`` exits 0
+    having written nothing)."""
+    from helpers import require
+
+    program = Path(libreoffice).resolve().parent
+    found = libreoffice if any(program.glob("libswlo.so*")) or any(program.glob("libsw*.dylib")) else None
+    return require(found, "LibreOffice Writer is not installed (apt-get install libreoffice-writer-nogui)")
+
+
+@pytest.fixture(scope="session")
+def libreoffice_math(libreoffice_writer: str) -> str:
     """``soffice`` with LibreOffice's Math module, which draws a Word document's equations (without
     it Writer prints them as nothing)."""
     from helpers import require
 
+    libreoffice = libreoffice_writer
     program = Path(libreoffice).resolve().parent
     found = libreoffice if any(program.glob("libsmlo.so*")) or any(program.glob("libsm*.dylib")) else None
     return require(found, "LibreOffice Math is not installed (apt-get install libreoffice-math-nogui)")

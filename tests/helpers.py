@@ -525,3 +525,12 @@ def start_serve(notes: Path, env: dict[str, str] | None = None) -> tuple[Any, in
     match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
     assert match, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
     return proc, int(match.group(1))
+
+
+def slide_text(text: str, kind: str = "paragraph", info: str = ""):  # -> SlideText
+    """A slide's block as the deck builder makes it from a parsed block: its text and the typed value
+    ``parse`` reads from it (the fit engine measures values, never text)."""
+    from confnotes.parse.values import value_of
+    from confnotes.slides import SlideText
+
+    return SlideText(text, kind, info, value=value_of(kind, text, info))

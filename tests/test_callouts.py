@@ -73,8 +73,10 @@ def test_unknown_types_and_what_is_no_callout():
 def test_a_callout_as_plain_markdown():
     text = "> [!WARNING] Mind the gap\n> Line one\n>\n> Line two"
     assert quote_body(text) == ("Mind the gap", "Line one\n\nLine two")
-    assert plain_quote(text) == "> **⚠ Mind the gap**\n>\n> Line one\n>\n> Line two"
-    assert plain_quote("> just a quote") == "> just a quote"
+    found = quote_callout(text)
+    assert found is not None and found.body is not None and found.body.body == "Line one\n\nLine two"
+    assert plain_quote(found) == "> **⚠ Mind the gap**\n>\n> Line one\n>\n> Line two"
+    assert quote_callout("> just a quote") is None
 
 
 def _page(tmp_path, cli, to="html"):
@@ -185,9 +187,9 @@ def test_the_fit_engine_measures_a_callouts_list_a_line_an_item():
     """Three short items are three lines in the box (they were measured as one paragraph), so the
     box PPTX draws is tall enough for them and its text is not shrunk."""
     from confnotes.slides.fit import entry_height
-    from confnotes.slides.model import SlideText
+    from helpers import slide_text
 
-    title = entry_height(SlideText("> [!tip] Three habits", "quote"), 1.0)
-    line = entry_height(SlideText("> [!tip] Three habits\n> Write the timeline first", "quote"), 1.0) - title
-    listed = entry_height(SlideText("> [!tip] Three habits\n> - Write it first\n> - Name no one\n> - Publish it", "quote"), 1.0)
+    title = entry_height(slide_text("> [!tip] Three habits", "quote"), 1.0)
+    line = entry_height(slide_text("> [!tip] Three habits\n> Write the timeline first", "quote"), 1.0) - title
+    listed = entry_height(slide_text("> [!tip] Three habits\n> - Write it first\n> - Name no one\n> - Publish it", "quote"), 1.0)
     assert listed - title == pytest.approx(3 * line)

@@ -252,11 +252,11 @@ def test_marp_keeps_hard_breaks_and_quotes_whole():
 
 
 def test_a_fence_left_open_in_a_list_item_is_closed_with_a_long_enough_fence():
-    from confnotes.slides import SlideText
     from confnotes.slides.fit import closed_fence
+    from helpers import slide_text
 
-    assert closed_fence(SlideText("```sh\nmake release", "code", "sh")) == "```sh\nmake release\n```"
-    assert closed_fence(SlideText("````md\n```\nx\n```\n````", "code", "md")) == "````md\n```\nx\n```\n````"
+    assert closed_fence(slide_text("```sh\nmake release", "code", "sh")) == "```sh\nmake release\n```"
+    assert closed_fence(slide_text("````md\n```\nx\n```\n````", "code", "md")) == "````md\n```\nx\n```\n````"
 
 
 # ---------------------------------------------------------------- splits
@@ -350,13 +350,14 @@ COST_TABLE = """# Capacity review
 
 def test_a_tables_columns_are_shared_by_what_they_hold():
     """Columns were shared equally: "93.6%" broke inside while the long first column had room to give."""
-    from confnotes.slides.fit import table_rows, table_widths
+    from confnotes.parse.values import table_value
+    from confnotes.slides.fit import table_widths
     from confnotes.slides.widths import text_em
 
-    text = COST_TABLE.split("\n\n", 2)[2]
-    widths = table_widths(text, 22.0, 1104.0)
+    table = table_value(COST_TABLE.split("\n\n", 2)[2])
+    widths = table_widths(table, 22.0, 1104.0)
     assert abs(sum(widths) - 1104.0) < 0.01
-    for row in table_rows(text):
+    for row in table.all_rows:
         for width, cell in zip(widths, row, strict=True):
             assert all(text_em(word) * 22.0 < width - 20 for word in cell.split()), (cell, width)
     assert widths[0] == max(widths)  # the long first column takes what the others leave

@@ -170,14 +170,13 @@ def test_a_long_paragraph_is_cut_on_slides():
 
 
 def test_a_wide_long_table_is_cut_on_slides():
-    from confnotes.slides.fit import table_rows
     from confnotes.slides.limits import MAX_TABLE_CELLS, MAX_TABLE_COLUMNS
 
     columns, rows = 40, 300
     table = "| " + " | ".join(f"c{j}" for j in range(columns)) + " |\n|" + "---|" * columns + "\n"
     table += "".join("| " + " | ".join(f"r{i}c{j}" for j in range(columns)) + " |\n" for i in range(rows))
     deck = _deck("# Table\n\n## A\n\n" + table)
-    parts = [table_rows(entry.text) for slide in deck.slides for entry in slide.content if entry.kind == "table"]
+    parts = [entry.table.all_rows for slide in deck.slides for entry in slide.content if entry.kind == "table"]
     assert all(len(row) == MAX_TABLE_COLUMNS for part in parts for row in part)
     body = [row for part in parts for row in part[1:]]
     assert (len(body) + 1) * MAX_TABLE_COLUMNS <= MAX_TABLE_CELLS and body[0][0] == "r0c0"

@@ -139,12 +139,12 @@ def _png_pages(pdf: Path, folder: Path, first: int, last: int) -> list[Path]:
 
 
 def test_the_fit_engine_measures_a_formula_by_its_drawing():
-    from confnotes.slides import SlideText
     from confnotes.slides.fit import entry_height
+    from helpers import slide_text
 
-    flat = SlideText("$$\nL = \\lambda W\n$$", "math")
-    tall = SlideText("$$\n\\begin{pmatrix} a \\\\ b \\\\ c \\\\ d \\end{pmatrix}\n$$", "math")
-    as_text = SlideText("L = \\lambda W", "paragraph")
+    flat = slide_text("$$\nL = \\lambda W\n$$", "math")
+    tall = slide_text("$$\n\\begin{pmatrix} a \\\\ b \\\\ c \\\\ d \\end{pmatrix}\n$$", "math")
+    as_text = slide_text("L = \\lambda W", "paragraph")
     assert entry_height(tall, 1.0) > 2.5 * entry_height(flat, 1.0)
     assert entry_height(flat, 1.0) < 1.5 * entry_height(as_text, 1.0)
 

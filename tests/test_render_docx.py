@@ -139,7 +139,8 @@ def test_import_gives_back_the_same_outline(cli, tmp_path):
     assert front["title"] == "Zero-downtime migrations at Acme" and front["speakers"] == ["Amara Okafor", "Jürgen Weiß"]
 
 
-def test_libreoffice_opens_and_prints_it(cli, tmp_path, libreoffice):
+def test_libreoffice_opens_and_prints_it(cli, tmp_path, libreoffice_writer):
+    libreoffice = libreoffice_writer
     import subprocess
 
     from helpers import pdf_text

@@ -13,8 +13,9 @@ type is shown as a note, and lint names it (CN118).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import replace
+
+from confnotes.model.values import BodyLine, Callout, Quote
 
 #: Each type a callout may name, by its canonical kind: the five GitHub has (and Quarto), and
 #: Obsidian's, with their aliases.
@@ -72,15 +73,6 @@ MARKER = re.compile(r"^\[!([A-Za-z][\w-]{0,30})\]([+-]?)[ \t]*(.*)$")
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
-@dataclass(frozen=True, slots=True)
-class Callout:
-    kind: str  # canonical (``KINDS``); ``note`` for a type confnotes does not know
-    title: str  # as written (inline Markdown), or the kind's name
-    fold: str = ""  # "" (not foldable), "-" (folded), "+" (open)
-    known: bool = True  # whether the written type is one of ``KINDS``'
-    written: str = ""  # the type as written
-
-
 def kind_title(kind: str) -> str:
     return kind.capitalize()
 
@@ -97,9 +89,22 @@ def callout(first_line: str) -> Callout | None:
 
 
 def quote_callout(quote_text: str) -> Callout | None:
-    """The callout a quote block (its source, ``>`` markers and all) is, else None."""
+    """The callout a quote block (its source, ``>`` markers and all) is, with its body, else None."""
     first = quote_text.split("\n", 1)[0].lstrip()
-    return callout(first[1:].lstrip() if first.startswith(">") else first) if first.startswith(">") else None
+    found = callout(first[1:].lstrip()) if first.startswith(">") else None
+    if found is None:
+        return None
+    _, body = quote_body(quote_text)
+    return replace(found, body=Quote(body, tuple(body_lines(body))))
+
+
+def quote_value(quote_text: str) -> Quote | Callout:
+    """A quote block's typed value: the callout it opens, else its body and lines."""
+    found = quote_callout(quote_text)
+    if found is not None:
+        return found
+    body = "\n".join(_unquoted(quote_text)).strip("\n")
+    return Quote(body, tuple(body_lines(body)))
 
 
 def div_callout(name: str, fence_text: str) -> Callout | None:
@@ -116,32 +121,19 @@ def div_callout(name: str, fence_text: str) -> Callout | None:
 def quote_body(quote_text: str) -> tuple[str, str]:
     """A callout quote's first line's text (after the marker) and its body, as Markdown without
     the quote's ``>`` markers."""
-    lines = [line.lstrip() for line in quote_text.split("\n")]
-    unquoted = [line[1:][1:] if line.startswith("> ") else line[1:] if line.startswith(">") else line for line in lines]
+    unquoted = _unquoted(quote_text)
     first = MARKER.match(unquoted[0].strip()) if unquoted else None
     return (first.group(3).strip() if first else ""), "\n".join(unquoted[1:]).strip("\n")
 
 
+def _unquoted(quote_text: str) -> list[str]:
+    """A quote's lines with one level of ``>`` markers taken off."""
+    lines = [line.lstrip() for line in quote_text.split("\n")]
+    return [line[1:][1:] if line.startswith("> ") else line[1:] if line.startswith(">") else line for line in lines]
+
+
 #: A line of a list in a callout's body: its indent, marker and text.
 _LIST_LINE = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)")
-
-
-class BodyLine(NamedTuple):
-    """A line a callout's box shows: a paragraph, or one item of a list (``marker`` ``-``, ``1.``…;
-    ``level`` 1 for an item under an item)."""
-
-    text: str
-    marker: str | None = None
-    level: int = 0
-
-    @property
-    def shown(self) -> str:
-        """The line as a box without list markup shows it (PPTX, Word): an item behind its number or
-        a bullet (``•``, ``◦`` under an item), indented by its level."""
-        if self.marker is None:
-            return self.text
-        mark = self.marker if self.marker[0].isdigit() else "•◦"[self.level]
-        return "\u2003" * self.level + f"{mark} {self.text}"
 
 
 def body_lines(body: str) -> list[BodyLine]:
@@ -164,13 +156,10 @@ def body_lines(body: str) -> list[BodyLine]:
     return lines
 
 
-def plain_quote(quote_text: str) -> str:
-    """A callout quote as a plain Markdown quote any viewer shows well (Marp, a text outline):
-    its glyph and title in bold on the first line, its body below; other quotes as they are."""
-    found = quote_callout(quote_text)
-    if found is None:
-        return quote_text
-    _, body = quote_body(quote_text)
+def plain_quote(found: Callout) -> str:
+    """A callout as a plain Markdown quote any viewer shows well (Marp, a text outline): its glyph
+    and title in bold on the first line, its body below."""
+    body = found.body.body if found.body is not None else ""
     lines = [f"> **{GLYPHS[found.kind]} {found.title}**"]
     if body:
         lines += [">", *(f"> {line}" if line else ">" for line in body.split("\n"))]

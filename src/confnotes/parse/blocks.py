@@ -9,6 +9,7 @@ from typing import Any
 from confnotes.model import Block, Span
 from confnotes.parse import recover
 from confnotes.parse.lines import after_close, span_of, verbatim
+from confnotes.parse.values import value_of
 
 _DIRECTIVE = re.compile(r"^\s*<!--\s*confnotes-")
 _COMMENT = re.compile(r"^\s*<!--")
@@ -85,8 +86,13 @@ def paragraph_block(text: str, span: Span, note_lines: bool, content: str | None
     if note_lines and recover.is_note_paragraph(judged):
         return Block("note", text, span, "paragraph")
     if is_image_only(judged):
-        return Block("image", text, span)
+        return typed("image", text, span)
     return Block("paragraph", text, span)
+
+
+def typed(kind: str, text: str, span: Span, info: str = "") -> Block:
+    """A block with the typed value ``parse.values`` reads from its text."""
+    return Block(kind, text, span, info, value_of(kind, text, info))
 
 
 #: token types that are one kind of block each, and nothing more to read
@@ -102,7 +108,7 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
     text = verbatim(lines, a, b, strip, first_col)
     span = span_of(lines, a, b)
     if kind in ("fence", "code_block"):
-        return Block("code", text, span, token.info.strip() if kind == "fence" else "")
+        return typed("code", text, span, token.info.strip() if kind == "fence" else "")
     if kind == "html_block":
         if _DIRECTIVE.match(token.content):
             return Block("directive", text, span)
@@ -114,9 +120,9 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
     if kind == "container_notes":
         return Block("note", text, span, "container")
     if kind == "div_fence":
-        return Block("div", text, span, token.info)
+        return typed("div", text, span, token.info)
     if kind in _SIMPLE:
-        return Block(_SIMPLE[kind], text, span)
+        return typed(_SIMPLE[kind], text, span)
     if kind == "footnote_reference":
         return Block("footnote", text, span, str(token.meta.get("label", "")))
     if kind == "paragraph":

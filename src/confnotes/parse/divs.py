@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from confnotes.model import Block, Entry, List, Node
+from confnotes.callouts import body_lines
+from confnotes.model import UNPRINTED, Block, Entry, List, Node
+from confnotes.model.values import Callout, Quote
 
 _WIDTH = re.compile(r"""\bwidth\s*=\s*["']?(\d{1,3}(?:\.\d+)?)%""")
 
@@ -63,7 +65,7 @@ def paired(content: list[Entry]) -> list[Entry]:
             good.update((opened, closer[opened]))
     for index, entry in enumerate(content):
         if type(entry) is Block and entry.kind == "div" and index not in good and entry.info:
-            out[index] = replace(entry, info="")
+            out[index] = replace(entry, info="", value=None)
     return out
 
 
@@ -78,10 +80,59 @@ def _may_stand(name: str, inside: str) -> bool:
     return not (name == "columns" and inside == "column")
 
 
+#: what a Quarto callout div may hold to be drawn as a box: text and lists
+_BOXABLE = frozenset(("paragraph", "quote", "math"))
+
+
+def _in_box(entry: Entry) -> bool:
+    return (type(entry) is Block and entry.kind in _BOXABLE) or type(entry) is List
+
+
+def _box_lines(entry: Entry) -> list[str]:
+    """The Markdown lines of text or a list inside a callout div (``_in_box``)."""
+    if isinstance(entry, List):
+        return _list_lines(entry)
+    return entry.text.split("\n") if isinstance(entry, Block) else []
+
+
+def _list_lines(lst: List, indent: str = "") -> list[str]:
+    """A list as the Markdown lines a callout's quote holds (``- item``, ``1. item``), what stands
+    under an item indented below it."""
+    lines: list[str] = []
+    for item in lst.items:
+        marker = f"{item.number}{item.delimiter or '.'}" if item.number is not None else (item.marker or "-")
+        head, *rest = item.title.split("\n")
+        pad = indent + " " * (len(marker) + 1)
+        lines += [f"{indent}{marker} {head}".rstrip(), *(f"{pad}{line}" for line in rest)]
+        for entry in item.content:
+            if type(entry) is List:
+                lines += _list_lines(entry, pad)
+            elif type(entry) is Block and entry.kind not in UNPRINTED and entry.kind not in ("reference", "break", "footnote"):
+                lines += [f"{pad}{line}" if line else "" for line in entry.text.split("\n")]
+    return lines
+
+
+def callout_bodies(content: list[Entry]) -> list[Entry]:
+    """Each paired Quarto callout div that holds only text and lists gets its body (the ``Callout``
+    value's ``body`` and ``holds``): every output draws it as one box."""
+    for index, entry in enumerate(content):
+        if type(entry) is not Block or entry.kind != "div" or type(entry.value) is not Callout:
+            continue
+        found = entry.value
+        end = next((k for k in range(index + 1, len(content)) if not _in_box(content[k])), None)
+        closer = content[end] if end is not None else None
+        if end is None or end == index + 1 or not (type(closer) is Block and closer.kind == "div" and closer.info == "end"):
+            continue
+        body = "\n\n".join("\n".join(_box_lines(part)) for part in content[index + 1 : end])
+        content[index] = replace(entry, value=replace(found, body=Quote(body, tuple(body_lines(body))), holds=end - index - 1))
+    return content
+
+
 def pair_all(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
-    """``paired`` in every content sequence of a note (sections, items, the lede), depth-first."""
+    """``paired`` in every content sequence of a note (sections, items, the lede), depth-first; each
+    callout div with its body."""
     out: list[Entry] = []
-    for entry in paired(list(content)):
+    for entry in callout_bodies(paired(list(content))):
         if type(entry) is Node and entry.content:
             entry = replace(entry, content=pair_all(entry.content))
         elif type(entry) is List:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from confnotes.model import ITEM, Block, List, Span
+from confnotes.model import ITEM, List, Span
 from confnotes.parse import recover
-from confnotes.parse.blocks import make_block
+from confnotes.parse.blocks import make_block, paragraph_block
 from confnotes.parse.glyphs import GlyphRun
 from confnotes.parse.lines import after_close
 from confnotes.parse.state import ParseState
@@ -150,12 +150,12 @@ def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeB
         if lead and (first_line or not item.title):
             item.title = "\n".join([item.title, *lead]).strip("\n")
         elif lead:
-            item.add(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
+            item.add(paragraph_block("\n".join(lead), Span(a + 1, a + len(lead)), False))
         return
     if glyph_lines:
         lead = glyph_run(state, item).feed(a, b)
         if lead:
-            item.add(Block("paragraph", "\n".join(lead), Span(a + 1, a + len(lead))))
+            item.add(paragraph_block("\n".join(lead), Span(a + 1, a + len(lead)), False))
         return
     item.end_glyphs()
     item.add(make_block(lines, tokens, index, "paragraph", state.options.note_lines, item.content_col))

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     """What a slide shows, as plain text in its order: ``(text, level, label)`` per item or block."""
-    from confnotes.slides.fit import code_lines, table_rows
+    from confnotes.callouts import plain_quote
+    from confnotes.model.values import Callout
 
     lines: list[tuple[str, int, str | None]] = []
     for entry in slide.content:
@@ -33,12 +34,10 @@ def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
             lines.append((number + plain(entry.text), entry.level, None if entry.label is None else plain(entry.label)))
         elif entry.kind in ("code", "diagram"):  # the code (a diagram's source) itself, not its fence and language
             lines.append((" ".join(" ".join(code_lines(entry)).split()), 0, None))
-        elif entry.kind == "table":
-            lines.append((" | ".join(" ".join(plain(cell) for cell in row) for row in table_rows(entry.text)), 0, None))
-        elif entry.kind == "quote":  # a callout as its glyph and title in bold, then its body
-            from confnotes.callouts import plain_quote
-
-            lines.append((" ".join(plain(plain_quote(entry.text)).split()), 0, None))
+        elif (table := entry.table) is not None:
+            lines.append((" | ".join(" ".join(plain(cell) for cell in row) for row in table.all_rows), 0, None))
+        elif type(entry.value) is Callout:  # a callout as its glyph and title in bold, then its body
+            lines.append((" ".join(plain(plain_quote(entry.value)).split()), 0, None))
         else:
             lines.append((" ".join(plain(entry.text).split()), 0, None))
     return lines
@@ -81,9 +80,12 @@ def cropped_pictures(deck: Deck, base_dir: Path | None) -> list[str]:
 
 def _picture_size(entry: SlideText, base_dir: Path | None) -> tuple[float, float] | None:
     if entry.kind == "diagram":
-        from confnotes.diagrams import draw, drawn_size, language
+        from confnotes.diagrams import draw, drawn_size
+        from confnotes.model.values import Diagram
 
-        drawn = draw(language(entry.info) or "dot", "\n".join(code_lines(SlideText(entry.text, "code", entry.info))))
+        if type(entry.value) is not Diagram:
+            return None
+        drawn = draw(entry.value.tool, entry.value.source)
         return drawn_size(drawn.svg) if drawn.svg else None
     from confnotes.images import local_image
     from confnotes.slides.fit import IMAGE_REF

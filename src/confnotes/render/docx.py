@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import NotesError, render_error
+from confnotes.escape import xml_safe
 from confnotes.model import Block, Document, List, Node
+from confnotes.model.values import Callout, Code, Diagram, Math, Quote, Table
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.options import RenderOptions
 
@@ -33,6 +35,9 @@ MAX_REFERENCE_BYTES = 32 * 1024 * 1024
 #: A picture is at most this wide (inches): the text's width on A4 and Letter with Word's margins.
 MAX_PICTURE_INCHES = 6.0
 CODE_STYLE = "Source Code"
+#: The size (px) a table's text is measured at to share the text's width among its columns: Word's
+#: 11 pt body.
+TABLE_PX = 14.7
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
@@ -173,24 +178,27 @@ class _Writer:
             return
         if kind == "note":
             self.speaker_note(block)
-        elif kind == "code":
-            self.code(block.text)
-        elif kind == "table":
-            self.table(block.text)
-        elif kind == "quote":
-            self.quote(block.text)
+        elif type(block.value) is Diagram:
+            self.diagram(block.value)
+        elif type(block.value) is Code:
+            self.code(block.value)
+        elif type(block.value) is Table:
+            self.table(block.value)
+        elif type(block.value) in (Quote, Callout):
+            self.quote(block.value)  # type: ignore[arg-type]
         elif kind == "math":
-            self.formula(block.text, style)
+            self.formula(block, style)
         else:
             self.text(block.text, style)
 
-    def formula(self, text: str, style: str | None) -> None:
+    def formula(self, block: Block, style: str | None) -> None:
         """A display formula as a Word equation on its own line; its TeX as text where no output can
         read it (with the warning every output gives)."""
-        from confnotes.math import MathError, display_tex
+        from confnotes.math import MathError
         from confnotes.omml import omml
 
-        tex = display_tex(text)
+        text = block.text
+        tex = block.value.tex if type(block.value) is Math else None
         try:
             equation = omml(tex, True) if tex is not None else None
         except MathError as exc:
@@ -238,12 +246,34 @@ class _Writer:
                 descr[0].set("descr", alt)
         return True
 
-    def code(self, text: str) -> None:
-        lines = text.split("\n")
-        if lines and lines[0].lstrip().startswith(("```", "~~~")):
-            lines = lines[1:]
-        if lines and lines[-1].strip() in ("```", "~~~", "````"):
-            lines = lines[:-1]
+    def diagram(self, diagram: Diagram) -> None:
+        """A diagram as the picture every output draws (``confnotes.diagrams``' cache), its source in
+        the alt text; as code, with the warning every output gives, where it is not drawn here."""
+        from docx.shared import Inches
+
+        from confnotes.diagrams import diagram_name, draw, drawn_size, png, shown_as_code
+
+        drawn = draw(diagram.tool, diagram.source)
+        size = drawn_size(drawn.svg) if drawn.svg is not None else None
+        if drawn.svg is None or size is None:
+            self.warnings.append(shown_as_code(diagram.tool, diagram.source, drawn.problem or "it has no size"))
+            self.code(diagram.code)
+            return
+        width = min(MAX_PICTURE_INCHES, size[0] / 96)
+        try:
+            self.word.add_picture(io.BytesIO(png(drawn.svg, int(2 * 96 * width))), width=Inches(width))
+        except Exception as exc:  # noqa: BLE001 - resvg and python-docx raise many kinds for a bad drawing
+            self.warnings.append(shown_as_code(diagram.tool, diagram.source, str(exc) or type(exc).__name__))
+            self.code(diagram.code)
+            return
+        self.last = self.word.paragraphs[-1]
+        self.last.alignment = 1  # centred
+        descr = self.last._p.xpath(".//wp:docPr")  # noqa: SLF001 - the picture's alt text
+        if descr:
+            descr[0].set("descr", xml_safe(f"{diagram_name(diagram.tool)}: " + " ".join(diagram.source.split())[:500]))
+
+    def code(self, code: Code) -> None:
+        lines = code.lines
         paragraph = self.word.add_paragraph(style=CODE_STYLE)
         run = paragraph.add_run()
         for index, line in enumerate(lines):
@@ -252,39 +282,45 @@ class _Writer:
             run.add_text(line)
         self.last = paragraph
 
-    def quote(self, text: str) -> None:
-        from confnotes.callouts import quote_body, quote_callout
-
-        found = quote_callout(text)
-        if found is not None:
+    def quote(self, value: Quote | Callout) -> None:
+        """A quote in *Quote*, a callout in *Intense Quote* under its title; a list inside either
+        keeps its items, each a paragraph behind its bullet or number."""
+        style, lines = "Quote", value.lines if type(value) is Quote else ()
+        if type(value) is Callout:
             from docx.shared import RGBColor
 
-            from confnotes.callouts import COLOURS, GLYPHS, body_lines
+            from confnotes.callouts import COLOURS, GLYPHS
 
-            _, body = quote_body(text)
-            title = self.paragraph(f"{GLYPHS[found.kind]} {found.title}", "Intense Quote", bold=True)  # its kind's sign, as Marp's
+            title = self.paragraph(f"{GLYPHS[value.kind]} {value.title}", "Intense Quote", bold=True)  # its kind's sign, as Marp's
             for run in title.runs:
-                run.font.color.rgb = RGBColor.from_string(COLOURS[found.kind])
-            for line in body_lines(body):  # a list's items each a line behind its bullet or number
-                self.last = self.paragraph(line.shown, "Intense Quote")
-            return
-        body = "\n".join(line[1:].lstrip() if line.lstrip().startswith(">") else line for line in text.split("\n"))
-        for part in re.split(r"\n\s*\n", body.strip()):
-            self.last = self.paragraph(part, "Quote")
+                run.font.color.rgb = RGBColor.from_string(COLOURS[value.kind])
+            self.last = title
+            style, lines = "Intense Quote", value.body.lines if value.body is not None else ()
+        for line in lines:
+            self.last = self.paragraph(line.shown, style)
 
-    def table(self, text: str) -> None:
+    def table(self, value: Table) -> None:
+        """A table in *Table Grid*, its columns as wide as the fit engine shares the text's width
+        among them (``slides.fit.table_widths``: a column gets room for its longest word first)."""
         from docx.enum.text import WD_ALIGN_PARAGRAPH
+        from docx.shared import Emu
 
-        from confnotes.slides.fit import table_alignments, table_rows
+        from confnotes.slides.fit import table_widths
 
-        cells = table_rows(text)  # (a pipe escaped in a cell stays in it)
-        aligns = table_alignments(text)
+        cells = value.all_rows  # (a pipe escaped in a cell stays in it)
+        aligns = value.aligns
         align = {"left": WD_ALIGN_PARAGRAPH.LEFT, "center": WD_ALIGN_PARAGRAPH.CENTER, "right": WD_ALIGN_PARAGRAPH.RIGHT}
-        width = max(len(row) for row in cells)
+        width = value.columns
         table = self.word.add_table(rows=len(cells), cols=width)
         table.style = "Table Grid"
+        table.autofit = False
+        shares = table_widths(value, TABLE_PX, MAX_PICTURE_INCHES * 96)
+        widths = [Emu(int(914400 * MAX_PICTURE_INCHES * share / sum(shares))) for share in shares]
+        for c, column in enumerate(table.columns):
+            column.width = widths[c]
         for r, row in enumerate(cells):
             for c in range(width):
+                table.cell(r, c).width = widths[c]  # Word lays a table out by its cells' widths
                 paragraph = table.cell(r, c).paragraphs[0]
                 self.runs(paragraph, row[c] if c < len(row) else "", bold=r == 0)
                 if c < len(aligns) and aligns[c]:  # as the delimiter row says (--: right, :-: centre)

@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from confnotes.images import image_warning, locate, shown_source
 from confnotes.model import Block, note_text
+from confnotes.model.values import Callout, Diagram
 from confnotes.parse.recover import split_label
 
 _SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
@@ -288,6 +289,8 @@ class InlineRenderer:
             return self.blocks(note_text(block))
         if block.kind == "div" and block.info:  # a fenced div's fence, paired (parse.divs): its tag
             return self.div(block)
+        if block.kind == "quote" and type(block.value) is Callout:
+            return self.callout(block.value, block.text)
         if block.kind == "table" and (cells := table_cells(block.text)) > MAX_PAGE_TABLE_CELLS:
             self.warnings.append(
                 f"table of {cells:,} cells (line {block.span.start}) shown as its text: a page lays out at most "
@@ -295,6 +298,17 @@ class InlineRenderer:
             )
             return Markup(self._code_html(block.text, ""))
         return self.blocks(block.text)
+
+    def entry(self, entry: Any) -> Markup:
+        """A block of a slide (``SlideText``) as HTML: a callout as its box, the rest as written."""
+        if entry.kind == "quote" and type(entry.value) is Callout:
+            return self.callout(entry.value, entry.text)
+        return self.blocks(entry.text)
+
+    def callout(self, found: Callout, text: str) -> Markup:
+        """A callout quote (its source ``text``) as a box in its kind's colour under its title; a
+        foldable one (``-``, ``+``) a ``<details>`` on screen (a printed page and a slide show it open)."""
+        return Markup(self.md.render(text, {**self._env(), "callout": found}))
 
     def div(self, block: Block) -> Markup:
         """A fenced div's fence as the page's tag: ``columns`` a responsive grid of its columns (a
@@ -306,10 +320,8 @@ class InlineRenderer:
 
             share = width(block.text)
             return Markup(f'<div class="column" style="flex: {share * 100:.0f} 1 0">' if share else '<div class="column">')
-        from confnotes.callouts import div_callout
-
-        found = div_callout(block.info, block.text)
-        if found is not None:  # Quarto's ::: {.callout-note title="…"}
+        found = block.value
+        if type(found) is Callout:  # Quarto's ::: {.callout-note title="…"}
             title = f'<p class="callout-title">{self.inline(found.title)}</p>'
             return Markup(f'<div class="callout callout-{found.kind}" role="note">{title}')
         return Markup(f'<div class="{escape(block.info)}">')
@@ -406,18 +418,16 @@ class InlineRenderer:
             return (tex, frozenset([*styles, "math", *(["display"] if display else [])]), href)
         return (linear(tex), frozenset([*styles, "math"]), href)
 
-    def slide_code(self, text: str, info: str, scale: float, whole: str = "", first: int = 0, box_w: float | None = None) -> Markup:
-        """A code block on a slide: highlighted (Pygments), at the fit engine's size, long lines
-        wrapped where the fit engine measured them (in its column, ``box_w`` px), each
-        continuation behind a mark."""
-        from confnotes.slides import SlideText
-        from confnotes.slides.fit import code_columns, code_lines
-        from confnotes.slides.geometry import BOX_W, CODE, CODE_MIN
+    def slide_code(self, entry: Any) -> Markup:
+        """A code block on a slide (a ``SlideText``): highlighted (Pygments), at the fit engine's
+        size; a long line wraps by CSS alone (``white-space: pre-wrap``), where the fit engine
+        measured it wrapping, so a copied command stays one line."""
+        from confnotes.slides.fit import code_lines
 
-        columns = code_columns(max(CODE_MIN, CODE[0] * scale), box_w or BOX_W)
-        lines = code_lines(SlideText(text, "code", info))
+        info = entry.info
         label = f' data-lang="{escape(info)}"' if info else ""
-        return Markup(f'<pre class="code highlight"{label}><code>' + _code_lines_html(lines, info, columns, whole, first) + "</code></pre>")
+        html = _code_lines_html(code_lines(entry), info, None, entry.whole, entry.first)
+        return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
 
     def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is
@@ -486,15 +496,15 @@ class InlineRenderer:
         names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else []), *([f"layout-{slide.layout}"] if slide.layout else [])]
         return Markup("".join(f" {escape(name)}" for name in names))
 
-    def slide_table(self, text: str, scale: float, box_w: float) -> Markup:
+    def slide_table(self, entry: Any, scale: float, box_w: float) -> Markup:
         """A slide's table with its columns' widths (``slides.fit.table_widths``), the widths the
         fit engine measured its rows by: a column gets room for its longest word before any shares."""
         from confnotes.slides.fit import table_widths
         from confnotes.slides.geometry import sizes
 
-        widths = table_widths(text, sizes(scale)["table"], box_w)
+        widths = table_widths(entry.table, sizes(scale)["table"], box_w)
         cols = "".join(f'<col style="width: {100 * width / sum(widths):.2f}%">' for width in widths)
-        html = str(self.blocks(text))
+        html = str(self.blocks(entry.text))
         at = html.find("<table")
         end = html.find(">", at) + 1 if at >= 0 else -1
         return Markup(html[:end] + f"<colgroup>{cols}</colgroup>" + html[end:]) if end > 0 else Markup(html)
@@ -525,14 +535,11 @@ class InlineRenderer:
         veil = f"linear-gradient({tint}, {tint})"
         return Markup(f' style="background: {veil}, url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
 
-    def slide_diagram(self, text: str, info: str) -> Markup:
-        """A diagram block on a slide (its fenced source): drawn, or as code when it cannot be."""
-        from confnotes.slides import SlideText
-        from confnotes.slides.fit import code_lines
-
-        source = "\n".join(code_lines(SlideText(text, "code", info)))
-        drawn = self.diagram(info, source)
-        return Markup(drawn) if drawn is not None else self.slide_code(text, info, 1.0)
+    def slide_diagram(self, entry: Any) -> Markup:
+        """A diagram block on a slide: drawn, or as code when it cannot be."""
+        value = entry.value
+        drawn = self.diagram(entry.info, value.source) if type(value) is Diagram else None
+        return Markup(drawn) if drawn is not None else self.slide_code(entry)
 
     def _html(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Raw HTML as written if the config allows it; otherwise its text without its tags (a
@@ -546,11 +553,12 @@ class InlineRenderer:
         return str(escape(html_unescape(text)))
 
     def _callouts(self, state: Any) -> None:
-        """A markdown-it core rule: a quote that opens with ``[!TYPE]`` (GitHub, Obsidian) becomes a
-        callout box, its first line's rest (or its type) the title; a foldable one (``-``, ``+``) a
-        ``<details>`` on screen (a printed page shows it open)."""
-        from confnotes.callouts import callout
-
+        """A markdown-it core rule: the quote of a block ``parse`` read as a callout (``callout`` in
+        the render's env) becomes its box, its first line's rest (or its type) the title; a foldable
+        one (``-``, ``+``) a ``<details>`` on screen (a printed page shows it open)."""
+        found_callout = state.env.get("callout")
+        if found_callout is None:
+            return
         tokens, opened = state.tokens, list[str | None]()
         index = 0
         while index < len(tokens):
@@ -560,8 +568,9 @@ class InlineRenderer:
                 token.tag = tag or token.tag
             elif token.type == "blockquote_open":
                 found = None
-                if index + 2 < len(tokens) and tokens[index + 1].type == "paragraph_open" and tokens[index + 2].type == "inline":
-                    found = callout(tokens[index + 2].content.split("\n", 1)[0])
+                first = index + 2 < len(tokens) and tokens[index + 1].type == "paragraph_open" and tokens[index + 2].type == "inline"
+                if not opened and first:
+                    found, found_callout = found_callout, None  # the block's own quote, not one inside it
                 if found is None:
                     opened.append(None)
                 else:

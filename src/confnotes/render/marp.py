@@ -24,7 +24,7 @@ from pathlib import Path
 
 from confnotes.images import locate, shown_source
 from confnotes.model import Document
-from confnotes.parse.blocks import is_image_only
+from confnotes.model.values import Callout, Diagram
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
 from confnotes.render.marp_guard import (
     code_pieces,
@@ -38,7 +38,7 @@ from confnotes.render.marp_guard import (
 )
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
-from confnotes.slides.fit import IMAGE_REF, closed_fence, code_lines
+from confnotes.slides.fit import IMAGE_REF, closed_fence
 from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, MIN_IMAGE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
 from confnotes.slides.layouts import BIG, COLUMN_GAP, LAYOUT_TITLE, QUOTE
@@ -82,11 +82,7 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
     def safe(text: str, slide: Slide | None = None, kind: str = "") -> str:
         if kind == "code":
             return text if remote else quiet_code_emoji(text)
-        if kind == "quote":  # a callout as a quote with its title in bold (Marp has no callouts)
-            from confnotes.callouts import plain_quote
-
-            text = plain_quote(text)
-        if kind in ("paragraph", "quote") and not is_image_only(text):
+        if kind in ("paragraph", "quote"):
             text = joined_lines(text)
         text = IMAGE_REF.sub(lambda match: _image(match, slide, (base_dir, output_dir), remote, warnings), text)
         if "[^" in text and numbers:
@@ -117,10 +113,11 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
 
     def diagram(run: SlideText, slide: Slide) -> str:
         drawn = _diagram(run, slide, warnings)
-        return drawn if drawn is not None else code(SlideText(run.text, "code", run.info))
+        return drawn if drawn is not None else code(run)
 
     helpers = {
         "safe": safe,
+        "block": lambda run, slide, kind=None: safe(*_as_shown(run, kind, slide)),
         "sizes": slide_style,
         "items": item_lines,
         "code": code,
@@ -173,15 +170,27 @@ def _picture(run: SlideText, slide: Slide, folders: tuple[Path | None, Path | No
     return _image(match, None, folders, False, warnings) if match is not None else run.text
 
 
+def _as_shown(run: SlideText, kind: str | None, slide: Slide) -> tuple[str, Slide, str]:
+    """A block's Markdown on ``slide`` and as what kind (``kind``, if not its own): a callout as a
+    quote with its title in bold (Marp has no callouts)."""
+    if type(run.value) is Callout:
+        from confnotes.callouts import plain_quote
+
+        return plain_quote(run.value), slide, "quote"
+    return run.text, slide, run.kind if kind is None else kind
+
+
 def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
     """A drawn diagram as a PNG in the file (Marp shows no SVG ``data:`` image), sized for its
     slide; None, with a warning, when it is not drawn here (the code is shown)."""
     import base64
 
-    from confnotes.diagrams import diagram_name, draw, language, png
+    from confnotes.diagrams import diagram_name, draw, png
 
-    tool = language(run.info) or "dot"
-    drawn = draw(tool, "\n".join(code_lines(SlideText(run.text, "code", run.info))))
+    if type(run.value) is not Diagram:
+        return None
+    tool = run.value.tool
+    drawn = draw(tool, run.value.source)
     if drawn.svg is None:
         warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
         return None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
+from confnotes.model.values import Callout
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
@@ -88,65 +89,25 @@ def _fold(node: Node) -> str:
 _SHOWN_AS_IS = frozenset(("code", "table", "image", "math"))
 
 
-#: what a Quarto callout div may hold to be drawn as a box on a slide: text and lists
-_BOXABLE = frozenset(("paragraph", "quote", "math"))
-
-
-def _in_box(entry: Entry) -> bool:
-    return (type(entry) is Block and entry.kind in _BOXABLE) or type(entry) is List
-
-
-def _box_lines(entry: Entry) -> list[str]:
-    """The Markdown lines of text or a list inside a callout div (``_in_box``)."""
-    if isinstance(entry, List):
-        return _list_lines(entry)
-    return entry.text.split("\n") if isinstance(entry, Block) else []
-
-
-def _list_lines(lst: List, indent: str = "") -> list[str]:
-    """A list as the Markdown lines a callout's quote holds (``- item``, ``1. item``), what stands
-    under an item indented below it."""
-    lines: list[str] = []
-    for item in lst.items:
-        marker = f"{item.number}{item.delimiter or '.'}" if item.number is not None else (item.marker or "-")
-        head, *rest = item.title.split("\n")
-        pad = indent + " " * (len(marker) + 1)
-        lines += [f"{indent}{marker} {head}".rstrip(), *(f"{pad}{line}" for line in rest)]
-        for entry in item.content:
-            if type(entry) is List:
-                lines += _list_lines(entry, pad)
-            elif type(entry) is Block and entry.kind not in _OFF_SLIDE:
-                lines += [f"{pad}{line}" if line else "" for line in entry.text.split("\n")]
-    return lines
-
-
 def boxed(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
-    """Quarto's callout divs (``::: {.callout-tip title="…"}`` … ``:::``) holding text and lists, as
-    the callout quote every deck format draws as a box (``> [!tip] …``); others as they are."""
-    from confnotes.callouts import div_callout
-
-    if not any(type(e) is Block and e.kind == "div" and e.info.startswith("callout-") for e in content):
+    """Quarto's callout divs holding text and lists (``parse.divs``: their ``Callout`` has a body)
+    as the callout quote every deck format draws as a box (``> [!tip] …``); others as they are."""
+    if not any(type(e) is Block and type(e.value) is Callout and e.value.body is not None for e in content):
         return content
     out: list[Entry] = []
     index = 0
     while index < len(content):
         entry = content[index]
-        found = div_callout(entry.info, entry.text) if type(entry) is Block and entry.kind == "div" and entry.info else None
-        end = next((k for k in range(index + 1, len(content)) if not _in_box(content[k])), None)
-        closer = content[end] if end is not None else None
-        if (
-            found is None
-            or end is None
-            or end == index + 1
-            or not (type(closer) is Block and closer.kind == "div" and closer.info == "end")
-        ):
+        found = entry.value if type(entry) is Block and entry.kind == "div" else None
+        if type(found) is not Callout or found.body is None:
             out.append(entry)
             index += 1
             continue
-        inner = [_box_lines(part) for part in content[index + 1 : end]]
-        body = "\n>\n".join("\n".join(f"> {line}" if line else ">" for line in lines) for lines in inner)
-        text = f"> [!{found.written}] {found.title}\n{body}"
-        out.append(Block("quote", text, Span(entry.span.start, closer.span.end)))
+        end = index + 1 + found.holds
+        closer = content[end]
+        quoted = "\n".join(f"> {line}" if line else ">" for line in found.body.body.split("\n"))
+        text = f"> [!{found.written}] {found.title}\n{quoted}"
+        out.append(Block("quote", text, Span(entry.span.start, closer.span.end), value=found))
         index = end + 1
     return tuple(out)
 
@@ -155,10 +116,10 @@ def _shown(block: Block) -> SlideText:
     """A block as slide content; a diagram's fence (```` ```mermaid ````, ```` ```dot ````) is a
     ``diagram`` where its tool is installed (measured as a picture), else code."""
     if block.kind == "code" and block.info and len(block.text) <= MAX_SOURCE and shown_as_drawing(block.info):
-        return SlideText(block.text, "diagram", block.info)
+        return SlideText(block.text, "diagram", block.info, value=block.value)
     if block.kind == "div":  # a fence of a fenced div (read by slides.layouts), or, paired with nothing, text
-        return SlideText(block.text, "div" if block.info else "paragraph", block.info)
-    return SlideText(block.text, block.kind, block.info)
+        return SlideText(block.text, "div" if block.info else "paragraph", block.info, value=block.value)
+    return SlideText(block.text, block.kind, block.info, value=block.value)
 
 
 def _bullet(node: Node, level: int, number: str | None) -> SlideItem:

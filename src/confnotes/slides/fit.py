@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from confnotes.callouts import body_lines, quote_body, quote_callout
 from confnotes.images import local_image
+from confnotes.model.values import Callout, Code, Math, Table
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_H,
@@ -48,7 +48,7 @@ from confnotes.slides.geometry import (
     TITLE_BOX_H,
     sizes,
 )
-from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, is_image
+from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, code_entry, is_image, table_entry
 from confnotes.slides.split import carry_over
 from confnotes.slides.widths import text_em, wrap_count
 
@@ -104,8 +104,8 @@ def images_in(entry: SlideEntry) -> int:
         return 1
     if is_image(entry):
         return len(_IMAGE.findall(entry.text))
-    if type(entry) is SlideText and entry.kind == "table" and "![" in entry.text:
-        return sum(1 for row in table_rows(entry.text) if any(_IMAGE.search(cell) for cell in row))
+    if type(entry) is SlideText and (table := entry.table) is not None and "![" in entry.text:
+        return sum(1 for row in table.all_rows if any(_IMAGE.search(cell) for cell in row))
     return 0
 
 
@@ -113,17 +113,12 @@ def images_in(entry: SlideEntry) -> int:
 
 
 def code_lines(entry: SlideText) -> list[str]:
-    """The lines of a code block's source (fences and indentation of indented code removed)."""
-    lines = entry.text.split("\n")
-    opener = _FENCE.match(lines[0]) if lines else None
-    if opener:
-        fence = opener.group(1)
-        lines = lines[1:]
-        if lines and re.fullmatch(rf"\s*{fence[0]}{{{len(fence)},}}\s*", lines[-1]):
-            lines = lines[:-1]
-    elif all(line.startswith("    ") or not line.strip() for line in lines):
-        lines = [line[4:] for line in lines]
-    return [line.expandtabs(4) for line in lines] or [""]
+    """The lines of a code block's source (fences and indentation of indented code removed), as
+    ``parse`` read them (``model.values.Code``)."""
+    code = entry.code
+    if code is None:
+        raise TypeError(f"a {entry.kind} entry without its code")
+    return list(code.lines)
 
 
 def closed_fence(entry: SlideText) -> str:
@@ -161,48 +156,19 @@ def fence(entry: SlideText, lines: list[str], first: int = 0) -> SlideText:
     """A part of a code block, from its line ``first`` on, as a block of its own (same language),
     remembering the whole block so renderers highlight the part as the whole would colour it."""
     whole = entry.whole or "\n".join(code_lines(entry))
-    return SlideText("```" + entry.info + "\n" + "\n".join(lines) + "\n```", "code", entry.info, whole, entry.first + first)
+    code = entry.code or Code("", "", ())
+    return code_entry(Code(code.language, code.attributes, tuple(lines)), entry.info, whole, entry.first + first)
 
 
 # ------------------------------------------------------------------ tables
 
 
-#: A pipe table's delimiter row (``|:--|:-:|--:|``).
-_DELIMITER_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
-
-
-def table_rows(text: str) -> list[list[str]]:
-    """A pipe table's rows of cell texts (the delimiter row removed)."""
-    rows = []
-    for index, line in enumerate(text.strip().split("\n")):
-        if index == 1 and _DELIMITER_ROW.fullmatch(line):
-            continue
-        core = line.strip()
-        core = core[1:] if core.startswith("|") else core
-        core = core[:-1] if core.endswith("|") and not core.endswith("\\|") else core
-        rows.append([cell.strip() for cell in re.split(r"(?<!\\)\|", core)])
-    return rows
-
-
-def table_alignments(text: str) -> list[str]:
-    """Each column's alignment as the delimiter row says it (``:--`` left, ``:-:`` centre, ``--:``
-    right, ``---`` ``""``: the output's own)."""
-    lines = text.strip().split("\n")
-    if len(lines) < 2 or not _DELIMITER_ROW.fullmatch(lines[1]):
-        return []
-    core = lines[1].strip().strip("|")
-    out = []
-    for cell in core.split("|"):
-        cell = cell.strip()
-        left, right = cell.startswith(":"), cell.endswith(":")
-        out.append("center" if left and right else "right" if right else "left" if left else "")
-    return out
-
-
-def table_part(text: str, body: range) -> SlideText:
-    """The table's header, delimiter and the body rows in ``body`` as a table of its own."""
-    lines = text.strip().split("\n")
-    return SlideText("\n".join(lines[:2] + [lines[2 + index] for index in body]), "table")
+def table_part(entry: SlideText, body: range) -> SlideText:
+    """The table's header and the body rows in ``body`` as a table of its own."""
+    table = entry.table
+    if table is None:
+        raise TypeError("a table entry without its table")
+    return table_entry(table.part(body), entry.info)
 
 
 # ------------------------------------------------------------------ measuring
@@ -223,22 +189,22 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
         size = px["code"]
         count = len(wrapped_code(code_lines(entry), code_columns(size, box_w)))
         return count * size * CODE[1] + 2 * CODE_PAD[0] + CODE[2] * scale
-    if kind == "table":
-        return _table_height(entry.text, px["table"], box_w) + TABLE[2] * scale
+    if kind == "table" and entry.table is not None:
+        return _table_height(entry.table, px["table"], box_w) + TABLE[2] * scale
     if kind == "diagram" or is_image(entry):
         return MIN_IMAGE * images_in(entry) + TEXT[2] * scale
     size = px["text"]
     text = entry.text
-    if kind == "math" and (drawn := display_math(text, size)) is not None:
+    if type(entry.value) is Math and (drawn := display_math(entry.value, size)) is not None:
         return drawn + TEXT[2] * scale
-    if kind == "quote" and (found := quote_callout(text)) is not None:  # a box: title, body, padding
-        _, body = quote_body(text)
+    found = entry.value
+    if kind == "quote" and type(found) is Callout:  # a box: title, body, padding
         inner = box_w - 2 * CALLOUT_PAD[1] * scale - CALLOUT_PAD[3]
         lines = wrap_count(plain(found.title), inner * 0.92, size, "body")  # the title is bold: a little wider
         # a paragraph wraps in the box; a list's items each start a line, behind their bullet
         lines += sum(
             wrap_count(plain(line.text), inner - (1.1 + 1.3 * line.level) * size * (line.marker is not None), size)
-            for line in body_lines(body)
+            for line in (found.body.lines if found.body is not None else ())
         )
         return lines * size * TEXT[1] + (2 * CALLOUT_PAD[0] + CALLOUT_PAD[2]) * scale + TEXT[2] * scale
     if kind == "quote":
@@ -251,15 +217,13 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     return height
 
 
-def display_math(text: str, size: float) -> float | None:
+def display_math(formula: Math, size: float) -> float | None:
     """The height in px of a display formula block (``$$…$$``) at text ``size``, as deck.css draws it
     (1.15 times the text, line height 1); None for TeX that cannot be typeset (it is shown as text,
     and measured so)."""
-    from confnotes.math import MathError, display_tex, svg
+    from confnotes.math import MathError, svg
 
-    tex = display_tex(text)
-    if tex is None:
-        return None
+    tex = formula.tex
     try:
         drawn = svg(tex, True, 20.0)
     except MathError:
@@ -267,18 +231,18 @@ def display_math(text: str, size: float) -> float | None:
     return drawn.height / 20.0 * size * 1.15
 
 
-def _table_height(text: str, size: float, box_w: float) -> float:
-    return 1.0 + sum(table_row_heights(text, size, box_w, MIN_IMAGE))
+def _table_height(table: Table, size: float, box_w: float) -> float:
+    return 1.0 + sum(table_row_heights(table, size, box_w, MIN_IMAGE))
 
 
 @lru_cache(maxsize=4096)
-def table_widths(text: str, size: float, box_w: float) -> tuple[float, ...]:
+def table_widths(table: Table, size: float, box_w: float) -> tuple[float, ...]:
     """Each column's width in px, the box shared by what the columns hold, as a browser's automatic
     table layout shares it: every column first gets its header's longest word (a header never
     breaks inside a word while the box has room), then its longest word (a number such as "93.6%"
     does not break while another column has room), then the rest of the box in proportion to how
-    much more its longest cell wants. Every deck output lays a table out by these widths."""
-    rows = table_rows(text)
+    much more its longest cell wants. Every deck output, and Word, lays a table out by these widths."""
+    rows = table.all_rows
     columns = max((len(row) for row in rows), default=1)
     pad = 2 * CELL_PAD[1] + 1
     head, least, most = [float(pad)] * columns, [float(pad)] * columns, [float(pad)] * columns
@@ -301,12 +265,12 @@ def table_widths(text: str, size: float, box_w: float) -> tuple[float, ...]:
     return tuple(box_w * width / sum(head) for width in head)  # even the headers' words break: in proportion
 
 
-def table_row_heights(text: str, size: float, box_w: float, image_h: float) -> list[float]:
+def table_row_heights(table: Table, size: float, box_w: float, image_h: float) -> list[float]:
     """Each row's height in px: its tallest cell's wrapped lines in its column's width
     (``table_widths``), and ``image_h`` more for a row of images (``display: block`` above any text
     in the cell, side by side across the row)."""
-    rows = table_rows(text)
-    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(text, size, box_w)]
+    rows = table.all_rows
+    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(table, size, box_w)]
     heights = []
     for row in rows:
         pictured = any(_IMAGE.search(cell) for cell in row)
@@ -410,18 +374,15 @@ def _steps_for(slide: Slide) -> tuple[float, ...]:
     tables = [entry for entry in slide.content if type(entry) is SlideText and entry.kind == "table"]
     if not tables:
         return STEPS
-    allowed = tuple(scale for scale in STEPS if all(_headers_fit(table.text, scale) for table in tables))
+    allowed = tuple(scale for scale in STEPS if all(_headers_fit(table.table, scale) for table in tables if table.table is not None))
     return allowed or (FLOOR,)
 
 
 @lru_cache(maxsize=4096)
-def _headers_fit(text: str, scale: float) -> bool:
-    rows = table_rows(text)
-    if not rows:
-        return True
+def _headers_fit(table: Table, scale: float) -> bool:
     size = sizes(scale)["table"]
-    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(text, size, BOX_W)]
-    return all(text_em(word, "bold") * size <= cells_w[index] for index, cell in enumerate(rows[0]) for word in plain(cell).split())
+    cells_w = [width - 2 * CELL_PAD[1] - 1 for width in table_widths(table, size, BOX_W)]
+    return all(text_em(word, "bold") * size <= cells_w[index] for index, cell in enumerate(table.header) for word in plain(cell).split())
 
 
 def finish(slide: Slide, scale: float) -> Slide:
@@ -485,16 +446,16 @@ def _cut(entry: SlideText, room: float, last: bool = False) -> tuple[SlideEntry 
             return None, entry
         count = _code_break(lines, _balanced(count, len(lines), last))
         return fence(entry, lines[:count]), (fence(entry, lines[count:], count) if count < len(lines) else None)
-    if entry.kind == "table":
-        body = len(table_rows(entry.text)) - 1
+    if entry.kind == "table" and entry.table is not None:
+        body = len(entry.table.rows)
         stop = 0
-        while stop < body and entry_height(table_part(entry.text, range(stop + 1)), FLOOR) <= room:
+        while stop < body and entry_height(table_part(entry, range(stop + 1)), FLOOR) <= room:
             stop += 1
         if stop < min(2, body):
             return None, entry
         stop = _balanced(stop, body, last)
-        rest = table_part(entry.text, range(stop, body)) if stop < body else None
-        return table_part(entry.text, range(stop)), rest
+        rest = table_part(entry, range(stop, body)) if stop < body else None
+        return table_part(entry, range(stop)), rest
     sentences = re.split(r"(?<=[.!?…])\s+", entry.text.strip())
     taken = 0
     while taken < len(sentences) and entry_height(SlideText(" ".join(sentences[: taken + 1])), FLOOR) <= room:

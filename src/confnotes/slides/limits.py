@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from confnotes.model.values import Code, Table
 from confnotes.settings import SlideSettings
-from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText
+from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, code_entry, table_entry
 
 #: slides in one deck by default (``[slides] max_slides``): the rest of the note is summed up on one last slide
 MAX_SLIDES = SlideSettings().max_slides
@@ -122,7 +123,8 @@ def _cut_code(entry: SlideText, most: int) -> tuple[SlideEntry, str | None]:
     left = len(lines) - len(kept)
     if left <= 0 and size <= chars:
         return entry, None
-    shown = SlideText("```" + entry.info + "\n" + "\n".join([*kept, f"⋯ {left:,} more lines not on slides"]) + "\n```", "code", entry.info)
+    code = entry.code or Code("", "", ())
+    shown = code_entry(replace(code, lines=(*kept, f"⋯ {left:,} more lines not on slides")), entry.info)
     why = (
         f"code block cut to its first {len(kept):,} lines on slides ({left:,} more; the limit is "
         f"{most:,} lines or {chars:,} characters a block: [slides] max_code_lines)"
@@ -132,26 +134,20 @@ def _cut_code(entry: SlideText, most: int) -> tuple[SlideEntry, str | None]:
 
 def _cut_table(entry: SlideText) -> tuple[SlideEntry, str | None]:
     """The table's first ``MAX_TABLE_COLUMNS`` columns and the rows that fit ``MAX_TABLE_CELLS`` cells."""
-    if entry.text.count("|") <= MAX_TABLE_CELLS:  # a table has fewer cells than pipes
+    if entry.text.count("|") <= MAX_TABLE_CELLS or (table := entry.table) is None:  # a table has fewer cells than pipes
         return entry, None
-    from confnotes.slides.fit import table_rows
-
-    rows = table_rows(entry.text)
-    columns = max((len(row) for row in rows), default=0)
+    rows = table.all_rows
+    columns = table.columns
     kept_columns = min(columns, MAX_TABLE_COLUMNS)
     kept_rows = max(2, min(len(rows), MAX_TABLE_CELLS // max(kept_columns, 1)))
     if kept_columns == columns and kept_rows == len(rows):
         return entry, None
-    shown = rows[:kept_rows]
-    text = "\n".join(
-        ["| " + " | ".join(shown[0][:kept_columns]) + " |", "|" + "---|" * kept_columns]
-        + ["| " + " | ".join(row[:kept_columns]) + " |" for row in shown[1:]]
-    )
+    shown = Table(rows[0][:kept_columns], tuple(row[:kept_columns] for row in rows[1:kept_rows]), table.aligns[:kept_columns])
     why = (
         f"table cut to {kept_rows - 1:,} of {len(rows) - 1:,} rows and {kept_columns} of {columns} columns on slides "
         f"(the limit is {MAX_TABLE_COLUMNS} columns and {MAX_TABLE_CELLS:,} cells a table)"
     )
-    return SlideText(text, "table", entry.info), why
+    return table_entry(shown, entry.info), why
 
 
 def last_slide(rest: list[Slide], most: int = MAX_SLIDES) -> tuple[Slide, str]:

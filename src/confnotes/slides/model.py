@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from confnotes.model import count_words
-from confnotes.parse.blocks import is_image_only
+from confnotes.model.values import Code, Diagram, Pictures, Table, Value
 from confnotes.slides.options import DeckOptions
 
 
@@ -47,6 +47,29 @@ class SlideText:
     #: starts at, so it is highlighted as part of the whole (a string open across the cut stays one)
     whole: str = ""
     first: int = 0
+    #: the block's typed value (``confnotes.model.values``), as ``parse`` read it or the fit engine
+    #: cut it: a part of a table is a ``Table`` of its rows, a part of a code block a ``Code``
+    value: Value | None = field(default=None, compare=False)
+
+    @property
+    def code(self) -> Code | None:
+        """The code a code block or diagram shows (a diagram not drawn here shows its source)."""
+        value = self.value
+        return value.code if type(value) is Diagram else value if type(value) is Code else None
+
+    @property
+    def table(self) -> Table | None:
+        return self.value if type(self.value) is Table else None
+
+
+def code_entry(code: Code, info: str, whole: str = "", first: int = 0) -> SlideText:
+    """A code block of ``code``'s lines as a slide shows it (a fence of its language)."""
+    return SlideText("```" + info + "\n" + "\n".join(code.lines) + "\n```", "code", info, whole, first, code)
+
+
+def table_entry(table: Table, info: str = "") -> SlideText:
+    """A table (a part of one, or one cut) as a slide shows it."""
+    return SlideText(table.markdown(), "table", info, value=table)
 
 
 SlideEntry = SlideItem | SlideText
@@ -225,7 +248,7 @@ def slide_words(slide: Slide) -> int:
 
 def is_image(entry: SlideEntry) -> bool:
     """Whether ``entry`` is an image block (a paragraph of nothing but images)."""
-    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and is_image_only(entry.text)
+    return type(entry) is SlideText and entry.kind in ("image", "paragraph") and type(entry.value) is Pictures
 
 
 def is_picture(entry: SlideEntry) -> bool:

@@ -24,13 +24,16 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "$" not in ctx.text:
         return
     from confnotes.footnotes import blank_code_spans  # (code spans' dollars are code)
-    from confnotes.math import MathError, display_tex, math_pieces, mathml
+    from confnotes.math import MathError, math_pieces, mathml
+    from confnotes.model import Block, walk_content
+    from confnotes.model.values import Math
 
+    formulas = {e.span.start: e.value.tex for e in walk_content(ctx.doc.content) if type(e) is Block and type(e.value) is Math}
     for kind, text, line, col in ctx.texts:
         if kind == "code" or "$" not in text:
             continue
         if kind == "math":
-            found = [(0, text, display_tex(text) or "", True)]
+            found = [(0, text, formulas.get(line, ""), True)]
         else:
             blanked = blank_code_spans(text)
             found = []

@@ -23,21 +23,19 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
-    from confnotes.callouts import KINDS, div_callout, quote_callout
+    from confnotes.callouts import KINDS
     from confnotes.errors import closest
     from confnotes.model import Block, walk_content
+    from confnotes.model.values import Callout
 
     names = sorted(alias for aliases in KINDS.values() for alias in aliases)
     for entry in walk_content(ctx.doc.content):
-        if type(entry) is not Block:
+        if type(entry) is not Block or entry.kind not in ("quote", "div"):
             continue
-        if entry.kind == "quote":
-            found = quote_callout(entry.text)
-        elif entry.kind == "div" and entry.info:
-            found = div_callout(entry.info, entry.text)
-        else:
+        found = entry.value
+        if type(found) is not Callout:
             continue
-        if found is None or found.known:
+        if found.known:
             continue
         line = ctx.lines[entry.span.start - 1] if entry.span.start <= len(ctx.lines) else ""
         at = line.find(found.written)

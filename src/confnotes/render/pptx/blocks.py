@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
-from confnotes.math import display_tex
+from confnotes.model.values import Callout, Diagram, Math
 from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
@@ -20,9 +21,7 @@ from confnotes.slides.fit import (
     code_lines,
     entry_height,
     plain,
-    table_alignments,
     table_row_heights,
-    table_rows,
     table_widths,
 )
 from confnotes.slides.geometry import (
@@ -141,11 +140,7 @@ def _runs_into(
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
         elif run.kind == "missing-image":
             height = _missing_image(page, run, (left, y, width), base_dir, warnings)
-        elif (
-            run.kind == "math"
-            and (tex := display_tex(run.text)) is not None
-            and _formula(page, tex, slide.scale * shrink, (left, y, width, height))
-        ):
+        elif type(run.value) is Math and _formula(page, run.value.tex, slide.scale * shrink, (left, y, width, height)):
             pass
         else:
             _text(page, run, slide.scale * shrink, (left, y, width, height), md, _layout_size(slide, run), figure=run is slide.big)
@@ -172,11 +167,8 @@ def _text(
 ) -> None:
     """A run of text (paragraphs, a quote, raw HTML's words) in a box; ``figure``: a big-number
     layout's figure, bold in the accent colour."""
-    from confnotes.callouts import quote_callout
-
-    found = quote_callout(entry.text) if entry.kind == "quote" else None
-    if found is not None:
-        _callout(page, found, entry.text, scale, box, md)
+    if type(entry.value) is Callout:
+        _callout(page, entry.value, scale, box, md)
         return
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
@@ -202,14 +194,14 @@ def _text(
         paragraph.space_after = _pt(TEXT[2] * scale)
 
 
-def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
+def _callout(page: Any, found: Callout, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
     """A callout (``confnotes.callouts``) as the deck draws it (deck.css ``.callout``, measured by
     ``slides.fit``): a box tinted in its kind's colour with a border, padded, its title in bold in
     that colour, its body below; the gap under it is the text's (``TEXT[2]``)."""
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
-    from confnotes.callouts import COLOURS, body_lines, quote_body
+    from confnotes.callouts import COLOURS
 
     left, top, width, height = box
     shape = page.shapes.add_textbox(*_emu(left, top, width, max(height - TEXT[2] * scale, 1.0)))
@@ -223,11 +215,10 @@ def _callout(page: Any, found: Any, text: str, scale: float, box: tuple[float, f
     shape.fill.fore_color.rgb = RGBColor(*(round(255 - (255 - c) * 0.12) for c in (red, green, blue)))  # type: ignore[no-untyped-call]
     shape.line.color.rgb = RGBColor(red, green, blue)  # type: ignore[no-untyped-call]
     size = _size(max(BODY_MIN, TEXT[0] * scale), scale)
-    _, body = quote_body(text)
     title = frame.paragraphs[0]
     _rich(title, found.title, size, md, bold=True, colour=RGBColor(red, green, blue))  # type: ignore[no-untyped-call]
     title.space_after = _pt(CALLOUT_PAD[2] * scale)
-    for line in body_lines(body):
+    for line in found.body.lines if found.body is not None else ():
         _rich(frame.add_paragraph(), line.shown, size, md)
 
 
@@ -254,16 +245,18 @@ def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, 
 def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], warnings: list[str]) -> float:
     """A diagram drawn (``confnotes.diagrams``) as a picture scaled into ``room``, centred, its tool
     named in the alt text; as code when it cannot be drawn here. Returns the height it took (px)."""
-    from confnotes.diagrams import diagram_name, draw, language, png
+    from confnotes.diagrams import diagram_name, draw, png
 
     left, top, width, available = room
-    tool = language(entry.info) or "dot"
-    source = "\n".join(code_lines(SlideText(entry.text, "code", entry.info)))
+    if type(entry.value) is not Diagram:
+        return 0.0
+    tool, source = entry.value.tool, entry.value.source
     drawn = draw(tool, source)
     if drawn.svg is None:
         warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
-        height = min(available, entry_height(SlideText(entry.text, "code", entry.info), slide.scale))
-        _code(page, SlideText(entry.text, "code", entry.info), slide.scale, (left, top, width, height))
+        as_code = replace(entry, kind="code")
+        height = min(available, entry_height(as_code, slide.scale))
+        _code(page, as_code, slide.scale, (left, top, width, height))
         return height
     blob = png(drawn.svg, 2 * int(width))
     pixels = image_size(io.BytesIO(blob))
@@ -324,14 +317,16 @@ def _table(
 
     align = {"left": PP_ALIGN.LEFT, "center": PP_ALIGN.CENTER, "right": PP_ALIGN.RIGHT}
     scale = slide.scale * shrink
-    rows = table_rows(entry.text)
-    aligns = table_alignments(entry.text)
-    columns = max(len(row) for row in rows)
+    if entry.table is None:
+        return 0.0
+    rows = entry.table.all_rows
+    aligns = entry.table.aligns
+    columns = entry.table.columns
     left, top, width, height = box
     size = max(CODE_MIN, TABLE[0] * scale)
     image_h = float(slide.image_px or MIN_IMAGE) * shrink
-    heights = table_row_heights(entry.text, size, width, image_h)
-    widths = table_widths(entry.text, size, width)  # the columns the fit engine measured the rows in
+    heights = table_row_heights(entry.table, size, width, image_h)
+    widths = table_widths(entry.table, size, width)  # the columns the fit engine measured the rows in
     starts = [left + sum(widths[:index]) for index in range(columns)]
     shape = page.shapes.add_table(len(rows), columns, *_emu(left, top, width, sum(heights)))
     table = shape.table

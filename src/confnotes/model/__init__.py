@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from confnotes.model.values import Value
+
 SECTION = "section"
 ITEM = "item"
 LIST = "list"
@@ -50,12 +52,15 @@ class Span(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A paragraph, code block, quote, table, image, raw HTML or speaker note, kept as source text."""
+    """A paragraph, code block, quote, table, image, raw HTML or speaker note: its source text, as
+    written, and the typed ``value`` ``parse`` read it as (``confnotes.model.values``; None for a
+    kind without structure of its own, such as a paragraph)."""
 
     kind: str
     text: str
     span: Span
     info: str = ""
+    value: Value | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
