@@ -13,6 +13,7 @@ from typing import Any
 
 from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
+from confnotes.parse.markdown import plain_text
 from confnotes.parse.recover import talk_speakers
 
 SCHEMA = "confnotes.outline/2"
@@ -250,24 +251,6 @@ def to_tree(doc: Document, color: bool = False) -> str:
         stack.extend((child, depth + 1) for child in reversed(node.content))
     out.append(f"{_plural(len(doc.sections), 'section')}, {_plural(doc.line_count, 'line')}")
     return "\n".join(out) + "\n"
-
-
-def plain_text(markdown: str) -> str:
-    """Inline Markdown as the words a reader sees: no emphasis or code marks, links as their text."""
-    if not any(mark in markdown for mark in "*_`[]<>\\&!"):
-        return _one_line(markdown)
-    from confnotes.parse.markdown import inline_parser
-
-    pieces: list[str] = []
-    for token in inline_parser().parseInline(markdown):
-        for child in token.children or ():
-            if child.type in ("text", "code_inline"):
-                pieces.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                pieces.append(" ")
-            elif child.type == "image":
-                pieces.append(child.content)
-    return _one_line("".join(pieces))
 
 
 def to_outline_markdown(doc: Document) -> str:

@@ -149,7 +149,7 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
 
     sections = doc.sections
     facts: dict[str, Any] = {
-        "title": doc.meta.title,
+        "title": doc.meta.plain_title,  # the index and search show a title's words, not its Markdown
         "event": doc.meta.event,
         "date": doc.meta.date,
         "speakers": list(doc.meta.speakers),

@@ -247,6 +247,13 @@ class Meta:
     front_matter: str | None = None
     front_matter_span: Span | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the title as a reader sees it (``parse``: no emphasis marks, a link as its words); None: as ``title``
+    title_plain: str | None = None
+
+    @property
+    def plain_title(self) -> str:
+        """The title in plain text, for the index, search, a book's contents and running heads."""
+        return self.title if self.title_plain is None else self.title_plain
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,6 +309,28 @@ def inline_parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
 
 
+@lru_cache(maxsize=1)
+def _plain_parser() -> MarkdownIt:
+    return inline_parser()
+
+
+def plain_text(markdown: str) -> str:
+    """Inline Markdown as the words a reader sees, on one line: no emphasis or code marks, links
+    and pictures as their text (a title in the index, search, a book's contents, metadata)."""
+    if not any(mark in markdown for mark in "*_`[]<>\\&!"):
+        return " ".join(markdown.split())
+    pieces: list[str] = []
+    for token in _plain_parser().parseInline(markdown):
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                pieces.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                pieces.append(" ")
+            elif child.type == "image":
+                pieces.append(child.content)
+    return " ".join("".join(pieces).split())
+
+
 def render_parser() -> MarkdownIt:
     """A parser for rendering inline Markdown to HTML (the renderer escapes raw HTML unless allowed).
 

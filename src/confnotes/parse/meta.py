@@ -14,6 +14,7 @@ from confnotes.model import Block, Document, Entry, List, Meta, Node, Span
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top
 from confnotes.parse.lines import span_of
+from confnotes.parse.markdown import plain_text
 from confnotes.parse.state import ParseState
 
 #: front matter keys the model reads into Meta (an editor completes them; the rest stay in Meta.extra)
@@ -343,6 +344,7 @@ def build_meta(
         front_matter=fm_text,
         front_matter_span=fm_span,
         extra=extra,
+        title_plain=plain_text(title[0]),
     )
 
 

@@ -22,6 +22,8 @@ from confnotes.errors import ErrorKind, NotesError
 #: notes, a book of a day or a track is the way (``render day1/ --to book``).
 MAX_BOOK_NOTES = 200
 _ID = re.compile(r'(\s(?:id|for|aria-labelledby|aria-describedby)=")([^"]+)(")')
+#: Where an undated talk sorts: after every dated one.
+UNDATED = "\uffff"
 _HREF = re.compile(r'(\shref="#)([^"]+)(")')
 
 
@@ -70,6 +72,7 @@ def _talk(note: str, number: int, config_file: str | None, overrides: dict[str, 
     """A note as a chapter: its printed page's body with its ids made its own, and its stylesheet."""
     from confnotes.config import config_for_target
     from confnotes.load import load_note
+    from confnotes.render.formats import prepared
     from confnotes.render.html import render_html
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.render.printed import printed_part
@@ -78,8 +81,10 @@ def _talk(note: str, number: int, config_file: str | None, overrides: dict[str, 
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc
     options = replace(resolve_render_options(config, doc, RenderOverrides(**overrides)), mode="pdf")
+    folder = note_folder(note) or Path.cwd()
+    doc, prepared_said = prepared(doc, folder)  # citations and References, as render --to pdf has them
     doc, cut = printed_part(doc)
-    html, said = render_html(doc, options, note_folder(note) or Path.cwd())
+    html, said = render_html(doc, options, folder)
     style = html[html.find("<style>") : html.find("</style>") + len("</style>")]
     body = html[html.find(">", html.find("<body")) + 1 : html.rfind("</body>")]
     prefix = f"t{number}-"
@@ -89,15 +94,16 @@ def _talk(note: str, number: int, config_file: str | None, overrides: dict[str, 
     start = str(extra.get("start") or "")
     day = start[:10] or (doc.meta.date or "")
     part = day or str(extra.get("track") or "")
-    talk = Talk(number, doc.meta.title, doc.meta.speakers, part, (day, start, doc.meta.title.casefold()), body)
-    return talk, style, doc.meta.event, [*([cut] if cut else []), *said]
+    title = doc.meta.plain_title  # the contents and running heads show a title's words
+    talk = Talk(number, title, doc.meta.speakers, part, (day or UNDATED, start, title.casefold()), body)
+    return talk, style, doc.meta.event, [*prepared_said, *([cut] if cut else []), *said]
 
 
 def _book_html(title: str, talks: list[Talk], styles: str) -> str:
     from confnotes.templating import read_builtin, render_template
 
     parts = [talk.part for talk in talks]
-    grouped = len(set(parts)) > 1 and all(parts)
+    grouped = any(parts) and len(set(parts)) > 1  # undated talks, if any, in a part of their own, last
     days = sorted({talk.part[:10] for talk in talks if re.fullmatch(r"\d{4}-\d{2}-\d{2}", talk.part[:10])})
     return render_template(
         "book.html",
@@ -113,9 +119,12 @@ def _book_html(title: str, talks: list[Talk], styles: str) -> str:
 
 
 def _part_name(part: str) -> str:
-    """A part's heading: a day as its weekday and date, a track as itself."""
+    """A part's heading: a day as its weekday and date, a track as itself; the talks with neither
+    are "Other talks"."""
     import datetime as dt
 
+    if not part:
+        return "Other talks"
     try:
         return dt.date.fromisoformat(part[:10]).strftime("%A, %d %B %Y")
     except ValueError:

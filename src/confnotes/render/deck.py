@@ -109,6 +109,14 @@ def agenda_minutes(doc: Document, timing: Timing) -> list[str] | None:
     return [agenda_label(section.planned_minutes) for section in timing.sections]
 
 
+def shown_schedule(timing: Timing, md: InlineRenderer) -> dict[str, Any]:
+    """The presenter's plan (``timing.schedule``) with each part's title as the deck shows it: its
+    words, emoji shortcodes as their emoji (``:rocket:`` → 🚀), no Markdown."""
+    plan = schedule(timing)
+    plan["sections"] = [{**section, "title": md.plain(section["title"])} for section in plan["sections"]]
+    return plan
+
+
 def item_minutes(slide: Slide, minutes: list[str] | None) -> list[str]:
     """The minutes of an agenda slide's items, in order (none for another slide)."""
     if slide.kind != "agenda" or not minutes:
@@ -142,7 +150,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
         "meta": doc.meta,
         "deck": deck,
         "timing": timing,
-        "schedule": schedule(timing),
+        "schedule": shown_schedule(timing, md),
         "agenda_minutes": agenda,
         "item_minutes": item_minutes,
         "clock": format_minutes,

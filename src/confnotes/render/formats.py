@@ -84,6 +84,17 @@ def output_path(note: str, name: str) -> str:
     return str(Path(note).with_suffix("")) + output_format(name).suffix
 
 
+def prepared(doc: Document, base_dir: Path | None) -> tuple[Document, list[str]]:
+    """The note as every output shows it — a page, a deck, Word, the book, the site —, settled once:
+    citations formatted, with a References section (``confnotes.citations``). Returns the note and
+    the warnings of its preparation."""
+    if "bibliography" not in doc.meta.extra:
+        return doc, []
+    from confnotes.citations import cited
+
+    return cited(doc, base_dir)
+
+
 def render_note(
     doc: Document, to: str, options: RenderOptions, base_dir: Path | None, output: str | Path | None = None
 ) -> tuple[str | bytes, list[str]]:
@@ -103,11 +114,7 @@ def prepare_note(
         from dataclasses import replace
 
         options = replace(options, output_dir=str(Path(output).resolve().parent))
-    cite_warnings: list[str] = []
-    if "bibliography" in doc.meta.extra:  # citations formatted and a References section: every output alike
-        from confnotes.citations import cited
-
-        doc, cite_warnings = cited(doc, base_dir)
+    doc, cite_warnings = prepared(doc, base_dir)
     fmt = output_format(to)
     if fmt.deck and (options.decks is None or options.decks.doc is not doc):
         from dataclasses import replace
