@@ -30,6 +30,9 @@ _LOCATORS = {
 }  # fmt: skip
 #: A bibliography is a few hundred KB; a larger one is refused before it is parsed.
 MAX_BIBLIOGRAPHY_BYTES = 8 * 1024 * 1024
+#: What a bibliography's ``@string`` macros may grow it to, expanded: a bibliography whose macros
+#: name each other over and over (a "macro bomb") is refused before it is parsed.
+MAX_EXPANDED_CHARS = 4 * MAX_BIBLIOGRAPHY_BYTES
 DEFAULT_STYLE = "harvard-cite-them-right"
 #: Citations a note has formatted (a few milliseconds each); the rest stay as written, with a warning.
 MAX_CITATIONS = 2_000
@@ -161,10 +164,48 @@ def _source(name: str, base_dir: Path | None, problems: list[str]) -> Any:
                 return CiteProcJSON(json.loads(text))
             from citeproc.source.bibtex import BibTeX
 
+            if (size := expanded_size(text)) > MAX_EXPANDED_CHARS:
+                problems.append(
+                    f"bibliography {name} not read: its @string macros expand to {size:,} characters, more than "
+                    f"{MAX_EXPANDED_CHARS:,} (the limit for one bibliography)"
+                )
+                return None
             return BibTeX(io.StringIO(text))
     except Exception as exc:  # noqa: BLE001 - the parsers raise many kinds for a broken file
         problems.append(f"bibliography {name} cannot be read: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
         return None
+
+
+_STRING = re.compile(r"@string\s*[{(]\s*([A-Za-z_][\w:.+-]*)\s*=", re.I)
+#: a macro named in a value: after ``=`` or ``#``, a bare word (quoted and braced text start otherwise)
+_NAMED = re.compile(r"[=#]\s*([A-Za-z_][\w:.+-]*)")
+
+
+def expanded_size(text: str) -> int:
+    """How many characters a BibTeX file grows to once its ``@string`` macros are expanded, counted
+    without expanding them: a macro's size is its own text's plus that of each macro it names (a
+    1 KB file of 29 macros, each naming the one before four times, would grow to 10^17 characters)."""
+    sizes: dict[str, int] = {}
+    for match in _STRING.finditer(text):
+        value = _value(text, match.end())
+        sizes[match.group(1).lower()] = len(value) + sum(sizes.get(name.lower(), 0) for name in _NAMED.findall("=" + value))
+    if not sizes:
+        return len(text)
+    return len(text) + sum(sizes.get(name.lower(), 0) for name in _NAMED.findall(text))
+
+
+def _value(text: str, start: int) -> str:
+    """A ``@string``'s value: from ``start`` to the brace or parenthesis that closes its entry."""
+    depth = 0
+    for index in range(start, min(len(text), start + MAX_BIBLIOGRAPHY_BYTES)):
+        char = text[index]
+        if char in "{(":
+            depth += 1
+        elif char in "})":
+            if depth == 0:
+                return text[start:index]
+            depth -= 1
+    return text[start:]
 
 
 def _style(doc: Document, base_dir: Path | None, problems: list[str]) -> Any:
