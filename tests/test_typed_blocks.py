@@ -18,8 +18,6 @@ from confnotes.model.values import BodyLine, Callout, Code, Diagram, Math, Pictu
 from confnotes.parse import parse
 from test_layers import SOURCES, module_name
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "confnotes"
-
 NOTE = """\
 # Capacity review
 

@@ -238,13 +238,17 @@ class _Writer:
         except Exception as exc:  # noqa: BLE001 - Pillow and python-docx raise many kinds for a bad picture
             self.warnings.append(f"picture {src} not embedded: {str(exc) or type(exc).__name__}")
             return False
+        self.placed_picture(alt)
+        return True
+
+    def placed_picture(self, alt: str) -> None:
+        """The picture just added: centred on its line, with ``alt`` as its alt text."""
         self.last = self.word.paragraphs[-1]
         self.last.alignment = 1  # centred
         if alt:
             descr = self.last._p.xpath(".//wp:docPr")  # noqa: SLF001 - the picture's alt text
             if descr:
                 descr[0].set("descr", alt)
-        return True
 
     def diagram(self, diagram: Diagram) -> None:
         """A diagram as the picture every output draws (``confnotes.diagrams``' cache), its source in
@@ -266,11 +270,7 @@ class _Writer:
             self.warnings.append(shown_as_code(diagram.tool, diagram.source, str(exc) or type(exc).__name__))
             self.code(diagram.code)
             return
-        self.last = self.word.paragraphs[-1]
-        self.last.alignment = 1  # centred
-        descr = self.last._p.xpath(".//wp:docPr")  # noqa: SLF001 - the picture's alt text
-        if descr:
-            descr[0].set("descr", xml_safe(f"{diagram_name(diagram.tool)}: " + " ".join(diagram.source.split())[:500]))
+        self.placed_picture(xml_safe(f"{diagram_name(diagram.tool)}: " + " ".join(diagram.source.split())[:500]))
 
     def code(self, code: Code) -> None:
         lines = code.lines
@@ -423,8 +423,6 @@ def _footnotes_part(word: Any, placed: dict[int, str], md: InlineRenderer) -> No
     from docx.opc.packuri import PackURI
     from docx.opc.part import Part
 
-    from confnotes.escape import xml_safe
-
     notes = []
     for number, text in sorted(placed.items()):
         runs = []  # bold, italic and code as the note has them (links as their words)
@@ -456,8 +454,6 @@ def _hyperlink_run(paragraph: Any, href: str) -> Any:
     from docx.oxml.ns import qn
     from docx.shared import RGBColor
     from docx.text.run import Run
-
-    from confnotes.escape import xml_safe
 
     rel = paragraph.part.relate_to(xml_safe(href), RELATIONSHIP_TYPE.HYPERLINK, is_external=True)
     link = OxmlElement("w:hyperlink")

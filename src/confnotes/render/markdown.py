@@ -420,8 +420,8 @@ class InlineRenderer:
 
     def slide_code(self, entry: Any) -> Markup:
         """A code block on a slide (a ``SlideText``): highlighted (Pygments), at the fit engine's
-        size; a long line wraps by CSS alone (``white-space: pre-wrap``), where the fit engine
-        measured it wrapping, so a copied command stays one line."""
+        size; a long line wraps by CSS alone (``white-space: pre-wrap``, the fit engine measures it
+        wrapped), so a copied command stays one line."""
         from confnotes.slides.fit import code_lines
 
         info = entry.info

@@ -59,7 +59,6 @@ _LINK = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_]|[*_](?!\w)|`)")
 _TAG = re.compile(r"<[^>]+>")
 _MARKUP = re.compile(r"[!\[<*_`\\]")
-_FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
 
 @lru_cache(maxsize=16384)
