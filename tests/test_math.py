@@ -100,12 +100,12 @@ def test_chromium_lays_out_the_mathml_of_the_page(cli, tmp_path, open_page):
 # ---------------------------------------------------------------- print: SVG in the text's colour
 
 
-def test_the_pdf_draws_formulas_as_vectors_in_the_texts_colour(cli, tmp_path, weasyprint):
+def test_the_pdf_draws_formulas_as_vectors_in_the_themes_ink(cli, tmp_path, weasyprint):
     from confnotes.render.markdown import InlineRenderer
 
     printed = InlineRenderer(printed=True)
     html = str(printed.blocks("The loss $\\mathcal{L}$ and\n\n$$\n\\frac{a}{b}\n$$\n"))
-    assert html.count("<svg ") == 2 and 'fill="currentColor"' in html
+    assert html.count("<svg ") == 2 and 'fill="#1d2430"' in html and "currentColor" not in html  # WeasyPrint draws currentColor black
     assert 'aria-label="\\mathcal{L}"' in html and "vertical-align:" in html
     out = tmp_path / "ml.pdf"
     rendered(cli, ML, "pdf", out)

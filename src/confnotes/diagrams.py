@@ -173,14 +173,31 @@ def shown_as_drawing(info: str) -> bool:
     return tool is not None and program(tool) is not None
 
 
-def _key(tool: str, path: str, source: str) -> str:
+def _key(tool: str, path: str, source: str, ink: str | None) -> str:
     try:
         stamp = f"{path}:{os.stat(path).st_mtime_ns}"  # a new version of the tool draws again
     except OSError:
         stamp = path
-    settings = json.dumps(_MERMAID_CONFIG, sort_keys=True) if tool == "mermaid" else ""
+    settings = json.dumps(_mermaid_config(ink), sort_keys=True) if tool == "mermaid" else " ".join(_dot_inked(ink))
     own = str(os.stat(__file__).st_mtime_ns)  # this module's way of drawing (its settings, sized())
     return hashlib.sha256("\0".join((tool, stamp, own, settings, source)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _mermaid_config(ink: str | None) -> dict[str, Any]:
+    """Mermaid's settings: its neutral theme on a light ground; on a dark one its dark theme, its
+    lines and labels in ``ink``."""
+    if ink is None:
+        return _MERMAID_CONFIG
+    inked = {"primaryTextColor": ink, "secondaryTextColor": ink, "tertiaryTextColor": ink, "textColor": ink, "lineColor": ink}
+    return {**_MERMAID_CONFIG, "theme": "dark", "themeVariables": {"darkMode": True, "background": "transparent", **inked}}
+
+
+def _dot_inked(ink: str | None) -> list[str]:
+    """Graphviz's defaults on a dark ground: no white sheet, lines and labels in ``ink`` (what a
+    graph sets itself, it keeps)."""
+    if ink is None:
+        return []
+    return ["-Gbgcolor=transparent", *(f"-{part}{name}={ink}" for part in "GNE" for name in ("color", "fontcolor"))]
 
 
 def shown_as_code(tool: str, source: str, problem: str | None) -> str:
@@ -190,17 +207,19 @@ def shown_as_code(tool: str, source: str, problem: str | None) -> str:
     return f"{tool} diagram ({first}) shown as code: {problem}"
 
 
-def draw(tool: str, source: str) -> Drawn:
-    """``source`` drawn by ``tool`` (``language``'s answer), from the cache when it was drawn before."""
+def draw(tool: str, source: str, ink: str | None = None) -> Drawn:
+    """``source`` drawn by ``tool`` (``language``'s answer), from the cache when it was drawn before.
+    ``ink``: drawn for a dark ground, its lines and labels in that colour and no background of its
+    own (a dark theme's deck, a dark slide); None: the tool's light drawing."""
     try:
-        return _drawn(tool, source.strip("\n").rstrip())
+        return _drawn(tool, source.strip("\n").rstrip(), ink)
     except _OverBudget as exc:
         return Drawn(None, str(exc))
 
 
 @lru_cache(maxsize=256)
-def _drawn(tool: str, source: str) -> Drawn:
-    return _draw(tool, source)
+def _drawn(tool: str, source: str, ink: str | None) -> Drawn:
+    return _draw(tool, source, ink)
 
 
 def not_drawn(tool: str, source: str) -> str | None:
@@ -219,13 +238,13 @@ def _too_long(source: str) -> str | None:
     return None
 
 
-def _draw(tool: str, source: str) -> Drawn:
+def _draw(tool: str, source: str, ink: str | None) -> Drawn:
     path = program(tool)
     if path is None:
         return Drawn(None, _missing(tool))
     if (problem := _too_long(source)) is not None:
         return Drawn(None, problem)
-    key = _key(tool, path, source)
+    key = _key(tool, path, source, ink)
     cached = read_cached("diagrams", key, ".svg")
     if cached is not None:
         return Drawn(cached)
@@ -237,7 +256,7 @@ def _draw(tool: str, source: str) -> Drawn:
         raise _OverBudget(f"{budget}; the next build draws on")
     started = time.monotonic()
     try:
-        drawn = _mermaid(path, source, seconds) if tool == "mermaid" else _dot(path, source, seconds)
+        drawn = _mermaid(path, source, seconds, ink) if tool == "mermaid" else _dot(path, source, seconds, ink)
     finally:
         _charge(time.monotonic() - started)
     if drawn.timed_out and budget is not None:
@@ -312,27 +331,28 @@ def _reason(err: str) -> str:
     return " ".join(useful[:2])[:160] or "it drew nothing"
 
 
-def _dot(path: str, source: str, seconds: float) -> Drawn:
+def _dot(path: str, source: str, seconds: float, ink: str | None) -> Drawn:
     with tempfile.TemporaryDirectory(prefix="confnotes-dot-") as folder:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SERVER_NAME": "confnotes", "GV_FILE_PATH": folder + "/", "HOME": folder}
-        code, out, err = _run([path, "-Tsvg"], source, folder, env, seconds)
+        code, out, err = _run([path, "-Tsvg", *_dot_inked(ink)], source, folder, env, seconds)
     if code != 0 or "<svg" not in out:
         return _failed(code, err)
     return Drawn(out[out.index("<svg") :])
 
 
-def _mermaid(path: str, source: str, seconds: float) -> Drawn:
+def _mermaid(path: str, source: str, seconds: float, ink: str | None) -> Drawn:
     chromium = _chromium()
     with tempfile.TemporaryDirectory(prefix="confnotes-mermaid-") as folder:
         base = Path(folder)
         # a proxy that goes nowhere: the browser fetches nothing, whatever the diagram names
         puppeteer = {"executablePath": chromium, "args": ["--no-sandbox", "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]}
         (base / "puppeteer.json").write_text(json.dumps(puppeteer), encoding="utf-8")
-        (base / "mermaid.json").write_text(json.dumps(_MERMAID_CONFIG), encoding="utf-8")
+        (base / "mermaid.json").write_text(json.dumps(_mermaid_config(ink)), encoding="utf-8")
         (base / "diagram.mmd").write_text(source, encoding="utf-8")
         env = {key: value for key, value in os.environ.items() if key in ("PATH", "LANG", "LC_ALL", "TMPDIR", "DISPLAY")}
         env.update({"HOME": folder, "PUPPETEER_SKIP_DOWNLOAD": "1"})
         command = [path, "-q", "-p", "puppeteer.json", "-c", "mermaid.json", "-i", "diagram.mmd", "-o", "diagram.svg"]
+        command += ["-b", "transparent"] if ink else []
         code, _, err = _run(command, "", folder, env, seconds)
         try:
             svg = (base / "diagram.svg").read_text(encoding="utf-8")

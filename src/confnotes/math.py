@@ -367,11 +367,11 @@ def _drawn(tex: str, display: bool, size: float, cost: int) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=256)
-def png(tex: str, display: bool, size: float, zoom: int = 3) -> bytes:
-    """The formula drawn as a PNG, ``zoom`` times its size in px (for a sharp picture in PPTX), in black."""
+def png(tex: str, display: bool, size: float, ink: str, zoom: int = 3) -> bytes:
+    """The formula drawn as a PNG, ``zoom`` times its size in px (for a sharp picture in PPTX), in ``ink``."""
     import resvg_py
 
-    drawn = svg(tex, display, size).svg.replace("currentColor", "#1d1d24")
+    drawn = svg(tex, display, size).svg.replace('"currentColor"', f'"{ink}"')
     return bytes(resvg_py.svg_to_bytes(svg_string=drawn, zoom=zoom, skip_system_fonts=True))
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
-from confnotes.render.markdown import InlineRenderer, code_css
+from confnotes.render.markdown import InlineRenderer, code_css, theme_inks
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, Slide, SlideItem, SlideText, slide_words
 from confnotes.slides.fit import code_lines
@@ -129,7 +129,8 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
     (``printed``: for a PDF, within the print limits of ``InlineRenderer``)."""
     from confnotes.templating import read_builtin
 
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False)
+    inks = theme_inks(theme_css(options))
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False, inks=inks)
     from confnotes.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot

@@ -9,7 +9,7 @@ from typing import Any
 
 from confnotes.errors import render_error
 from confnotes.model import Block, Document, walk, walk_content
-from confnotes.render.markdown import InlineRenderer
+from confnotes.render.markdown import InlineRenderer, theme_inks
 from confnotes.render.options import RenderOptions, user_css
 
 
@@ -65,7 +65,15 @@ def inline_renderer(doc: Document, options: RenderOptions, base_dir: Path | None
     from confnotes.footnotes import footnotes_of
 
     printed = options.mode == "pdf"
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, code_columns=76 if printed else None, printed=printed)
+    inks = theme_inks(theme_css(options))
+    md = InlineRenderer(
+        base_dir=base_dir,
+        allow_html=options.allow_html,
+        code_columns=76 if printed else None,
+        printed=printed,
+        inks=inks,
+        dark=inks.dark_screen and not printed,  # a page prints in the theme's light palette
+    )
     md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
     notes = footnotes_of(doc)
     md.load_footnotes(notes, "page" if printed else "end")

@@ -58,6 +58,37 @@ _PARAGRAPH_EDGE = re.compile(r"\A<p\b[^>]*>|</p>\Z")
 MATH_PX = 20
 
 
+#: Ink on a light ground and on a dark one where a theme names none (deck.css's dark slides).
+INK_ON_LIGHT, INK_ON_DARK = "#1d2430", "#eef0f6"
+
+
+@dataclass(frozen=True, slots=True)
+class Inks:
+    """The theme's inks for what its CSS cannot colour: a printed formula (WeasyPrint draws an
+    inline SVG's ``currentColor`` black) and a diagram's picture. ``light``: ink on a light ground;
+    ``dark``: on a dark one; ``dark_screen``: the theme's screen palette is dark (decks stay dark in
+    print; pages and handouts print in the light palette)."""
+
+    light: str = INK_ON_LIGHT
+    dark: str = INK_ON_DARK
+    dark_screen: bool = False
+
+
+_INK = re.compile(r"--ink:\s*(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})\b")
+
+
+def theme_inks(css: str) -> Inks:
+    """A theme's inks, read from its ``--ink`` colours: the first dark one is the ink on a light
+    ground, the first light one the ink on a dark ground (``Inks``' own otherwise, as deck.css's
+    dark slides), and the theme's first ``--ink`` says whether its screen palette is dark."""
+    from confnotes.slides.directives import is_dark
+
+    found = _INK.findall(css)
+    light = next((colour for colour in found if is_dark(colour)), INK_ON_LIGHT)
+    dark = next((colour for colour in found if not is_dark(colour)), INK_ON_DARK)
+    return Inks(light, dark, bool(found) and not is_dark(found[0]))
+
+
 def _scheme(url: str) -> str:
     cleaned = re.sub(r"[\x00-\x20]", "", url).lower()
     match = re.match(r"^([a-z][a-z0-9+.-]*):", cleaned)
@@ -88,6 +119,10 @@ class InlineRenderer:
     footnotes_at: str = "end"
     #: a foldable callout (``> [!faq]-``) folds: on a page on screen; a slide shows it open
     foldable: bool = True
+    #: the theme's inks (``Inks``), and whether what is rendered next sits on a dark ground
+    #: (``ground``): printed formulas and diagrams are drawn in the ground's ink
+    inks: Inks = field(default_factory=Inks)
+    dark: bool = False
 
     def __post_init__(self) -> None:
         from confnotes.parse.markdown import render_parser
@@ -463,8 +498,9 @@ class InlineRenderer:
             self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
             return f'<code class="math-error" title="{escape(str(exc))}">{escape(fence + tex + fence)}</code>'
         em = 1 / MATH_PX
+        body = drawn.svg.replace('"currentColor"', f'"{self.ink}"')
         size = f"width:{drawn.width * em:.3f}em;height:{drawn.height * em:.3f}em;vertical-align:{-drawn.depth * em:.3f}em"
-        body = re.sub(r'^<svg ([^>]*?)width="[^"]*" height="[^"]*"', rf'<svg \1style="{size}"', drawn.svg, count=1)
+        body = re.sub(r'^<svg ([^>]*?)width="[^"]*" height="[^"]*"', rf'<svg \1style="{size}"', body, count=1)
         body = body.replace("<svg ", f'<svg role="img" aria-label="{escape(tex)}" ', 1)
         return f'<span class="math">{body}</span>'
 
@@ -476,7 +512,7 @@ class InlineRenderer:
         tool = language(info)
         if tool is None:
             return None
-        drawn = draw(tool, source)
+        drawn = draw(tool, source, self.ink if self.dark else None)
         if drawn.svg is None:
             if warn:
                 self.warnings.append(shown_as_code(tool, source, drawn.problem))
@@ -487,6 +523,18 @@ class InlineRenderer:
         alt = diagram_name(tool)
         uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
         return f'<figure class="diagram diagram-{tool}"><img src="{uri}" alt="{alt}"></figure>\n'
+
+    @property
+    def ink(self) -> str:
+        """The colour of what is drawn on the current ground."""
+        return self.inks.dark if self.dark else self.inks.light
+
+    def ground(self, slide: Any, deck: bool) -> str:
+        """Draw the slide's entries for its ground (called by the slide templates before them): dark
+        on a dark slide, and on every slide of a dark theme's deck (``deck``; a handout prints in the
+        light palette). Returns nothing to show."""
+        self.dark = slide.dark_ground or (deck and self.inks.dark_screen)
+        return ""
 
     def slide_classes(self, slide: Any) -> Markup:
         """The classes a slide's directives add (``<!-- slide class: … -->``), and ``on-dark`` on a dark

@@ -185,14 +185,15 @@ def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
     slide; None, with a warning, when it is not drawn here (the code is shown)."""
     import base64
 
-    from confnotes.diagrams import diagram_name, draw, png
+    from confnotes.diagrams import diagram_name, draw, png, shown_as_code
+    from confnotes.render.markdown import INK_ON_DARK
 
     if type(run.value) is not Diagram:
         return None
     tool = run.value.tool
-    drawn = draw(tool, run.value.source)
+    drawn = draw(tool, run.value.source, INK_ON_DARK if slide.dark_ground else None)  # Marp's invert slides are dark
     if drawn.svg is None:
-        warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
+        warnings.append(shown_as_code(tool, run.value.source, drawn.problem))
         return None
     blob = png(drawn.svg, 2 * BOX_W)
     size = image_size(io.BytesIO(blob))

@@ -8,6 +8,7 @@ from typing import Any
 
 from confnotes.model import count_words
 from confnotes.model.values import Code, Diagram, Pictures, Table, Value
+from confnotes.slides.directives import is_dark
 from confnotes.slides.options import DeckOptions
 
 
@@ -130,6 +131,15 @@ class Slide:
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)
+
+    @property
+    def dark_ground(self) -> bool:
+        """Whether the slide's ground is dark in every theme, so its text and drawings are light: a
+        section divider or layout, a full-image photo, a dark background colour, or the invert class
+        with no background of the author's (a dark theme's slides are all dark besides)."""
+        if self.kind == "divider" or self.layout in ("section", "full-image"):
+            return True
+        return is_dark(self.background) if self.background else "invert" in self.classes
 
     @property
     def display_title(self) -> str:

@@ -12,7 +12,7 @@ from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
 from confnotes.model.values import Callout, Diagram, Math
 from confnotes.render.deck import contained, image_size
-from confnotes.render.markdown import InlineRenderer
+from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.fit import (
@@ -140,7 +140,7 @@ def _runs_into(
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
         elif run.kind == "missing-image":
             height = _missing_image(page, run, (left, y, width), base_dir, warnings)
-        elif type(run.value) is Math and _formula(page, run.value.tex, slide.scale * shrink, (left, y, width, height)):
+        elif type(run.value) is Math and _formula(page, run.value.tex, slide, shrink, (left, y, width, height)):
             pass
         else:
             _text(page, run, slide.scale * shrink, (left, y, width, height), md, _layout_size(slide, run), figure=run is slide.big)
@@ -222,15 +222,16 @@ def _callout(page: Any, found: Callout, scale: float, box: tuple[float, float, f
         _rich(frame.add_paragraph(), line.shown, size, md)
 
 
-def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, float]) -> bool:
+def _formula(page: Any, tex: str, slide: Slide, shrink: float, box: tuple[float, float, float, float]) -> bool:
     """A display formula as a picture centred in ``box`` at the size the deck draws it (python-pptx
-    has no equations; PowerPoint's OMML needs Office to write), its TeX as the alt text; False for
-    TeX that cannot be typeset (the paragraph is then written as text, as every deck shows it)."""
+    has no equations; PowerPoint's OMML needs Office to write), its TeX as the alt text, in the
+    slide's ink (light on a dark ground); False for TeX that cannot be typeset (the paragraph is
+    then written as text, as every deck shows it)."""
     from confnotes.math import MathError, png, svg
 
-    size = max(BODY_MIN, TEXT[0] * scale) * 1.15
+    size = max(BODY_MIN, TEXT[0] * slide.scale * shrink) * 1.15
     try:
-        drawn, blob = svg(tex, True, 20.0), png(tex, True, 20.0)
+        drawn, blob = svg(tex, True, 20.0), png(tex, True, 20.0, _ink(slide))
     except MathError:
         return False
     left, top, width, height = box
@@ -245,15 +246,15 @@ def _formula(page: Any, tex: str, scale: float, box: tuple[float, float, float, 
 def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], warnings: list[str]) -> float:
     """A diagram drawn (``confnotes.diagrams``) as a picture scaled into ``room``, centred, its tool
     named in the alt text; as code when it cannot be drawn here. Returns the height it took (px)."""
-    from confnotes.diagrams import diagram_name, draw, png
+    from confnotes.diagrams import diagram_name, draw, png, shown_as_code
 
     left, top, width, available = room
     if type(entry.value) is not Diagram:
         return 0.0
     tool, source = entry.value.tool, entry.value.source
-    drawn = draw(tool, source)
+    drawn = draw(tool, source, _ink(slide) if slide.dark_ground else None)
     if drawn.svg is None:
-        warnings.append(f"{tool} diagram shown as code: {drawn.problem}")
+        warnings.append(shown_as_code(tool, source, drawn.problem))
         as_code = replace(entry, kind="code")
         height = min(available, entry_height(as_code, slide.scale))
         _code(page, as_code, slide.scale, (left, top, width, height))
@@ -267,6 +268,12 @@ def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float
     alt = f"{diagram_name(tool)}: " + " ".join(source.split())[:200]
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
     return h + TEXT[2]
+
+
+def _ink(slide: Slide) -> str:
+    """What a picture made here is drawn in: PPTX keeps its own light look, so the deck's inks, light
+    on a slide whose ground is dark."""
+    return INK_ON_DARK if slide.dark_ground else INK_ON_LIGHT
 
 
 def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, float, float]) -> None:

@@ -13,7 +13,6 @@ from confnotes.images import data_image, local_image
 from confnotes.render.deck import image_size
 from confnotes.render.markdown import InlineRenderer
 from confnotes.slides import Slide
-from confnotes.slides.directives import is_dark
 from confnotes.slides.fit import head_height
 from confnotes.slides.geometry import (
     BOX_PAD,
@@ -135,14 +134,6 @@ def _rich(paragraph: Any, text: str, px: float | None, md: InlineRenderer, bold:
             run.font.color.rgb = colour
         if href:
             run.hyperlink.address = xml_safe(href)
-
-
-def _on_dark(slide: Slide) -> bool:
-    """Whether the slide's ground is dark, so its footer is light: a section divider or layout, a
-    full-image photo, a dark background colour, or the invert class with no background of the author's."""
-    if slide.kind == "divider" or slide.layout in ("section", "full-image"):
-        return True
-    return is_dark(slide.background) if slide.background else "invert" in slide.classes
 
 
 def _paragraphs(page: Any) -> Iterator[Any]:

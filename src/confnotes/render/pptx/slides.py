@@ -28,7 +28,6 @@ from confnotes.render.pptx.shapes import (
     _head,
     _light_text,
     _muted,
-    _on_dark,
     _paragraphs,
     _pt,
     _rich,
@@ -125,7 +124,7 @@ def _footer(page: Any, title: str, number: str, slide: Slide) -> None:
         start = SLIDE_W * PICTURE_SHARE + LEFT
     elif slide.layout == "image-right":
         end = SLIDE_W * (1 - PICTURE_SHARE) - LEFT
-    on_dark, span = _on_dark(slide), end - start
+    on_dark, span = slide.dark_ground, end - start
     for text, left, width, align in (
         (title, start, span * 0.7, PP_ALIGN.LEFT),
         (number, start + span * 0.75, span * 0.25, PP_ALIGN.RIGHT),
