@@ -120,6 +120,15 @@ def test_table_cells_break_between_words_never_inside_a_number():
     assert any("overflow-wrap: break-word" in body for body in found["deck.css"])  # the slide's own "anywhere" is overridden
 
 
+def test_marps_table_cells_break_between_words(cli, tmp_path):
+    note = tmp_path / "talk.md"
+    note.write_text("# Costs\n\n## Per call\n\n| model | cost |\n|---|---:|\n| small | 0.18/6 |\n", encoding="utf-8")
+    out = tmp_path / "talk.marp.md"
+    assert cli("render", str(note), "--to", "marp", "-o", str(out)).exit_code == 0
+    cells = re.findall(r"th, td \{([^}]*)\}", out.read_text(encoding="utf-8"))
+    assert cells and all("overflow-wrap: break-word" in body for body in cells)
+
+
 # ---------------------------------------------------------------- the book and the site
 
 BIB = "@book{kleppmann2017,\n  author = {Kleppmann, Martin},\n  title = {Designing Data-Intensive Applications},\n  year = {2017}\n}\n"

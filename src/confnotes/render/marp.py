@@ -38,10 +38,10 @@ from confnotes.render.marp_guard import (
 )
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
-from confnotes.slides.fit import IMAGE_REF, closed_fence
+from confnotes.slides.fit import IMAGE_REF, closed_fence, table_widths
 from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, MIN_IMAGE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
-from confnotes.slides.layouts import BIG, COLUMN_GAP, LAYOUT_TITLE, QUOTE
+from confnotes.slides.layouts import BIG, COLUMN_GAP, LAYOUT_TITLE, QUOTE, text_width
 from confnotes.slides.model import runs_of
 
 
@@ -391,6 +391,25 @@ def slide_style(slide: Slide) -> str:
     return _sizes(slide)
 
 
+def _table_columns(slide: Slide) -> str:
+    """Each table's columns at the widths the fit engine measured its rows by (``fit.table_widths``,
+    as the HTML deck's ``<colgroup>``), laid out fixed: a cell wraps between words and breaks a word
+    only when it is wider than its whole column. Beside columns (a grid) the browser shares the width."""
+    if slide.grid is not None:
+        return ""
+    tables = [entry.table for entry in slide.content if type(entry) is SlideText and entry.table is not None]
+    size, box = fit_sizes(slide.scale)["table"], text_width(slide)
+    rules = []
+    for number, table in enumerate(tables, start=1):
+        widths = table_widths(table, size, box)
+        rules.append(f"table:nth-of-type({number}) {{ table-layout: fixed; }}")
+        rules += [
+            f"table:nth-of-type({number}) tr > :nth-child({column}) {{ width: {100 * width / sum(widths):.2f}%; }}"
+            for column, width in enumerate(widths, start=1)
+        ]
+    return "".join(" " + rule for rule in rules)
+
+
 def _sizes(slide: Slide) -> str:
     px = fit_sizes(slide.scale)
     # an image sits on its line's top, as the deck's block images do: no gap under it
@@ -404,7 +423,7 @@ def _sizes(slide: Slide) -> str:
         f"pre {{ font-size: {px['code']:.1f}px; line-height: {CODE[1]}; }} "
         # tables as the deck sets them (fitted for): as wide as the box, the columns shared by what they
         # hold (the browser's automatic layout, as slides.fit.table_widths shares them; a word wider
-        # than the box still wraps)
+        # than its column still wraps, but never a number inside a cell that holds it)
         f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; width: 100%; table-layout: auto; display: table; }} "
-        f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; overflow-wrap: anywhere; }}{on_top}"
+        f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; overflow-wrap: break-word; }}{on_top}{_table_columns(slide)}"
     )

@@ -23,7 +23,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from confnotes.images import local_image
-from confnotes.model.values import Callout, Code, Math, Table
+from confnotes.model.values import Callout, Code, Math, Quote, Table
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_H,
@@ -206,6 +206,8 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
             for line in (found.body.lines if found.body is not None else ())
         )
         return lines * size * TEXT[1] + (2 * CALLOUT_PAD[0] + CALLOUT_PAD[2]) * scale + TEXT[2] * scale
+    if kind == "quote" and type(found) is Quote:  # set in; each paragraph and each list item its own line
+        return _quote_height(found, box_w - 30, size, scale)
     if kind == "quote":
         text = "\n".join(line.lstrip("> ") for line in text.split("\n"))
         box_w -= 30
@@ -213,6 +215,19 @@ def entry_height(entry: SlideEntry, scale: float, box_w: float = BOX_W) -> float
     height = 0.0
     for paragraph in paragraphs:
         height += wrap_count(plain(paragraph), box_w, size) * size * TEXT[1] + TEXT[2] * scale
+    return height
+
+
+def _quote_height(found: Quote, box_w: float, size: float, scale: float) -> float:
+    """A quote's height: its paragraphs wrap in the box and a list's items each start a line behind
+    their bullet, a paragraph's gap after each paragraph and after each list."""
+    height = 0.0
+    for index, line in enumerate(found.lines):
+        room = box_w - (1.1 + 1.3 * line.level) * size * (line.marker is not None)
+        height += wrap_count(plain(line.text), room, size) * size * TEXT[1]
+        last_of_list = index + 1 == len(found.lines) or found.lines[index + 1].marker is None
+        if line.marker is None or last_of_list:
+            height += TEXT[2] * scale
     return height
 
 

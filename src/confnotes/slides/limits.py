@@ -76,7 +76,7 @@ def _limit_entry(entry: SlideEntry, code_lines: int) -> tuple[SlideEntry, str | 
         return _cut_table(entry)
     if entry.kind in ("paragraph", "quote", "html"):
         text, why = _cut_text(entry.text, "paragraph" if entry.kind != "quote" else "quote")
-        return (entry if why is None else replace(entry, text=text)), why
+        return (entry if why is None else replace(entry, text=text, value=None)), why  # the value read the whole text
     return entry, None
 
 

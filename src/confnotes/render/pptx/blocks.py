@@ -10,7 +10,7 @@ from typing import Any
 
 from confnotes.escape import xml_safe
 from confnotes.images import data_image, image_warning, local_image, shown_source
-from confnotes.model.values import Callout, Diagram, Math
+from confnotes.model.values import Callout, Diagram, Math, Quote
 from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
@@ -175,10 +175,13 @@ def _text(
     size = _size(px if px is not None else max(BODY_MIN, TEXT[0] * scale), scale)
     text = entry.text
     quote = entry.kind == "quote"
-    if quote:
+    if quote and type(entry.value) is not Quote:  # a quote cut to the slide's limit (slides.limits)
         text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
     laid = quote and px is not None  # the quote layout's quote: large, italic, in the ink colour
-    parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
+    if type(entry.value) is Quote:  # each paragraph and each list item its own line, as the deck shows them
+        parts = [line.shown for line in entry.value.lines] or [""]
+    else:
+        parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
     for index, part in enumerate(parts):
         paragraph = shape.text_frame.paragraphs[0] if index == 0 else shape.text_frame.add_paragraph()
         if entry.kind == "html":
@@ -191,7 +194,16 @@ def _text(
                 run.font.italic = True
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
             paragraph._p.get_or_add_pPr().set("marL", str(int((LAID_QUOTE_INDENT if laid else QUOTE_INDENT) * EMU)))  # noqa: SLF001
-        paragraph.space_after = _pt(TEXT[2] * scale)
+        paragraph.space_after = _pt(TEXT[2] * scale * _gap_after(entry, index))
+
+
+def _gap_after(entry: SlideText, index: int) -> int:
+    """1 where a paragraph's gap follows line ``index`` of a run of text: after a paragraph and
+    after a quote's list, not between its items (as ``slides.fit`` measures a quote)."""
+    if type(entry.value) is not Quote:
+        return 1
+    lines = entry.value.lines
+    return int(lines[index].marker is None or index + 1 == len(lines) or lines[index + 1].marker is None)
 
 
 def _callout(page: Any, found: Callout, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
