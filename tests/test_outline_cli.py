@@ -58,3 +58,47 @@ def test_help_explains_formats(cli):
     out = cli("outline", "--help").stdout
     for word in ("tree", "json", "markdown", "opml", "standard input"):
         assert word in out
+
+
+TYPED = """# [**Scaling** Postgres](https://example.org/talk)
+
+## The *first* part
+
+- item with `code`
+
+| Region | p99 |
+|:--|--:|
+| eu-west | 240 |
+
+> [!TIP]- Read the plan
+> - one region first
+
+```python {2|4-5}
+print("hi")
+```
+"""
+
+
+def test_json_carries_plain_titles_and_typed_values_within_version_2(cli):
+    result = cli("outline", "-", "--format", "json", input=TYPED)
+    data = json.loads(result.stdout)
+    assert data["schema"] == "confnotes.outline/2"  # fields added, none changed
+    assert data["meta"]["title"] == "[**Scaling** Postgres](https://example.org/talk)"
+    assert data["meta"]["plain_title"] == "Scaling Postgres"
+    section = data["content"][0]
+    assert (section["title"], section["plain_title"]) == ("The *first* part", "The first part")
+    items = section["content"][0]["items"]
+    assert items[0]["plain_title"] == "item with code"
+    values = [entry["value"] for entry in section["content"] if "value" in entry]
+    assert values == [
+        {"type": "table", "header": ["Region", "p99"], "rows": [["eu-west", "240"]], "aligns": ["left", "right"]},
+        {
+            "type": "callout",
+            "callout": "tip",
+            "title": "Read the plan",
+            "fold": "-",
+            "written": "TIP",
+            "lines": [{"text": "one region first", "marker": "-", "level": 0}],
+        },
+        {"type": "code", "language": "python", "attributes": "{2|4-5}"},
+    ]

@@ -13,6 +13,7 @@ from typing import Any
 
 from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
+from confnotes.model.values import BodyLine, Callout, Code, Diagram, Math, Pictures, Quote, Table, Value
 from confnotes.parse.markdown import plain_text
 from confnotes.parse.recover import talk_speakers
 
@@ -28,7 +29,33 @@ def block_dict(block: Block) -> dict[str, Any]:
     data: dict[str, Any] = {"kind": block.kind, "text": block.text, "span": _span(block.span)}
     if block.info:
         data["info"] = block.info
+    if block.value is not None:
+        data["value"] = value_dict(block.value)
     return data
+
+
+def value_dict(value: Value) -> dict[str, Any]:
+    """A block's typed value (docs/outline-json.md, "Typed blocks"): what ``parse`` read the block
+    as, without repeating its text (a table's cells, code's language, a callout's kind)."""
+    if type(value) is Table:
+        return {"type": "table", "header": list(value.header), "rows": [list(row) for row in value.rows], "aligns": list(value.aligns)}
+    if type(value) is Code:
+        return {"type": "code", "language": value.language, "attributes": value.attributes}
+    if type(value) is Diagram:
+        return {"type": "diagram", "tool": value.tool}
+    if type(value) is Math:
+        return {"type": "math", "tex": value.tex}
+    if type(value) is Quote:
+        return {"type": "quote", "lines": [_line(line) for line in value.lines]}
+    if type(value) is Callout:
+        body = [_line(line) for line in value.body.lines] if value.body is not None else []
+        return {"type": "callout", "callout": value.kind, "title": value.title, "fold": value.fold, "written": value.written, "lines": body}
+    assert type(value) is Pictures
+    return {"type": "pictures", "pictures": [{"src": one.src, "alt": one.alt, "title": one.title} for one in value.pictures]}
+
+
+def _line(line: BodyLine) -> dict[str, Any]:
+    return {"text": line.text, "marker": line.marker, "level": line.level}
 
 
 def list_dict(lst: List) -> dict[str, Any]:
@@ -58,6 +85,7 @@ def node_dict(node: Node) -> dict[str, Any]:
         "origin": node.origin,
         "level": node.level,
         "title": node.title,
+        "plain_title": plain_text(node.title),
         "label": node.label,
         "text": node.text,
         "number": node.number,
@@ -77,6 +105,7 @@ def to_dict(doc: Document) -> dict[str, Any]:
         "path": doc.path,
         "meta": {
             "title": meta.title,
+            "plain_title": meta.plain_title,
             "title_origin": meta.title_origin,
             "title_span": _span(meta.title_span),
             "title_level": meta.title_level,
