@@ -129,6 +129,7 @@ RECOGNISERS = {
     "confnotes.callouts": {"callout", "quote_callout", "div_callout", "quote_value", "quote_body", "body_lines"},
     "confnotes.parse.values": {"table_rows", "table_alignments", "table_value", "code_lines", "code_value", "pictures_value", "value_of"},
     "confnotes.math": {"display_tex"},
+    "confnotes.parse.directives": {"read"},
 }
 #: Where a recogniser is called outside ``parse``, and why it may be: none may.
 ALLOWED: dict[str, set[str]] = {}
@@ -160,3 +161,15 @@ def test_a_renderer_recognising_a_callout_is_caught(tmp_path):
     bad.write_text("def f(block):\n    from confnotes.callouts import quote_callout\n    return quote_callout(block.text)\n")
     assert recogniser_calls(bad, "confnotes.render.docx") == ["confnotes.render.docx:2 imports confnotes.callouts.quote_callout"]
     assert recogniser_calls(bad, "confnotes.parse.values") == []
+
+
+def test_a_slide_directive_is_read_once_into_its_value():
+    from confnotes.api import parse_text
+    from confnotes.model import Block, walk_content
+    from confnotes.model.values import Directives
+
+    doc = parse_text("# Talk\n\n## Results\n<!-- slide background: #0b1f3a; class: wide; hidden -->\n\n- p99 down 40%\n")
+    found = [entry.value for entry in walk_content(doc.content) if type(entry) is Block and type(entry.value) is Directives]
+    assert len(found) == 1
+    assert (found[0].background, found[0].classes) == ("#0b1f3a", ("wide",))
+    assert found[0].problems == ("unknown slide directive 'hidden' (known: layout, class, background, notes, hide, incremental)",)

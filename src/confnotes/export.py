@@ -13,7 +13,7 @@ from typing import Any
 
 from confnotes.escape import strict_json, terminal_safe, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
-from confnotes.model.values import BodyLine, Callout, Code, Diagram, Math, Pictures, Quote, Table, Value
+from confnotes.model.values import BodyLine, Callout, Code, Diagram, Directives, Math, Pictures, Quote, Table, Value
 from confnotes.parse.markdown import plain_text
 from confnotes.parse.recover import talk_speakers
 
@@ -50,6 +50,17 @@ def value_dict(value: Value) -> dict[str, Any]:
     if type(value) is Callout:
         body = [_line(line) for line in value.body.lines] if value.body is not None else []
         return {"type": "callout", "callout": value.kind, "title": value.title, "fold": value.fold, "written": value.written, "lines": body}
+    if type(value) is Directives:
+        return {
+            "type": "slide",
+            "classes": list(value.classes),
+            "background": value.background,
+            "hide": value.hide,
+            "layout": value.layout,
+            "incremental": value.incremental,
+            "notes": value.notes,
+            "problems": list(value.problems),
+        }
     assert type(value) is Pictures
     return {"type": "pictures", "pictures": [{"src": one.src, "alt": one.alt, "title": one.title} for one in value.pictures]}
 

@@ -28,7 +28,7 @@ PREVIEW = "confnotes.preview"
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning, "info": lsp.DiagnosticSeverity.Information}
 _DIRECTIVE_OPEN = re.compile(r"<!--\s*confnotes-(?:disable-next-line|disable|enable)\b[^>]*$")
 _DIRECTIVE_START = re.compile(r"<!--\s*confnotes-[\w-]*$")
-#: inside ``<!-- slide … -->`` (slides.directives): the part being typed, after ``slide`` or a ``;``
+#: inside ``<!-- slide … -->`` (parse.directives): the part being typed, after ``slide`` or a ``;``
 _SLIDE_OPEN = re.compile(r"<!--\s*slide\b(?:[^>;]*;)*\s*([\w-]*)(?:\s*:\s*([\w-]*))?$", re.IGNORECASE)
 _ITEM = re.compile(r"^(\s*)(?:[-*+•◦▪‣⁃●○■□➢➤–—]|\d{1,9}[.)])\s+")
 
@@ -506,7 +506,7 @@ def completions(text: str, pos: lsp.Position, encoding: str = UTF16) -> list[lsp
 def _slide_items(key: str, after_colon: bool) -> list[lsp.CompletionItem]:
     """In a ``<!-- slide … -->`` comment: its keys and flags, or the values a key allows (the same
     lists lint rule CN114 checks against)."""
-    from confnotes.slides.directives import FLAGS, KEYS, LAYOUTS, NOTES
+    from confnotes.parse.directives import FLAGS, KEYS, LAYOUTS, NOTES
 
     if after_colon:
         values = {"layout": LAYOUTS, "notes": NOTES, "class": ("invert", "lead")}.get(key, ())

@@ -9,7 +9,7 @@ they never recognise structure in the text again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 
@@ -139,5 +139,19 @@ class Pictures:
     pictures: tuple[Picture, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Directives:
+    """What one ``<!-- slide … -->`` comment asks for (``confnotes.parse.directives``), and what in it
+    could not be read."""
+
+    classes: tuple[str, ...] = ()
+    background: str = ""
+    hide: bool = False
+    layout: str = ""
+    incremental: bool = False
+    notes: str = ""
+    problems: tuple[str, ...] = field(default=(), compare=False)
+
+
 #: What a block's ``value`` may be.
-Value = Code | Diagram | Math | Table | Quote | Callout | Pictures
+Value = Code | Diagram | Math | Table | Quote | Callout | Pictures | Directives

@@ -8,13 +8,12 @@ from typing import Any
 
 from confnotes.model import Block, Span
 from confnotes.parse import recover
+from confnotes.parse.directives import SLIDE_COMMENT
 from confnotes.parse.lines import after_close, span_of, verbatim
 from confnotes.parse.values import value_of
 
 _DIRECTIVE = re.compile(r"^\s*<!--\s*confnotes-")
 _COMMENT = re.compile(r"^\s*<!--")
-#: a slide directive (``confnotes.slides.directives``): a comment whose first word is ``slide``
-SLIDE_COMMENT = re.compile(r"\A\s*<!--\s*slide\b(.*?)-->\s*\Z", re.S | re.I)
 _NOTES_COMMENT = re.compile(r"^\s*<!--\s*(?:speaker[ -]?)?notes?\s*:", re.IGNORECASE)
 _IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
 
@@ -115,7 +114,7 @@ def make_block(lines: list[str], tokens: list[Any], start: int, kind: str, note_
         if _NOTES_COMMENT.match(token.content):
             return Block("note", text, span, "comment")
         if _COMMENT.match(token.content):
-            return Block("comment", text, span, "slide" if SLIDE_COMMENT.match(token.content) else "")
+            return typed("comment", text, span, "slide") if SLIDE_COMMENT.match(token.content) else Block("comment", text, span)
         return Block("html", text, span)
     if kind == "container_notes":
         return Block("note", text, span, "container")

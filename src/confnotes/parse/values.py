@@ -100,6 +100,10 @@ def value_of(kind: str, text: str, info: str = "") -> Value | None:
         return Math(tex) if tex is not None else None
     if kind == "image":
         return pictures_value(text)
+    if kind == "comment" and info == "slide":
+        from confnotes.parse.directives import read
+
+        return read(text)
     if kind == "div" and info.startswith("callout-"):
         from confnotes.callouts import div_callout
 

@@ -538,7 +538,7 @@ class InlineRenderer:
 
     def slide_classes(self, slide: Any) -> Markup:
         """The classes a slide's directives add (``<!-- slide class: … -->``), and ``on-dark`` on a dark
-        background colour, each after a space; names were checked when read (``slides.directives``)."""
+        background colour, each after a space; names were checked when read (``parse.directives``)."""
         from confnotes.slides.directives import is_dark
 
         names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else []), *([f"layout-{slide.layout}"] if slide.layout else [])]

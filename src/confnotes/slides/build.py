@@ -5,17 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
-from confnotes.model.values import Callout
+from confnotes.model.values import Callout, Directives
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
-
-if TYPE_CHECKING:
-    from confnotes.slides.directives import Directives
 
 #: A title shorter than this (characters) never needs cutting (``fit.short_title``): two lines of
 #: the widest title font hold more.
@@ -408,7 +405,7 @@ def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide],
     text after either staying on it; a ``<!-- slide … -->`` comment starts the next one, directed
     (text after it, before any list, is a slide of its own; notes after it go to the slide it
     starts), and one after the section's last shown entry directs the slide it ends."""
-    from confnotes.slides.directives import merged, read
+    from confnotes.slides.directives import merged
 
     current: Slide | None = None
     pending: Directives | None = None
@@ -424,8 +421,7 @@ def _after_the_opening(node: Node, rest: tuple[Entry, ...], slides: list[Slide],
 
     for entry in rest:
         if _is_directive(entry):
-            found = read(entry.text)  # type: ignore[union-attr]
-            pending = merged(pending, found)
+            pending = merged(pending, _directives(entry))
             if current is not None:
                 slides.append(current)
                 current = None
@@ -546,7 +542,13 @@ def shown_parts(doc: Document) -> list[bool]:
 
 
 def _is_directive(entry: Entry) -> bool:
-    return type(entry) is Block and entry.kind == "comment" and entry.info == "slide"
+    return type(entry) is Block and type(entry.value) is Directives
+
+
+def _directives(entry: Entry) -> Directives:
+    """A directive comment's ``Directives``, as ``parse`` read them."""
+    assert type(entry) is Block and type(entry.value) is Directives
+    return entry.value
 
 
 def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple[Entry, ...]]]:
@@ -556,7 +558,7 @@ def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple
     ``<!-- slide notes: presenter -->`` under a slide's points is about that slide."""
     if not any(_is_directive(entry) for entry in content):
         return [(None, content)]
-    from confnotes.slides.directives import merged, read
+    from confnotes.slides.directives import merged
 
     def shown(part: list[Entry]) -> bool:
         return any(type(kept) is not Block or kept.kind not in _OFF_SLIDE for kept in part)
@@ -566,7 +568,7 @@ def _segments(content: tuple[Entry, ...]) -> list[tuple[Directives | None, tuple
         if not _is_directive(entry):
             out[-1][1].append(entry)
             continue
-        found = read(entry.text)  # type: ignore[union-attr]
+        found = _directives(entry)
         directed, part = out[-1]
         if shown(part):
             out.append((found, []))  # after something shown: a new slide

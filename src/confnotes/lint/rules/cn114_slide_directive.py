@@ -29,14 +29,14 @@ Options = NoOptions
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     from confnotes.model import Block, walk_content
-    from confnotes.slides.directives import read
+    from confnotes.model.values import Directives
 
     laid_out = False
     for entry in walk_content(ctx.doc.content):
         if type(entry) is not Block:
             continue
-        if entry.kind == "comment" and entry.info == "slide":
-            directed = read(entry.text)
+        if type(entry.value) is Directives:
+            directed = entry.value
             laid_out = laid_out or bool(directed.layout)
             for problem in directed.problems:
                 yield Report(entry.span.start, 1, problem)
