@@ -401,3 +401,26 @@ def test_a_footnotes_emphasis_and_code_reach_word_and_come_back(cli, tmp_path):
     text = "# Refs\n\n## Reading\n\nAs Kleppmann argues.[^k]\n\n[^k]: *Designing Data-Intensive Applications*, see `fsync`.\n"
     back = _through_word(cli, tmp_path, text)
     assert "[^1]: *Designing Data-Intensive Applications*, see `fsync`." in back
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x01", "\x0b", "\x1b", "\ufffe"], ids=["form-feed", "soh", "vtab", "esc", "ufffe"])
+def test_a_control_character_anywhere_becomes_a_replacement_not_a_crash(cli, tmp_path, char):
+    """lxml refuses characters XML 1.0 cannot hold; the note's text is made XML-ready once, before
+    Word is written (``escape.xml_ready``): titles, items, tables, callouts, the core properties."""
+    import docx
+
+    note = tmp_path / "ctl.md"
+    note.write_text(
+        f'---\ntitle: "Keynote\\u{ord(char):04x} day"\nspeakers: ["Ann\\u{ord(char):04x}"]\n---\n\n'
+        f"## Part{char} one\n\n- item {char} red\n\n"
+        f"| a{char} | b |\n|---|---|\n| c | d{char} |\n\n> [!NOTE] Ti{char}tle\n> body{char} text\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "ctl.docx"
+    result = cli("render", str(note), "--to", "docx", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    word = docx.Document(str(out))
+    text = "\n".join([p.text for p in word.paragraphs] + [c.text for t in word.tables for r in t.rows for c in r.cells])
+    assert char not in text and text.count("\ufffd") >= 5  # a trailing form feed or vertical tab is space, stripped
+    title = word.core_properties.title  # the plain title: a form feed is space there
+    assert title in ("Keynote\ufffd day", "Keynote day") and word.core_properties.author.startswith("Ann")

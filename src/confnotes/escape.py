@@ -3,6 +3,7 @@ and JSON that every parser reads (no NaN, no raw C1 controls or lone surrogates)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -21,6 +22,42 @@ def xml_safe(text: str) -> str:
     """Text an XML 1.0 document can hold: other control characters (and the lone surrogates of a file
     name that is not UTF-8) become U+FFFD."""
     return _NOT_XML.sub("\ufffd", text)
+
+
+def xml_ready(value: Any) -> Any:
+    """``value`` (a model: frozen dataclasses, tuples, named tuples, dicts and strings) with every
+    string ``xml_safe``: the one cleaning a writer that hands text to lxml (Word) does before it
+    starts, so no run, comment or property can carry a form feed or U+FFFE. Returns ``value`` itself
+    when it holds nothing to clean (the usual case: one scan, no copy)."""
+    return _cleaned(value) if _holds_unsafe(value) else value
+
+
+def _holds_unsafe(value: Any) -> bool:
+    if type(value) is str:
+        return _NOT_XML.search(value) is not None
+    if isinstance(value, (tuple, list)):
+        return any(_holds_unsafe(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_unsafe(key) or _holds_unsafe(item) for key, item in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_unsafe(getattr(value, field.name)) for field in dataclasses.fields(value))
+    return False
+
+
+def _cleaned(value: Any) -> Any:
+    if type(value) is str:
+        return xml_safe(value)
+    if isinstance(value, tuple):
+        items = [_cleaned(item) for item in value]
+        return type(value)._make(items) if hasattr(value, "_fields") else tuple(items)  # a named tuple keeps its type
+    if isinstance(value, list):
+        return [_cleaned(item) for item in value]
+    if isinstance(value, dict):
+        return {_cleaned(key): _cleaned(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {field.name: _cleaned(getattr(value, field.name)) for field in dataclasses.fields(value) if field.init}
+        return dataclasses.replace(value, **changes)
+    return value
 
 
 def _shown(match: re.Match[str]) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import NotesError, render_error
-from confnotes.escape import xml_safe
+from confnotes.escape import xml_ready, xml_safe
 from confnotes.model import Block, Document, List, Node
 from confnotes.model.values import Callout, Code, Diagram, Math, Quote, Table
 from confnotes.render.markdown import InlineRenderer
@@ -43,6 +43,7 @@ TABLE_PX = 14.7
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
     from confnotes.footnotes import footnotes_of
 
+    doc = xml_ready(doc)  # a form feed or U+FFFE in the note: U+FFFD in Word, not an lxml error
     word = _open(options.reference_docx)
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
     notes = footnotes_of(doc)
@@ -120,6 +121,10 @@ class _Writer:
         for label, value in (("Event", meta.event), ("Date", meta.date), ("Speakers", "; ".join(meta.speakers))):
             if value:
                 self.last = self.word.add_paragraph(f"{label}: {value}")
+        # what File > Properties shows, as the PDF's metadata does (Word's core properties hold 255 characters)
+        self.word.core_properties.title = meta.plain_title[:255]
+        self.word.core_properties.author = "; ".join(meta.speakers)[:255]
+        self.word.core_properties.subject = (meta.event or "")[:255]
 
     def content(self, content: tuple[Any, ...], depth: int) -> None:
         from confnotes.slides.build import boxed
