@@ -49,7 +49,7 @@ def _cleaned(value: Any) -> Any:
         return xml_safe(value)
     if isinstance(value, tuple):
         items = [_cleaned(item) for item in value]
-        return type(value)._make(items) if hasattr(value, "_fields") else tuple(items)  # a named tuple keeps its type
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)  # a named tuple keeps its type
     if isinstance(value, list):
         return [_cleaned(item) for item in value]
     if isinstance(value, dict):
