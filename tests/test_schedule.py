@@ -6,6 +6,7 @@ pretalx, Sessionize and a calendar app write it, and a second version where one 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -194,8 +195,11 @@ PRETALX = (SCHEDULES / "pyconf2027.pretalx.json").read_text(encoding="utf-8")
             "declares XML entities",
         ),
         ("latin1.json", lambda: PRETALX.encode("latin-1", "replace").replace(b"?", b"\xe9"), "not UTF-8"),
-        ("noroom.json", lambda: PRETALX.replace('"room": "Hall B"', '"room": ""').replace('"Hall B": [', '"": [').encode(), "has no room"),
-        ("notime.xml", lambda: FRAB.replace(b"<date>2027-06-10T", b"<date>x").replace(b"<start>", b"<start>x"), "has no start time"),
+        (
+            "notime.xml",
+            lambda: re.sub(rb"<date>[^<]*</date>", b"<date>x</date>", FRAB.replace(b"<start>", b"<start>x")),
+            "has no start time",
+        ),
         ("notes.md", lambda: b"# Not a schedule\n", "not a schedule"),
         ("view.json", lambda: b'[{"groupId": null, "sessions": []}]', "export the 'All data' view"),
         ("deep.json", lambda: b"[" * 100_000 + b"]" * 100_000, "nests too deep"),
@@ -208,6 +212,23 @@ def test_bad_schedules_are_one_line_and_write_nothing(cli, tmp_path, name, make,
     line = one_error_line(result)
     assert line.startswith(str(path)) and message in line, line
     assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_session_costs_only_itself_and_is_named_by_its_own_id(cli, tmp_path):
+    """A session with no room, or no start, among good ones: skipped with one warning naming its id
+    and why; every other session is read and gets its note."""
+    path = _bad(tmp_path, "noroom.json", PRETALX.replace('"room": "Hall B"', '"room": ""').replace('"Hall B": [', '"": [').encode())
+    result = cli("new", "--schedule", str(path), "--all", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    skipped = [line for line in result.stderr.splitlines() if "skipped" in line]
+    assert skipped and all(line.startswith(f"{path}: warning: session '") and "has no room" in line for line in skipped)
+    assert "session 1 " not in result.stderr  # named by its id, not the reader's count
+    from confnotes.schedule import read_schedule
+
+    whole = read_schedule(str(_bad(tmp_path, "whole.json", PRETALX.encode())))
+    assert len(skipped) == sum(1 for session in whole.sessions if session.room == "Hall B")
+    made = list((tmp_path / "out").glob("*.md"))
+    assert len(made) == sum(1 for session in whole.sessions if session.room != "Hall B" and not session.service)
 
 
 def test_a_50_mb_schedule_is_refused_before_it_is_read(cli, tmp_path):

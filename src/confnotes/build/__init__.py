@@ -170,6 +170,7 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
     if request.site.schedule is not None:
         from confnotes.build.site import moved
 
+        report.warnings += [(request.site.schedule_path, line) for line in request.site.schedule.skipped]
         report.warnings += moved(list(entries.values()), request.site.schedule)
     if request.shard is None:  # the index before the manifest that records it: a crash between means a new index
         if manifest == plan.previous and _site_intact(out_dir, plan.site):

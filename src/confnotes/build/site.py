@@ -36,6 +36,7 @@ class SiteInputs:
     schedule_sha256: str | None = None
     base_url: str | None = None
     theme: str = "default"  # the site's own pages' (index, timetable, lists): --theme, else the config's
+    schedule_path: str = ""  # where the schedule was read from (its warnings name it)
 
     def record(self) -> dict[str, Any]:
         """For the manifest: a build whose inputs differ writes the site's pages again."""
@@ -72,7 +73,7 @@ def site_inputs(schedule: str | None, base_url: str | None, timezone: str | None
 
     conference = read_schedule(schedule, timezone)
     digest = hashlib.sha256(read_bytes(schedule, "schedule") + (timezone or "").encode()).hexdigest()
-    return SiteInputs(conference, digest, base_url)
+    return SiteInputs(conference, digest, base_url, schedule_path=schedule)
 
 
 @dataclass
@@ -98,8 +99,7 @@ class Slot:
 def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[list[Slot], str | None, str]:
     """Every session with its note (if any), the zone, and the conference's name; no slots without a schedule."""
     if conference is not None:
-        by_id = {str(e["schedule"]["session"]): e for e in notes if e.get("schedule", {}).get("session")}
-        by_title = {e["title"].casefold(): e for e in notes}
+        noted = notes_of_sessions(notes, conference)
         found = [
             Slot(
                 s.title,
@@ -109,7 +109,7 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 s.speakers,
                 s.track,
                 s.service,
-                by_id.get(s.id) or by_title.get(s.title.casefold()),
+                noted.get(s.key or s.id),
                 s.url,
             )
             for s in conference.sessions
@@ -138,6 +138,18 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
     return found, None, max(sorted(set(events)), key=events.count) if events else ""
 
 
+def notes_of_sessions(notes: list[dict[str, Any]], conference: Conference) -> dict[str, dict[str, Any]]:
+    """Each session's note (``schedule.match``: one to one), by session key."""
+    from confnotes.schedule.match import Claim, matched
+
+    claims = []
+    for entry in notes:
+        facts = entry.get("schedule") or {}
+        session = str(facts["session"]) if facts.get("session") else None
+        claims.append(Claim(entry, session, str(entry.get("title") or ""), _when(facts.get("start")), str(facts.get("room") or "")))
+    return matched(conference.sessions, claims)
+
+
 def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
     """``(note, warning)`` for each note whose room or start the schedule now says otherwise (a
     talk moved since the note was made): the timetable follows the schedule, the note's own front
@@ -145,13 +157,12 @@ def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tu
     if conference is None:
         return []
     out: list[tuple[str, str]] = []
-    by_id = {s.id: s for s in conference.sessions}
-    by_title = {s.title.casefold(): s for s in conference.sessions}
-    for entry in notes:
+    sessions = {s.key or s.id: s for s in conference.sessions}
+    for key, entry in notes_of_sessions(notes, conference).items():
         facts = entry.get("schedule") or {}
-        session = by_id.get(str(facts.get("session") or "")) or by_title.get(str(entry.get("title") or "").casefold())
+        session = sessions[key]
         start = _when(facts.get("start"))
-        if session is None or start is None or session.service:
+        if start is None or session.service:
             continue
         room = str(facts.get("room") or "")
         if start != session.start or (room and room != session.room):

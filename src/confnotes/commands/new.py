@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from confnotes.commands import say, shown
+from confnotes.commands import say, shown, warn
 from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:
@@ -195,10 +195,14 @@ def _from_schedule(
     from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
 
     conference = read_schedule(path, timezone)
+    warn(list(conference.skipped), path)
+    if conference.repeated_ids:
+        repeated = f"{conference.repeated_ids} session id(s) are given to more than one session"
+        warn([f"{repeated}; those notes name their session by id and start"], path)
     gone: list[Any] = []
     existing = session_notes(folder, conference, event, gone)
     if update and not (every or ids or day or room or track):  # refresh the notes there are; make none
-        chosen = [s for s in conference.sessions if s.id in existing]
+        chosen = [s for s in conference.sessions if s.key in existing]
     else:
         chosen = choose_sessions(conference, every, ids, day, room, track)
         if not chosen:
@@ -208,7 +212,7 @@ def _from_schedule(
     kept = 0
     updates: list[tuple[Path, str, bytes, list[str]]] = []
     for session in chosen:
-        note = existing.get(session.id)
+        note = existing.get(session.key)
         if note is not None:
             kept += 1
             wanted = front_matter(session, conference, event)

@@ -37,7 +37,21 @@ def read_schedule(path: str, timezone: str | None = None) -> Conference:
         raise input_error("not a schedule: expected frab XML, pretalx/frab JSON, Sessionize JSON or iCalendar (.ics)", path)
     if not conference.sessions:
         raise input_error("the schedule has no sessions", path)
-    return in_zone(conference, zone or (_zone(conference.timezone, path) if conference.timezone else None))
+    return keyed(in_zone(conference, zone or (_zone(conference.timezone, path) if conference.timezone else None)))
+
+
+def keyed(conference: Conference) -> Conference:
+    """Each session's identity (``Session.key``): its id where the id is its own; where the schedule
+    gives several sessions one id (a congress's recurring session, a calendar's repeated UID), its
+    id and its start, so that no note is ever tied to another occurrence, or another talk."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from confnotes.schedule.notes import start_text
+
+    count = Counter(session.id for session in conference.sessions)
+    sessions = tuple(replace(s, key=s.id if count[s.id] == 1 else f"{s.id}@{start_text(s.start)}") for s in conference.sessions)
+    return replace(conference, sessions=sessions, repeated_ids=sum(1 for seen in count.values() if seen > 1))
 
 
 def in_zone(conference: Conference, zone: dt.tzinfo | None) -> Conference:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from confnotes.errors import input_error
@@ -14,8 +14,9 @@ MAX_SCHEDULE_BYTES = 16 * 1024 * 1024
 #: More sessions than this is no conference's schedule.
 MAX_SESSIONS = 20_000
 
-#: Sessions of these types are the timetable's breaks, not talks to take notes at.
-SERVICE_TYPES = frozenset(("break", "lunch", "coffee break", "coffee", "registration", "pause", "mittagspause", "social event", "other"))
+#: Sessions of these types, with no speakers, are the timetable's breaks, not talks to take notes at
+#: (frab's default type ``other`` is not one: a congress files workshops and meetups under it).
+SERVICE_TYPES = frozenset(("break", "lunch", "coffee break", "coffee", "registration", "pause", "mittagspause", "social event"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,9 @@ class Session:
     url: str = ""
     tags: tuple[str, ...] = ()
     service: bool = False  # a break, lunch or registration: in the timetable, no note
+    #: the session's identity in its schedule: its id, or, where the schedule gives several
+    #: sessions one id (a recurring session, a calendar's repeated UID), its id and its start
+    key: str = ""
 
     @property
     def end(self) -> dt.datetime:
@@ -57,30 +61,57 @@ class Conference:
     url: str = ""
     rooms: tuple[str, ...] = field(default=())
     tracks: tuple[str, ...] = field(default=())
+    #: the sessions that could not be read, one line each naming the session and why (left out)
+    skipped: tuple[str, ...] = field(default=())
+    #: how many session ids the schedule gives to more than one session
+    repeated_ids: int = 0
 
     @property
     def days(self) -> tuple[dt.date, ...]:
         return tuple(sorted({session.day for session in self.sessions}))
 
-    def session(self, session_id: str) -> Session | None:
-        return next((s for s in self.sessions if s.id == session_id), None)
+    def session(self, key: str) -> Session | None:
+        """The session of this identity (``Session.key``), or the first with this id."""
+        return next((s for s in self.sessions if s.key == key), None) or next((s for s in self.sessions if s.id == key), None)
 
 
-def checked_session(path: str, number: int, **fields: object) -> Session:
-    """A session from a reader's fields, refused with one line naming it when it lacks a title, a
-    start, a length or a room (``number``: its place in the file, 1-based)."""
+class SkippedSession(Exception):
+    """A session a reader cannot read: the one line saying which and why; the rest is read."""
+
+
+def read_sessions(path: str, made: Iterable[tuple[int, Mapping[str, object]]]) -> tuple[list[Session], list[str]]:
+    """The sessions a reader found, each ``(number, fields)``, checked (``checked_session``): those
+    that can be read, and a line for each that cannot (it is left out; one bad session costs
+    only itself)."""
+    sessions: list[Session] = []
+    skipped: list[str] = []
+    for number, fields in made:
+        try:
+            sessions.append(checked_session(number, **fields))
+        except SkippedSession as exc:
+            skipped.append(str(exc))
+    if not sessions and skipped:
+        raise input_error(f"no session of the schedule can be read: {skipped[0]}", path)
+    return sessions, skipped
+
+
+def checked_session(number: int, **fields: object) -> Session:
+    """A session from a reader's fields; ``SkippedSession`` naming it by its own id (or its place in
+    the file, 1-based ``number``, when it has none) and its title when it lacks a title, a start, a
+    length or a room. A session with no end lasts no time (RFC 5545: it ends where it starts)."""
     title = clean(str(fields.get("title") or ""))
-    name = f"session {number}" + (f" ('{title[:60]}')" if title else "")
+    own = clean(str(fields.get("id") or ""))
+    name = (f"session '{own[:40]}'" if own else f"session {number}") + (f" ('{title[:60]}')" if title else "")
     if not title:
-        raise input_error(f"{name} has no title", path)
+        raise SkippedSession(f"{name} has no title; skipped")
     if not isinstance(fields.get("start"), dt.datetime):
-        raise input_error(f"{name} has no start time; a timetable needs one for every session", path)
+        raise SkippedSession(f"{name} has no start time; skipped (a timetable needs one)")
     minutes = fields.get("minutes")
-    if not isinstance(minutes, int) or not 0 < minutes <= 24 * 60:
-        raise input_error(f"{name} has no length (an end or a duration between 1 minute and 24 hours)", path)
+    if not isinstance(minutes, int) or not 0 <= minutes <= 24 * 60:
+        raise SkippedSession(f"{name} has no length (an end or a duration up to 24 hours); skipped")
     room = clean(str(fields.get("room") or ""))
     if not room:
-        raise input_error(f"{name} has no room; a timetable needs one for every session", path)
+        raise SkippedSession(f"{name} has no room; skipped (a timetable needs one)")
     kind = clean(str(fields.get("type") or ""))
     speakers = tuple(dict.fromkeys(clean(s) for s in _texts(fields.get("speakers")) if clean(s)))
     return Session(
@@ -97,9 +128,17 @@ def checked_session(path: str, number: int, **fields: object) -> Session:
         abstract=plain_abstract(str(fields.get("abstract") or "")),
         url=safe_url(str(fields.get("url") or "")),
         tags=tuple(dict.fromkeys(clean(t) for t in _texts(fields.get("tags")) if clean(t))),
-        # a break: so typed, or (an .ics has no types) a speakerless "Lunch" or "Coffee break"
-        service=bool(fields.get("service")) or kind.casefold() in SERVICE_TYPES or (not speakers and bool(_BREAK.match(title))),
+        service=is_break(bool(fields.get("service")), kind, title, speakers),
     )
+
+
+def is_break(marked: bool, kind: str, title: str, speakers: tuple[str, ...]) -> bool:
+    """Whether a session is a break (in the timetable, no note): marked so by the schedule
+    (Sessionize's service sessions), or speakerless and typed as one (``SERVICE_TYPES``) or titled
+    as one ("Lunch", "Coffee break"). A session with speakers is a session, whatever its type."""
+    if marked:
+        return True
+    return not speakers and (kind.casefold() in SERVICE_TYPES or bool(_BREAK.match(title)))
 
 
 def _texts(value: object) -> Iterable[str]:

@@ -43,12 +43,12 @@ def front_matter(session: Session, conference: Conference, event: str | None = N
         "date": session.day.isoformat(),
         "room": session.room,
         "start": start_text(session.start),
-        "duration": duration_text(session.minutes),
+        "duration": duration_text(session.minutes) if session.minutes else "",  # a zero-length session: no slot
         "track": session.track,
         "url": session.url,
     }
     values = {key: value for key, value in values.items() if value or key == "speakers"}
-    values[SESSION_KEY] = session.id
+    values[SESSION_KEY] = session.key or session.id
     values["tags"] = [tag.casefold() for tag in dict.fromkeys([session.type, *session.tags]) if tag]
     return values
 
@@ -95,21 +95,22 @@ class SessionNote:
 def session_notes(
     folder: Path, conference: Conference, event: str | None = None, gone: list[SessionNote] | None = None
 ) -> dict[str, SessionNote]:
-    """The notes under ``folder`` that name a session of this conference, by session id: front matter
-    ``session`` and ``event`` (a note whose event is written otherwise, by ``--event`` say, is the
-    session's when its title is too). The notes of this event whose session the schedule no longer
-    has (a cancelled talk) are added to ``gone``."""
+    """The notes under ``folder`` that are sessions' of this conference, by session key
+    (``schedule.match``): those of this event (front matter ``event``; a note whose event is written
+    otherwise, by ``--event`` say, takes part when its title is a session's). The notes of this event
+    that are no session's (a cancelled talk) are added to ``gone``."""
     from confnotes.config import config_for_target
     from confnotes.errors import NotesError
     from confnotes.load import read_text
+    from confnotes.schedule.match import Claim, matched, written_time
     from confnotes.source import read_source
 
-    found: dict[str, SessionNote] = {}
     if not folder.is_dir():
-        return found
+        return {}
     name = event or conference.title
-    ids = {session.id for session in conference.sessions}
-    titles = {session.id: session.title.casefold() for session in conference.sessions}
+    titles = {session.title.casefold() for session in conference.sessions}
+    claims: list[Claim] = []
+    ours: list[SessionNote] = []
     for path in sorted(folder.rglob("*.md")):
         if any(part.startswith(".") for part in path.relative_to(folder).parts) or not path.is_file():
             continue
@@ -121,17 +122,20 @@ def session_notes(
         except NotesError:
             continue
         extra = doc.meta.extra
-        session_id = None if extra.get(SESSION_KEY) is None else str(extra[SESSION_KEY])
-        if session_id is None:
+        if extra.get(SESSION_KEY) is None:
             continue
         values = {**extra, "title": doc.meta.title, "event": doc.meta.event, "date": doc.meta.date, "speakers": list(doc.meta.speakers)}
-        ours = not doc.meta.event or not name or doc.meta.event == name
-        if session_id not in ids:
-            if ours and doc.meta.event and gone is not None:
-                gone.append(SessionNote(path, source, values))
-            continue
-        if ours or doc.meta.title.casefold() == titles[session_id]:
-            found.setdefault(session_id, SessionNote(path, source, values))
+        note = SessionNote(path, source, values)
+        mine = not doc.meta.event or not name or doc.meta.event == name
+        if mine and doc.meta.event:
+            ours.append(note)
+        if mine or doc.meta.title.casefold() in titles:
+            claim = Claim(note, str(extra[SESSION_KEY]), doc.meta.title, written_time(extra.get("start")), str(extra.get("room") or ""))
+            claims.append(claim)
+    found: dict[str, SessionNote] = matched(conference.sessions, claims)
+    if gone is not None:
+        placed = {id(note) for note in found.values()}
+        gone += [note for note in ours if id(note) not in placed]
     return found
 
 
@@ -150,6 +154,9 @@ def changed_keys(note: SessionNote, wanted: dict[str, Any]) -> list[str]:
         if key == "duration":
             from confnotes.timing.durations import DurationError, parse_duration
 
+            if str(have) == str(want):  # as written: a zero-length session's "0min" too
+                return True
+
             try:
                 return parse_duration(have) == parse_duration(want)
             except DurationError:
@@ -158,7 +165,9 @@ def changed_keys(note: SessionNote, wanted: dict[str, Any]) -> list[str]:
             return isinstance(have, list | tuple) and [str(item) for item in have] == want
         return str(have) == str(want)
 
-    return [key for key in SCHEDULE_KEYS if key in wanted and not same(key, note.values.get(key), wanted[key])]
+    keys = [key for key in SCHEDULE_KEYS if key in wanted and not same(key, note.values.get(key), wanted[key])]
+    # the note's tie to its session: another exporter's id, or a repeated id before ids were keyed
+    return keys + [SESSION_KEY] if str(note.values.get(SESSION_KEY)) != str(wanted[SESSION_KEY]) else keys
 
 
 def _datetime(text: str) -> dt.datetime | None:

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.schedule.model import MAX_SESSIONS, Conference, Session, checked_session, clean
+from confnotes.schedule.model import MAX_SESSIONS, Conference, clean, read_sessions
 
 
 def _text(data: bytes, path: str, what: str) -> str:
@@ -82,14 +82,9 @@ def frab_xml(data: bytes, path: str) -> Conference:
 
     events = root.findall("./day/room/event")
     _many(path, len(events))
-    sessions: list[Session] = []
-    rooms: list[str] = []
-    for day in root.findall("day"):
-        for room in day.findall("room"):
-            rooms.append(clean(room.get("name") or ""))
-            sessions += [
-                _frab_event(event, day, room, len(sessions) + number, path) for number, event in enumerate(room.findall("event"), 1)
-            ]
+    rooms = [clean(room.get("name") or "") for day in root.findall("day") for room in day.findall("room")]
+    placed = [(event, day, room) for day in root.findall("day") for room in day.findall("room") for event in room.findall("event")]
+    sessions, skipped = read_sessions(path, ((number, _frab_event(*where)) for number, where in enumerate(placed, 1)))
     tracks = [clean(track.get("name") or "") for track in (conf.findall("track") if conf is not None else [])]
     return Conference(
         title=clean(_text_of(conf, "title")) or clean(_text_of(conf, "acronym")),
@@ -99,6 +94,7 @@ def frab_xml(data: bytes, path: str) -> Conference:
         url=clean(_text_of(conf, "base_url")),
         rooms=tuple(r for r in dict.fromkeys(rooms) if r),
         tracks=tuple(t for t in tracks if t),
+        skipped=tuple(skipped),
     )
 
 
@@ -107,13 +103,11 @@ def _text_of(element: Any, name: str) -> str:
     return "" if found is None or found.text is None else str(found.text)
 
 
-def _frab_event(event: Any, day: Any, room: Any, number: int, path: str) -> Session:
+def _frab_event(event: Any, day: Any, room: Any) -> dict[str, object]:
     def text(name: str) -> str:
         return _text_of(event, name)
 
-    return checked_session(
-        path,
-        number,
+    return dict(
         id=event.get("id") or event.get("guid") or text("slug"),
         title=text("title"),
         subtitle=text("subtitle"),
@@ -165,30 +159,32 @@ def _frab_json(schedule: dict[str, Any], path: str) -> Conference:
     days = _list(conf.get("days"))
     events = [(day, room, event) for day in days for room, listed in _dict(_dict(day).get("rooms")).items() for event in _list(listed)]
     _many(path, len(events))
-    sessions = []
+    found = []
     for number, (day, room, event) in enumerate(events, 1):
         event = _dict(event)
         persons = [
             _str(p.get("public_name") or p.get("name") or p.get("full_public_name")) for p in map(_dict, _list(event.get("persons")))
         ]
-        sessions.append(
-            checked_session(
-                path,
+        found.append(
+            (
                 number,
-                id=_str(event.get("id")) or _str(event.get("code")) or _str(event.get("guid")),
-                title=_str(event.get("title")),
-                subtitle=_str(event.get("subtitle")),
-                start=_frab_start(_str(event.get("date")), _str(event.get("start")), _str(_dict(day).get("date"))),
-                minutes=_clock_minutes(_str(event.get("duration"))),
-                room=_str(event.get("room")) or room,
-                speakers=persons,
-                track=_str(event.get("track")),
-                type=_str(event.get("type")),
-                language=_str(event.get("language")),
-                abstract=_str(event.get("abstract")) or _str(event.get("description")),
-                url=_str(event.get("url")),
+                dict(
+                    id=_str(event.get("id")) or _str(event.get("code")) or _str(event.get("guid")),
+                    title=_str(event.get("title")),
+                    subtitle=_str(event.get("subtitle")),
+                    start=_frab_start(_str(event.get("date")), _str(event.get("start")), _str(_dict(day).get("date"))),
+                    minutes=_clock_minutes(_str(event.get("duration"))),
+                    room=_str(event.get("room")) or room,
+                    speakers=persons,
+                    track=_str(event.get("track")),
+                    type=_str(event.get("type")),
+                    language=_str(event.get("language")),
+                    abstract=_str(event.get("abstract")) or _str(event.get("description")),
+                    url=_str(event.get("url")),
+                ),
             )
         )
+    sessions, skipped = read_sessions(path, found)
     return Conference(
         title=clean(_str(conf.get("title"))) or clean(_str(conf.get("acronym"))),
         sessions=tuple(sessions),
@@ -197,6 +193,7 @@ def _frab_json(schedule: dict[str, Any], path: str) -> Conference:
         url=clean(_str(schedule.get("base_url")) or _str(conf.get("url"))),
         rooms=tuple(r for r in (clean(_str(_dict(room).get("name"))) for room in _list(conf.get("rooms"))) if r),
         tracks=tuple(t for t in (clean(_str(_dict(track).get("name"))) for track in _list(conf.get("tracks"))) if t),
+        skipped=tuple(skipped),
     )
 
 
@@ -218,7 +215,7 @@ def _sessionize(data: dict[str, Any], path: str) -> Conference:
     for category in map(_dict, _list(data.get("categories"))):
         for item in map(_dict, _list(category.get("items"))):
             items[_str(item.get("id"))] = (_str(category.get("title")).casefold(), _str(item.get("name")))
-    sessions = []
+    found = []
     tracks: list[str] = []
     for number, session in enumerate(map(_dict, listed), 1):
         start, end = _iso(_str(session.get("startsAt"))), _iso(_str(session.get("endsAt")))
@@ -226,29 +223,32 @@ def _sessionize(data: dict[str, Any], path: str) -> Conference:
         chosen = [items[_str(i)] for i in _list(session.get("categoryItems")) if _str(i) in items]
         track = next((name for title, name in chosen if title in _TRACK_TITLES), "")
         tracks += [track] if track else []
-        sessions.append(
-            checked_session(
-                path,
+        found.append(
+            (
                 number,
-                id=_str(session.get("id")),
-                title=_str(session.get("title")),
-                start=start,
-                minutes=minutes,
-                room=room_names.get(_str(session.get("roomId")), "") or _str(session.get("room")),
-                speakers=[speakers.get(_str(s), "") for s in _list(session.get("speakers"))],
-                track=track,
-                type=next((name for title, name in chosen if title in _FORMAT_TITLES), ""),
-                language=next((name for title, name in chosen if title in _LANGUAGE_TITLES), ""),
-                tags=[name for title, name in chosen if title not in (*_TRACK_TITLES, *_FORMAT_TITLES, *_LANGUAGE_TITLES)],
-                abstract=_str(session.get("description")),
-                service=session.get("isServiceSession") is True,
+                dict(
+                    id=_str(session.get("id")),
+                    title=_str(session.get("title")),
+                    start=start,
+                    minutes=minutes,
+                    room=room_names.get(_str(session.get("roomId")), "") or _str(session.get("room")),
+                    speakers=[speakers.get(_str(s), "") for s in _list(session.get("speakers"))],
+                    track=track,
+                    type=next((name for title, name in chosen if title in _FORMAT_TITLES), ""),
+                    language=next((name for title, name in chosen if title in _LANGUAGE_TITLES), ""),
+                    tags=[name for title, name in chosen if title not in (*_TRACK_TITLES, *_FORMAT_TITLES, *_LANGUAGE_TITLES)],
+                    abstract=_str(session.get("description")),
+                    service=session.get("isServiceSession") is True,
+                ),
             )
         )
+    sessions, skipped = read_sessions(path, found)
     return Conference(  # Sessionize's data names no conference: new --event names it
         title="",
         sessions=tuple(sessions),
         rooms=tuple(name for name in room_names.values() if name),
         tracks=tuple(dict.fromkeys(tracks)),
+        skipped=tuple(skipped),
     )
 
 
@@ -265,7 +265,7 @@ def icalendar(data: bytes, path: str) -> Conference:
         raise input_error(f"not a readable iCalendar file: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", path) from None
     events = list(calendar.walk("VEVENT"))
     _many(path, len(events))
-    sessions: list[Session] = []
+    found = []
     zone = clean(_str(calendar.get("X-WR-TIMEZONE"))) or None
     for number, event in enumerate(events, 1):
         start = _ical_time(event, "DTSTART")
@@ -275,27 +275,32 @@ def icalendar(data: bytes, path: str) -> Conference:
             minutes = int((end - start).total_seconds() // 60)
         elif start is not None and event.get("DURATION") is not None:
             minutes = int(event.decoded("DURATION").total_seconds() // 60)
+        elif start is not None:  # no end and no duration: it ends when it starts (RFC 5545)
+            minutes = 0
         if zone is None and start is not None and getattr(start.tzinfo, "key", None):
             zone = start.tzinfo.key  # type: ignore[union-attr]
         people = [p for p in _as_list(event.get("ATTENDEE")) + _as_list(event.get("ORGANIZER")) if getattr(p, "params", None) is not None]
         categories = [str(item) for value in _as_list(event.get("CATEGORIES")) for item in getattr(value, "cats", [value])]
-        sessions.append(
-            checked_session(
-                path,
+        found.append(
+            (
                 number,
-                id=_str(str(event.get("UID") or "")),
-                title=str(event.get("SUMMARY") or ""),
-                start=start,
-                minutes=minutes,
-                room=str(event.get("LOCATION") or ""),
-                speakers=[str(p.params.get("CN", "")) for p in people],
-                track=categories[0] if categories else "",
-                tags=categories[1:],
-                abstract=str(event.get("DESCRIPTION") or ""),
-                url=str(event.get("URL") or ""),
+                dict(
+                    id=_str(str(event.get("UID") or "")),
+                    title=str(event.get("SUMMARY") or ""),
+                    start=start,
+                    minutes=minutes,
+                    room=str(event.get("LOCATION") or ""),
+                    speakers=[str(p.params.get("CN", "")) for p in people],
+                    track=categories[0] if categories else "",
+                    tags=categories[1:],
+                    abstract=str(event.get("DESCRIPTION") or ""),
+                    url=str(event.get("URL") or ""),
+                ),
             )
         )
-    return Conference(title=clean(_str(str(calendar.get("X-WR-CALNAME") or ""))), sessions=tuple(sessions), timezone=zone)
+    sessions, skipped = read_sessions(path, found)
+    title = clean(_str(str(calendar.get("X-WR-CALNAME") or "")))
+    return Conference(title=title, sessions=tuple(sessions), timezone=zone, skipped=tuple(skipped))
 
 
 def _as_list(value: Any) -> list[Any]:
