@@ -125,3 +125,23 @@ def test_update_of_an_unchanged_generated_schedule_changes_nothing(cli, tmp_path
     before = _bytes_of(out)
     again = cli("new", "--schedule", str(schedule), "--update", "-o", str(out))
     assert again.exit_code == 0 and _bytes_of(out) == before
+
+
+def test_one_id_at_one_start_twice_is_still_two_sessions_with_two_notes(cli, tmp_path):
+    """Found by the property above: two sessions sharing an id and a start (a copy in the export)
+    had one key, and --update wrote the second one's title into the first one's note."""
+    events = "".join(
+        f"<event id='1'><room>Hall 0</room><title>Talk {n}</title><type>other</type><date>2027-12-27T10:00:00+01:00</date>"
+        f"<duration>00:25</duration><persons><person>Ann {n}</person></persons></event>"
+        for n in range(3)
+    )
+    schedule = tmp_path / "schedule.xml"
+    schedule.write_text(
+        f"<schedule><conference><title>Prop</title></conference><day index='1'><room name='Hall 0'>{events}</room></day></schedule>"
+    )
+    out = tmp_path / "notes"
+    assert cli("new", "--schedule", str(schedule), "--all", "-o", str(out)).exit_code == 0
+    before = _bytes_of(out)
+    assert len(before) == 3
+    assert cli("new", "--schedule", str(schedule), "--update", "-o", str(out)).exit_code == 0
+    assert _bytes_of(out) == before

@@ -50,8 +50,16 @@ def keyed(conference: Conference) -> Conference:
     from confnotes.schedule.notes import start_text
 
     count = Counter(session.id for session in conference.sessions)
-    sessions = tuple(replace(s, key=s.id if count[s.id] == 1 else f"{s.id}@{start_text(s.start)}") for s in conference.sessions)
-    return replace(conference, sessions=sessions, repeated_ids=sum(1 for seen in count.values() if seen > 1))
+    keys = [s.id if count[s.id] == 1 else f"{s.id}@{start_text(s.start)}" for s in conference.sessions]
+    twice = Counter(keys)  # one id at one start twice (two rooms, or a copy): the room, then the order, tell them apart
+    keys = [key if twice[key] == 1 else f"{key}@{s.room}" for key, s in zip(keys, conference.sessions, strict=True)]
+    seen: Counter[str] = Counter()
+    unique = []
+    for key in keys:
+        seen[key] += 1
+        unique.append(key if seen[key] == 1 else f"{key}#{seen[key]}")
+    sessions = tuple(replace(s, key=key) for s, key in zip(conference.sessions, unique, strict=True))
+    return replace(conference, sessions=sessions, repeated_ids=sum(1 for times in count.values() if times > 1))
 
 
 def in_zone(conference: Conference, zone: dt.tzinfo | None) -> Conference:
