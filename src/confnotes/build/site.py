@@ -109,7 +109,7 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 s.speakers,
                 s.track,
                 s.service,
-                noted.get(s.key or s.id),
+                noted.get(s.key),
                 s.url,
             )
             for s in conference.sessions
@@ -157,7 +157,7 @@ def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tu
     if conference is None:
         return []
     out: list[tuple[str, str]] = []
-    sessions = {s.key or s.id: s for s in conference.sessions}
+    sessions = {s.key: s for s in conference.sessions}
     for key, entry in notes_of_sessions(notes, conference).items():
         facts = entry.get("schedule") or {}
         session = sessions[key]

@@ -106,6 +106,11 @@ class Quote:
     body: str
     lines: tuple[BodyLine, ...]
 
+    def ends_block(self, index: int) -> bool:
+        """Whether line ``index`` ends a paragraph or a list, so a paragraph's gap follows it (not
+        between a list's items): how the fit engine measures a quote and PPTX sets it."""
+        return self.lines[index].marker is None or index + 1 == len(self.lines) or self.lines[index + 1].marker is None
+
 
 @dataclass(frozen=True, slots=True)
 class Callout:

@@ -28,7 +28,6 @@ from confnotes.model.values import Directives
 
 #: a slide directive: a comment whose first word is ``slide``
 SLIDE_COMMENT = re.compile(r"\A\s*<!--\s*slide\b(.*?)-->\s*\Z", re.S | re.I)
-_BODY = SLIDE_COMMENT
 _COLOUR = re.compile(r"\A(?:#[0-9a-fA-F]{3}|#[0-9a-fA-F]{4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|[a-zA-Z]{3,20})\Z")
 _CLASS = re.compile(r"\A[A-Za-z][A-Za-z0-9_-]{0,40}\Z")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|webp|svg)\Z", re.I)
@@ -45,7 +44,7 @@ NOTES = ("all", "presenter")
 def read(text: str) -> Directives:
     """The directives of a ``<!-- slide … -->`` comment; ``problems`` names each part not understood,
     with the words or values allowed."""
-    match = _BODY.match(text)
+    match = SLIDE_COMMENT.match(text)
     if match is None:
         return Directives()
     found: dict[str, Any] = {"classes": [], "background": "", "hide": False, "layout": "", "incremental": False, "notes": ""}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from confnotes.model.values import Code, Diagram, Math, Picture, Pictures, Table, Value
+from confnotes.parse.directives import read as read_directives
 
 #: A pipe table's delimiter row (``|:--|:-:|--:|``).
 _DELIMITER_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
@@ -101,9 +102,7 @@ def value_of(kind: str, text: str, info: str = "") -> Value | None:
     if kind == "image":
         return pictures_value(text)
     if kind == "comment" and info == "slide":
-        from confnotes.parse.directives import read
-
-        return read(text)
+        return read_directives(text)
     if kind == "div" and info.startswith("callout-"):
         from confnotes.callouts import div_callout
 

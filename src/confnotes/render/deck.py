@@ -129,8 +129,8 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
     (``printed``: for a PDF, within the print limits of ``InlineRenderer``)."""
     from confnotes.templating import read_builtin
 
-    inks = theme_inks(theme_css(options))
-    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False, inks=inks)
+    theme = theme_css(options)
+    md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False, inks=theme_inks(theme))
     from confnotes.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot
@@ -158,7 +158,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
         "options": options,
         "md": md,
         "words": slide_words,
-        "theme_css": style_safe(theme_css(options) + "\n" + user_css(options)),
+        "theme_css": style_safe(theme + "\n" + user_css(options)),
         "deck_css": static("deck.css"),
         "deck_js": static("deck.js"),
         "code_css": _CODE_CSS,  # filled in once the deck is rendered (render_template_deck)

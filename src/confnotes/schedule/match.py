@@ -37,7 +37,7 @@ class Claim:
 
 def matched(sessions: Sequence[Session], claims: Sequence[Claim]) -> dict[str, Any]:
     """Each matched session's key and its note's ``ref``."""
-    by_key = {session.key or session.id: session for session in sessions}
+    by_key = {session.key: session for session in sessions}
     by_id: dict[str, list[Session]] = defaultdict(list)
     for session in sessions:
         by_id[session.id].append(session)
@@ -48,9 +48,9 @@ def matched(sessions: Sequence[Session], claims: Sequence[Claim]) -> dict[str, A
         for index, claim in enumerate(claims):
             if index in placed:
                 continue
-            found = [session for session in pick(claim) if (session.key or session.id) not in taken]
+            found = [session for session in pick(claim) if session.key not in taken]
             if len(found) == 1:
-                taken[found[0].key or found[0].id] = claim.ref
+                taken[found[0].key] = claim.ref
                 placed.add(index)
 
     take(lambda claim: [by_key[claim.session]] if claim.session in by_key else [])

@@ -39,7 +39,12 @@ class Session:
     service: bool = False  # a break, lunch or registration: in the timetable, no note
     #: the session's identity in its schedule: its id, or, where the schedule gives several
     #: sessions one id (a recurring session, a calendar's repeated UID), its id and its start
+    #: (``schedule.keyed``)
     key: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.id)
 
     @property
     def end(self) -> dt.datetime:

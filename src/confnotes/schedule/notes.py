@@ -48,7 +48,7 @@ def front_matter(session: Session, conference: Conference, event: str | None = N
         "url": session.url,
     }
     values = {key: value for key, value in values.items() if value or key == "speakers"}
-    values[SESSION_KEY] = session.key or session.id
+    values[SESSION_KEY] = session.key
     values["tags"] = [tag.casefold() for tag in dict.fromkeys([session.type, *session.tags]) if tag]
     return values
 

@@ -224,10 +224,7 @@ def _quote_height(found: Quote, box_w: float, size: float, scale: float) -> floa
     height = 0.0
     for index, line in enumerate(found.lines):
         room = box_w - (1.1 + 1.3 * line.level) * size * (line.marker is not None)
-        height += wrap_count(plain(line.text), room, size) * size * TEXT[1]
-        last_of_list = index + 1 == len(found.lines) or found.lines[index + 1].marker is None
-        if line.marker is None or last_of_list:
-            height += TEXT[2] * scale
+        height += wrap_count(plain(line.text), room, size) * size * TEXT[1] + TEXT[2] * scale * found.ends_block(index)
     return height
 
 

@@ -173,14 +173,14 @@ def _text(
     shape = page.shapes.add_textbox(*_emu(*box))
     _frame(shape.text_frame, scale=scale)
     size = _size(px if px is not None else max(BODY_MIN, TEXT[0] * scale), scale)
-    text = entry.text
     quote = entry.kind == "quote"
-    if quote and type(entry.value) is not Quote:  # a quote cut to the slide's limit (slides.limits)
-        text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
     laid = quote and px is not None  # the quote layout's quote: large, italic, in the ink colour
     if type(entry.value) is Quote:  # each paragraph and each list item its own line, as the deck shows them
         parts = [line.shown for line in entry.value.lines] or [""]
     else:
+        text = entry.text
+        if quote:  # a quote cut to the slide's limit (slides.limits): its value read the whole text
+            text = "\n".join(line[1:].lstrip() if line.startswith(">") else line for line in text.split("\n"))
         parts = [part.strip() for part in text.split("\n\n") if part.strip()] or [""]
     for index, part in enumerate(parts):
         paragraph = shape.text_frame.paragraphs[0] if index == 0 else shape.text_frame.add_paragraph()
@@ -194,16 +194,8 @@ def _text(
                 run.font.italic = True
         if quote:  # set in from the left, in the muted colour, as the deck's quotes are
             paragraph._p.get_or_add_pPr().set("marL", str(int((LAID_QUOTE_INDENT if laid else QUOTE_INDENT) * EMU)))  # noqa: SLF001
-        paragraph.space_after = _pt(TEXT[2] * scale * _gap_after(entry, index))
-
-
-def _gap_after(entry: SlideText, index: int) -> int:
-    """1 where a paragraph's gap follows line ``index`` of a run of text: after a paragraph and
-    after a quote's list, not between its items (as ``slides.fit`` measures a quote)."""
-    if type(entry.value) is not Quote:
-        return 1
-    lines = entry.value.lines
-    return int(lines[index].marker is None or index + 1 == len(lines) or lines[index + 1].marker is None)
+        gap = type(entry.value) is not Quote or entry.value.ends_block(index)  # none between a quoted list's items
+        paragraph.space_after = _pt(TEXT[2] * scale * gap)
 
 
 def _callout(page: Any, found: Callout, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
