@@ -62,6 +62,14 @@
     (main ? main.parentNode : document.body).insertBefore(pn, main ? main.nextSibling : null);
   }
 
+  // -- a session the schedule no longer has (cancelled): said at the top of its note's page
+  if (page && (nav.cancelled || []).indexOf(page) >= 0) {
+    var gone = el("p", { "class": "cn-cancelled", role: "note", "data-confnotes": "" },
+      "The schedule no longer has this session: it was cancelled, or moved off the schedule. These notes are kept.");
+    var holder = document.querySelector("main") || document.body;
+    holder.insertBefore(gone, holder.firstChild);
+  }
+
   // -- search
   var index = null, loading = false, active = -1, shown = [];
 

@@ -154,3 +154,28 @@ def test_search_under_serve(site, served, browser):
         assert page.locator("#questions-from-the-room").is_visible() and errors == []
     finally:
         context.close()
+
+
+def test_a_cancelled_sessions_note_says_so_on_its_page(cli, tmp_path, open_page):
+    """The schedule no longer has a session that has a note: its page says so at the top, where a
+    reader sees it first, and the other notes' pages say nothing."""
+    out = tmp_path / "notes"
+    assert cli("new", "--schedule", str(FRAB), "--day", "1", "--room", "Hall A", "-o", str(out)).exit_code == 0
+    gone, kept = sorted(out.glob("*.md"))[:2]
+    text = FRAB.read_text(encoding="utf-8")
+    start = text.index(f"id='{_session(gone)}'")
+    smaller = tmp_path / "schedule.xml"
+    smaller.write_text(text[: text.rindex("<event", 0, start)] + text[text.index("</event>", start) + len("</event>") :], encoding="utf-8")
+    assert cli("build", str(out), "-o", str(tmp_path / "site"), "--to", "html", "-j", "1", "--schedule", str(smaller)).exit_code == 0
+    page, errors, _ = open_page(tmp_path / "site" / gone.name.replace(".md", ".html"))
+    banner = page.locator("main .cn-cancelled[role=note]")
+    assert banner.is_visible() and "no longer has this session" in banner.inner_text()
+    assert page.evaluate("document.querySelector('main').firstElementChild.className") == "cn-cancelled"
+    other, errors_too, _ = open_page(tmp_path / "site" / kept.name.replace(".md", ".html"))
+    assert other.locator(".cn-cancelled").count() == 0 and errors == errors_too == []
+
+
+def _session(path) -> str:
+    from confnotes.load import load_note
+
+    return str(load_note(str(path)).doc.meta.extra["session"])

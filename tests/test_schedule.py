@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.schedule import read_schedule
+from confnotes.schedule import Reading, read_schedule
 from conftest import FIXTURES
 from helpers import one_error_line
 
@@ -27,7 +27,7 @@ FORMATS = {
 
 def _read(name: str, version: str = ""):
     timezone = "Europe/Berlin" if "sessionize" in name else None
-    return read_schedule(str(SCHEDULES / f"pyconf2027{version}.{name}"), timezone)
+    return read_schedule(str(SCHEDULES / f"pyconf2027{version}.{name}"), Reading(timezone=timezone))
 
 
 def _shape(conference) -> list[tuple]:

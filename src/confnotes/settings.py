@@ -66,7 +66,18 @@ class BuildSettings:
     schedule: str | None = setting(
         None, "The conference's schedule (frab XML, pretalx/frab JSON, Sessionize JSON or .ics), relative to the config file: a timetable."
     )
-    timezone: str | None = setting(None, "The conference's time zone (e.g. Europe/Berlin) when its schedule names none (Sessionize).")
+    timezone: str | None = setting(
+        None, "The conference's time zone (e.g. Europe/Berlin) when its schedule names none (Sessionize, a calendar in UTC)."
+    )
+    day_change: int | None = setting(
+        None, "The hour a schedule's day begins (sessions before it are the evening before's; default: frab's days, else read).", 0, 23
+    )
+    break_types: tuple[str, ...] | None = setting(
+        None, "The session types that are breaks, not talks (default: break, lunch, coffee, … and speakerless sessions so titled)."
+    )
+    track_field: str | None = setting(
+        None, "Sessionize: the category that holds the tracks (default: one titled Track, or asking for one)."
+    )
     base_url: str | None = setting(None, "The address the site is published at (https://…): absolute links in the feed, and sitemap.xml.")
 
 

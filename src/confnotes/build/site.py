@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from confnotes.config import Config
-    from confnotes.schedule import Conference
+    from confnotes.schedule import Conference, Reading
 
 #: Static files every site has, copied from the templates folder into ``_site/``.
 ASSETS = ("site.js", "site.css")
@@ -44,19 +44,22 @@ class SiteInputs:
 
 
 def site_inputs_for(
-    config: Config, schedule: str | None = None, base_url: str | None = None, timezone: str | None = None, theme: str | None = None
+    config: Config, schedule: str | None = None, base_url: str | None = None, reading: Reading | None = None, theme: str | None = None
 ) -> SiteInputs:
     """The site's inputs for ``build`` and ``serve``: each option given on the command line, else
-    the config's key (a schedule relative to the config file's folder)."""
+    the config's key (a schedule relative to the config file's folder; ``reading``: how it is read,
+    ``schedule.schedule_reading``)."""
     from dataclasses import replace
+
+    from confnotes.schedule import schedule_reading
 
     settings = config.build
     if schedule is None and settings.schedule:
         schedule = settings.schedule if config.root is None else str(config.root / settings.schedule)
-    return replace(site_inputs(schedule, base_url or settings.base_url, timezone or settings.timezone), theme=theme or config.theme)
+    return replace(site_inputs(schedule, base_url or settings.base_url, reading or schedule_reading(settings)), theme=theme or config.theme)
 
 
-def site_inputs(schedule: str | None, base_url: str | None, timezone: str | None = None) -> SiteInputs:
+def site_inputs(schedule: str | None, base_url: str | None, reading: Reading | None = None) -> SiteInputs:
     """The schedule read (one line and exit 2 when it cannot be) and the base URL checked."""
     from confnotes.errors import ErrorKind, NotesError
 
@@ -71,8 +74,8 @@ def site_inputs(schedule: str | None, base_url: str | None, timezone: str | None
     from confnotes.schedule import read_schedule
     from confnotes.source import read_bytes
 
-    conference = read_schedule(schedule, timezone)
-    digest = hashlib.sha256(read_bytes(schedule, "schedule") + (timezone or "").encode()).hexdigest()
+    conference = read_schedule(schedule, reading)
+    digest = hashlib.sha256(read_bytes(schedule, "schedule") + repr(reading).encode()).hexdigest()
     return SiteInputs(conference, digest, base_url, schedule_path=schedule)
 
 
@@ -90,10 +93,16 @@ class Slot:
     note: dict[str, Any] | None = None  # the manifest entry of its note
     url: str = ""
     links: dict[str, str] = field(default_factory=dict)  # speaker/track -> their page
+    #: the schedule's day (``Session.day``: a session after midnight is its evening's), else its start's
+    day: dt.date | None = None
 
     @property
     def end(self) -> dt.datetime:
         return self.start + dt.timedelta(minutes=self.minutes)
+
+    @property
+    def on(self) -> dt.date:
+        return self.day or self.start.date()
 
 
 def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[list[Slot], str | None, str]:
@@ -111,6 +120,7 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 s.service,
                 noted.get(s.key),
                 s.url,
+                day=s.day,
             )
             for s in conference.sessions
         ]
@@ -131,11 +141,23 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 facts.get("track", ""),
                 False,
                 entry,
+                day=_note_day(entry.get("date"), start),
             )
         )
     events = [e["event"] for e in notes if e.get("event")]
     found.sort(key=lambda s: (s.start.isoformat(), s.room, s.title))
     return found, None, max(sorted(set(events)), key=events.count) if events else ""
+
+
+def _note_day(date: Any, start: dt.datetime) -> dt.date:
+    """A note's day in the timetable: its front matter ``date`` when that is its start's date or the
+    one before (``new --schedule`` writes the schedule's day: a session after midnight is its
+    evening's), else its start's date."""
+    try:
+        day = dt.date.fromisoformat(str(date or "")[:10])
+    except ValueError:
+        return start.date()
+    return day if dt.timedelta(0) <= start.date() - day <= dt.timedelta(days=1) else start.date()
 
 
 def notes_of_sessions(notes: list[dict[str, Any]], conference: Conference) -> dict[str, dict[str, Any]]:
@@ -175,6 +197,34 @@ def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tu
                 )
             )
     return out
+
+
+def cancelled(notes: list[dict[str, Any]], conference: Conference | None) -> list[dict[str, Any]]:
+    """The notes of this conference's sessions that the schedule no longer has (a cancelled talk):
+    those naming a ``session`` and this event (or none) that no session is matched to. The timetable
+    lists them apart, and ``_site/nav.js`` marks their pages."""
+    if conference is None:
+        return []
+    placed = {id(entry) for entry in notes_of_sessions(notes, conference).values()}
+    return [
+        entry
+        for entry in notes
+        if (entry.get("schedule") or {}).get("session")
+        and id(entry) not in placed
+        and (not entry.get("event") or not conference.title or entry["event"] == conference.title)
+    ]
+
+
+def cancelled_warnings(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
+    """``(note, warning)`` for each note of a session the schedule no longer has (``cancelled``)."""
+    return [
+        (
+            entry["rel"],
+            f"the schedule no longer has session {entry['schedule']['session']} (cancelled?); the timetable lists the note "
+            "apart and its page says so",
+        )
+        for entry in cancelled(notes, conference)
+    ]
 
 
 def _when(value: Any) -> dt.datetime | None:
@@ -239,9 +289,10 @@ def write_site_pages(
     files["_site/search-index.js"] = site_index(out_dir, notes, href).encode("utf-8")
     found, zone, conference = slots(notes, inputs.schedule)
     order = [s.note for s in found if s.note is not None] or notes
-    pages = _browse_pages(notes, found, zone, conference, page) if found else {}
+    gone = cancelled(notes, inputs.schedule)
+    pages = _browse_pages(notes, found, zone, conference, page, gone) if found else {}
     files.update(pages)
-    files["_site/nav.js"] = _nav(order, href, bool(found)).encode("utf-8")
+    files["_site/nav.js"] = _nav(order, href, bool(found), _note_pages(gone)).encode("utf-8")
     files["feed.xml"] = feed(notes, href, inputs.base_url, conference)
     if inputs.base_url:
         files["sitemap.xml"] = sitemap([href(name) for name in [*_note_pages(notes), "index.html", *sorted(pages)]], inputs.base_url)
@@ -252,8 +303,9 @@ def _note_pages(notes: list[dict[str, Any]]) -> list[str]:
     return [entry["outputs"]["html"] for entry in notes if entry["outputs"].get("html")]
 
 
-def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: bool) -> str:
-    """``_site/nav.js``: each note page's previous and next note (in the schedule's order, else the index's)."""
+def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: bool, cancelled: Sequence[str] = ()) -> str:
+    """``_site/nav.js``: each note page's previous and next note (in the schedule's order, else the
+    index's), and the pages of sessions the schedule no longer has (``cancelled``)."""
     from confnotes.escape import strict_json
 
     pages = [(e["outputs"]["html"], e["title"]) for e in order if e["outputs"].get("html")]
@@ -262,12 +314,14 @@ def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: boo
         before = pages[number - 1] if number else None
         after = pages[number + 1] if number + 1 < len(pages) else None
         links[name] = [before and href(before[0]), before and before[1], after and href(after[0]), after and after[1]]
-    data = {"timetable": timetable, "pages": links}
+    data: dict[str, Any] = {"timetable": timetable, "pages": links}
+    if cancelled:
+        data["cancelled"] = sorted(cancelled)
     return "window.CONFNOTES_NAV = " + strict_json(data, compact=True) + ";\n"
 
 
 def _browse_pages(
-    notes: list[dict[str, Any]], found: list[Slot], zone: str | None, conference: str, page: Callable[..., str]
+    notes: list[dict[str, Any]], found: list[Slot], zone: str | None, conference: str, page: Callable[..., str], gone: list[dict[str, Any]]
 ) -> dict[str, bytes]:
     """timetable.html, browse.html and a page per track, speaker and tag."""
     speakers = slugged([name for s in found for name in s.speakers] + [name for e in notes for name in e["speakers"]])
@@ -279,12 +333,12 @@ def _browse_pages(
             slot.links[slot.track] = f"tracks/{tracks[slot.track]}.html"
     rooms = list(dict.fromkeys(s.room for s in found))
     days = []
-    for day in sorted({s.start.date() for s in found}):
-        day_slots = [s for s in found if s.start.date() == day]
+    for day in sorted({s.on for s in found}):
+        day_slots = [s for s in found if s.on == day]
         used = [room for room in rooms if any(s.room == room for s in day_slots)]
         days.append({"date": day, "rooms": used, "rows": grid(day_slots, used), "slots": day_slots})
     files = {
-        "timetable.html": page("timetable.html", days=days, zone=zone, conference=conference, root="./"),
+        "timetable.html": page("timetable.html", days=days, zone=zone, conference=conference, root="./", cancelled=gone),
         "browse.html": page(
             "browse.html", root="./", conference=conference, tracks=tracks, speakers=speakers, tags=tags, counts=_counts(found, notes)
         ),

@@ -58,6 +58,57 @@ def config_option(function: Any) -> Any:
     )(function)
 
 
+def schedule_options(function: Any) -> Any:
+    """How a schedule is read, the one spelling on ``new`` and ``build`` (each over the config's
+    ``[build]`` key of the same name; ``schedule.schedule_reading`` decides): the command gets them
+    as one ``reading`` argument, a mapping of ``READING_OPTIONS``."""
+    options = [
+        click.option(
+            "--timezone",
+            default=None,
+            metavar="ZONE",
+            help="The conference's time zone (an IANA name, e.g. Europe/Berlin) when its schedule names none "
+            "(Sessionize, a calendar in UTC).",
+        ),
+        click.option(
+            "--day-change",
+            type=click.IntRange(0, 23),
+            default=None,
+            metavar="HOUR",
+            help="The hour the schedule's day begins: sessions before it belong to the evening before "
+            "(default: frab's own days, else read from when the sessions start).",
+        ),
+        click.option(
+            "--break-types",
+            default=None,
+            metavar="TYPES",
+            help="Comma-separated session types that are breaks, not talks ('' for none; default: break, lunch, "
+            "coffee, registration, … and speakerless sessions so titled).",
+        ),
+        click.option(
+            "--track-field",
+            default=None,
+            metavar="CATEGORY",
+            help="Sessionize: the category that holds the tracks (default: one titled Track, or one asking speakers for theirs).",
+        ),
+    ]
+    import functools
+
+    @functools.wraps(function)
+    def with_reading(*args: Any, **kwargs: Any) -> Any:  # the four options as one ``reading`` argument
+        kwargs["reading"] = {name: kwargs.pop(name) for name in READING_OPTIONS}
+        return function(*args, **kwargs)
+
+    for option in reversed(options):
+        with_reading = option(with_reading)
+    return with_reading
+
+
+#: the parameters of ``schedule_options``, handed to the command as one ``reading`` mapping (the
+#: arguments of ``schedule.schedule_reading``)
+READING_OPTIONS = ("timezone", "day_change", "break_types", "track_field")
+
+
 def configured_excludes(targets: list[str], config_file: str | None, excludes_of: Any) -> tuple[str | Exclude, ...]:
     """The config's ``[lint] exclude`` globs for each folder or file named: the config found from a
     folder itself (``lint .`` at the project root), from a file's folder, or ``--config``; each glob

@@ -9,7 +9,17 @@ from typing import Any
 
 import click
 
-from confnotes.commands import EXIT_FINDINGS, EXIT_OK, complete_format_list, complete_theme, config_option, say, shown, warn
+from confnotes.commands import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    complete_format_list,
+    complete_theme,
+    config_option,
+    say,
+    schedule_options,
+    shown,
+    warn,
+)
 
 
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
@@ -56,7 +66,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     help="The conference's schedule (frab XML, pretalx/frab JSON, Sessionize JSON or .ics): adds a timetable and pages per "
     "track, speaker and tag (default: config [build] schedule, else the notes' own start/room front matter).",
 )
-@click.option("--timezone", default=None, metavar="ZONE", help="The schedule's time zone when the file names none (Sessionize).")
+@schedule_options
 @click.option(
     "--base-url", default=None, metavar="URL", help="Where the site is published (https://…): absolute feed links and sitemap.xml."
 )
@@ -79,7 +89,7 @@ def command(
     theme: str | None,
     exclude: tuple[str, ...],
     schedule: str | None,
-    timezone: str | None,
+    reading: dict[str, Any],
     base_url: str | None,
     config_file: str | None,
     quiet: bool,
@@ -100,9 +110,10 @@ def command(
     from confnotes.build.site import site_inputs_for
     from confnotes.config import config_for_target
     from confnotes.ignore import config_excludes
+    from confnotes.schedule import schedule_reading
 
     config = config_for_target(directory, config_file)
-    site = site_inputs_for(config, schedule, base_url, timezone, theme)  # read before anything is built
+    site = site_inputs_for(config, schedule, base_url, schedule_reading(config.build, **reading), theme)  # read before anything is built
     if merge:
         count = merge_shards(output, site)
         if not quiet:

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from confnotes.commands import say, shown, warn
+from confnotes.commands import say, schedule_options, shown, warn
 from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:
-    from confnotes.schedule import Conference, Session
+    from confnotes.schedule import Conference, Reading, Session
 
 
 @click.command("new")
@@ -38,7 +38,12 @@ if TYPE_CHECKING:
 )
 @click.option("--all", "every", is_flag=True, help="With --schedule: every session (breaks aside).")
 @click.option("--session", "sessions", multiple=True, metavar="ID", help="With --schedule: this session (repeatable).")
-@click.option("--day", default=None, help="With --schedule: the sessions of this day (2027-06-09, or 1 for the first day).")
+@click.option(
+    "--day",
+    default=None,
+    help="With --schedule: the sessions of this day of the schedule (2027-12-27, or its number: 1 for the first); "
+    "a session after midnight is its evening's.",
+)
 @click.option("--room", default=None, help="With --schedule: the sessions in this room.")
 @click.option("--track", default=None, help="With --schedule: the sessions of this track.")
 @click.option(
@@ -47,9 +52,7 @@ if TYPE_CHECKING:
     help="With --schedule: refresh the schedule's keys (title, speakers, room, start, …) in notes made before; bodies stay. "
     "Alone, it refreshes every note of the schedule in the folder and makes no new one.",
 )
-@click.option(
-    "--timezone", default=None, metavar="ZONE", help="With --schedule: the conference's zone when the file names none (Sessionize)."
-)
+@schedule_options
 def command(
     title: str | None,
     event: str | None,
@@ -64,7 +67,7 @@ def command(
     room: str | None,
     track: str | None,
     update: bool,
-    timezone: str | None,
+    reading: dict[str, Any],
 ) -> None:
     """Create a note from a template: front matter and a skeleton. Never overwrites a file.
 
@@ -85,7 +88,11 @@ def command(
     if schedule is not None:
         if title is not None or reading_list or date is not None:
             raise NotesError("with --schedule the schedule names the notes; drop TITLE, --date and --reading-list", kind=ErrorKind.USAGE)
-        _from_schedule(schedule, Path(output or folder), event, every, sessions, day, room, track, update, timezone)
+        from confnotes.config import config_for_target
+        from confnotes.schedule import schedule_reading
+
+        how = schedule_reading(config_for_target(str(Path(output or folder))).build, **reading)
+        _from_schedule(schedule, Path(output or folder), event, every, sessions, day, room, track, update, how)
         return
     chosen = [
         name
@@ -96,7 +103,7 @@ def command(
             ("--room", room),
             ("--track", track),
             ("--update", update),
-            ("--timezone", timezone),
+            *((f"--{name.replace('_', '-')}", value is not None) for name, value in reading.items()),
         )
         if given
     ]
@@ -163,9 +170,10 @@ def choose_sessions(
     if ids:
         chosen = [s for s in chosen if s.id in ids]
     if day:
-        days = [d.isoformat() for d in conference.days]
-        if day.isdigit() and 1 <= int(day) <= len(days):
-            day = days[int(day) - 1]
+        numbered = conference.numbered_days()
+        days = [d.isoformat() for d in numbered.values()]
+        if day.isdigit() and int(day) in numbered:
+            day = numbered[int(day)].isoformat()
         when = pick(day, days, "day")
         chosen = [s for s in chosen if s.day.isoformat() == when]
     if room:
@@ -187,18 +195,15 @@ def _from_schedule(
     room: str | None,
     track: str | None,
     update: bool,
-    timezone: str | None,
+    reading: Reading,
 ) -> None:
     """Every chosen session's note planned first (the schedule read whole, every name made), then written."""
     from confnotes.check import encode_like
     from confnotes.schedule import read_schedule
     from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
 
-    conference = read_schedule(path, timezone)
-    warn(list(conference.skipped), path)
-    if conference.repeated_ids:
-        repeated = f"{conference.repeated_ids} session id(s) are given to more than one session"
-        warn([f"{repeated}; those notes name their session by id and start"], path)
+    conference = read_schedule(path, reading)
+    warn(list(conference.warnings), path)
     gone: list[Any] = []
     existing = session_notes(folder, conference, event, gone)
     if update and not (every or ids or day or room or track):  # refresh the notes there are; make none

@@ -4,40 +4,110 @@
 ``schedule`` setting): a regular file within ``MAX_SCHEDULE_BYTES``, its format told from its
 content, every session checked (a title, a start, a length, a room) before anything is written.
 Times keep the conference's time zone: a schedule that names one (frab's ``time_zone_name``, an
-iCalendar ``TZID``) has every start in it; one that does not (Sessionize) takes ``timezone`` from
-the caller, or keeps the local times as written.
+iCalendar ``X-WR-TIMEZONE`` or ``TZID``) has every start in it; one that does not (Sessionize, a
+calendar in UTC) takes ``Reading.timezone`` from the caller, or keeps the times as written. Then,
+in this order: the breaks (``model.is_break``), the schedule's days (frab's own, else the day
+changing at ``Reading.day_change`` or the hour the sessions say), each session's identity (``keyed``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from confnotes.errors import input_error
-from confnotes.schedule.model import MAX_SCHEDULE_BYTES, Conference, Session
+from confnotes.schedule.model import MAX_SCHEDULE_BYTES, Conference, Reading, Session
 
-__all__ = ["MAX_SCHEDULE_BYTES", "Conference", "Session", "in_zone", "read_schedule"]
+if TYPE_CHECKING:
+    from confnotes.settings import BuildSettings
+
+__all__ = ["MAX_SCHEDULE_BYTES", "Conference", "Reading", "Session", "in_zone", "read_schedule", "schedule_reading"]
 
 
-def read_schedule(path: str, timezone: str | None = None) -> Conference:
+def read_schedule(path: str, reading: Reading | None = None) -> Conference:
     """The schedule in ``path`` (any of the four formats, told from its content); a file that is
-    not one, or a session that lacks what a timetable needs, is one ``NotesError`` line."""
+    not one, or one none of whose sessions can be read, is one ``NotesError`` line."""
     from confnotes.schedule import readers
     from confnotes.source import read_bytes
 
+    reading = reading or Reading()
     data = read_bytes(path, "schedule", MAX_SCHEDULE_BYTES)
-    zone = _zone(timezone, path) if timezone else None
+    zone = _zone(reading.timezone, path) if reading.timezone else None
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:64]
     if head.startswith(b"<"):
         conference = readers.frab_xml(data, path)
     elif head.startswith((b"{", b"[")):
-        conference = readers.json_schedule(data, path)
+        conference = readers.json_schedule(data, path, reading.track_field)
     elif head.upper().startswith(b"BEGIN:VCALENDAR"):
         conference = readers.icalendar(data, path)
     else:
         raise input_error("not a schedule: expected frab XML, pretalx/frab JSON, Sessionize JSON or iCalendar (.ics)", path)
     if not conference.sessions:
         raise input_error("the schedule has no sessions", path)
-    return keyed(in_zone(conference, zone or (_zone(conference.timezone, path) if conference.timezone else None)))
+    notices = list(conference.notices)
+    if zone is None and conference.timezone is None and all(_in_utc(s.start) for s in conference.sessions):
+        notices.append("the schedule gives its times in UTC and names no time zone; --timezone (or [build] timezone) shows local times")
+    zone = zone or (_zone(conference.timezone, path) if conference.timezone else None)
+    conference = keyed(on_days(with_breaks(in_zone(conference, zone), reading.break_types), reading.day_change))
+    if conference.repeated_ids:
+        notices.append(f"{conference.repeated_ids} session id(s) are given to more than one session; their notes name them by id and start")
+    from dataclasses import replace
+
+    return replace(conference, notices=tuple(notices))
+
+
+def schedule_reading(
+    settings: BuildSettings,
+    timezone: str | None = None,
+    day_change: int | None = None,
+    break_types: str | None = None,
+    track_field: str | None = None,
+) -> Reading:
+    """How to read the schedule: each option given on the command line (``new --schedule``,
+    ``build``, ``serve``), else the config's ``[build]`` key. ``break_types`` is the option's
+    comma-separated list (``--break-types ""``: no type is a break)."""
+    types = settings.break_types if break_types is None else tuple(part for part in break_types.split(","))
+    return Reading(
+        timezone=timezone or settings.timezone,
+        day_change=settings.day_change if day_change is None else day_change,
+        break_types=None if types is None else tuple(sorted({t.strip().casefold() for t in types if t.strip()})),
+        track_field=track_field or settings.track_field,
+    )
+
+
+def _in_utc(start: dt.datetime) -> bool:
+    return start.tzinfo is not None and start.utcoffset() == dt.timedelta(0)
+
+
+def with_breaks(conference: Conference, types: tuple[str, ...] | None) -> Conference:
+    """The conference with each session a break or not (``model.is_break``; ``types``: ``--break-types``)."""
+    from dataclasses import replace
+
+    from confnotes.schedule.model import is_break
+
+    sessions = tuple(replace(s, service=is_break(s.service, s.type, s.title, s.speakers, types)) for s in conference.sessions)
+    return replace(conference, sessions=sessions)
+
+
+def on_days(conference: Conference, change: int | None) -> Conference:
+    """The conference with each session on its schedule's day: frab's own days (unless ``change``
+    is given), else its start's date with the day beginning at ``change`` o'clock, or at the hour
+    the sessions say (``derived_day_change``): a congress evening's 01:00 session stays on its evening."""
+    from dataclasses import replace
+
+    from confnotes.schedule.model import derived_day_change
+
+    open_ = [s for s in conference.sessions if change is not None or s.schedule_day is None]
+    if not open_:
+        return conference
+    hour = change if change is not None else derived_day_change(s.start for s in open_)
+    shift = dt.timedelta(hours=hour)
+    sessions = tuple(
+        replace(s, schedule_day=(s.start - shift).date()) if change is not None or s.schedule_day is None else s
+        for s in conference.sessions
+    )
+    numbers = conference.day_numbers if change is None else ()
+    return replace(conference, sessions=sessions, day_numbers=numbers)
 
 
 def keyed(conference: Conference) -> Conference:

@@ -13,10 +13,28 @@ from confnotes.errors import input_error
 MAX_SCHEDULE_BYTES = 16 * 1024 * 1024
 #: More sessions than this is no conference's schedule.
 MAX_SESSIONS = 20_000
+#: A session longer than a day is no session of a timetable.
+MAX_MINUTES = 24 * 60
 
 #: Sessions of these types, with no speakers, are the timetable's breaks, not talks to take notes at
 #: (frab's default type ``other`` is not one: a congress files workshops and meetups under it).
 SERVICE_TYPES = frozenset(("break", "lunch", "coffee break", "coffee", "registration", "pause", "mittagspause", "social event"))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a schedule is read, where the file leaves it open: the options of ``new --schedule`` and
+    ``build`` over ``[build]``'s keys (``schedule_reading`` decides which wins)."""
+
+    #: the conference's IANA zone, for a schedule that names none (Sessionize, a calendar in UTC)
+    timezone: str | None = None
+    #: the hour (0-23) a schedule's day begins: its sessions before it belong to the day before.
+    #: None: frab's own days, else derived from the sessions (``derived_day_change``)
+    day_change: int | None = None
+    #: the session types (case-folded) that are breaks; None: ``SERVICE_TYPES`` and breaks by title
+    break_types: tuple[str, ...] | None = None
+    #: Sessionize: the title of the category that holds the tracks (else one titled Track, or asking for one)
+    track_field: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +55,12 @@ class Session:
     url: str = ""
     tags: tuple[str, ...] = ()
     service: bool = False  # a break, lunch or registration: in the timetable, no note
+    description: str = ""  # the schedule's longer description, when it has one besides the abstract
+    #: the session's addresses by kind (``slides``, ``recording``, ``feedback``), as the schedule gives them
+    links: tuple[tuple[str, str], ...] = ()
+    #: the schedule's day the session belongs to (frab's ``<day>``; else its start's, the day changing
+    #: at ``Reading.day_change``): a session at 01:00 after a congress evening is that evening's
+    schedule_day: dt.date | None = None
     #: the session's identity in its schedule: its id, or, where the schedule gives several
     #: sessions one id (a recurring session, a calendar's repeated UID), its id and its start
     #: (``schedule.keyed``)
@@ -52,7 +76,8 @@ class Session:
 
     @property
     def day(self) -> dt.date:
-        return self.start.date()
+        """The schedule's day of the session (``schedule_day``), else its start's date."""
+        return self.schedule_day or self.start.date()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +95,25 @@ class Conference:
     skipped: tuple[str, ...] = field(default=())
     #: how many session ids the schedule gives to more than one session
     repeated_ids: int = 0
+    #: the schedule's own numbers of its days (frab's ``<day index>``); else the days in order from 1
+    day_numbers: tuple[tuple[int, dt.date], ...] = field(default=())
+    #: what a reader of the schedule should know (a calendar in UTC, repeated ids), one line each
+    notices: tuple[str, ...] = field(default=())
 
     @property
     def days(self) -> tuple[dt.date, ...]:
         return tuple(sorted({session.day for session in self.sessions}))
+
+    def numbered_days(self) -> dict[int, dt.date]:
+        """The days with sessions by their number (``new --day 2``): the schedule's own, else 1, 2, …"""
+        days = self.days
+        given = {number: day for number, day in self.day_numbers if day in days}
+        return given if len(given) == len(days) else {number: day for number, day in enumerate(days, 1)}
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Every line a command prints when it reads the schedule: each session skipped, then the notices."""
+        return (*self.skipped, *self.notices)
 
     def session(self, key: str) -> Session | None:
         """The session of this identity (``Session.key``), or the first with this id."""
@@ -112,7 +152,7 @@ def checked_session(number: int, **fields: object) -> Session:
     if not isinstance(fields.get("start"), dt.datetime):
         raise SkippedSession(f"{name} has no start time; skipped (a timetable needs one)")
     minutes = fields.get("minutes")
-    if not isinstance(minutes, int) or not 0 <= minutes <= 24 * 60:
+    if not isinstance(minutes, int) or not 0 <= minutes <= MAX_MINUTES:
         raise SkippedSession(f"{name} has no length (an end or a duration up to 24 hours); skipped")
     room = clean(str(fields.get("room") or ""))
     if not room:
@@ -133,17 +173,46 @@ def checked_session(number: int, **fields: object) -> Session:
         abstract=plain_abstract(str(fields.get("abstract") or "")),
         url=safe_url(str(fields.get("url") or "")),
         tags=tuple(dict.fromkeys(clean(t) for t in _texts(fields.get("tags")) if clean(t))),
-        service=is_break(bool(fields.get("service")), kind, title, speakers),
+        service=bool(fields.get("service")),  # marked by the schedule; ``is_break`` decides the rest
+        description=plain_abstract(str(fields.get("description") or "")),
+        links=tuple((kind, url) for kind, url in _links(fields.get("links")) if url),
+        schedule_day=fields.get("day") if isinstance(fields.get("day"), dt.date) else None,  # type: ignore[arg-type]
     )
 
 
-def is_break(marked: bool, kind: str, title: str, speakers: tuple[str, ...]) -> bool:
+def _links(value: object) -> Iterable[tuple[str, str]]:
+    pairs = value if isinstance(value, list | tuple) else []
+    seen: set[str] = set()
+    for pair in pairs:
+        if isinstance(pair, tuple) and len(pair) == 2 and pair[0] not in seen:
+            seen.add(str(pair[0]))
+            yield str(pair[0]), safe_url(str(pair[1]))
+
+
+def is_break(marked: bool, kind: str, title: str, speakers: tuple[str, ...], types: tuple[str, ...] | None = None) -> bool:
     """Whether a session is a break (in the timetable, no note): marked so by the schedule
-    (Sessionize's service sessions), or speakerless and typed as one (``SERVICE_TYPES``) or titled
-    as one ("Lunch", "Coffee break"). A session with speakers is a session, whatever its type."""
+    (Sessionize's service sessions); else, with ``types`` given (``--break-types``), typed as one of
+    them; else speakerless and typed as one (``SERVICE_TYPES``) or titled as one ("Lunch", "Coffee
+    break"). A session with speakers is a session, whatever its type, unless ``types`` says so."""
     if marked:
         return True
+    if types is not None:
+        return kind.casefold() in types
     return not speakers and (kind.casefold() in SERVICE_TYPES or bool(_BREAK.match(title)))
+
+
+def derived_day_change(starts: Iterable[dt.datetime]) -> int:
+    """The hour a schedule's day begins, read from when its sessions start: the first full hour of
+    the longest quiet stretch of the clock, when that stretch does not hold midnight (an evening
+    programme running past it: sessions at 01:00 stay on their evening's day); else 0 (midnight).
+    A schedule whose sessions start at every hour (no quiet stretch of 4 hours) keeps midnight."""
+    minutes = sorted({start.hour * 60 + start.minute for start in starts})
+    if len(minutes) < 2:
+        return 0
+    gap, after = max(((later - earlier) % 1440, earlier) for earlier, later in zip(minutes, [*minutes[1:], minutes[0]], strict=True))
+    if gap < 4 * 60 or after + gap >= 1440:  # round the clock, or quiet over midnight: calendar days
+        return 0
+    return after // 60 + 1
 
 
 def _texts(value: object) -> Iterable[str]:

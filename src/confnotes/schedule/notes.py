@@ -17,7 +17,7 @@ from confnotes.schedule.model import Conference, Session
 from confnotes.source import Source
 
 #: The front matter keys a schedule owns, in the order a new note writes them.
-SCHEDULE_KEYS = ("title", "speakers", "event", "date", "room", "start", "duration", "track", "url")
+SCHEDULE_KEYS = ("title", "speakers", "event", "date", "room", "start", "duration", "track", "language", "url", "links", "description")
 #: The key that ties a note to its session (with ``event``).
 SESSION_KEY = "session"
 #: A file name's title part is cut at a word end within this many characters.
@@ -45,7 +45,10 @@ def front_matter(session: Session, conference: Conference, event: str | None = N
         "start": start_text(session.start),
         "duration": duration_text(session.minutes) if session.minutes else "",  # a zero-length session: no slot
         "track": session.track,
+        "language": session.language,
         "url": session.url,
+        "links": dict(session.links),  # slides, recording, feedback: --update after the event adds the recording
+        "description": session.description,
     }
     values = {key: value for key, value in values.items() if value or key == "speakers"}
     values[SESSION_KEY] = session.key
@@ -55,11 +58,14 @@ def front_matter(session: Session, conference: Conference, event: str | None = N
 
 def yaml_line(key: str, value: Any) -> str:
     """``key: value`` as YAML that reads back to ``value``: text in double quotes (JSON's escapes
-    are YAML's), lists in brackets, a duration bare (``30min``)."""
+    are YAML's), paragraphs as a literal block (``|-``, each line indented), lists in brackets,
+    mappings in braces, a duration bare (``30min``)."""
     from confnotes.escape import strict_json
 
     if key == "duration":
         return f"{key}: {value}"
+    if isinstance(value, str) and "\n" in value and not value.startswith((" ", "\n")):
+        return f"{key}: |-\n" + "\n".join(f"  {line}" if line else "" for line in value.split("\n"))
     return f"{key}: {strict_json(value)}"
 
 
@@ -163,6 +169,8 @@ def changed_keys(note: SessionNote, wanted: dict[str, Any]) -> list[str]:
                 return False
         if isinstance(want, list):
             return isinstance(have, list | tuple) and [str(item) for item in have] == want
+        if isinstance(want, dict):
+            return isinstance(have, dict) and {str(k): str(v) for k, v in have.items()} == want
         return str(have) == str(want)
 
     keys = [key for key in SCHEDULE_KEYS if key in wanted and not same(key, note.values.get(key), wanted[key])]
@@ -181,6 +189,14 @@ _FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 
 
+def _blank_within(lines: list[str], index: int, end: int) -> bool:
+    """Whether ``lines[index]`` is a blank line inside a block value (an indented line follows)."""
+    if lines[index].strip():
+        return False
+    after = next((line for line in lines[index + 1 : end] if line.strip()), "")
+    return after[:1] in (" ", "\t")
+
+
 def with_front_matter(text: str, wanted: dict[str, Any], keys: list[str]) -> str:
     """``text`` with the front matter ``keys`` set to ``wanted``'s values: each key's line (and the
     lines that continue it) replaced in place, a missing key added at the end of the front matter;
@@ -193,8 +209,8 @@ def with_front_matter(text: str, wanted: dict[str, Any], keys: list[str]) -> str
     while index < end:
         match = _KEY.match(lines[index])
         stop = index + 1
-        if match:  # the key's own lines: those that follow it indented, or as "- item" at its level
-            while stop < end and (lines[stop][:1] in (" ", "\t") or lines[stop].startswith("- ")):
+        if match:  # the key's own lines: those that follow it indented (blank ones within), or as "- item" at its level
+            while stop < end and (lines[stop][:1] in (" ", "\t") or lines[stop].startswith("- ") or _blank_within(lines, stop, end)):
                 stop += 1
         if match and match.group(1) in todo:
             todo.remove(match.group(1))
