@@ -330,3 +330,15 @@ def test_update_of_an_unchanged_schedule_with_descriptions_changes_nothing(cli, 
     before = _bytes_of(out)
     again = cli("new", "--schedule", str(schedule), "--update", "-o", str(out))
     assert again.exit_code == 0 and _bytes_of(out) == before
+
+
+@pytest.mark.parametrize(
+    "name", ["pyconf2027.frab.xml", "pyconf2027.pretalx.json", "pyconf2027.sessionize.json", "pyconf2027.ics", "community.sessionize.json"]
+)
+def test_update_of_every_unchanged_fixture_changes_no_byte(cli, tmp_path, name):
+    out = tmp_path / "notes"
+    zone = ("--timezone", "Europe/Berlin", "--event", "PyConf") if "sessionize" in name else ()
+    assert cli("new", "--schedule", str(SCHEDULES / name), "--all", *zone, "-o", str(out)).exit_code == 0
+    before = _bytes_of(out)
+    again = cli("new", "--schedule", str(SCHEDULES / name), "--update", *zone, "-o", str(out))
+    assert again.exit_code == 0 and "updated" not in again.stdout and _bytes_of(out) == before and len(before) > 100
