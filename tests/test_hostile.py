@@ -41,7 +41,10 @@ def test_note_over_the_size_limit(cli, tmp_path):
     note = tmp_path / "giant.md"
     with open(note, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)
-    assert one_error_line(cli("outline", str(note))) == f"{note}: file is 65 MB, larger than the 64 MB limit"
+    assert (
+        one_error_line(cli("outline", str(note)))
+        == f"{note}: file is {65 * 1024 * 1024:,} bytes, more than the 64 MiB (67,108,864-byte) limit"
+    )
 
 
 def test_hundred_thousand_headings(cli, tmp_path, stress):

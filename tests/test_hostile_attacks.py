@@ -342,7 +342,7 @@ def test_stdin_over_the_limit_is_an_error(tmp_path, monkeypatch):
     from confnotes.source import MAX_BYTES, read_source
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a" * (MAX_BYTES + 1))))
-    with pytest.raises(NotesError, match="standard input is larger than the 64 MB limit"):
+    with pytest.raises(NotesError, match=r"standard input is more than the 64 MiB \(67,108,864-byte\) limit"):
         read_source("-")
 
 

@@ -41,7 +41,7 @@ def test_values_nested_5000_deep_are_one_line(cli, project, shape):
 def test_a_config_larger_than_a_megabyte_is_refused_unparsed(cli, project):
     (project / "notes" / "confnotes.toml").write_text("# pad\n" * 200_000, encoding="utf-8")
     result = _lint(cli, project)
-    assert result.exit_code == 2 and "larger than the 1 MB limit" in result.stderr
+    assert result.exit_code == 2 and "more than the 1 MiB (1,048,576-byte) limit" in result.stderr
 
 
 @pytest.mark.parametrize("target", ["/etc/passwd", "../../outside.toml", "link.toml"])

@@ -396,7 +396,7 @@ REHEARSALS = {
     "nested-entry": ('[{"slide": 1, "seconds": 3, "title": [[[["x"]]]]}]', "a timing holds nested data"),
     "digits": ('[{"slide": ' + "9" * 5000 + ', "seconds": 3}]', "it holds a number too long to read"),
     "many": ("[" + ",".join(['{"slide": 1, "seconds": 1}'] * 20_000) + "]", "at most 10,000 timings"),
-    "huge-file": ("[" + ",".join([HUGE_TIMING] * 5_000) + "]", "larger than the 4 MB limit"),
+    "huge-file": ("[" + ",".join([HUGE_TIMING] * 5_000) + "]", "more than the 4 MiB (4,194,304-byte) limit"),
     "occurrence-zero": ('[{"slide": 3, "seconds": 9, "section": "A", "title": "A", "occurrence": 0}]', "an occurrence counted from 1"),
     "timed-twice": (
         '[{"slide": 3, "seconds": 9, "section": "A", "title": "A", "occurrence": 1},'

@@ -13,14 +13,25 @@ def test_every_unusable_setting_is_named_with_what_is_kept():
     options, warnings = read_options(
         {"confnotes": {"debounceMs": "fast", "hover": "yes", "maxBytes": 10**12, "codeLens": False, "diagnostics": {"enable": 1}}}
     )
-    assert options == ServerOptions(code_lens=False, max_bytes=64 * 1024 * 1024)
+    assert options == ServerOptions(code_lens=False)
     assert warnings == [
         "confnotes.diagnostics.enable must be true or false, not 1; keeping true",
         "confnotes.hover must be true or false, not 'yes'; keeping true",
         "confnotes.debounceMs must be a number from 0 to 5000, not 'fast'; keeping 150",
-        "confnotes.maxBytes 1000000000000 is outside 0–67108864; using 67108864",
+        "confnotes.maxBytes 1000000000000 is outside 1000–67108864; keeping 2000000",
     ]
     assert read_options({"confnotes": {"debounceMs": 300, "hover": False}}) == (ServerOptions(debounce_ms=300, hover=False), [])
+
+
+@pytest.mark.parametrize("value", [-1, 0, 999])
+def test_a_max_bytes_below_its_range_keeps_the_limit(value):
+    """A negative ``maxBytes`` became 0, which meant no limit at all: any note, however large, was
+    analysed at every key. Out of range, the default limit is kept."""
+    from confnotes.lsp.options import ServerOptions, read_options
+
+    options, warnings = read_options({"confnotes": {"maxBytes": value}})
+    assert options.max_bytes == ServerOptions().max_bytes == 2_000_000
+    assert warnings == [f"confnotes.maxBytes {value} is outside 1000–67108864; keeping 2000000"]
 
 
 def _message(body: dict) -> bytes:

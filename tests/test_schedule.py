@@ -236,7 +236,7 @@ def test_a_50_mb_schedule_is_refused_before_it_is_read(cli, tmp_path):
     with path.open("wb") as handle:
         handle.truncate(50 * 1024 * 1024)
     line = one_error_line(cli("new", "--schedule", str(path), "--all", "-o", str(tmp_path / "out")))
-    assert "50 MB, larger than the 16 MB limit" in line
+    assert "52,428,800 bytes, more than the 16 MiB (16,777,216-byte) limit" in line
     assert not (tmp_path / "out").exists()
 
 

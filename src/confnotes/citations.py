@@ -218,9 +218,16 @@ def _style(doc: Document, base_dir: Path | None, problems: list[str]) -> Any:
             import io
 
             try:
-                return CitationStylesStyle(io.BytesIO(data), validate=False)
+                style = CitationStylesStyle(io.BytesIO(data), validate=False)
             except Exception as exc:  # noqa: BLE001
                 problems.append(f"citation style {named} cannot be read: {str(exc) or type(exc).__name__}")
+            else:
+                if getattr(style.root, "citation", None) is not None:
+                    return style
+                problems.append(
+                    f"citation style {named} has no <citation> (a dependent style names its parent: use that style's file); "
+                    "the default style is used"
+                )
     return CitationStylesStyle(DEFAULT_STYLE, validate=False)
 
 

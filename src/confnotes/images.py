@@ -49,7 +49,7 @@ def locate(src: str, root: Path | str | None) -> tuple[Path | None, str | None]:
     if base != target and base not in target.parents:
         return None, f"image {shown_source(src)} is outside the note's folder; not embedded"
     if not target.is_file():
-        return None, f"image {shown_source(src)} not found"
+        return None, f"image {shown_source(src)} " + ("is not a regular file" if target.exists() else "not found")
     if (found := _FOUND.get()) is not None:
         found.add(target)
     return target, None

@@ -97,7 +97,7 @@ def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) ->
     if name == "-":
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise input_error(f"standard input is larger than the {limit} MB limit", "<stdin>")
+            raise input_error(f"standard input is more than the {limit} MiB ({max_bytes:,}-byte) limit", "<stdin>")
         return data
     try:  # opened without waiting (a FIFO swapped in after a check would block the open), then looked at
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -112,7 +112,7 @@ def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) ->
         if not stat.S_ISREG(st.st_mode):
             raise input_error("not a regular file", name)
         if st.st_size > max_bytes:
-            raise input_error(f"file is {st.st_size // (1024 * 1024)} MB, larger than the {limit} MB limit", name)
+            raise input_error(f"file is {st.st_size:,} bytes, more than the {limit} MiB ({max_bytes:,}-byte) limit", name)
         try:
             # sized to the file: a read of the limit allocates the whole limit first (64 MB a note)
             data = handle.read(min(st.st_size, max_bytes) + 1)
@@ -121,7 +121,7 @@ def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) ->
         except OSError as exc:
             raise input_error(os_message(exc), name) from None
     if len(data) > max_bytes:
-        raise input_error(f"file is larger than the {limit} MB limit", name)
+        raise input_error(f"file grew past the {limit} MiB ({max_bytes:,}-byte) limit as it was read", name)
     return data
 
 

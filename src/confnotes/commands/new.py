@@ -136,13 +136,20 @@ def _from_template(title: str, event: str | None, date: str | None, reading_list
 
 
 def _create(target: Path, text: str) -> bool:
-    """Write a new note; False when a file of that name is there (it is never overwritten)."""
+    """Write a new note; False when a file of that name is there (it is never overwritten). The
+    text is encoded before the file is made: no empty note is left behind by a character UTF-8
+    cannot hold."""
+    data = text.encode("utf-8", "replace")
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    except OSError as exc:
+        from confnotes.source import os_message
+
+        raise NotesError(os_message(exc), path=str(target)) from None
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
     return True
 
 
@@ -202,6 +209,8 @@ def _from_schedule(
     from confnotes.schedule import read_schedule
     from confnotes.schedule.notes import changed_keys, front_matter, note_name, note_text, session_notes, with_front_matter
 
+    if folder.exists() and not folder.is_dir():
+        raise NotesError(f"with --schedule, -o names the folder for the notes; {shown(folder)} is a file", kind=ErrorKind.USAGE)
     conference = read_schedule(path, reading)
     warn(list(conference.warnings), path)
     gone: list[Any] = []

@@ -41,11 +41,20 @@ def _flag(value: Any, default: bool, name: str, warnings: list[str]) -> bool:
     return default
 
 
-def _number(value: Any, default: int, low: int, high: int, name: str, warnings: list[str]) -> int:
+#: the smallest ``maxBytes``: a limit, never "none" (0) nor below one short note
+MIN_MAX_BYTES = 1000
+
+
+def _number(value: Any, default: int, low: int, high: int, name: str, warnings: list[str], clamp: bool = True) -> int:
+    """The setting's number; one outside ``low``–``high`` is brought within (``clamp``), or the
+    default is kept (a size limit: a negative one must not become "no limit")."""
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         warnings.append(f"confnotes.{name} must be a number from {low} to {high}, not {value!r}; keeping {default}")
+        return default
+    if not low <= value <= high and not clamp:
+        warnings.append(f"confnotes.{name} {value!r} is outside {low}–{high}; keeping {default}")
         return default
     if not low <= value <= high:
         warnings.append(f"confnotes.{name} {value!r} is outside {low}–{high}; using {int(min(max(value, low), high))}")
@@ -104,7 +113,7 @@ def read_options(raw: Any) -> tuple[ServerOptions, list[str]]:
             code_lens=_flag(raw.get("codeLens"), defaults.code_lens, "codeLens", warnings),
             hover=_flag(raw.get("hover"), defaults.hover, "hover", warnings),
             debounce_ms=_number(raw.get("debounceMs"), defaults.debounce_ms, 0, 5000, "debounceMs", warnings),
-            max_bytes=_number(raw.get("maxBytes"), defaults.max_bytes, 0, 64 * 1024 * 1024, "maxBytes", warnings),
+            max_bytes=_number(raw.get("maxBytes"), defaults.max_bytes, MIN_MAX_BYTES, 64 * 1024 * 1024, "maxBytes", warnings, clamp=False),
         ),
         warnings,
     )

@@ -157,5 +157,5 @@ def _zone(name: str, path: str) -> dt.tzinfo:
 
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name that is a folder of zones ("Europe")
         raise input_error(f"unknown time zone '{name}' (an IANA name such as Europe/Berlin)", path) from None

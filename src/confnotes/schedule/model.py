@@ -15,6 +15,10 @@ MAX_SCHEDULE_BYTES = 16 * 1024 * 1024
 MAX_SESSIONS = 20_000
 #: A session longer than a day is no session of a timetable.
 MAX_MINUTES = 24 * 60
+#: A session starts within these years (a year 9999 start overflows in a far-east zone).
+FIRST_YEAR, LAST_YEAR = 1900, 2200
+#: A session's id is at most this long (it is written in its note's front matter).
+MAX_ID = 200
 
 #: Sessions of these types, with no speakers, are the timetable's breaks, not talks to take notes at
 #: (frab's default type ``other`` is not one: a congress files workshops and meetups under it).
@@ -149,8 +153,13 @@ def checked_session(number: int, **fields: object) -> Session:
     name = (f"session '{own[:40]}'" if own else f"session {number}") + (f" ('{title[:60]}')" if title else "")
     if not title:
         raise SkippedSession(f"{name} has no title; skipped")
-    if not isinstance(fields.get("start"), dt.datetime):
+    start = fields.get("start")
+    if not isinstance(start, dt.datetime):
         raise SkippedSession(f"{name} has no start time; skipped (a timetable needs one)")
+    if not FIRST_YEAR <= start.year <= LAST_YEAR:
+        raise SkippedSession(f"{name} starts in the year {start.year}; skipped (a conference's is {FIRST_YEAR}-{LAST_YEAR})")
+    if len(own) > MAX_ID:
+        raise SkippedSession(f"{name} has an id of {len(own):,} characters; skipped (at most {MAX_ID})")
     minutes = fields.get("minutes")
     if not isinstance(minutes, int) or not 0 <= minutes <= MAX_MINUTES:
         raise SkippedSession(f"{name} has no length (an end or a duration up to 24 hours); skipped")
@@ -227,11 +236,13 @@ def _texts(value: object) -> Iterable[str]:
 _BREAK = re.compile(r"(?i)(lunch|coffee|break|registration|pause|mittagspause|dinner|breakfast)\b")
 _SPACE = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+#: a lone surrogate (JSON's ``"\ud800"``): no UTF-8 file can hold it
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def clean(text: str) -> str:
-    """One line of text from a schedule: controls dropped, runs of space one space."""
-    return _SPACE.sub(" ", _CONTROL.sub("", text)).strip()
+    """One line of text from a schedule: controls dropped, a lone surrogate U+FFFD, runs of space one space."""
+    return _SPACE.sub(" ", _CONTROL.sub("", _SURROGATE.sub("\ufffd", text))).strip()
 
 
 def plain_abstract(text: str) -> str:

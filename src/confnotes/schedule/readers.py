@@ -193,6 +193,8 @@ def json_schedule(data: bytes, path: str, track_field: str | None = None) -> Con
         raise input_error(f"not valid JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
     except RecursionError:
         raise input_error("the JSON nests too deep to be a schedule", path) from None
+    except ValueError as exc:  # a number of more digits than Python reads (4,300)
+        raise input_error(f"not readable JSON: {str(exc).splitlines()[0][:80]}", path) from None
     if isinstance(loaded, dict) and isinstance(loaded.get("schedule"), dict):
         return _frab_json(loaded["schedule"], path)
     if isinstance(loaded, dict) and isinstance(loaded.get("sessions"), list) and isinstance(loaded.get("rooms"), list):
@@ -353,7 +355,9 @@ def _sessionize(data: dict[str, Any], path: str, track_field: str | None = None)
 def icalendar(data: bytes, path: str) -> Conference:
     import icalendar as ical
 
-    text = _text(data, path, "calendar")
+    from confnotes.schedule.zones import tame
+
+    text, notices = tame(_text(data, path, "calendar"))  # a zone whose rules are no zone's never reaches the library
     try:
         calendar = ical.Calendar.from_ical(text)
     except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -400,7 +404,7 @@ def icalendar(data: bytes, path: str) -> Conference:
         )
     sessions, skipped = read_sessions(path, found)
     title = clean(_str(str(calendar.get("X-WR-CALNAME") or "")))
-    return Conference(title=title, sessions=tuple(sessions), timezone=zone, skipped=tuple(skipped))
+    return Conference(title=title, sessions=tuple(sessions), timezone=zone, skipped=tuple(skipped), notices=tuple(notices))
 
 
 #: a description's line naming the speakers: "Speakers: A, B", "Speaker: A and B", "Referentin: C"
