@@ -2,7 +2,7 @@
 
 A note of up to 20 MB renders in bounded time and within 1 GB (docs/security.md, "Limits"). This
 measures it for the shapes that cost the layout most — code, tables, and sections of bullets —
-in `pdf`, `slides-pdf` and `pptx`: wall time and peak resident memory of each command, run alone
+in `pdf`, `slides-pdf`, `pptx` and `docx`: wall time and peak resident memory of each command, run alone
 in a fresh process. Writes its table into docs/benchmarks.md, below its own marker (``make bench``
 keeps that part as it is).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "<!-- bench/sizes.py: the part below is written by `make bench-sizes` -->"
 SIZE = 20 * 1024 * 1024
-FORMATS = ("pdf", "slides-pdf", "pptx")
+FORMATS = ("pdf", "slides-pdf", "pptx", "docx")
 LIMIT_SECONDS = 900
 WORDS = ["cache", "shard", "replica", "queue", "latency", "budget", "rollout", "canary", "incident", "schema", "index", "token"]
 

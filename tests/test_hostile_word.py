@@ -1,0 +1,77 @@
+"""Word output linear in the note, bounded like the PDF: a 400-row table took 116 s (python-docx's
+``table.cell`` walks the whole table each time), 40,000 list items 69 s (every paragraph looked its
+style up among all styles and searched the body for its end), and a 20 MB note ran past 420 s.
+Times belong to ``make bench-sizes``; these tests hold what made them grow."""
+
+from __future__ import annotations
+
+from helpers import output_text
+
+
+def _table(rows: int) -> str:
+    lines = ["| talk | room | minutes | share |", "|---|---|--:|--:|"]
+    lines += [f"| Talk {n} on caches | Hall {n % 4} | {n % 60} | 0.{n:03d} |" for n in range(rows)]
+    return "# Tables\n\n## Numbers\n\n" + "\n".join(lines) + "\n"
+
+
+def test_a_table_is_written_row_by_row_never_cell_by_cell(cli, tmp_path, monkeypatch):
+    """``table.cell(r, c)`` builds the list of every cell of the table at each call."""
+    import docx.table
+
+    walks = []
+    whole = docx.table.Table._cells.fget  # type: ignore[attr-defined]
+    monkeypatch.setattr(docx.table.Table, "_cells", property(lambda self: walks.append(1) or whole(self)))
+    note = tmp_path / "t.md"
+    note.write_text(_table(400), encoding="utf-8")
+    result = cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "t.docx"))
+    assert result.exit_code == 0, result.stderr
+    assert walks == []
+    text = output_text(tmp_path / "t.docx", "docx")
+    assert "Talk 399 on caches" in text and "0.399" in text
+
+
+def test_paragraphs_look_their_style_up_once(cli, tmp_path, monkeypatch):
+    """Each paragraph looked its style up among all styles (0.8 ms) and searched the body for its
+    section settings (growing with the document)."""
+    import docx.styles.styles
+
+    lookups = []
+    by_name = docx.styles.styles.Styles.__getitem__
+    monkeypatch.setattr(docx.styles.styles.Styles, "__getitem__", lambda self, key: lookups.append(key) or by_name(self, key))
+    note = tmp_path / "l.md"
+    note.write_text("# Lists\n\n## One\n\n" + "\n".join(f"- point {n}\n  - sub {n}" for n in range(2000)) + "\n", encoding="utf-8")
+    result = cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "l.docx"))
+    assert result.exit_code == 0, result.stderr
+    assert len(lookups) < 30  # a few styles, each once; it was 4,000 and more
+    import docx
+
+    word = docx.Document(str(tmp_path / "l.docx"))
+    styles = [p.style.name for p in word.paragraphs]
+    assert styles.count("List Bullet") == 2000 and styles.count("List Bullet 2") == 2000
+    assert word.element.body[-1].tag.endswith("}sectPr")  # the section settings stay last
+
+
+def test_a_table_past_the_cell_budget_is_its_text_with_a_warning(cli, tmp_path):
+    note = tmp_path / "t.md"
+    note.write_text(_table(6000), encoding="utf-8")
+    result = cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "t.docx"))
+    assert result.exit_code == 0
+    assert "table of 24,004 cells (line 5) shown as its text: a document lays out at most 20,000 cells a table" in result.stderr
+    assert "| Talk 5999 on caches | Hall 3 |" in output_text(tmp_path / "t.docx", "docx")
+
+
+def test_a_word_document_holds_its_budget_and_names_what_it_left_out(cli, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from confnotes.render import printed
+
+    monkeypatch.setattr(printed, "WORD", replace(printed.WORD, parts=40))
+    note = tmp_path / "long.md"
+    note.write_text(
+        "# Long\n\n" + "".join(f"## Part {n}\n\n- point {n}.1 about caches\n- point {n}.2\n\n" for n in range(30)), encoding="utf-8"
+    )
+    result = cli("render", str(note), "--to", "docx", "-o", str(tmp_path / "long.docx"))
+    assert result.exit_code == 0
+    assert "Word document cut:" in result.stderr and "more words left out (at most 40 sections, items and blocks," in result.stderr
+    text = " ".join(output_text(tmp_path / "long.docx", "docx").split())
+    assert "is left out: a Word document holds at most 40 sections" in text and "point 29.2" not in text
