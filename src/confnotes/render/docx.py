@@ -84,8 +84,45 @@ def _open(reference: str | None) -> Any:
         for child in list(body):
             if not child.tag.endswith("}sectPr"):
                 body.remove(child)
+        _only_its_styles(word)
     _code_style(word)
     return word
+
+
+#: what a reference document gives besides its styles: the parts its document reaches by type, not
+#: by an id in its text (styles, numbering, theme, fonts, settings; headers and footers are reached
+#: by the section settings' ids)
+_KEPT_PARTS = frozenset(
+    f"http://schemas.openxmlformats.org/officeDocument/2006/relationships/{name}"
+    for name in ("styles", "stylesWithEffects", "numbering", "theme", "fontTable", "settings", "webSettings")
+)
+_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _only_its_styles(word: Any) -> None:
+    """The reference document reduced to what a note's Word document takes from it: no relationship
+    to anything outside the file (an attached remote template, a linked picture, an OLE object or a
+    frame naming ``file:///etc/passwd``: the template-injection shape), and none of its emptied
+    body's (its pictures, links, comments); an element naming a dropped relationship goes too."""
+    package = word.part.package
+    used = {value for element in word.element.iter() for key, value in element.attrib.items() if key.startswith(_ID)}
+    for part in [word.part, *(p for p in package.iter_parts() if p is not word.part)]:
+        rels = part.rels
+        dropped = {
+            rid
+            for rid, rel in rels.items()
+            if rel.is_external or (part is word.part and rid not in used and rel.reltype not in _KEPT_PARTS)
+        }
+        for rid in dropped:
+            rels.pop(rid)
+            rels.related_parts.pop(rid, None)
+        element = getattr(part, "_element", None)
+        if dropped and element is not None:
+            for holder in [e for e in element.iter() if any(k.startswith(_ID) and v in dropped for k, v in e.attrib.items())]:
+                whole = next((a for a in holder.iterancestors() if a.tag.rpartition("}")[2] in ("drawing", "pict", "object")), holder)
+                parent = whole.getparent()
+                if parent is not None:  # a picture, object or frame that names it, whole; else the element
+                    parent.remove(whole)
 
 
 def _code_style(word: Any) -> None:
