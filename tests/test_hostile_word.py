@@ -134,3 +134,26 @@ def test_a_hostile_reference_document_gives_its_styles_and_nothing_external(cli,
     word = docx.Document(str(out))
     assert word.styles["Normal"].font.name == "Georgia" and "Conference header" in word.sections[0].header.paragraphs[0].text
     assert "the reference's own text" not in output_text(out, "docx") and "a point" in output_text(out, "docx")
+
+
+def test_every_xml_writer_holds_a_control_character(cli, tmp_path, processes):
+    """A vertical tab or form feed in a title made the feed and sitemap unreadable XML; each XML
+    confnotes writes now goes through one cleaner (``escape.xml_text``/``xml_attr``)."""
+    import xml.etree.ElementTree as ET
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk\x0b.md").write_text(
+        "---\ndate: 2027-06-09\n---\n\n# Caching\x0b at \x0cscale\x01\n\n## Part\n\n- a point\x1b[31m\n", encoding="utf-8"
+    )
+    site = tmp_path / "site"
+    built = cli("build", str(notes), "-o", str(site), "--to", "html", "--base-url", "https://notes.example.org/")
+    assert built.exit_code == 0, built.stderr
+    for name in ("feed.xml", "sitemap.xml"):
+        ET.fromstring((site / name).read_bytes())  # well-formed
+    assert "Caching at scale\ufffd" in (site / "feed.xml").read_text(encoding="utf-8")  # \x01 shown; \x0b, \x0c spaces
+    junit = cli("lint", "--format", "junit", str(notes))
+    ET.fromstring(junit.stdout.encode("utf-8"))
+    opml = cli("outline", "--format", "opml", str(notes / "talk\x0b.md"))
+    assert opml.exit_code == 0
+    ET.fromstring(opml.stdout.encode("utf-8"))

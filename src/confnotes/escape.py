@@ -24,6 +24,22 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
+def xml_text(text: str) -> str:
+    """``text`` as XML character data: ``xml_safe``, then ``&``, ``<`` and ``>`` escaped. With
+    ``xml_attr``, what every XML confnotes writes as text goes through (JUnit, OPML, the feed, the
+    sitemap; Word and PPTX clean their text with ``xml_ready``/``xml_safe`` before lxml)."""
+    from xml.sax.saxutils import escape
+
+    return escape(xml_safe(text))
+
+
+def xml_attr(text: str) -> str:
+    """``text`` as a quoted XML attribute value (``xml_safe``, then quoted and escaped)."""
+    from xml.sax.saxutils import quoteattr
+
+    return quoteattr(xml_safe(text))
+
+
 def xml_ready(value: Any) -> Any:
     """``value`` (a model: frozen dataclasses, tuples, named tuples, dicts and strings) with every
     string ``xml_safe``: the one cleaning a writer that hands text to lxml (Word) does before it

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from confnotes.escape import strict_json, terminal_safe, xml_safe
+from confnotes.escape import strict_json, terminal_safe, xml_attr, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
 from confnotes.model.values import BodyLine, Callout, Code, Diagram, Directives, Math, Pictures, Quote, Table, Value
 from confnotes.parse.markdown import plain_text
@@ -324,12 +324,6 @@ def to_outline_markdown(doc: Document) -> str:
     return "\n".join(out) + "\n"
 
 
-def _quoteattr(text: str) -> str:
-    from xml.sax.saxutils import quoteattr
-
-    return quoteattr(xml_safe(text))
-
-
 def _printable(entry: Entry) -> bool:
     return type(entry) is not Block or (entry.kind not in UNPRINTED and entry.kind != "reference")
 
@@ -337,9 +331,9 @@ def _printable(entry: Entry) -> bool:
 def _paragraph_outline(block: Block, depth: int) -> str:
     """A paragraph's words as ``text``; its Markdown in ``_markdown`` when that says more (bold, links)."""
     plain = plain_text(block.text)
-    attrs = f'text={_quoteattr(plain)} _kind="paragraph"'
+    attrs = f'text={xml_attr(plain)} _kind="paragraph"'
     if _one_line(block.text) != plain:
-        attrs += f" _markdown={_quoteattr(block.text)}"
+        attrs += f" _markdown={xml_attr(block.text)}"
     return f"{'  ' * depth}<outline {attrs}/>"
 
 
@@ -353,7 +347,7 @@ def _opml_lede(content: tuple[Entry, ...], depth: int) -> list[str]:
             if entry.kind == "paragraph":
                 lines.append(_paragraph_outline(entry, depth))
             else:
-                lines.append(f'{"  " * depth}<outline text="" _note={_quoteattr(entry.text)} _kind="block"/>')
+                lines.append(f'{"  " * depth}<outline text="" _note={xml_attr(entry.text)} _kind="block"/>')
         elif type(entry) is List:
             for item in entry.items:
                 lines += _opml_node(item, depth)
@@ -377,7 +371,7 @@ def _opml_node(node: Node, depth: int) -> list[str]:
             elif entry.kind == "paragraph":
                 inner.append(_paragraph_outline(entry, depth + 1))
             else:  # code, a table, a quote or math after a list: an outline of its own, where it stands
-                inner.append(f'{"  " * (depth + 1)}<outline text="" _note={_quoteattr(entry.text)} _kind="block"/>')
+                inner.append(f'{"  " * (depth + 1)}<outline text="" _note={xml_attr(entry.text)} _kind="block"/>')
         elif type(entry) is List:
             before_lists = False
             for item in entry.items:
@@ -385,13 +379,13 @@ def _opml_node(node: Node, depth: int) -> list[str]:
         else:
             before_lists = False
             inner += _opml_node(entry, depth + 1)  # type: ignore[arg-type]
-    attrs = f"text={_quoteattr(plain_text(node.title))}"
+    attrs = f"text={xml_attr(plain_text(node.title))}"
     if node.is_section:
         attrs += f' _kind="section" _level="{node.level}"'
     elif node.number is not None:
-        attrs += f" _number={_quoteattr(f'{node.number}{node.delimiter}')}"
+        attrs += f" _number={xml_attr(f'{node.number}{node.delimiter}')}"
     if note:
-        attrs += f" _note={_quoteattr(PARAGRAPH_BREAK.join(note))}"
+        attrs += f" _note={xml_attr(PARAGRAPH_BREAK.join(note))}"
     pad = "  " * depth
     if not inner:
         return [f"{pad}<outline {attrs}/>"]

@@ -384,7 +384,8 @@ def _counts(found: list[Slot], notes: list[dict[str, Any]]) -> dict[str, int]:
 def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str | None, conference: str) -> bytes:
     """``feed.xml``: an Atom feed of the notes that have a date (newest first; Atom needs one per entry)."""
     import uuid
-    from xml.sax.saxutils import escape, quoteattr
+
+    from confnotes.escape import xml_attr, xml_text
 
     def link(name: str) -> str:
         return (base_url + href(name)[2:]) if base_url else href(name)
@@ -398,24 +399,24 @@ def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str 
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
-        f"<title>{escape(conference or 'Notes')}</title>",
-        f"<id>{escape(site_id)}</id>",
+        f"<title>{xml_text(conference or 'Notes')}</title>",
+        f"<id>{xml_text(site_id)}</id>",
         f"<updated>{updated}</updated>",
-        f"<link href={quoteattr(link('index.html'))}/>",
+        f"<link href={xml_attr(link('index.html'))}/>",
         "<generator>confnotes</generator>",
     ]
     for when, entry in dated:
         page = entry["outputs"]["html"]
         entry_id = (base_url + href(page)[2:]) if base_url else f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, site_id + '/' + entry['rel'])}"
         authors = (
-            "".join(f"<author><name>{escape(name)}</name></author>" for name in entry["speakers"])
+            "".join(f"<author><name>{xml_text(name)}</name></author>" for name in entry["speakers"])
             or "<author><name>confnotes</name></author>"
         )
         summary = " · ".join(part for part in (entry.get("event"), ", ".join(entry["speakers"])) if part)
         out.append(
-            f"<entry><title>{escape(entry['title'])}</title><id>{escape(entry_id)}</id>"
-            f"<updated>{when}</updated><link href={quoteattr(link(page))}/>{authors}"
-            f"<summary>{escape(summary)}</summary></entry>"
+            f"<entry><title>{xml_text(entry['title'])}</title><id>{xml_text(entry_id)}</id>"
+            f"<updated>{when}</updated><link href={xml_attr(link(page))}/>{authors}"
+            f"<summary>{xml_text(summary)}</summary></entry>"
         )
     out.append("</feed>")
     return ("\n".join(out) + "\n").encode("utf-8")
@@ -434,8 +435,8 @@ def _updated(entry: dict[str, Any]) -> str | None:
 
 def sitemap(links: list[str], base_url: str) -> bytes:
     """``sitemap.xml`` (only with a base URL: a sitemap lists absolute addresses); ``links`` are ``./``-relative."""
-    from xml.sax.saxutils import escape
+    from confnotes.escape import xml_text
 
-    rows = [f"<url><loc>{escape(base_url + link[2:])}</loc></url>" for link in dict.fromkeys(links)]
+    rows = [f"<url><loc>{xml_text(base_url + link[2:])}</loc></url>" for link in dict.fromkeys(links)]
     text = '<?xml version="1.0" encoding="utf-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
     return (text + "\n".join(rows) + "\n</urlset>\n").encode("utf-8")

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from confnotes import __version__
 from confnotes.errors import NotesError
-from confnotes.escape import strict_json, terminal_safe, xml_safe
+from confnotes.escape import strict_json, terminal_safe, xml_attr, xml_text
 from confnotes.lint.rules import BY_ID, load, modules
 from confnotes.lint.types import Finding, Rule, option_defaults
 
@@ -151,11 +151,6 @@ def junit(findings: list[Finding], paths: list[str], errors: Sequence[NotesError
     """JUnit XML: one test case a note, failed when it has a warning or error (one ``<failure>``
     listing them all), an error when the note could not be read or linted (``<error>``, with the
     one line lint printed), so ``tests``, ``failures``, ``errors`` and the test cases agree."""
-    from xml.sax.saxutils import escape, quoteattr
-
-    def attr(text: str) -> str:
-        return quoteattr(xml_safe(text))
-
     by_path: dict[str, list[Finding]] = {path: [] for path in paths}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
@@ -170,18 +165,18 @@ def junit(findings: list[Finding], paths: list[str], errors: Sequence[NotesError
         f'  <testsuite name="confnotes" tests="{len(by_path)}" failures="{len(failing)}" errors="{len(broken)}" skipped="0">',
     ]
     for path, items in by_path.items():
-        out.append(f'    <testcase classname="confnotes.lint" name={attr(path)}>')
+        out.append(f'    <testcase classname="confnotes.lint" name={xml_attr(path)}>')
         lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.name} ({f.severity}) {f.message}" for f in items]
         if path in broken:
             said = broken[path]
             message = said[0] if len(said) == 1 else f"{len(said)} errors: {said[0]}"
-            out.append(f'      <error type="read" message={attr(message)}>{escape(xml_safe(chr(10).join([*said, *lines])))}</error>')
+            out.append(f'      <error type="read" message={xml_attr(message)}>{xml_text(chr(10).join([*said, *lines]))}</error>')
         elif path in failing:
             bad = [f for f in items if f.severity != "info"]
             message = f"{len(bad)} finding{'s' if len(bad) != 1 else ''}: " + ", ".join(dict.fromkeys(f.rule for f in bad))
-            out.append(f'      <failure type="lint" message={attr(message)}>{escape(xml_safe(chr(10).join(lines)))}</failure>')
+            out.append(f'      <failure type="lint" message={xml_attr(message)}>{xml_text(chr(10).join(lines))}</failure>')
         elif lines:
-            out.append(f"      <system-out>{escape(xml_safe(chr(10).join(lines)))}</system-out>")
+            out.append(f"      <system-out>{xml_text(chr(10).join(lines))}</system-out>")
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
     return "\n".join(out) + "\n"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import NotesError, render_error
-from confnotes.escape import xml_ready, xml_safe
+from confnotes.escape import xml_ready, xml_safe, xml_text
 from confnotes.model import Block, Document, List, Node
 from confnotes.model.values import Callout, Code, Diagram, Math, Quote, Table
 from confnotes.render.markdown import MAX_PAGE_TABLE_CELLS, InlineRenderer
@@ -495,8 +495,6 @@ def _footnotes_part(word: Any, placed: dict[int, str], md: InlineRenderer) -> No
     """``word/footnotes.xml`` with the footnotes the text cites, related to the document."""
     if not placed:
         return
-    from xml.sax.saxutils import escape
-
     from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
     from docx.opc.packuri import PackURI
     from docx.opc.part import Part
@@ -507,7 +505,7 @@ def _footnotes_part(word: Any, placed: dict[int, str], md: InlineRenderer) -> No
         for index, (piece, styles, _href) in enumerate(md.styled(" ".join(text.split()))):
             look = "".join(tag for style, tag in (("strong", "<w:b/>"), ("em", "<w:i/>")) if style in styles)
             look += '<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/>' if "code" in styles else ""
-            words = escape(xml_safe((" " if index == 0 else "") + piece.replace("\n", " ")))
+            words = xml_text((" " if index == 0 else "") + piece.replace("\n", " "))
             runs.append(f'<w:r>{f"<w:rPr>{look}</w:rPr>" if look else ""}<w:t xml:space="preserve">{words}</w:t></w:r>')
         notes.append(
             f'<w:footnote w:id="{number}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r>'
