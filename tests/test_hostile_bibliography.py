@@ -51,3 +51,20 @@ def test_a_small_bibliography_with_macros_still_formats(cli, tmp_path):
     result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "talk.html"))
     assert result.exit_code == 0 and "macros expand" not in result.output
     assert "[@key]" not in (tmp_path / "talk.html").read_text(encoding="utf-8")
+
+
+def test_the_editor_and_build_read_a_macro_bomb_through_the_same_bounded_path(cli, tmp_path):
+    """The language server lints as you type and ``build`` renders every note: both reach the
+    bibliography through ``citations.bibliography``, so both refuse the bomb the same way."""
+    from confnotes.lsp.analysis import analyse
+
+    note = _note(tmp_path, _bomb())
+    analysis = analyse(str(note), note.read_text(encoding="utf-8"))
+    assert analysis.error is None and analysis.context is not None
+    site = tmp_path / "site"
+    (tmp_path / "notes").mkdir()
+    note.rename(tmp_path / "notes" / "talk.md")
+    (tmp_path / "refs.bib").rename(tmp_path / "notes" / "refs.bib")
+    result = cli("build", str(tmp_path / "notes"), "-o", str(site), "--to", "html", "-j", "1")
+    assert result.exit_code == 0 and "macros expand to" in result.stderr
+    assert "[@key]" in (site / "talk.html").read_text(encoding="utf-8")
