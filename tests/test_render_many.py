@@ -97,3 +97,19 @@ def test_slides_as_pictures(cli, tmp_path, weasyprint):
 def test_pictures_refuse_what_they_cannot_make(cli, tmp_path, args, message):
     first, _ = _notes(tmp_path)
     assert message in one_error_line(cli("render", str(first), "--to", "png", *args))
+
+
+def test_a_contact_sheet_holds_its_first_hundred_slides_and_says_so():
+    """A sheet of 1,000 slides would be 1,936 × 71,520 pixels (415 MB while drawn)."""
+    import io
+
+    from PIL import Image
+
+    from confnotes.render.pictures import MAX_SHEET_SLIDES, contact_sheet
+
+    tiny = io.BytesIO()
+    Image.new("RGB", (48, 27), (200, 40, 40)).save(tiny, "PNG")
+    sheet, cut = contact_sheet([tiny.getvalue()] * (MAX_SHEET_SLIDES + 20))
+    assert cut == f"contact sheet of the first {MAX_SHEET_SLIDES} slides of 120 (a sheet holds at most {MAX_SHEET_SLIDES})"
+    assert Image.open(io.BytesIO(sheet)).size == (16 + 4 * 496, 16 + 25 * (270 + 16))
+    assert contact_sheet([tiny.getvalue()] * 3)[1] is None

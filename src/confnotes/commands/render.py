@@ -278,7 +278,8 @@ def _pictures(note: str, folder: Any, config_file: str | None, overrides: dict[s
     stem = Path(note).stem
     files = dict(zip(picture_names(stem, len(pictures)), pictures, strict=True))
     if sheet:
-        files[f"{stem}.contact.png"] = contact_sheet(pictures)
+        files[f"{stem}.contact.png"], cut = contact_sheet(pictures)
+        warn([cut] if cut else [], note)
     for name, data in files.items():
         write_in(folder, name, data)
     first, last = next(iter(files)), picture_names(stem, len(pictures))[-1]

@@ -18,8 +18,10 @@ from confnotes.render.options import RenderOptions
 WIDTH, HEIGHT = 1920, 1080
 #: Scales a picture may be drawn at: 0.25 (480 × 270) to 4 (7680 × 4320).
 MIN_SCALE, MAX_SCALE = 0.25, 4.0
-#: A contact sheet: this many slides a row, each this wide.
+#: A contact sheet: this many slides a row, each this wide, and at most this many slides (25 rows:
+#: a sheet of 1,000 slides would be 1,936 × 71,520 pixels, 415 MB while it is drawn).
 SHEET_COLUMNS, SHEET_THUMB = 4, 480
+MAX_SHEET_SLIDES = 100
 
 
 def slide_pictures(doc: Document, options: RenderOptions, base_dir: Path | None, scale: float = 1.0) -> tuple[list[bytes], list[str]]:
@@ -48,10 +50,15 @@ def slide_pictures(doc: Document, options: RenderOptions, base_dir: Path | None,
     return pictures, warnings
 
 
-def contact_sheet(pictures: list[bytes]) -> bytes:
-    """The slides side by side, ``SHEET_COLUMNS`` a row, on a light grey sheet."""
+def contact_sheet(pictures: list[bytes]) -> tuple[bytes, str | None]:
+    """The slides side by side, ``SHEET_COLUMNS`` a row, on a light grey sheet: the first
+    ``MAX_SHEET_SLIDES``, and a warning when the deck has more (each has its own picture)."""
     from PIL import Image
 
+    cut = None
+    if len(pictures) > MAX_SHEET_SLIDES:
+        cut = f"contact sheet of the first {MAX_SHEET_SLIDES} slides of {len(pictures):,} (a sheet holds at most {MAX_SHEET_SLIDES})"
+        pictures = pictures[:MAX_SHEET_SLIDES]
     thumb_h = SHEET_THUMB * HEIGHT // WIDTH
     gap = 16
     rows = -(-len(pictures) // SHEET_COLUMNS)
@@ -61,7 +68,7 @@ def contact_sheet(pictures: list[bytes]) -> bytes:
             thumb = slide.convert("RGB").resize((SHEET_THUMB, thumb_h))
         row, column = divmod(number, SHEET_COLUMNS)
         sheet.paste(thumb, (gap + column * (SHEET_THUMB + gap), gap + row * (thumb_h + gap)))
-    return _png(sheet)
+    return _png(sheet), cut
 
 
 def picture_names(stem: str, count: int) -> list[str]:
