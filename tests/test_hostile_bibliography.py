@@ -68,3 +68,12 @@ def test_the_editor_and_build_read_a_macro_bomb_through_the_same_bounded_path(cl
     result = cli("build", str(tmp_path / "notes"), "-o", str(site), "--to", "html", "-j", "1")
     assert result.exit_code == 0 and "macros expand to" in result.stderr
     assert "[@key]" in (site / "talk.html").read_text(encoding="utf-8")
+
+
+def test_a_csl_json_nested_a_hundred_thousand_deep_is_one_warning(cli, tmp_path):
+    (tmp_path / "refs.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    note = tmp_path / "talk.md"
+    note.write_text("---\ntitle: T\nbibliography: refs.json\n---\n\n## A\n\nAs shown [@key].\n", encoding="utf-8")
+    result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "talk.html"))
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    assert "bibliography refs.json cannot be read: it nests deeper than a bibliography does" in result.stderr

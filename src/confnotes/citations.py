@@ -171,6 +171,8 @@ def _source(name: str, base_dir: Path | None, problems: list[str]) -> Any:
                 )
                 return None
             return BibTeX(io.StringIO(text))
+    except RecursionError:  # a CSL JSON of 100,000 nested lists, or braces as deep
+        problems.append(f"bibliography {name} cannot be read: it nests deeper than a bibliography does")
     except Exception as exc:  # noqa: BLE001 - the parsers raise many kinds for a broken file
         problems.append(f"bibliography {name} cannot be read: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
         return None
