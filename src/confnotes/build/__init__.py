@@ -168,11 +168,10 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
     }
     manifest["site_inputs"] = request.site.record()
     if request.site.schedule is not None:
-        from confnotes.build.site import cancelled_warnings, moved
+        from confnotes.build.site import schedule_warnings
 
         report.warnings += [(request.site.schedule_path, line) for line in request.site.schedule.warnings]
-        report.warnings += moved(list(entries.values()), request.site.schedule)
-        report.warnings += cancelled_warnings(list(entries.values()), request.site.schedule)
+        report.warnings += schedule_warnings(list(entries.values()), request.site.schedule)
     if request.shard is None:  # the index before the manifest that records it: a crash between means a new index
         if manifest == plan.previous and _site_intact(out_dir, plan.site):
             manifest["site"] = plan.site  # nothing the index shows has changed, and its files are as written

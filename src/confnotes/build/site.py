@@ -172,15 +172,31 @@ def notes_of_sessions(notes: list[dict[str, Any]], conference: Conference) -> di
     return matched(conference.sessions, claims)
 
 
-def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
-    """``(note, warning)`` for each note whose room or start the schedule now says otherwise (a
-    talk moved since the note was made): the timetable follows the schedule, the note's own front
-    matter (which ``time``, the page and a build without the schedule read) does not."""
+def schedule_warnings(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
+    """``(note, warning)`` for each note the schedule has moved since it was made, then each note of
+    a session the schedule no longer has; the notes matched to sessions once for both."""
     if conference is None:
         return []
+    noted = notes_of_sessions(notes, conference)
+    gone = [
+        (
+            entry["rel"],
+            f"the schedule no longer has session {entry['schedule']['session']} (cancelled?); the timetable lists the note "
+            "apart and its page says so",
+        )
+        for entry in cancelled(notes, conference, {id(entry) for entry in noted.values()})
+    ]
+    return moved(noted, conference) + gone
+
+
+def moved(noted: dict[str, dict[str, Any]], conference: Conference) -> list[tuple[str, str]]:
+    """``(note, warning)`` for each note (``noted``: by session key, ``notes_of_sessions``) whose room
+    or start the schedule now says otherwise (a talk moved since the note was made): the timetable
+    follows the schedule, the note's own front matter (which ``time``, the page and a build without
+    the schedule read) does not."""
     out: list[tuple[str, str]] = []
     sessions = {s.key: s for s in conference.sessions}
-    for key, entry in notes_of_sessions(notes, conference).items():
+    for key, entry in noted.items():
         facts = entry.get("schedule") or {}
         session = sessions[key]
         start = _when(facts.get("start"))
@@ -199,31 +215,16 @@ def moved(notes: list[dict[str, Any]], conference: Conference | None) -> list[tu
     return out
 
 
-def cancelled(notes: list[dict[str, Any]], conference: Conference | None) -> list[dict[str, Any]]:
+def cancelled(notes: list[dict[str, Any]], conference: Conference, placed: set[int]) -> list[dict[str, Any]]:
     """The notes of this conference's sessions that the schedule no longer has (a cancelled talk):
-    those naming a ``session`` and this event (or none) that no session is matched to. The timetable
-    lists them apart, and ``_site/nav.js`` marks their pages."""
-    if conference is None:
-        return []
-    placed = {id(entry) for entry in notes_of_sessions(notes, conference).values()}
+    those naming a ``session`` and this event (or none) that are not ``placed`` (the ``id`` of each
+    note matched to a session). The timetable lists them apart, and ``_site/nav.js`` marks their pages."""
     return [
         entry
         for entry in notes
         if (entry.get("schedule") or {}).get("session")
         and id(entry) not in placed
         and (not entry.get("event") or not conference.title or entry["event"] == conference.title)
-    ]
-
-
-def cancelled_warnings(notes: list[dict[str, Any]], conference: Conference | None) -> list[tuple[str, str]]:
-    """``(note, warning)`` for each note of a session the schedule no longer has (``cancelled``)."""
-    return [
-        (
-            entry["rel"],
-            f"the schedule no longer has session {entry['schedule']['session']} (cancelled?); the timetable lists the note "
-            "apart and its page says so",
-        )
-        for entry in cancelled(notes, conference)
     ]
 
 
@@ -289,7 +290,7 @@ def write_site_pages(
     files["_site/search-index.js"] = site_index(out_dir, notes, href).encode("utf-8")
     found, zone, conference = slots(notes, inputs.schedule)
     order = [s.note for s in found if s.note is not None] or notes
-    gone = cancelled(notes, inputs.schedule)
+    gone = cancelled(notes, inputs.schedule, {id(s.note) for s in found if s.note is not None}) if inputs.schedule else []
     pages = _browse_pages(notes, found, zone, conference, page, gone) if found else {}
     files.update(pages)
     files["_site/nav.js"] = _nav(order, href, bool(found), _note_pages(gone)).encode("utf-8")

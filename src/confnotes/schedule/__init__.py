@@ -97,15 +97,14 @@ def on_days(conference: Conference, change: int | None) -> Conference:
 
     from confnotes.schedule.model import derived_day_change
 
-    open_ = [s for s in conference.sessions if change is not None or s.schedule_day is None]
+    def placed_here(session: Session) -> bool:  # its day is this function's to say
+        return change is not None or session.schedule_day is None
+
+    open_ = [s for s in conference.sessions if placed_here(s)]
     if not open_:
         return conference
-    hour = change if change is not None else derived_day_change(s.start for s in open_)
-    shift = dt.timedelta(hours=hour)
-    sessions = tuple(
-        replace(s, schedule_day=(s.start - shift).date()) if change is not None or s.schedule_day is None else s
-        for s in conference.sessions
-    )
+    shift = dt.timedelta(hours=change if change is not None else derived_day_change(s.start for s in open_))
+    sessions = tuple(replace(s, schedule_day=(s.start - shift).date()) if placed_here(s) else s for s in conference.sessions)
     numbers = conference.day_numbers if change is None else ()
     return replace(conference, sessions=sessions, day_numbers=numbers)
 
