@@ -534,3 +534,18 @@ def slide_text(text: str, kind: str = "paragraph", info: str = ""):  # -> SlideT
     from confnotes.slides import SlideText
 
     return SlideText(text, kind, info, value=value_of(kind, text, info))
+
+
+def note_digests(folder: Path) -> dict[str, str]:
+    """Each note's name in ``folder`` and a hash of its bytes: what ``--update`` must leave as it was."""
+    import hashlib
+
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.glob("*.md"))}
+
+
+def frab_schedule(events: str, room: str = "Hall", date: str = "2027-12-27", zone: str = "Europe/Berlin", title: str = "Prop") -> str:
+    """A frab XML schedule of one day and one room holding ``events`` (``<event>`` elements)."""
+    return (
+        f"<schedule><conference><title>{title}</title><time_zone_name>{zone}</time_zone_name></conference>"
+        f"<day index='1' date='{date}'><room name='{room}'>{events}</room></day></schedule>"
+    )

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import one_error_line
+from helpers import frab_schedule, one_error_line
 
 EVENT = (
     "BEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20270101T000000Z\r\nDTSTART{start}\r\nDURATION:PT45M\r\n"
@@ -95,10 +95,7 @@ def test_an_outlook_zone_from_1601_and_too_many_zones(tmp_path):
 
 
 def _frab(*events: str, zone: str = "Europe/Berlin") -> str:
-    return (
-        f"<schedule><conference><title>C</title><time_zone_name>{zone}</time_zone_name></conference>"
-        f"<day index='1' date='2027-06-09'><room name='Hall'>{''.join(events)}</room></day></schedule>"
-    )
+    return frab_schedule("".join(events), date="2027-06-09", zone=zone, title="C")
 
 
 def _event(event_id: str, date: str = "2027-06-09T10:00:00+02:00", room: str = "Hall", title: str = "Talk") -> str:

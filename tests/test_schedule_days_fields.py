@@ -6,7 +6,6 @@ file whose track category is a question asked of speakers."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
-from helpers import one_error_line
+from helpers import frab_schedule, note_digests, one_error_line
 
 SCHEDULES = FIXTURES / "schedules"
 CONGRESS = SCHEDULES / "congress.frab.xml"
@@ -29,10 +28,6 @@ def _front(path: Path) -> dict:
 
     doc = read_note(str(path))
     return {**doc.meta.extra, "date": doc.meta.date, "speakers": list(doc.meta.speakers), "title": doc.meta.title}
-
-
-def _bytes_of(folder: Path) -> dict[str, str]:
-    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.glob("*.md"))}
 
 
 def _calendar(events: list[tuple[str, str, str]], head: str = "") -> str:
@@ -205,9 +200,9 @@ def test_description_language_and_links_reach_the_front_matter(cli, tmp_path):
     assert front["description"].endswith("matters.\n\nWe bring hardware; bring questions.")
     text = note.read_text(encoding="utf-8")
     assert "description: |-\n  Why " in text and "\n\n  We bring hardware" in text  # paragraphs as a block, readable
-    before = _bytes_of(out)
+    before = note_digests(out)
     assert cli("new", "--schedule", str(CONGRESS), "--update", "-o", str(out)).exit_code == 0
-    assert _bytes_of(out) == before
+    assert note_digests(out) == before
 
 
 def test_update_after_the_event_adds_the_recordings_and_nothing_else(cli, tmp_path):
@@ -306,10 +301,7 @@ def _described(draw):
             f"<date>2027-12-27T{hour:02d}:00:00+01:00</date><duration>00:25</duration><abstract>A.</abstract>"
             f"<description>{description}</description>{link}<language>de</language></event>"
         )
-    return (
-        "<schedule><conference><title>Prop</title><time_zone_name>Europe/Berlin</time_zone_name></conference>"
-        f"<day index='1' date='2027-12-27'><room name='Hall'>{''.join(events)}</room></day></schedule>"
-    )
+    return frab_schedule("".join(events))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -327,9 +319,9 @@ def test_update_of_an_unchanged_schedule_with_descriptions_changes_nothing(cli, 
     for path in out.glob("*.md"):  # the description reads back as the schedule's
         front = _front(path)
         assert front.get("description", "") == sessions[str(front["session"])].description
-    before = _bytes_of(out)
+    before = note_digests(out)
     again = cli("new", "--schedule", str(schedule), "--update", "-o", str(out))
-    assert again.exit_code == 0 and _bytes_of(out) == before
+    assert again.exit_code == 0 and note_digests(out) == before
 
 
 @pytest.mark.parametrize(
@@ -339,6 +331,6 @@ def test_update_of_every_unchanged_fixture_changes_no_byte(cli, tmp_path, name):
     out = tmp_path / "notes"
     zone = ("--timezone", "Europe/Berlin", "--event", "PyConf") if "sessionize" in name else ()
     assert cli("new", "--schedule", str(SCHEDULES / name), "--all", *zone, "-o", str(out)).exit_code == 0
-    before = _bytes_of(out)
+    before = note_digests(out)
     again = cli("new", "--schedule", str(SCHEDULES / name), "--update", *zone, "-o", str(out))
-    assert again.exit_code == 0 and "updated" not in again.stdout and _bytes_of(out) == before and len(before) > 100
+    assert again.exit_code == 0 and "updated" not in again.stdout and note_digests(out) == before and len(before) > 100

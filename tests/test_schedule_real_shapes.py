@@ -6,22 +6,16 @@ session is never a break for its type alone, and no note is ever tied to another
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
+from helpers import frab_schedule, note_digests
 
 SCHEDULES = FIXTURES / "schedules"
 CONGRESS = SCHEDULES / "congress.frab.xml"
 MEETUPS = SCHEDULES / "meetups.utc.ics"
-
-
-def _bytes_of(folder: Path) -> dict[str, str]:
-    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.glob("*.md"))}
 
 
 def test_one_bad_event_costs_only_itself_and_other_sessions_are_sessions():
@@ -64,11 +58,11 @@ def test_each_note_is_its_own_sessions_and_an_unchanged_update_changes_no_byte(c
         doc = read_note(str(path))
         session = sessions[str(doc.meta.extra["session"])]
         assert doc.meta.title == session.title and str(doc.meta.extra["start"]) == session.start.isoformat(timespec="seconds")
-    before = _bytes_of(out)
+    before = note_digests(out)
     for _ in range(2):  # twice: nothing flips back and forth
         again = cli("new", "--schedule", str(schedule), "--update", "-o", str(out))
         assert again.exit_code == 0, again.stderr
-        assert "updated" not in again.stdout and _bytes_of(out) == before
+        assert "updated" not in again.stdout and note_digests(out) == before
 
 
 def test_build_of_notes_just_made_warns_of_no_move_and_counts_every_session(cli, tmp_path, processes):
@@ -89,10 +83,10 @@ def test_build_of_notes_just_made_warns_of_no_move_and_counts_every_session(cli,
 def test_the_same_conference_from_another_exporter_duplicates_no_note(cli, tmp_path):
     out = tmp_path / "notes"
     assert cli("new", "--schedule", str(SCHEDULES / "pyconf2027.frab.xml"), "--all", "-o", str(out)).exit_code == 0
-    before = _bytes_of(out)
+    before = note_digests(out)
     result = cli("new", "--schedule", str(SCHEDULES / "pyconf2027.ics"), "--all", "-o", str(out))
     assert result.exit_code == 0, result.stderr
-    assert _bytes_of(out) == before and "0 new note(s)" in result.stdout
+    assert note_digests(out) == before and "0 new note(s)" in result.stdout
 
 
 @st.composite
@@ -108,10 +102,7 @@ def _schedules(draw):
         f"<persons><person>Ann {index}</person></persons></event>"
         for index, (event_id, hour) in enumerate(zip(ids, hours, strict=True))
     )
-    return (
-        "<schedule><conference><title>Prop</title><time_zone_name>Europe/Berlin</time_zone_name></conference>"
-        f"<day index='1' date='2027-12-27'><room name='Hall 0'>{events}</room></day></schedule>"
-    )
+    return frab_schedule(events, room="Hall 0")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -122,9 +113,9 @@ def test_update_of_an_unchanged_generated_schedule_changes_nothing(cli, tmp_path
     schedule.write_text(xml, encoding="utf-8")
     out = folder / "notes"
     assert cli("new", "--schedule", str(schedule), "--all", "-o", str(out)).exit_code == 0
-    before = _bytes_of(out)
+    before = note_digests(out)
     again = cli("new", "--schedule", str(schedule), "--update", "-o", str(out))
-    assert again.exit_code == 0 and _bytes_of(out) == before
+    assert again.exit_code == 0 and note_digests(out) == before
 
 
 def test_one_id_at_one_start_twice_is_still_two_sessions_with_two_notes(cli, tmp_path):
@@ -141,7 +132,7 @@ def test_one_id_at_one_start_twice_is_still_two_sessions_with_two_notes(cli, tmp
     )
     out = tmp_path / "notes"
     assert cli("new", "--schedule", str(schedule), "--all", "-o", str(out)).exit_code == 0
-    before = _bytes_of(out)
+    before = note_digests(out)
     assert len(before) == 3
     assert cli("new", "--schedule", str(schedule), "--update", "-o", str(out)).exit_code == 0
-    assert _bytes_of(out) == before
+    assert note_digests(out) == before
