@@ -250,3 +250,22 @@ def test_any_bibliography_is_read_or_one_warning(tmp_path_factory, bib):
     doc = read_text("---\ntitle: T\nbibliography: refs.bib\n---\n\n## A\n\nAs shown [@key].\n", str(folder / "t.md"), Config())
     _doc, warnings = cited(doc, folder)
     assert all("\n" not in warning for warning in warnings)
+
+
+@pytest.mark.parametrize("title", ["日本語のタイトル" * 40, "word " * 120])
+def test_new_names_a_long_title_as_a_schedule_note_is_named(cli, tmp_path, title):
+    """``new "TITLE"`` cut no title: 300 CJK characters made a 900-byte name, and the file system
+    refused it ("File name too long"). Every name made from a title is cut by ``names.file_slug``."""
+    result = cli("new", title, "--dir", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    (note,) = tmp_path.glob("*.md")
+    text = " ".join(note.read_text(encoding="utf-8").replace('"', " ").split())
+    assert len(note.name.encode("utf-8")) <= 160 and " ".join(title.split()) in text
+
+
+def test_a_site_page_for_a_long_name_is_cut_within_the_bytes_a_file_name_holds():
+    from confnotes.build.site import slugged
+
+    names = slugged(["会議室" * 100, "Zoë Müller", "!!!"])
+    assert names["Zoë Müller"] == "zoë-müller" and names["!!!"] == "page"
+    assert len(names["会議室" * 100].encode("utf-8")) <= 150

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.config import Config, FolderConfigs, config_bytes
 from confnotes.errors import NotesError
 from confnotes.lint.engine import (

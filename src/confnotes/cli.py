@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.commands import EXIT_ERROR, EXIT_OK
 from confnotes.errors import NotesError
 

@@ -80,7 +80,7 @@ def _bytecode_cache(sandboxed: bool) -> jinja2.BytecodeCache | None:
     folder = template_cache_dir()
     if folder is None:
         return None
-    from confnotes import __version__
+    from confnotes._version import __version__
 
     kind = "sandboxed" if sandboxed else "trusted"
     # compiled code depends on the environment's settings (``_COMPILED_FORMAT``), on confnotes and on Jinja

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.build.index import OUTLINES, _check_outline, _format_names, _site_intact, site_href, write_index
 from confnotes.build.manifest import (
     MANIFEST,

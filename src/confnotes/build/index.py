@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.build.manifest import _Hashed, _recorded_pieces, _site_relative, _write_if_changed
 from confnotes.errors import NotesError
 

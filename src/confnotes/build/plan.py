@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:

@@ -264,12 +264,12 @@ def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[str, list[tuple[
 def slugged(names: list[str]) -> dict[str, str]:
     """A file name for each name, unique among them (``Zoë Müller`` -> ``zoë-müller``; a clash gets ``-2``)."""
     from confnotes.build.search import folded
-    from confnotes.render.html import slugify
+    from confnotes.names import file_slug
 
     out: dict[str, str] = {}
     used: set[str] = set()
     for name in sorted(set(names), key=lambda name: (folded(name), name)):  # Łukasz by L, Ömer by O
-        base = slugify(name)[:60] or "page"
+        base = file_slug(name) if any(char.isalnum() for char in name) else "page"
         slug, number = base, 2
         while slug in used:
             slug, number = f"{base}-{number}", number + 1

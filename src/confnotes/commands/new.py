@@ -115,7 +115,7 @@ def command(
 
 
 def _from_template(title: str, event: str | None, date: str | None, reading_list: bool, folder: str, output: str | None) -> None:
-    from confnotes.render.html import slugify
+    from confnotes.names import file_slug
     from confnotes.templating import render_template
 
     if date is not None:
@@ -127,7 +127,7 @@ def _from_template(title: str, event: str | None, date: str | None, reading_list
             raise NotesError(f"--date must be a date like 2026-05-14, not '{date}'", kind=ErrorKind.USAGE) from None
     if output is None and not any(char.isalnum() for char in title):
         raise NotesError(f"cannot make a file name from the title '{title}'; name the file with -o FILE", kind=ErrorKind.USAGE)
-    target = Path(output) if output else Path(folder) / f"{slugify(title)}.md"
+    target = Path(output) if output else Path(folder) / f"{file_slug(title)}.md"
     text = render_template("new-reading-list.md" if reading_list else "new-note.md", (), title=title, event=event, date=date)
     target.parent.mkdir(parents=True, exist_ok=True)
     if not _create(target, text):

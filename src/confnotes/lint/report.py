@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.errors import NotesError
 from confnotes.escape import strict_json, terminal_safe, xml_attr, xml_text
 from confnotes.lint.rules import BY_ID, load, modules

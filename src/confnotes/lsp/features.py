@@ -66,7 +66,7 @@ def catalogue_file() -> Path:
     import os
     import tempfile
 
-    from confnotes import __version__
+    from confnotes._version import __version__
     from confnotes.lint.report import catalogue_markdown
 
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

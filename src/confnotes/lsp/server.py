@@ -29,7 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
-from confnotes import __version__
+from confnotes._version import __version__
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.lsp import features
 from confnotes.lsp.analysis import Analysis, analyse, fixed_text, formatted_text, silences

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from confnotes.errors import render_error
 from confnotes.model import Block, Document, walk, walk_content
+from confnotes.names import slugify
 from confnotes.render.markdown import InlineRenderer, theme_inks
 from confnotes.render.options import RenderOptions, user_css
-
-
-def slugify(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = re.sub(r"[^\w\s-]", "", text, flags=re.UNICODE)
-    return re.sub(r"[\s_-]+", "-", text).strip("-") or "section"
 
 
 def anchors(doc: Document, plain: Any) -> dict[int, str]:

@@ -20,11 +20,9 @@ from confnotes.source import Source
 SCHEDULE_KEYS = ("title", "speakers", "event", "date", "room", "start", "duration", "track", "language", "url", "links", "description")
 #: The key that ties a note to its session (with ``event``).
 SESSION_KEY = "session"
-#: A file name's title part is cut at a word end within this many characters (its room part within
-#: ``MAX_NAME_ROOM``), and each within ``MAX_NAME_BYTES`` (the room half that) of UTF-8.
-MAX_NAME_TITLE = 60
+#: A file name's room part is cut at a word end within this many characters and half of
+#: ``names.MAX_NAME_BYTES`` (its title part as every file name made from a title is).
 MAX_NAME_ROOM = 40
-MAX_NAME_BYTES = 150
 
 
 def start_text(start: dt.datetime) -> str:
@@ -83,22 +81,11 @@ def note_text(session: Session, conference: Conference, event: str | None = None
 
 
 def note_name(session: Session) -> str:
-    """``2027-06-09-hall-a-a-tour-of-mentoring.md``: the day, the room and the title (cut at a word end)."""
-    from confnotes.render.html import slugify
+    """``2027-06-09-hall-a-a-tour-of-mentoring.md``: the day, the room and the title (each cut at a word end)."""
+    from confnotes.names import MAX_NAME_BYTES, file_slug
 
-    title = _cut(slugify(session.title), MAX_NAME_TITLE, MAX_NAME_BYTES)
-    return f"{session.day.isoformat()}-{_cut(slugify(session.room), MAX_NAME_ROOM, MAX_NAME_BYTES // 2)}-{title}.md"
-
-
-def _cut(slug: str, chars: int, size: int) -> str:
-    """``slug`` cut at a word end to ``chars`` characters and ``size`` bytes of UTF-8 (a file name
-    holds 255 bytes: a CJK title's 60 characters are 180)."""
-    if len(slug) <= chars and len(slug.encode("utf-8")) <= size:
-        return slug
-    cut = slug[:chars]
-    while len(cut.encode("utf-8")) > size:
-        cut = cut[:-1]
-    return cut.rsplit("-", 1)[0] or cut
+    room = file_slug(session.room, MAX_NAME_ROOM, MAX_NAME_BYTES // 2)
+    return f"{session.day.isoformat()}-{room}-{file_slug(session.title)}.md"
 
 
 @dataclass(frozen=True)
