@@ -260,31 +260,35 @@ def _render_one(
 
 
 def _pictures(note: str, folder: Any, config_file: str | None, overrides: dict[str, Any], scale: float, sheet: bool) -> None:
-    """A note's slides as pictures in ``folder``: every picture made before the first is written."""
+    """A note's slides as pictures in ``folder``: the deck is laid out before the first is written,
+    and each picture is written as it is drawn (never the whole deck's pictures at once)."""
     from pathlib import Path
 
     from confnotes.config import config_for_target
     from confnotes.load import load_note
     from confnotes.output import write_in
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.render.pictures import contact_sheet, picture_names, slide_pictures
+    from confnotes.render.pictures import ContactSheet, picture_names, slide_pictures
     from confnotes.source import note_folder
 
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc
     options = resolve_render_options(config, doc, RenderOverrides(**overrides))
-    pictures, warnings = slide_pictures(doc, options, note_folder(note) or Path.cwd(), scale)
+    count, pictures, warnings = slide_pictures(doc, options, note_folder(note) or Path.cwd(), scale)
     warn(warnings, note)
     stem = Path(note).stem
-    files = dict(zip(picture_names(stem, len(pictures)), pictures, strict=True))
-    if sheet:
-        files[f"{stem}.contact.png"], cut = contact_sheet(pictures)
+    names = picture_names(stem, count)
+    contact = ContactSheet(count) if sheet else None
+    for name, picture in zip(names, pictures, strict=True):
+        write_in(folder, name, picture)
+        if contact:
+            contact.add(picture)
+    if contact:
+        data, cut = contact.finish()
+        write_in(folder, f"{stem}.contact.png", data)
         warn([cut] if cut else [], note)
-    for name, data in files.items():
-        write_in(folder, name, data)
-    first, last = next(iter(files)), picture_names(stem, len(pictures))[-1]
     say(
-        f"wrote {len(pictures)} slide pictures, {shown(str(Path(folder) / first))} to {last}"
+        f"wrote {count} slide pictures, {shown(str(Path(folder) / names[0]))} to {names[-1]}"
         + (f" and {stem}.contact.png" if sheet else ""),
         err=True,
     )

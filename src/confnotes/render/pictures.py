@@ -8,7 +8,9 @@ picture shows exactly what the slides PDF prints: 1920 × 1080 at ``scale`` 1.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.model import Document
@@ -24,8 +26,13 @@ SHEET_COLUMNS, SHEET_THUMB = 4, 480
 MAX_SHEET_SLIDES = 100
 
 
-def slide_pictures(doc: Document, options: RenderOptions, base_dir: Path | None, scale: float = 1.0) -> tuple[list[bytes], list[str]]:
-    """Each slide of ``doc``'s deck as PNG bytes (``WIDTH`` × ``HEIGHT`` times ``scale``), and the warnings."""
+def slide_pictures(
+    doc: Document, options: RenderOptions, base_dir: Path | None, scale: float = 1.0
+) -> tuple[int, Iterator[bytes], list[str]]:
+    """How many slides ``doc``'s deck has, each one's PNG bytes (``WIDTH`` × ``HEIGHT`` times
+    ``scale``) drawn as it is asked for, and the warnings. The deck is laid out first, whole; a
+    picture is drawn only when the one before it has been taken, so a deck of 1,000 slides at scale
+    4 is never held at once (it would be gigabytes)."""
     if not MIN_SCALE <= scale <= MAX_SCALE:
         raise NotesError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale:g}", kind=ErrorKind.USAGE)
     import pypdfium2
@@ -34,41 +41,63 @@ def slide_pictures(doc: Document, options: RenderOptions, base_dir: Path | None,
 
     data, warnings = render_note(doc, "slides-pdf", options, base_dir)
     pdf = pypdfium2.PdfDocument(bytes(data) if isinstance(data, bytes) else data.encode())
-    width = round(WIDTH * scale)
-    pictures = []
+    return len(pdf), _drawn(pdf, round(WIDTH * scale), round(HEIGHT * scale)), warnings
+
+
+def _drawn(pdf: Any, width: int, height: int) -> Iterator[bytes]:
     try:
         for page in pdf:
             points, _ = page.get_size()
             image = page.render(scale=width / points).to_pil()
-            expected = (width, round(HEIGHT * scale))
-            if image.size != expected:  # a rounding pixel: the picture is the size it says
-                image = image.resize(expected)
-            pictures.append(_png(image))
+            if image.size != (width, height):  # a rounding pixel: the picture is the size it says
+                image = image.resize((width, height))
             page.close()
+            yield _png(image)
     finally:
         pdf.close()
-    return pictures, warnings
+
+
+class ContactSheet:
+    """The slides side by side, ``SHEET_COLUMNS`` a row, on a light grey sheet, added one at a time:
+    the first ``MAX_SHEET_SLIDES`` of ``count``, and a warning when the deck has more (each has its
+    own picture)."""
+
+    GAP = 16
+
+    def __init__(self, count: int) -> None:
+        from PIL import Image
+
+        self.count, self.added = count, 0
+        self.thumb_h = SHEET_THUMB * HEIGHT // WIDTH
+        rows = -(-min(count, MAX_SHEET_SLIDES) // SHEET_COLUMNS)
+        size = (self.GAP + SHEET_COLUMNS * (SHEET_THUMB + self.GAP), self.GAP + rows * (self.thumb_h + self.GAP))
+        self.sheet = Image.new("RGB", size, (230, 232, 236))
+
+    def add(self, picture: bytes) -> None:
+        from PIL import Image
+
+        if self.added >= MAX_SHEET_SLIDES:
+            return
+        with Image.open(io.BytesIO(picture)) as slide:
+            thumb = slide.convert("RGB").resize((SHEET_THUMB, self.thumb_h))
+        row, column = divmod(self.added, SHEET_COLUMNS)
+        self.sheet.paste(thumb, (self.GAP + column * (SHEET_THUMB + self.GAP), self.GAP + row * (self.thumb_h + self.GAP)))
+        self.added += 1
+
+    def finish(self) -> tuple[bytes, str | None]:
+        """The sheet as PNG bytes, and what it left out."""
+        cut = None
+        if self.count > MAX_SHEET_SLIDES:
+            cut = f"contact sheet of the first {MAX_SHEET_SLIDES} slides of {self.count:,} (a sheet holds at most {MAX_SHEET_SLIDES})"
+        return _png(self.sheet), cut
 
 
 def contact_sheet(pictures: list[bytes]) -> tuple[bytes, str | None]:
-    """The slides side by side, ``SHEET_COLUMNS`` a row, on a light grey sheet: the first
-    ``MAX_SHEET_SLIDES``, and a warning when the deck has more (each has its own picture)."""
-    from PIL import Image
-
-    cut = None
-    if len(pictures) > MAX_SHEET_SLIDES:
-        cut = f"contact sheet of the first {MAX_SHEET_SLIDES} slides of {len(pictures):,} (a sheet holds at most {MAX_SHEET_SLIDES})"
-        pictures = pictures[:MAX_SHEET_SLIDES]
-    thumb_h = SHEET_THUMB * HEIGHT // WIDTH
-    gap = 16
-    rows = -(-len(pictures) // SHEET_COLUMNS)
-    sheet = Image.new("RGB", (gap + SHEET_COLUMNS * (SHEET_THUMB + gap), gap + rows * (thumb_h + gap)), (230, 232, 236))
-    for number, data in enumerate(pictures):
-        with Image.open(io.BytesIO(data)) as slide:
-            thumb = slide.convert("RGB").resize((SHEET_THUMB, thumb_h))
-        row, column = divmod(number, SHEET_COLUMNS)
-        sheet.paste(thumb, (gap + column * (SHEET_THUMB + gap), gap + row * (thumb_h + gap)))
-    return _png(sheet), cut
+    """The contact sheet of ``pictures`` (``ContactSheet`` given them all)."""
+    sheet = ContactSheet(len(pictures))
+    for picture in pictures[:MAX_SHEET_SLIDES]:
+        sheet.add(picture)
+    return sheet.finish()
 
 
 def picture_names(stem: str, count: int) -> list[str]:
