@@ -1,15 +1,20 @@
-"""The three 20 MB shapes through the printed and slide formats: ``make bench-sizes``.
+"""The three 20 MB shapes through the printed and slide formats, and the bombs: ``make bench-sizes``.
 
 A note of up to 20 MB renders in bounded time and within 1 GB (docs/security.md, "Limits"). This
 measures it for the shapes that cost the layout most — code, tables, and sections of bullets —
 in `pdf`, `slides-pdf`, `pptx` and `docx`: wall time and peak resident memory of each command, run alone
 in a fresh process. Writes its table into docs/benchmarks.md, below its own marker (``make bench``
 keeps that part as it is).
+
+The bombs are the hostile inputs of tests/bombs.py that tests/test_hostile_bombs.py bounds (a BibTeX
+macro bomb, a calendar whose time zone repeats every second), and the Word table the issue timed
+against HTML: each command's time and peak memory (``--bombs`` measures them alone).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import subprocess
@@ -20,7 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 MARKER = "<!-- bench/sizes.py: the part below is written by `make bench-sizes` -->"
+BOMBS_MARKER = "<!-- bench/sizes.py: the bombs -->"
 SIZE = 20 * 1024 * 1024
 FORMATS = ("pdf", "slides-pdf", "pptx", "docx")
 LIMIT_SECONDS = 900
@@ -88,23 +95,18 @@ def measure(note: Path, fmt: str, out: Path) -> tuple[float, float, str]:
     return seconds, peak, "cut, and says so" if cut else "whole"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", default=str(ROOT / "docs" / "benchmarks.md"), help="the report to write the table into")
-    args = parser.parse_args()
+def shapes(work: Path) -> str:
     rows = []
-    with tempfile.TemporaryDirectory(prefix="confnotes-sizes-") as folder:
-        work = Path(folder)
-        for name, make in (("code-heavy", code_heavy), ("table-heavy", table_heavy), ("list-heavy", list_heavy)):
-            note = make(work / f"{name}.md")
-            megabytes = note.stat().st_size / 1e6
-            for fmt in FORMATS:
-                seconds, peak, outcome = measure(note, fmt, work / f"{name}.{fmt}")
-                held = "yes" if 0 < peak <= 1024 else "no"
-                row = f"| {name} ({megabytes:.1f} MB) | `{fmt}` | {seconds:.1f} s | {peak:,.0f} MB | {outcome} | {held} |"
-                print(row, flush=True)
-                rows.append(row)
-    section = "\n".join(
+    for name, make in (("code-heavy", code_heavy), ("table-heavy", table_heavy), ("list-heavy", list_heavy)):
+        note = make(work / f"{name}.md")
+        megabytes = note.stat().st_size / 1e6
+        for fmt in FORMATS:
+            seconds, peak, outcome = measure(note, fmt, work / f"{name}.{fmt}")
+            held = "yes" if 0 < peak <= 1024 else "no"
+            row = f"| {name} ({megabytes:.1f} MB) | `{fmt}` | {seconds:.1f} s | {peak:,.0f} MB | {outcome} | {held} |"
+            print(row, flush=True)
+            rows.append(row)
+    return "\n".join(
         [
             MARKER,
             "",
@@ -122,10 +124,78 @@ def main() -> int:
             "",
         ]
     )
+
+
+def command_cost(args: list[str], repeat: int = 1) -> tuple[float, float]:
+    """The best wall time of ``confnotes args`` (in the folder it runs in) over ``repeat`` runs, and its peak resident MB."""
+    from bombs import peak_resident
+
+    best, peak = float("inf"), 0.0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        done, resident = peak_resident([sys.executable, "-m", "confnotes", *args], 4 * 1024**3, LIMIT_SECONDS)
+        best = min(best, time.perf_counter() - started)
+        peak = max(peak, resident / 1024**2)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"confnotes {' '.join(args)}: exit {done.returncode}: {done.stderr[-300:]}")
+    return best, peak
+
+
+def bombs(work: Path) -> str:
+    from bombs import bib_bomb, citing_note, table_note, zone_bomb
+
+    (work / "refs.bib").write_text(bib_bomb(), encoding="utf-8")
+    (work / "talk.md").write_text(citing_note(), encoding="utf-8")
+    (work / "bomb.ics").write_text(zone_bomb(), encoding="utf-8")
+    (work / "table.md").write_text(table_note(400), encoding="utf-8")
+    runs = [
+        ("BibTeX macro bomb (1.1 KB)", "`render --to html`", ["render", "talk.md", "--to", "html", "-o", "t.html"], "23.5 GB, killed"),
+        ("BibTeX macro bomb", "`lint`", ["lint", "--no-cache", "talk.md"], "MemoryError under 3 GB"),
+        ("zone repeating each second (507 B)", "`new --schedule`", ["new", "--schedule", "bomb.ics", "--all", "-o", "n"], "past 120 s"),
+        ("400-row table (10 KB)", "`render --to html`", ["render", "table.md", "--to", "html", "-o", "t.html"], "0.39 s"),
+        ("400-row table (10 KB)", "`render --to docx`", ["render", "table.md", "--to", "docx", "-o", "t.docx"], "116 s"),
+    ]
+    rows = []
+    for what, command, args, before in runs:
+        seconds, peak = command_cost(args, repeat=3)
+        row = f"| {what} | {command} | {seconds:.2f} s | {peak:,.0f} MB | {before} |"
+        print(row, flush=True)
+        rows.append(row)
+    return "\n".join(
+        [
+            BOMBS_MARKER,
+            "",
+            "## The bombs",
+            "",
+            "The hostile inputs of tests/bombs.py, each command the best of three runs in a fresh process, with",
+            'its peak resident memory; tests/test_hostile_bombs.py bounds them (`make stress`). "Before" is',
+            "what the release before the budgets did with the same input.",
+            "",
+            "| input | command | time | peak resident | before |",
+            "|---|---|---:|---:|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", default=str(ROOT / "docs" / "benchmarks.md"), help="the report to write the tables into")
+    parser.add_argument("--bombs", action="store_true", help="measure the bombs only (the shapes' table stays as it is)")
+    args = parser.parse_args()
     report = Path(args.write)
     text = report.read_text(encoding="utf-8") if report.exists() else ""
-    head = text.split(MARKER, 1)[0].rstrip("\n")
-    report.write_text((head + "\n\n" if head else "") + section, encoding="utf-8")
+    head, _, rest = text.partition(MARKER)
+    old_shapes = (MARKER + rest).partition(BOMBS_MARKER)[0] if rest else ""
+    with tempfile.TemporaryDirectory(prefix="confnotes-sizes-") as folder:
+        work = Path(folder)
+        shapes_part = old_shapes.rstrip("\n") + "\n" if args.bombs and old_shapes else shapes(work)
+        os.chdir(work)  # the bombs' commands name their files as a user in that folder would
+        bombs_part = bombs(work)
+        os.chdir(ROOT)
+    head = head.rstrip("\n")
+    report.write_text((head + "\n\n" if head else "") + shapes_part + "\n" + bombs_part, encoding="utf-8")
     return 0
 
 

@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import json
 
+from bombs import bib_bomb, citing_note
 from confnotes.citations import MAX_EXPANDED_CHARS, expanded_size
 
 
-def _bomb(depth: int = 29) -> str:
-    """29 ``@string``s, each four times the one before: about 1 KB that citeproc-py would expand to
-    4^29 characters (23.5 GB before the kernel stopped it)."""
-    lines = ['@string{m0 = "xxxxxxxx"}']
-    lines += [f"@string{{m{n} = m{n - 1} # m{n - 1} # m{n - 1} # m{n - 1}}}" for n in range(1, depth)]
-    lines.append(f"@book{{key, title = m{depth - 1}, author = {{A. Author}}, year = 2020}}")
-    return "\n".join(lines) + "\n"
-
-
 def test_the_expanded_size_is_counted_without_expanding():
-    assert expanded_size(_bomb()) > 4**28
-    assert expanded_size(_bomb(3)) < 1000  # a file that names its macros a few times is read
+    assert expanded_size(bib_bomb()) > 4**28
+    assert expanded_size(bib_bomb(3)) < 1000  # a file that names its macros a few times is read
     plain = '@string{acm = "Communications of the ACM"}\n@article{l, journal = acm, title = {Time}, year = 1978}\n'
     assert expanded_size(plain) < 2 * len(plain)
 
@@ -27,12 +19,12 @@ def test_the_expanded_size_is_counted_without_expanding():
 def _note(tmp_path, bib: str):
     (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
     note = tmp_path / "talk.md"
-    note.write_text("---\ntitle: T\nbibliography: refs.bib\n---\n\n## A\n\nAs shown [@key].\n", encoding="utf-8")
+    note.write_text(citing_note(), encoding="utf-8")
     return note
 
 
 def test_render_refuses_a_macro_bomb_with_one_warning(cli, tmp_path):
-    note = _note(tmp_path, _bomb())
+    note = _note(tmp_path, bib_bomb())
     result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "talk.html"))
     assert result.exit_code == 0
     assert "macros expand to" in result.output and f"more than {MAX_EXPANDED_CHARS:,}" in result.output
@@ -40,14 +32,14 @@ def test_render_refuses_a_macro_bomb_with_one_warning(cli, tmp_path):
 
 
 def test_lint_reads_a_note_naming_a_macro_bomb(cli, tmp_path):
-    note = _note(tmp_path, _bomb())
+    note = _note(tmp_path, bib_bomb())
     result = cli("lint", "--format", "json", str(note))
     assert result.exit_code in (0, 1)
     assert isinstance(json.loads(result.stdout), (list, dict))
 
 
 def test_a_small_bibliography_with_macros_still_formats(cli, tmp_path):
-    note = _note(tmp_path, _bomb(3))
+    note = _note(tmp_path, bib_bomb(3))
     result = cli("render", str(note), "--to", "html", "-o", str(tmp_path / "talk.html"))
     assert result.exit_code == 0 and "macros expand" not in result.output
     assert "[@key]" not in (tmp_path / "talk.html").read_text(encoding="utf-8")
@@ -58,7 +50,7 @@ def test_the_editor_and_build_read_a_macro_bomb_through_the_same_bounded_path(cl
     bibliography through ``citations.bibliography``, so both refuse the bomb the same way."""
     from confnotes.lsp.analysis import analyse
 
-    note = _note(tmp_path, _bomb())
+    note = _note(tmp_path, bib_bomb())
     analysis = analyse(str(note), note.read_text(encoding="utf-8"))
     assert analysis.error is None and analysis.context is not None
     site = tmp_path / "site"

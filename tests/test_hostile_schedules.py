@@ -13,35 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bombs import calendar, zone, zone_bomb
 from helpers import frab_schedule, one_error_line
-
-EVENT = (
-    "BEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20270101T000000Z\r\nDTSTART{start}\r\nDURATION:PT45M\r\n"
-    "SUMMARY:Talk {uid}\r\nLOCATION:Hall\r\nEND:VEVENT\r\n"
-)
-
-
-def _calendar(zones: str, *starts: str) -> str:
-    events = "".join(EVENT.format(uid=f"u{n}", start=start) for n, start in enumerate(starts))
-    return f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\n{zones}{events}END:VCALENDAR\r\n"
-
-
-def _zone(name: str, *parts: tuple[str, str]) -> str:
-    """A VTIMEZONE of ``(DTSTART, RRULE)`` parts, alternating +01:00 and +02:00."""
-    body = ""
-    for index, (start, rule) in enumerate(parts):
-        kind = "STANDARD" if index % 2 == 0 else "DAYLIGHT"
-        offsets = ("+0200", "+0100") if index % 2 == 0 else ("+0100", "+0200")
-        body += f"BEGIN:{kind}\r\nDTSTART:{start}\r\nRRULE:{rule}\r\nTZOFFSETFROM:{offsets[0]}\r\nTZOFFSETTO:{offsets[1]}\r\nEND:{kind}\r\n"
-    return f"BEGIN:VTIMEZONE\r\nTZID:{name}\r\n{body}END:VTIMEZONE\r\n"
 
 
 @pytest.mark.timeout(60)
 def test_a_time_zone_bomb_is_left_out_with_a_warning(cli, tmp_path):
     """507 bytes whose two parts repeat every second kept `new --schedule` expanding for minutes."""
-    bomb = _zone("Bomb/Zone", ("19700101T000000", "FREQ=SECONDLY"), ("19700101T000001", "FREQ=SECONDLY"))
     path = tmp_path / "bomb.ics"
-    path.write_text(_calendar(bomb, ";TZID=Bomb/Zone:20270609T100000"), encoding="utf-8")
+    path.write_text(zone_bomb(), encoding="utf-8")
     result = cli("new", "--schedule", str(path), "--all", "-o", str(tmp_path / "notes"))
     assert result.exit_code == 0, result.stderr
     assert "time zone 'Bomb/Zone' repeats FREQ=SECONDLY" in result.stderr and "read as written" in result.stderr
@@ -68,7 +48,7 @@ def test_a_zone_rule_no_zone_has_is_refused_before_it_is_expanded(tmp_path, rule
 
     path = tmp_path / "zone.ics"
     path.write_text(
-        _calendar(_zone("Odd", (start, rule), ("19700101T000000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU")), ";TZID=Odd:20270609T100000")
+        calendar(zone("Odd", (start, rule), ("19700101T000000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU")), ";TZID=Odd:20270609T100000")
     )
     conference = read_schedule(str(path))
     assert len(conference.notices) == 1 and said in conference.notices[0]
@@ -79,17 +59,17 @@ def test_an_outlook_zone_from_1601_and_too_many_zones(tmp_path):
     from confnotes.schedule import read_schedule
     from confnotes.schedule.zones import MAX_ZONES
 
-    outlook = _zone(
+    outlook = zone(
         "Customized Time Zone",
         ("16010101T030000", "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10"),
         ("16010101T020000", "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3"),
     )
     path = tmp_path / "outlook.ics"
-    path.write_text(_calendar(outlook, ";TZID=Customized Time Zone:20270609T100000"))
+    path.write_text(calendar(outlook, ";TZID=Customized Time Zone:20270609T100000"))
     session = read_schedule(str(path)).sessions[0]
     assert session.start.utcoffset() is not None and session.start.utcoffset().total_seconds() == 7200  # read, summer time
-    many = "".join(_zone(f"Zone {n}", ("19700101T000000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU")) for n in range(MAX_ZONES + 3))
-    path.write_text(_calendar(many, ";TZID=Zone 0:20270609T100000"))
+    many = "".join(zone(f"Zone {n}", ("19700101T000000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU")) for n in range(MAX_ZONES + 3))
+    path.write_text(calendar(many, ";TZID=Zone 0:20270609T100000"))
     notices = read_schedule(str(path)).notices
     assert len(notices) == 3 and all(f"more than the {MAX_ZONES} zones" in n or f"the {MAX_ZONES} zones" in n for n in notices)
 
@@ -190,15 +170,15 @@ _STAMP = st.builds(
 
 @st.composite
 def _any_calendar(draw):
-    zone = draw(
+    zones = draw(
         st.sampled_from(
-            ["", _zone("Z", ("19700101T000000", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU")), _zone("Z", ("00010101T000000", "FREQ=HOURLY"))]
+            ["", zone("Z", ("19700101T000000", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU")), zone("Z", ("00010101T000000", "FREQ=HOURLY"))]
         )
     )
     starts = draw(
         st.lists(st.one_of(_STAMP.map(lambda s: ":" + s), _STAMP.map(lambda s: ";TZID=Z:" + s), _FIELD.map(lambda s: ":" + s)), max_size=4)
     )
-    return _calendar(zone, *starts)
+    return calendar(zones, *starts)
 
 
 @st.composite

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+import bombs
 from confnotes.export import json_chunks, to_dict
 from confnotes.parse import parse
 
@@ -86,20 +87,8 @@ RESIDENT = 1024**3
 
 
 def peak_resident(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
-    """``confnotes args`` run by a fresh Python whose only child it is, and that child's peak
-    resident memory in bytes (Linux reports it in KB)."""
-    script = (
-        "import resource, subprocess, sys\n"
-        f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY}, {MEMORY}))\n"
-        "result = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)\n"
-        "sys.stderr.write(result.stderr)\n"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-        "sys.exit(result.returncode)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script, sys.executable, "-m", "confnotes", *args], capture_output=True, text=True, timeout=TIMEOUT
-    )
-    return result, int(result.stdout.split()[-1]) * 1024 if result.stdout.split() else 0
+    """``confnotes args`` in a fresh process under ``MEMORY``, and its peak resident memory in bytes."""
+    return bombs.peak_resident([sys.executable, "-m", "confnotes", *args], MEMORY, TIMEOUT)
 
 
 @pytest.mark.parametrize(

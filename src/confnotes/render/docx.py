@@ -455,8 +455,10 @@ class _Writer:
                 continue
             run = _hyperlink_run(paragraph, href) if href else paragraph.add_run()
             run.text = piece
-            run.bold = bold or "strong" in styles or None
-            run.italic = "em" in styles or None
+            if bold or "strong" in styles:  # set only when on: an unset property costs Word nothing to read
+                run.bold = True
+            if "em" in styles:
+                run.italic = True
             if "code" in styles:
                 run.font.name = "Courier New"
 
