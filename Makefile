@@ -46,7 +46,7 @@ stress: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
-# the three 20 MB shapes (code, tables, bullets) in pdf, slides-pdf and pptx: time and peak memory
+# the three 20 MB shapes (code, tables, bullets) in pdf, slides-pdf, pptx and docx, and the bombs: time and peak memory
 bench-sizes: $(STAMP)
 	$(BIN)/python bench/sizes.py
 
