@@ -25,7 +25,7 @@ def _pdf(cli, note: Path, tmp_path: Path, *args: str) -> tuple[bytes, str]:
 
 
 @pytest.fixture(scope="module")
-def scale_pdf(tmp_path_factory) -> PdfReader:
+def scale_pdf(tmp_path_factory, weasyprint) -> PdfReader:
     from click.testing import CliRunner
 
     from confnotes.cli import main
