@@ -254,10 +254,11 @@ def _unit_tests_stay_in_process(request: pytest.FixtureRequest, monkeypatch: pyt
 
 @pytest.hookimpl(wrapper=True)
 def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest):
-    """The same guard while a unit test's fixtures are set up: a module- or session-scoped fixture is
-    made before the test's own autouse fixture, so a PDF laid out there escaped the guard."""
+    """The same guard while a unit test's module- and session-scoped fixtures are set up: they are made
+    before the test's own autouse guard, so a PDF laid out there escaped it."""
     item = getattr(request, "_pyfuncitem", None)
-    if item is None or item.get_closest_marker("unit") is None or fixturedef.argname in USES:
+    wider = fixturedef.scope != "function"  # function-scoped ones are made after the autouse guard
+    if not wider or item is None or item.get_closest_marker("unit") is None or fixturedef.argname in USES:
         return (yield)
     with pytest.MonkeyPatch.context() as patch:
         _guard(patch)

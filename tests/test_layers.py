@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "confnotes._version": 0,
     "confnotes.names": 0,
     "confnotes.errors": 0,
+    "confnotes.xmlread": 0,
     "confnotes.escape": 0,
     "confnotes.model": 0,
     "confnotes.footnotes": 1,

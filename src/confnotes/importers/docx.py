@@ -203,25 +203,21 @@ class _Package:
     a part relates to are named in ``<folder>/_rels/<part>.rels``, relative to the part's folder)."""
 
     def __init__(self, archive: zipfile.ZipFile, path: str) -> None:
-        from lxml import etree
-
         self.archive = archive
         self.path = path
         self.names = set(archive.namelist())
-        # as python-docx parses: entities are never expanded, nothing is fetched, blank text dropped
-        self.parser = etree.XMLParser(remove_blank_text=True, resolve_entities=False, no_network=True, load_dtd=False)
 
     def xml(self, name: str | None) -> Any:
         """The part's root element; None if the package has no such part."""
         if name is None or name not in self.names:
             return None
-        from lxml import etree
+        from confnotes.xmlread import XmlError, parse_xml
 
         try:
             with self.archive.open(name) as handle:
-                return etree.parse(handle, self.parser).getroot()
-        except etree.XMLSyntaxError as exc:
-            raise input_error(f"not a readable Word document ('{name}': {exc})", self.path) from None
+                return parse_xml(handle, keep_blank_text=False)  # as python-docx reads: blank text dropped
+        except XmlError as exc:
+            raise input_error(f"not a readable Word document ('{name}': {exc.reason})", self.path) from None
 
     def blob(self, name: str) -> bytes:
         return read_member(self.archive, name, self.path, "Word document")

@@ -371,19 +371,17 @@ class _Reader:
 
 
 def _parse(archive: zipfile.ZipFile, name: str, path: str) -> Any:
-    from lxml import etree
+    from confnotes.xmlread import XmlError, parse_xml
 
     if name not in set(archive.namelist()):
         return None
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
         with archive.open(name) as handle:
-            tree = etree.parse(handle, parser)
-    except etree.XMLSyntaxError as exc:
-        raise input_error(f"not a readable OpenDocument file ('{name}': {exc})", path) from None
-    if tree.docinfo.internalDTD is not None:  # entities are never expanded: refused, not read half
-        raise input_error(f"'{name}' declares a document type or entities; confnotes reads no such document", path)
-    return tree.getroot()
+            return parse_xml(handle)
+    except XmlError as exc:
+        if exc.entities:  # entities are never expanded: refused, not read half
+            raise input_error(f"'{name}' declares a document type or entities; confnotes reads no such document", path) from None
+        raise input_error(f"not a readable OpenDocument file ('{name}': {exc.reason})", path) from None
 
 
 def read_odt(data: bytes, path: str) -> Imported:

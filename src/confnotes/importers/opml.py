@@ -1,7 +1,7 @@
 """Outliners' OPML (Workflowy, Dynalist, Logseq, OmniOutliner, confnotes itself) to the block stream.
 
-The XML is read with defusedxml: entity declarations and external references are refused, so a
-few hundred bytes cannot expand into gigabytes and nothing is fetched. A plain document type line
+The XML is read by ``confnotes.xmlread``: entity declarations are refused and nothing external is
+loaded, so a few hundred bytes cannot expand into gigabytes and nothing is fetched. A plain document type line
 (OmniOutliner's ``<!DOCTYPE opml PUBLIC …>``) declares nothing and is read past.
 
 What an outliner stores beside an outline's text is kept as the reader saw it: Logseq's
@@ -99,25 +99,18 @@ def note_text(note: str) -> str:
 
 
 def _parse(data: bytes, path: str) -> Any:
-    from xml.etree.ElementTree import ParseError
-
-    import defusedxml.ElementTree as SafeTree  # type: ignore[import-untyped]
-    from defusedxml import DefusedXmlException
+    from confnotes.xmlread import XmlError, parse_xml
 
     try:
-        return SafeTree.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException as exc:
-        raise input_error(
-            f"the OPML declares entities ({type(exc).__name__}); refused: "
-            "entities can expand a small file into gigabytes or fetch files. Export the outline again",
-            path,
-        ) from None
-    except LookupError as exc:  # <?xml encoding="…"?> names an encoding Python does not know
-        raise input_error(f"not readable OPML: {exc}", path) from None
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (None, None))
-        message = str(exc).split(":")[0]
-        raise input_error(f"not well-formed OPML: {message}", path, line, (col or 0) + 1 if line else None) from None
+        return parse_xml(data)
+    except XmlError as exc:
+        if exc.entities:
+            raise input_error(
+                "the OPML declares entities; refused: entities can expand a small file into gigabytes or fetch files. "
+                "Export the outline again",
+                path,
+            ) from None
+        raise input_error(f"not well-formed OPML: {exc.reason}", path, exc.line, exc.col) from None
 
 
 def _children(element: Any) -> list[Any]:

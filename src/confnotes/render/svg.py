@@ -25,12 +25,11 @@ def drawn_elements(data: bytes, limit: int) -> int:
     tags = len(_TAG.findall(data))
     if tags > limit or (b"<use" not in data and b"image" not in data.lower()):
         return tags
-    import defusedxml.ElementTree as SafeTree  # type: ignore[import-untyped]
-    from defusedxml import DefusedXmlException
+    from confnotes.xmlread import XmlError, parse_xml
 
     try:
-        root = SafeTree.fromstring(data)
-    except (DefusedXmlException, SyntaxError, ValueError):
+        root = parse_xml(data)
+    except XmlError:
         return limit + 1
     return _expanded(root, limit)
 
@@ -42,7 +41,8 @@ def _local(tag: Any) -> str:
 def _expanded(root: Any, limit: int) -> int:
     """The elements under ``root`` with each ``<use>`` counted as what it points at, without
     recursion (a deep SVG cannot exhaust the stack); ``limit + 1`` past the limit or on a loop."""
-    ids = {element.get("id"): element for element in root.iter() if element.get("id")}
+    held = list(root.iter())  # lxml makes an element's Python object on demand: held, its id() is stable
+    ids = {element.get("id"): element for element in held if element.get("id")}
     sizes: dict[int, int] = {}
     busy: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]

@@ -1,7 +1,7 @@
 """The four schedule formats conferences publish, each into ``Conference``.
 
-- frab XML (``schedule.xml``: frab, pretalx, indico, the c3voc tools), read with defusedxml:
-  no entity or external reference is expanded.
+- frab XML (``schedule.xml``: frab, pretalx, indico, the c3voc tools), read by
+  ``confnotes.xmlread``: a schedule that declares entities is refused, nothing external is loaded.
 - frab JSON (``schedule.json``: pretalx's and frab's JSON export, the c3voc schema).
 - Sessionize's "All data" JSON (``/api/v2/{id}/view/All``): sessions, speakers, rooms and
   categories joined by id; its local times name no zone.
@@ -62,21 +62,14 @@ def _frab_start(date: str, start: str, day: str) -> dt.datetime | None:
 
 
 def frab_xml(data: bytes, path: str) -> Conference:
-    from xml.etree.ElementTree import ParseError
-
-    import defusedxml.ElementTree as SafeTree  # type: ignore[import-untyped]
-    from defusedxml import DefusedXmlException
+    from confnotes.xmlread import XmlError, parse_xml
 
     try:
-        root = SafeTree.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException:
-        raise input_error("the schedule declares XML entities; refused (they can expand a small file into gigabytes)", path) from None
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (None, None))
-        reason = str(exc).split(":")[0]
-        raise input_error(f"not well-formed XML: {reason}", path, line, None if col is None else col + 1) from None
-    except (LookupError, ValueError) as exc:
-        raise input_error(f"not readable XML: {exc}", path) from None
+        root = parse_xml(data)
+    except XmlError as exc:
+        if exc.entities:
+            raise input_error("the schedule declares XML entities; refused (they can expand a small file into gigabytes)", path) from None
+        raise input_error(f"not well-formed XML: {exc.reason}", path, exc.line, exc.col) from None
     if root.tag != "schedule":
         raise input_error(f"not a frab or pretalx schedule: the XML's root is <{_clip(root.tag)}> (a schedule's is <schedule>)", path)
     conf = root.find("conference")
