@@ -549,3 +549,12 @@ def frab_schedule(events: str, room: str = "Hall", date: str = "2027-12-27", zon
         f"<schedule><conference><title>{title}</title><time_zone_name>{zone}</time_zone_name></conference>"
         f"<day index='1' date='{date}'><room name='{room}'>{events}</room></day></schedule>"
     )
+
+
+def formats_where(**wanted: bool) -> tuple[str, ...]:
+    """The output formats of ``render.formats.FORMATS``, in its order, whose properties are as given
+    (``formats_where(deck=True)``: the deck outputs). Every test takes its formats from that one
+    table, so a new format reaches every test that covers "every format" (test_formats_lists.py)."""
+    from confnotes.render.formats import FORMATS
+
+    return tuple(name for name, fmt in FORMATS.items() if all(getattr(fmt, key) == value for key, value in wanted.items()))

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from confnotes.citations import Cited, groups
+from helpers import formats_where
 
 BIB = """@book{kleppmann2017,
   author = {Kleppmann, Martin},
@@ -57,7 +58,7 @@ def _note(tmp_path, bib="refs.bib"):
     return note
 
 
-@pytest.mark.parametrize("fmt", ["html", "slides", "marp", "outline", "pptx", "docx"])
+@pytest.mark.parametrize("fmt", formats_where(printed=False))
 def test_every_output_formats_citations_and_lists_the_references(cli, tmp_path, fmt):
     import html
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from confnotes.build import MANIFEST
+from helpers import formats_where
 
 pytestmark = pytest.mark.skipif(os.name != "posix" or not hasattr(os, "mkfifo"), reason="needs POSIX links and pipes")
 
@@ -160,7 +161,7 @@ def _commands(paths: dict[str, Path]) -> tuple[list[list[str]], list[list[str]]]
     every_note += [str(notes / "html" / "page.md"), str(notes / "themed" / "t.md"), str(notes / "sub" / "x.md")]
     shown_notes = [str(notes / "talk.md"), str(notes / "html" / "page.md"), str(notes / "themed" / "t.md")]
     shown_notes.append(next(note for note in every_note if "ctrl-" in note))
-    formats = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
+    formats = formats_where()
     reading: list[list[str]] = []
     for index, note in enumerate(every_note):
         reading += [["outline", note, "--format", "json"], ["time", note], ["time", note, "--format", "json"], ["lint", note]]

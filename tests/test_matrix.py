@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import html_deck, marp_deck, outline_deck, page_words, pdf_text, pptx_deck, source_words, text_words
+from helpers import formats_where, html_deck, marp_deck, outline_deck, page_words, pdf_text, pptx_deck, source_words, text_words
 
-FORMATS = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline", "docx")
+FORMATS = formats_where()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ import zipfile
 
 import pytest
 
+from helpers import formats_where
+
 SECRETS = ("zebraquartz", "yodelfjord", "xylemgrotto", "wombatcipher", "vortexmango", "umberkestrel")
 
 TALK = f"""---
@@ -64,7 +66,7 @@ deploy(friday=False)
 :::
 """
 
-FORMATS = ("slides", "slides-pdf", "handout", "marp", "pptx", "outline", "html", "pdf")
+FORMATS = formats_where()  # Word too: it once had no test that notes off stay off
 
 
 def visible_text(data: bytes, fmt: str) -> str:
@@ -73,7 +75,7 @@ def visible_text(data: bytes, fmt: str) -> str:
 
         reader = PdfReader(io.BytesIO(data))
         return "\n".join(page.extract_text() or "" for page in reader.pages) + data.decode("latin-1")
-    if fmt == "pptx":
+    if fmt in ("pptx", "docx"):  # every part of the package, comments and notes pages included
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             return "\n".join(package.read(name).decode("utf-8", "replace") for name in package.namelist())
     return data.decode("utf-8")
@@ -92,7 +94,7 @@ def test_no_note_word_in_any_output_when_notes_are_off(cli, tmp_path, fmt, weasy
     assert leaked == [], f"{fmt} publishes notes: {leaked}"
 
 
-@pytest.mark.parametrize("fmt", ["slides", "marp", "pptx", "outline"])
+@pytest.mark.parametrize("fmt", formats_where(deck=True, printed=False))
 def test_with_notes_on_every_note_reaches_the_deck(cli, tmp_path, fmt):
     """The control: the same talk with notes on carries every one of them."""
     note = tmp_path / "talk.md"

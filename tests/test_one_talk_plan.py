@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from helpers import formats_where
+
 TALK = """---
 title: Shipping on Fridays
 duration: 10min
@@ -209,7 +211,7 @@ TEN_PARTS = "\n".join(
         "",
     ]
 )
-EVERY_FORMAT = ("html", "pdf", "slides", "slides-pdf", "handout", "marp", "pptx", "outline")
+EVERY_FORMAT = formats_where()
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +220,7 @@ def ten_parts(tmp_path_factory, weasyprint):
     from click.testing import CliRunner
 
     from confnotes.cli import main
-    from helpers import pdf_text
+    from helpers import output_text, pdf_text
 
     folder = tmp_path_factory.mktemp("ten-parts")
     note = folder / "migration.md"
@@ -236,6 +238,8 @@ def ten_parts(tmp_path_factory, weasyprint):
 
             slides = Presentation(io.BytesIO(data)).slides
             text = "\n".join(shape.text_frame.text for slide in slides for shape in slide.shapes if shape.has_text_frame)
+        elif fmt == "docx":
+            text = output_text(target, fmt)
         else:
             text = pdf_text(data) if fmt.endswith("pdf") or fmt == "handout" else data.decode()
         out[fmt] = (result.exit_code, result.stderr, text)
@@ -248,7 +252,7 @@ def test_a_talk_with_a_hidden_backup_part_renders_in_every_format(ten_parts, fmt
     assert code == 0, stderr
 
 
-@pytest.mark.parametrize("fmt", ["slides", "slides-pdf", "handout", "pptx", "marp", "outline"])
+@pytest.mark.parametrize("fmt", formats_where(deck=True))
 def test_an_agenda_of_two_slides_shows_each_parts_own_minutes(ten_parts, fmt):
     """The "(cont.)" agenda slide once showed the first slide's minutes again (the seventh part: 1 min)."""
     _code, stderr, text = ten_parts[fmt]
