@@ -4,7 +4,9 @@ a blank line, then a body that says why. Used as a ``commit-msg`` hook:
 
     ln -s ../../tools/commit_msg.py .git/hooks/commit-msg      # or: pre-commit install -t commit-msg
 
-``python tools/commit_msg.py --range A..B`` checks the commits of a range instead (CI, reviews).
+``python tools/commit_msg.py --range A..B`` checks the commits of a range instead (reviews), and
+``--pushed`` the commits CI is given: ``$CI_COMMIT_RANGE`` when the CI service names the pushed range,
+else every commit since the rule was enforced (``ENFORCED_SINCE``; older ones are history).
 Exit 1 with one line per problem; merge, fixup and revert commits git writes itself are let through.
 """
 
@@ -14,6 +16,8 @@ import subprocess
 import sys
 
 MAX_SUBJECT = 72
+#: the last commit before every commit kept the rule (the 19 earlier problems stay in the history)
+ENFORCED_SINCE = "c0c223599fdf78bce23f0d75b0152cf6d9762530"
 GENERATED = ("Merge ", 'Revert "', "fixup! ", "squash! ", "amend! ")
 
 
@@ -38,8 +42,14 @@ def problems(message: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[1] == "--pushed":
+        import os
+
+        known = subprocess.run(["git", "cat-file", "-e", f"{ENFORCED_SINCE}^{{commit}}"], capture_output=True).returncode == 0
+        argv = [argv[0], "--range", os.environ.get("CI_COMMIT_RANGE") or (f"{ENFORCED_SINCE}..HEAD" if known else "-1 HEAD")]
     if len(argv) == 3 and argv[1] == "--range":
-        shas = subprocess.run(["git", "rev-list", "--no-merges", argv[2]], capture_output=True, text=True, check=True).stdout.split()
+        listed = subprocess.run(["git", "rev-list", "--no-merges", *argv[2].split()], capture_output=True, text=True, check=True)
+        shas = listed.stdout.split()
         messages = {
             sha: subprocess.run(["git", "log", "-1", "--format=%B", sha], capture_output=True, text=True, check=True).stdout for sha in shas
         }
