@@ -1114,7 +1114,7 @@ def _directed_deck(table: Table, work: Path, repeat: int) -> list[tuple[str, str
     Graphviz), as an HTML deck and a slides PDF, against the same talk with each formula and diagram
     replaced by a line of text; the diagrams cached from a first run, as a rebuild finds them. Also
     the first, uncached run, and what a rebuild costs with nothing changed."""
-    from confnotes.diagrams import program
+    from confnotes.markup.diagrams import program
 
     local = ROOT / ".ci" / "node_modules" / ".bin" / "mmdc"  # mermaid-cli as .ci/run installs it
     if "CONFNOTES_MMDC" not in os.environ and local.exists():

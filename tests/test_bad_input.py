@@ -35,8 +35,8 @@ def test_missing_path(cli, tmp_path):
 
 
 def test_directory_without_notes(tmp_path):
+    from confnotes.edges.source import discover
     from confnotes.errors import NotesError
-    from confnotes.source import discover
 
     (tmp_path / "readme.txt").write_text("not a note")
     with pytest.raises(NotesError, match="no notes"):

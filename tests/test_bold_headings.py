@@ -7,12 +7,12 @@ import json
 
 import pytest
 
+from confnotes.config.settings import FmtSettings
+from confnotes.edges.source import read_source
 from confnotes.export import to_dict
 from confnotes.fmt import format_markdown
 from confnotes.model import Block, walk
 from confnotes.parse import ParseOptions, parse, parse_source
-from confnotes.settings import FmtSettings
-from confnotes.source import read_source
 from conftest import FIXTURES
 
 REAL = FIXTURES / "real"

@@ -252,7 +252,7 @@ def test_outline_json_is_each_notes_outline_with_its_place_in_the_site(cli, tmp_
     """Each note's outline is written to its own file as the note is built, and outline.json is
     those files in turn: the same JSON, byte for byte, as one dump of every outline (keys sorted,
     no spaces), each outline the one `outline --format json` prints with the note's place as path."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     site = tmp_path / "site"
     assert cli("build", str(NOTES), "-o", str(site), "--to", "html", "-j", "1").exit_code == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from confnotes.callouts import callout, div_callout, plain_quote, quote_body, quote_callout
+from confnotes.markup.callouts import callout, div_callout, plain_quote, quote_body, quote_callout
 
 NOTE = """---
 title: Reading group, week 3

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from confnotes.citations import Cited, groups
+from confnotes.markup.citations import Cited, groups
 from helpers import formats_where
 
 BIB = """@book{kleppmann2017,
@@ -124,7 +124,7 @@ def test_an_unknown_key_is_a_warning_and_a_lint_finding(cli, tmp_path):
 
 
 def test_citations_are_bounded_per_note(cli, tmp_path, monkeypatch):
-    from confnotes import citations
+    from confnotes.markup import citations
 
     monkeypatch.setattr(citations, "MAX_CITATIONS", 3)
     note = _note(tmp_path)

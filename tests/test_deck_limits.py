@@ -4,8 +4,8 @@ slides, a 402-line code block is split over slides whole, and both limits are ``
 
 from __future__ import annotations
 
+from confnotes.config.settings import SlideSettings
 from confnotes.parse import parse
-from confnotes.settings import SlideSettings
 from confnotes.slides import DeckOptions, build_deck, slide_settings
 from confnotes.slides.fit import code_lines
 

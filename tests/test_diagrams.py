@@ -19,7 +19,7 @@ TALK = FIXTURES / "directed" / "zero-downtime.md"
 
 
 def _tools() -> None:
-    from confnotes.diagrams import program
+    from confnotes.markup.diagrams import program
 
     require(program("dot"), "Graphviz is not installed (apt-get install graphviz)")
     require(program("mermaid"), "mermaid-cli is not installed (PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix .ci @mermaid-js/mermaid-cli)")
@@ -28,7 +28,7 @@ def _tools() -> None:
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """A cache folder of the test's own, and the in-process memo emptied."""
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     folder = tmp_path / "cache"
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(folder))
@@ -60,7 +60,7 @@ def test_the_page_draws_each_diagram_with_its_labels_as_text(cli, tmp_path, cach
 
 def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cache, monkeypatch, processes):
     _tools()
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     calls: list[str] = []
     real = diagrams._run
@@ -86,7 +86,7 @@ def test_each_diagram_is_drawn_once_and_a_rebuild_draws_none(cli, tmp_path, cach
 def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(cli, tmp_path, cache, monkeypatch, weasyprint):
     monkeypatch.setenv("CONFNOTES_DOT", str(tmp_path / "no-dot"))
     monkeypatch.setenv("CONFNOTES_MMDC", str(tmp_path / "no-mmdc"))
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     monkeypatch.setattr(diagrams, "program", lambda _tool: None)
     out = tmp_path / "talk.html"
@@ -105,7 +105,7 @@ def test_without_the_tool_the_diagram_is_code_and_one_warning_names_the_install(
 
 
 def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache, processes):
-    from confnotes.diagrams import draw, program
+    from confnotes.markup.diagrams import draw, program
 
     require(program("dot"), "Graphviz is not installed (apt-get install graphviz)")
     secret = tmp_path / "secret.svg"
@@ -115,7 +115,7 @@ def test_a_graph_that_names_files_reads_none_of_them(tmp_path, cache, processes)
 
 
 def test_a_diagram_that_takes_too_long_is_stopped_and_shown_as_code(tmp_path, cache, monkeypatch, processes):
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
     from confnotes.render.markdown import InlineRenderer
 
     require(diagrams.program("dot"), "Graphviz is not installed (apt-get install graphviz)")
@@ -127,7 +127,7 @@ def test_a_diagram_that_takes_too_long_is_stopped_and_shown_as_code(tmp_path, ca
 
 
 def test_a_huge_mermaid_graph_is_refused_in_bounded_time(tmp_path, cache):
-    from confnotes.diagrams import draw, program
+    from confnotes.markup.diagrams import draw, program
 
     require(program("mermaid"), "mermaid-cli is not installed (npm install --prefix .ci @mermaid-js/mermaid-cli)")
     edges = "\n".join(f"  n{index} --> n{index + 1}" for index in range(5000))
@@ -136,7 +136,7 @@ def test_a_huge_mermaid_graph_is_refused_in_bounded_time(tmp_path, cache):
 
 
 def test_mermaid_fetches_nothing_a_diagram_names(tmp_path, cache, processes):
-    from confnotes.diagrams import draw, program
+    from confnotes.markup.diagrams import draw, program
 
     require(program("mermaid"), "mermaid-cli is not installed (npm install --prefix .ci @mermaid-js/mermaid-cli)")
     seen: list[str] = []

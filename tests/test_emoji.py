@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from confnotes.shortcodes import emojized
+from confnotes.markup.shortcodes import emojized
 from helpers import formats_where
 
 SLACK = """---
@@ -55,7 +55,7 @@ def test_every_output_shows_the_emoji_and_keeps_code(cli, tmp_path, fmt):
 def test_the_pdf_prints_them_in_colour_where_the_machine_has_the_font(cli, tmp_path, weasyprint):
     import subprocess
 
-    from confnotes.fonts import families
+    from confnotes.edges.fonts import families
     from helpers import pdf_text, require, require_program
 
     require(next(iter(families("und-zsye")), None), "no colour emoji font (apt-get install fonts-noto-color-emoji)")

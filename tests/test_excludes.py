@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.ignore import Exclude, config_excludes
-from confnotes.source import discover
+from confnotes.config.ignore import Exclude, config_excludes
+from confnotes.edges.source import discover
 
 #: a pasted draft: lint finds an empty section, fmt would rewrite its bullets
 DRAFT = "# Keynote draft\n\n## Opening story\n\n## Numbers to check\n\n• p99 latency before and after\n• cost per request\n"

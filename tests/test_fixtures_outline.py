@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from confnotes.edges.source import read_source
 from confnotes.export import to_dict
 from confnotes.parse import parse_source
-from confnotes.source import read_source
 from conftest import FIXTURES
 from helpers import assert_lossless, check_golden
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from confnotes.config.settings import FmtSettings
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature, render_markdown
 from confnotes.fmt.emphasis import marks_of
 from confnotes.fmt.styles import NoteParts
 from confnotes.model import List, Node, walk_content
 from confnotes.parse import ParseOptions, parse
-from confnotes.settings import FmtSettings
 from conftest import FIXTURES, NOTES
 from helpers import assert_same_words, source_words
 

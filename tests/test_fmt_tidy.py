@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from confnotes.config.settings import FmtSettings
 from confnotes.fmt import format_text
 from confnotes.parse import ParseOptions
-from confnotes.settings import FmtSettings
 from conftest import FIXTURES, NOTES
 from helpers import assert_same_words, check_golden, source_words
 from strategies import examples

@@ -28,8 +28,8 @@ def test_a_definition_is_one_block_where_it_was_written_and_fmt_keeps_it(cli, tm
 
 
 def test_numbers_follow_the_first_citation_and_an_uncited_note_comes_last():
-    from confnotes.footnotes import footnotes_of, references
     from confnotes.load import load_note
+    from confnotes.markup.footnotes import footnotes_of, references
 
     notes = footnotes_of(load_note(str(POST)).doc)
     assert notes.numbers == {"ops": 1, "partition": 2, "pgbackrest": 3, "nvme": 4, "wal": 5, "unused": 6}

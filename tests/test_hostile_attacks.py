@@ -338,8 +338,8 @@ def test_fmt_and_fix_write_through_a_symlink(cli, tmp_path, command):
 def test_stdin_over_the_limit_is_an_error(tmp_path, monkeypatch):
     import io
 
+    from confnotes.edges.source import MAX_BYTES, read_source
     from confnotes.errors import NotesError
-    from confnotes.source import MAX_BYTES, read_source
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a" * (MAX_BYTES + 1))))
     with pytest.raises(NotesError, match=r"standard input is more than the 64 MiB \(67,108,864-byte\) limit"):

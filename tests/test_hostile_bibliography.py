@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bombs import bib_bomb, citing_note
-from confnotes.citations import MAX_EXPANDED_CHARS, expanded_size
+from confnotes.markup.citations import MAX_EXPANDED_CHARS, expanded_size
 
 
 def test_the_expanded_size_is_counted_without_expanding():

@@ -80,7 +80,7 @@ def test_the_key_lives_outside_the_notes_and_only_its_owner_reads_it(cli, tmp_pa
     import os
     import stat
 
-    from confnotes import cachedir
+    from confnotes.edges import cachedir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
     cachedir._key.cache_clear()
@@ -99,7 +99,7 @@ def test_a_committed_math_cache_puts_no_markup_in_the_page(tmp_path, monkeypatch
     key is a hash anyone can compute) is not this machine's, so the formula is typeset again."""
     import hashlib
 
-    import confnotes.math as math
+    import confnotes.markup.math as math
 
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(tmp_path / "cache"))
     math.mathml.cache_clear()

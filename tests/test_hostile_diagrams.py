@@ -19,7 +19,7 @@ NOTE = "# Capacity planning\n\n" + FENCES
 @pytest.fixture
 def slow_dot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """``dot`` that sleeps far past every bound; returns a function counting its runs so far."""
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     runs = tmp_path / "runs.log"
     tool = tmp_path / "dot"
@@ -34,7 +34,7 @@ def slow_dot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def _render(note: str) -> list[str]:
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
     from confnotes.render.markdown import InlineRenderer
 
     diagrams._drawn.cache_clear()  # a new process: only the cache folder remembers
@@ -45,7 +45,7 @@ def _render(note: str) -> list[str]:
 
 
 def test_a_notes_diagrams_share_one_budget_and_timeouts_are_remembered(slow_dot, monkeypatch, processes):
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     monkeypatch.setattr(diagrams, "NOTE_SECONDS", 2.5)
     warnings = _render(FENCES)
@@ -71,7 +71,7 @@ def test_a_changed_diagram_is_tried_again(slow_dot, processes):
 
 
 def test_a_builds_diagrams_share_one_budget_across_its_workers(cli, slow_dot, tmp_path, monkeypatch, processes):
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     monkeypatch.setattr(diagrams, "BUILD_SECONDS", 2.5)  # the workers are forked: they see it too
     notes = tmp_path / "notes"

@@ -151,7 +151,7 @@ def test_a_folder_keeps_going_past_a_note_it_cannot_read(tmp_path, monkeypatch):
 
 
 def test_strict_json_never_writes_nan_and_reads_back_every_string():
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     value = {"nan": float("nan"), "inf": [float("inf"), -float("inf")], "c1": "a\x9b[31mb", "name": "\udcff.md", "js": "a\u2028b"}
     text = strict_json(value)

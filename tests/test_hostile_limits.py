@@ -121,8 +121,8 @@ def test_trusted_templates_have_no_template_limits(tmp_path, cli):
 
 
 def _deck(text: str):
+    from confnotes.config.settings import SlideSettings
     from confnotes.parse import parse
-    from confnotes.settings import SlideSettings
     from confnotes.slides import DeckOptions, build_deck, slide_settings
 
     doc = parse(text, "big.md")

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confnotes.math import _ATTRIBUTES, _ELEMENTS, _NAMESPACE, _VALUE, MathError, linear, mathml, svg
+from confnotes.markup.math import _ATTRIBUTES, _ELEMENTS, _NAMESPACE, _VALUE, MathError, linear, mathml, svg
 from helpers import formats_where
 from strategies import examples
 
@@ -207,7 +207,7 @@ def test_the_cost_a_formula_is_charged_bounds_what_drawing_it_takes(tex, monkeyp
     from latex2mathml.converter import convert_to_element
     from ziamath.nodes import mnode
 
-    from confnotes.math import _drawn, _layouts
+    from confnotes.markup.math import _drawn, _layouts
 
     made = [0]
     original = mnode.Mnode.fromelement.__func__
@@ -249,20 +249,20 @@ def test_a_note_of_deep_formulas_renders_with_each_shown_as_tex(cli, tmp_path, t
 def test_a_note_past_its_budget_shows_the_rest_as_tex_and_the_next_build_draws_on(cli, tmp_path, monkeypatch, weasyprint):
     """Each formula fits its own bound, but a note's together may not: past ``NOTE_LAYOUTS`` the
     rest are shown as TeX with a warning, never cached as refused, so the next build draws on."""
-    import confnotes.math
+    import confnotes.markup.math
 
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(tmp_path / "cache"))
-    confnotes.math.svg.cache_clear()
+    confnotes.markup.math.svg.cache_clear()
     note = tmp_path / "many.md"
     formulas = [_nested(5).replace("x", f"x_{index}") for index in range(8)]
-    costs = {confnotes.math._read(tex, False)[1] for tex in formulas}
+    costs = {confnotes.markup.math._read(tex, False)[1] for tex in formulas}
     assert len(costs) == 1
-    monkeypatch.setattr(confnotes.math, "NOTE_LAYOUTS", 3 * costs.pop() + 1)  # three a build
+    monkeypatch.setattr(confnotes.markup.math, "NOTE_LAYOUTS", 3 * costs.pop() + 1)  # three a build
     note.write_text("# Many\n\n## Formulas\n\n" + "".join(f"- ${tex}$\n" for tex in formulas), encoding="utf-8")
     shown: list[int] = []
     for _ in range(3):
         result = cli("render", str(note), "--to", "pdf", "-o", str(tmp_path / "many.pdf"))
         assert result.exit_code == 0, result.stderr
         shown.append(sum("cost more than" in line for line in result.stderr.splitlines()))
-        confnotes.math.svg.cache_clear()  # a new process: only the cache folder remembers
+        confnotes.markup.math.svg.cache_clear()  # a new process: only the cache folder remembers
     assert shown == [5, 2, 0]

@@ -221,9 +221,9 @@ def test_any_schedule_is_read_or_refused_in_one_line(tmp_path_factory, text):
     ).map("\n".join)
 )
 def test_any_bibliography_is_read_or_one_warning(tmp_path_factory, bib):
-    from confnotes.citations import cited
     from confnotes.config import Config
     from confnotes.load import read_text
+    from confnotes.markup.citations import cited
 
     folder = tmp_path_factory.mktemp("bib")
     (folder / "refs.bib").write_text(bib, encoding="utf-8")

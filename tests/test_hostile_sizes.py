@@ -198,7 +198,7 @@ def test_streamed_json_is_the_whole_json_byte_for_byte():
     assert len(notes) > 50
     for path in notes:
         doc = parse(path.read_text(encoding="utf-8"), str(path))
-        from confnotes.escape import strict_json
+        from confnotes.markup.escape import strict_json
 
         assert "".join(json_chunks(doc)) == strict_json(to_dict(doc), indent=2, default=str), path
 

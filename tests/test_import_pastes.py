@@ -75,8 +75,8 @@ def test_a_session_word_in_a_sentence_is_not_a_section():
 
 def test_heading_marks_fixture_precision_stays_full_and_recall_reaches_95_percent():
     """The reader-marked headings of tests/fixtures/headings.json, as test_recovery measures them."""
+    from confnotes.edges.source import read_source
     from confnotes.parse import parse_source
-    from confnotes.source import read_source
     from conftest import ROOT
     from test_recovery import CHECKED, _inferred
 

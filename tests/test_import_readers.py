@@ -410,7 +410,7 @@ def test_equations_word_wrote_read_as_tex(tmp_path):
     import docx
     from docx.oxml import parse_xml
 
-    from confnotes.math import linear
+    from confnotes.markup.math import linear
 
     ns = (
         'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
@@ -445,7 +445,7 @@ def test_libreoffice_math_formulas_in_an_odt_read_as_tex():
     """A LibreOffice document's formulas are embedded objects holding MathML: they were dropped
     (as files that are no picture); they read as TeX now, in a sentence or on a line of their own,
     each reading as the formula written (the same Unicode line)."""
-    from confnotes.math import linear
+    from confnotes.markup.math import linear
     from conftest import FIXTURES
 
     path = FIXTURES / "import" / "calibration.math.odt"

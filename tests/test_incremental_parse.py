@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from confnotes.check import Checker, LintRequest
+from confnotes.edges.source import decode
 from confnotes.parse import incremental, parse
 from confnotes.parse.markdown import markdown_parser
-from confnotes.source import decode
 from strategies import examples
 from strategies import note as generated_note
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from confnotes.edges.source import read_source
 from confnotes.fmt import format_markdown, outline_signature
 from confnotes.lint.rules import CATALOGUE
 from confnotes.parse import parse_source
-from confnotes.source import read_source
 from conftest import FIXTURES, NOTES, ROOT
 from helpers import one_error_line
 

@@ -66,7 +66,7 @@ def test_outline_json_keeps_formulas_in_place(cli):
 
 
 def test_an_operator_name_latex2mathml_does_not_know_is_written_as_its_name():
-    from confnotes.math import mathml
+    from confnotes.markup.math import mathml
 
     assert "<mi>arg</mi>" in mathml(r"\arg\max_k z_i", False) and "\\arg" not in mathml(r"\arg\max_k z_i", False)
 
@@ -196,7 +196,7 @@ def test_pptx_shows_display_formulas_as_pictures_and_inline_ones_as_text(cli, tm
 
 
 def test_inline_math_in_plain_text_reads_as_a_person_would_write_it():
-    from confnotes.math import linear
+    from confnotes.markup.math import linear
 
     assert linear("x^2 + y^2 = r^2") == "x² + y² = r²"
     assert linear(r"\frac{a}{b}") == "a/b"
@@ -270,7 +270,7 @@ def test_an_unterminated_display_formula_stays_text(cli, tmp_path):
 @settings(max_examples=examples(400), deadline=None)
 @given(st.text(alphabet="$ ab1\\{}<.", max_size=14))
 def test_marp_output_cuts_formulas_where_the_renderer_reads_them(text):
-    from confnotes.math import math_pieces
+    from confnotes.markup.math import math_pieces
     from confnotes.parse.markdown import render_parser
 
     md = _RENDER.get("md") or _RENDER.setdefault("md", render_parser())
@@ -308,7 +308,7 @@ def test_words_around_formulas_keep_their_order_in_the_page(cli, tmp_path):
 
 
 def _formula_pieces(text: str) -> list[tuple[bool, str]]:
-    from confnotes.math import math_pieces
+    from confnotes.markup.math import math_pieces
 
     return math_pieces(text)
 
@@ -338,6 +338,6 @@ def test_a_rebuild_takes_its_formulas_from_the_cache_and_imports_no_typesetter(t
 def test_a_binomial_in_a_line_of_text_reads_as_one_not_as_a_division():
     """Where a formula is a line of text (PPTX's inline math, the outline), ``\\binom{n}{k}`` was
     ``(n/k)``, a division; it is ``(n k)`` now, the numbers one beside the other as they stand."""
-    from confnotes.math import linear
+    from confnotes.markup.math import linear
 
     assert linear(r"\binom{n}{k} p^k") == "(n k)p^k" and linear(r"\frac{n}{k}") == "n/k"

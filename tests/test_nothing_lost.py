@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from confnotes.edges.source import read_source
 from confnotes.fmt import format_markdown
 from confnotes.model import Block, walk_content
 from confnotes.parse import parse_source
 from confnotes.render.markdown import note_text
-from confnotes.source import read_source
 from conftest import FIXTURES, NOTES
 from helpers import (
     assert_same_words,

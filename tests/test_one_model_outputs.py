@@ -54,7 +54,7 @@ def _word(cli, tmp_path: Path, text: str = WORD_NOTE):
 
 
 def test_word_draws_a_diagram_as_the_picture_every_output_draws(cli, tmp_path, monkeypatch, processes):
-    from confnotes.diagrams import program
+    from confnotes.markup.diagrams import program
 
     require(program("dot"), "Graphviz is not installed (apt-get install graphviz)")
     monkeypatch.setenv("CONFNOTES_CACHE_DIR", str(tmp_path / "cache"))
@@ -66,7 +66,7 @@ def test_word_draws_a_diagram_as_the_picture_every_output_draws(cli, tmp_path, m
 
 
 def test_word_without_the_tool_shows_the_code_and_says_so(cli, tmp_path, monkeypatch):
-    from confnotes import diagrams
+    from confnotes.markup import diagrams
 
     monkeypatch.setattr(diagrams, "program", lambda _tool: None)
     diagrams._drawn.cache_clear()

@@ -141,7 +141,7 @@ def test_code_is_highlighted_and_wrapped_lines_are_marked(cli, tmp_path, weasypr
 def test_language_direction_and_missing_fonts(cli, tmp_path, weasyprint):
     from pypdf import PdfReader
 
-    from confnotes import fonts
+    from confnotes.edges import fonts
 
     note = tmp_path / "ar.md"
     note.write_text("---\nlang: ar\n---\n# ملاحظات المؤتمر\n\n## الجلسة الأولى\n\nهذه فقرة باللغة العربية.\n\nAn English paragraph.\n")
@@ -175,7 +175,7 @@ def test_language_direction_and_missing_fonts(cli, tmp_path, weasyprint):
 
 
 def test_missing_glyph_warnings_name_each_script_once():
-    from confnotes.fonts import missing_glyph_warnings
+    from confnotes.edges.fonts import missing_glyph_warnings
 
     lines = missing_glyph_warnings(["안", "녕", "ภ", "🎉", "ᱚ", "ᱞ"])
     assert lines[0].startswith("no font for Hangul text") and "apt-get install fonts-noto-cjk" in lines[0]

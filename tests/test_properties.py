@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from confnotes.config.settings import FmtSettings
+from confnotes.edges.source import decode
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature
 from confnotes.lint.engine import apply_edits, build_settings, fix_until_stable, lint_context
 from confnotes.lint.types import LintContext
 from confnotes.model import List, walk_content
 from confnotes.parse import ParseOptions, parse
-from confnotes.settings import FmtSettings
-from confnotes.source import decode
 from helpers import assert_lossless
 from strategies import examples, layout_note, markdown_note, note, styled_note
 

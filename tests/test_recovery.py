@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from confnotes.edges.source import read_source
 from confnotes.fmt import format_markdown
 from confnotes.model import Block, List, Node
 from confnotes.parse import ParseOptions, parse, parse_source
-from confnotes.source import read_source
 from conftest import FIXTURES, ROOT
 
 REAL = FIXTURES / "real"

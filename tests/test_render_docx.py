@@ -268,7 +268,7 @@ def test_word_equations_import_back_as_the_same_formulas(cli, tmp_path):
     original does (the same Unicode line), in the same order."""
     import re
 
-    from confnotes.math import linear
+    from confnotes.markup.math import linear
 
     back = _through_word(cli, tmp_path, BUDGET)
 
@@ -327,8 +327,8 @@ FORMULAS = [
 def test_each_formula_goes_to_word_and_back_as_itself(tex):
     """TeX → Word equation → TeX reads as the original does (the same Unicode line)."""
     from confnotes.importers.equations import tex_of
-    from confnotes.math import linear
-    from confnotes.omml import omml
+    from confnotes.markup.math import linear
+    from confnotes.markup.omml import omml
 
     back = tex_of(omml(tex, True))
     assert linear(back) == linear(tex), back

@@ -94,14 +94,14 @@ def test_slides_as_pictures(cli, tmp_path, weasyprint):
 def test_each_picture_is_written_before_the_next_is_drawn(cli, tmp_path, monkeypatch, weasyprint):
     """A deck's pictures were all held until the last was drawn: 1,000 slides at scale 4 would be
     gigabytes. Now at most one is held (the contact sheet keeps only its thumbnails)."""
-    import confnotes.output
+    import confnotes.edges.output
     import confnotes.render.pictures as pictures
 
     first, _ = _notes(tmp_path)
     events: list[str] = []
-    drawn, written = pictures._png, confnotes.output.write_in
+    drawn, written = pictures._png, confnotes.edges.output.write_in
     monkeypatch.setattr(pictures, "_png", lambda image: events.append("draw") or drawn(image))
-    monkeypatch.setattr(confnotes.output, "write_in", lambda *args, **kw: events.append("write") or written(*args, **kw))
+    monkeypatch.setattr(confnotes.edges.output, "write_in", lambda *args, **kw: events.append("write") or written(*args, **kw))
     result = cli("render", str(first), "--to", "png", "--scale", "0.25", "-o", str(tmp_path / "pics"), "--contact-sheet")
     assert result.exit_code == 0, result.output
     slides = len(list((tmp_path / "pics").glob("migrations.0*.png")))

@@ -11,11 +11,11 @@ from importlib.resources import files
 import pytest
 
 from confnotes.config import BUILD_KEYS, SLIDE_KEYS, TOP_KEYS, config_from_table
+from confnotes.config.schema import config_schema, schema_json
+from confnotes.config.settings import LintTable
 from confnotes.errors import NotesError
 from confnotes.lint.engine import TABLE_KEYS, build_settings
 from confnotes.lint.rules import CATALOGUE
-from confnotes.schema import config_schema, schema_json
-from confnotes.settings import LintTable
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from confnotes.source import read_source
+from confnotes.edges.source import read_source
 from conftest import NOTES
 from helpers import json_blocks, json_children, json_sections
 

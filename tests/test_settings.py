@@ -8,8 +8,8 @@ import os
 import pytest
 
 from confnotes.config import Config, config_from_table
+from confnotes.config.settings import SlideSettings
 from confnotes.errors import NotesError
-from confnotes.settings import SlideSettings
 
 SEVEN = "\n".join(f"   - sub point {n}" for n in range(1, 8))
 TALK = f"# Talk\n\n## Part\n\n1. Point\n{SEVEN}\n"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from confnotes.edges.source import read_source
 from confnotes.parse import parse_source
 from confnotes.render.markdown import note_text
 from confnotes.slides import DeckOptions, SlideItem, build_deck, slide_words
-from confnotes.source import read_source
 from conftest import NOTES
 from helpers import html_text, pdf_text, require_marp, words
 

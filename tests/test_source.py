@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from confnotes.source import decode
+from confnotes.edges.source import decode
 
 
 def test_bom_is_dropped():

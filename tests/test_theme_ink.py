@@ -163,7 +163,7 @@ def test_a_themes_inks_are_read_from_its_ink_colours(css, light, dark, dark_scre
 
 def test_a_dark_ground_draws_each_tool_in_the_ink_and_caches_it_apart(tmp_path, cache, processes):  # noqa: F811
     _tools()
-    from confnotes.diagrams import draw
+    from confnotes.markup.diagrams import draw
 
     light, dark = draw("dot", "digraph { a -> b }"), draw("dot", "digraph { a -> b }", "#e6e9ef")
     assert light.svg and dark.svg and light.svg != dark.svg

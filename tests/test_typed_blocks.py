@@ -126,9 +126,9 @@ def test_the_deck_carries_the_values_to_every_output():
 #: The functions that recognise structure in a block's text. Only ``parse`` (and the module that
 #: defines each) may call them; everything else reads ``Block.value``.
 RECOGNISERS = {
-    "confnotes.callouts": {"callout", "quote_callout", "div_callout", "quote_value", "quote_body", "body_lines"},
+    "confnotes.markup.callouts": {"callout", "quote_callout", "div_callout", "quote_value", "quote_body", "body_lines"},
     "confnotes.parse.values": {"table_rows", "table_alignments", "table_value", "code_lines", "code_value", "pictures_value", "value_of"},
-    "confnotes.math": {"display_tex"},
+    "confnotes.markup.math": {"display_tex"},
     "confnotes.parse.directives": {"read"},
 }
 #: Where a recogniser is called outside ``parse``, and why it may be: none may.
@@ -158,8 +158,8 @@ def test_only_parse_recognises_structure_in_a_blocks_text(path: Path):
 def test_a_renderer_recognising_a_callout_is_caught(tmp_path):
     """The check itself: a renderer that reads a quote's text for a callout again fails it."""
     bad = tmp_path / "bad.py"
-    bad.write_text("def f(block):\n    from confnotes.callouts import quote_callout\n    return quote_callout(block.text)\n")
-    assert recogniser_calls(bad, "confnotes.render.docx") == ["confnotes.render.docx:2 imports confnotes.callouts.quote_callout"]
+    bad.write_text("def f(block):\n    from confnotes.markup.callouts import quote_callout\n    return quote_callout(block.text)\n")
+    assert recogniser_calls(bad, "confnotes.render.docx") == ["confnotes.render.docx:2 imports confnotes.markup.callouts.quote_callout"]
     assert recogniser_calls(bad, "confnotes.parse.values") == []
 
 

@@ -1,4 +1,4 @@
-"""XML confnotes did not write is read one way (``confnotes.xmlread``): entities never expanded,
+"""XML confnotes did not write is read one way (``confnotes.edges.xmlread``): entities never expanded,
 nothing fetched, a document declaring entities refused, a doctype declaring nothing read. Before,
 five readers hardened it themselves with two libraries and three sets of options."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from confnotes.xmlread import XmlError, parse_xml
+from confnotes.edges.xmlread import XmlError, parse_xml
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "confnotes"
 
@@ -51,11 +51,11 @@ def test_a_broken_document_is_one_reason_and_where(xml, said, line):
 def test_no_reader_parses_xml_on_its_own():
     """Only ``xmlread`` makes a parser: no module parses with ElementTree, defusedxml, minidom or its own
     lxml parser (``math``/``omml`` read only the MathML confnotes itself wrote, and are named)."""
-    trusted = {"confnotes.math", "confnotes.omml"}
+    trusted = {"confnotes.markup.math", "confnotes.markup.omml"}
     found = []
     for path in SRC.rglob("*.py"):
         module = ".".join(path.relative_to(SRC.parent).with_suffix("").parts)
-        if module in trusted or module == "confnotes.xmlread":
+        if module in trusted or module == "confnotes.edges.xmlread":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = ast.unparse(node) if isinstance(node, (ast.Attribute, ast.Name)) else ""

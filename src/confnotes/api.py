@@ -63,7 +63,7 @@ def lint_note(
     were saved at ``path``: every rule the config and ``select``/``ignore`` turn on, inline
     disables applied."""
     from confnotes.check import Checker, LintRequest
-    from confnotes.source import Source, read_source
+    from confnotes.edges.source import Source, read_source
 
     request = LintRequest(
         select=None if select is None else tuple(select), ignore=None if ignore is None else tuple(ignore), profile=profile
@@ -86,8 +86,8 @@ def format_text(text: str, path: str = STRING) -> str:
 def build_deck(doc: Document, **slides: Any) -> Deck:
     """The deck every slide output renders: the note's slide settings (config < front matter), then
     ``slides`` (``max_items=5``, ``notes=False``, …), limits applied and every slide fitted."""
+    from confnotes.edges.source import note_folder
     from confnotes.slides import DeckOptions, Decks, slide_settings
-    from confnotes.source import note_folder
 
     settings = slide_settings(_config(doc.path, None).slides, doc).overridden(**slides)
     return Decks(doc).get(DeckOptions.from_settings(settings, note_folder(doc.path)))
@@ -100,9 +100,9 @@ def render_note(doc: Document, to: str = "html", output: str | os.PathLike[str] 
     links images relative to it). Nothing is written: the caller decides where the bytes go."""
     import warnings
 
+    from confnotes.edges.source import note_folder
     from confnotes.render.formats import render_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.source import note_folder
 
     resolved = resolve_render_options(_config(doc.path, None), doc, RenderOverrides(**options))
     base_dir = note_folder(doc.path) or Path.cwd()

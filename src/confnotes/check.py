@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes._version import __version__
 from confnotes.config import Config, FolderConfigs, config_bytes
+from confnotes.edges.source import Source, read_bytes, read_source
 from confnotes.errors import NotesError
 from confnotes.lint.engine import (
     LintSettings,
@@ -26,7 +27,6 @@ from confnotes.lint.engine import (
     project_facts,
 )
 from confnotes.lint.types import Finding, Fix, LintContext
-from confnotes.source import Source, read_bytes, read_source
 
 if TYPE_CHECKING:
     from confnotes.slides import Decks
@@ -177,7 +177,7 @@ class Checker:
                 gc.enable()
 
     def _lint_note(self, note: str, digest: str = "") -> NoteResult:
-        from confnotes.output import rewrite_note
+        from confnotes.edges.output import rewrite_note
 
         result = NoteResult(note, digest)
         try:
@@ -369,8 +369,8 @@ class LintCache:
         self.entries: dict[str, Any] = {}
         import json  # the cache's imports load only when there is a cache
 
-        from confnotes.cachedir import sealed
-        from confnotes.escape import read_json
+        from confnotes.edges.cachedir import sealed
+        from confnotes.markup.escape import read_json
 
         try:
             text = self.path.read_text(encoding="utf-8")
@@ -458,9 +458,9 @@ class LintCache:
     def save(self) -> None:
         if not self.dirty:
             return
-        from confnotes.cachedir import seal
-        from confnotes.escape import strict_json
-        from confnotes.output import read_in, write_in
+        from confnotes.edges.cachedir import seal
+        from confnotes.edges.output import read_in, write_in
+        from confnotes.markup.escape import strict_json
 
         # the folder (``.confnotes_cache`` in a notes repository) and its files are written without
         # following a link: one planted there would carry the cache over a file outside it

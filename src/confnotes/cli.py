@@ -54,7 +54,7 @@ class NotesGroup(click.Group):
         try:
             return super().invoke(ctx)
         except NotesError as exc:
-            from confnotes.escape import terminal_safe
+            from confnotes.markup.escape import terminal_safe
 
             click.echo(terminal_safe(f"confnotes: {exc}" if exc.path is None else str(exc), one_line=True), err=True)
             ctx.exit(EXIT_ERROR)

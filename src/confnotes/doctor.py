@@ -6,8 +6,8 @@ import shutil
 import sys
 from dataclasses import dataclass
 
-from confnotes.fonts import SCRIPTS, used_scripts
-from confnotes.fonts import families as font_families
+from confnotes.edges.fonts import SCRIPTS, used_scripts
+from confnotes.edges.fonts import families as font_families
 
 #: Scripts a note may be written in: (name, fontconfig language, characters of the script, Debian package).
 
@@ -104,7 +104,7 @@ def _programs() -> list[Check]:
 
 
 def _diagram_tools() -> list[Check]:
-    from confnotes.diagrams import INSTALL, program
+    from confnotes.markup.diagrams import INSTALL, program
 
     mermaid, dot = program("mermaid"), program("dot")
     return [

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from confnotes.escape import strict_json, terminal_safe, xml_attr, xml_safe
+from confnotes.markup.escape import strict_json, terminal_safe, xml_attr, xml_safe
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span
 from confnotes.model.values import BodyLine, Callout, Code, Diagram, Directives, Math, Pictures, Quote, Table, Value
 from confnotes.parse.markdown import plain_text

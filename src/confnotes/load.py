@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from confnotes.config import Config, find_config
+from confnotes.edges.source import Source, read_source
 from confnotes.model import Document
 from confnotes.parse import ParseOptions, parse
-from confnotes.source import Source, read_source
 
 
 def parse_options(config: Config) -> ParseOptions:

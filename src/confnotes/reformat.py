@@ -33,9 +33,9 @@ def format_notes(
     atomically (in their own encoding and line endings). ``-`` is standard input: never written."""
     from confnotes.check import encode_like
     from confnotes.config import FolderConfigs
+    from confnotes.edges.output import rewrite_note
     from confnotes.fmt import format_text
     from confnotes.load import open_note, parse_options
-    from confnotes.output import rewrite_note
 
     try:
         configs = FolderConfigs(config_file)

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs, quote, urlsplit
 
 from confnotes.build import BuildRequest, build_site, site_pages
-from confnotes.images import IMAGE_SUFFIXES
-from confnotes.source import NOTE_SUFFIXES
+from confnotes.edges.images import IMAGE_SUFFIXES
+from confnotes.edges.source import NOTE_SUFFIXES
 
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
@@ -80,7 +80,7 @@ WATCHED = (*NOTE_SUFFIXES, ".toml", ".css", ".html", *IMAGE_SUFFIXES)
 
 def reload_script(note: str | None) -> str:
     """The reload script of a page made from ``note`` (None: the index, an error page)."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     return RELOAD_SCRIPT.replace("__NOTE__", strict_json(note).replace("<", "\\u003c"), 1)
 
@@ -522,8 +522,8 @@ class PreviewServer:
 
     def _rebuild(self, announce: Callable[[str], None], written: list[str]) -> Rebuilt:
         from confnotes.config import config_for_target
+        from confnotes.config.ignore import config_excludes
         from confnotes.errors import NotesError
-        from confnotes.ignore import config_excludes
 
         try:
             config = config_for_target(self.source_dir, self.config_file)  # its [build] exclude, as `confnotes build` skips them

@@ -16,7 +16,7 @@ import jinja2.exceptions
 from jinja2.loaders import split_template_path
 
 from confnotes.errors import NotesError, render_error
-from confnotes.escape import strict_json
+from confnotes.markup.escape import strict_json
 
 
 def builtin_templates() -> Path:
@@ -105,7 +105,7 @@ def environment(user_dirs: tuple[str, ...] = (), trusted: bool = False) -> jinja
     sandboxed = bool(user_dirs) and not trusted
     kind: type[jinja2.Environment] = jinja2.Environment
     if sandboxed:
-        from confnotes.sandbox import LimitedSandbox
+        from confnotes.edges.sandbox import LimitedSandbox
 
         kind = LimitedSandbox
     env = kind(
@@ -164,10 +164,10 @@ def render_template(name: str, user_dirs: tuple[str, ...] = (), trusted: bool = 
 
 
 def _rendered(env: jinja2.Environment, template: jinja2.Template, context: dict[str, Any]) -> str:
-    """The template rendered; in the sandbox, within the limits of user templates (``confnotes.sandbox``)."""
+    """The template rendered; in the sandbox, within the limits of user templates (``confnotes.edges.sandbox``)."""
     if not getattr(env, "sandboxed", False):
         return template.render(**context)
-    from confnotes.sandbox import TemplateLimit, limited
+    from confnotes.edges.sandbox import TemplateLimit, limited
 
     try:
         with limited():

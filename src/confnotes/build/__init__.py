@@ -40,8 +40,8 @@ from confnotes.build.manifest import (
 from confnotes.build.note import NoteOutcome, NoteTask, build_note
 from confnotes.build.plan import DEFAULT_FORMATS, BuildPlan, BuildRequest, parse_shard, plan_build
 from confnotes.build.site import SiteInputs
-from confnotes.diagrams import share_build_budget, shared_build_budget
 from confnotes.errors import ErrorKind, NotesError
+from confnotes.markup.diagrams import share_build_budget, shared_build_budget
 
 __all__ = [
     "DEFAULT_FORMATS",
@@ -87,7 +87,7 @@ def build_site(request: BuildRequest, progress: Callable[[str, int, int], None] 
     plan = plan_build(request)
     for rel in plan.removed:
         _remove_outputs(plan.out_dir, plan.old[rel])
-    from confnotes.diagrams import build_budget
+    from confnotes.markup.diagrams import build_budget
 
     with build_budget():
         outcomes = run_tasks(plan.tasks, request.jobs, progress, request.on_written)

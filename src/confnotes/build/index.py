@@ -83,8 +83,8 @@ def write_index(
     they are as written without making them again (``_site_intact``). Pages an earlier build wrote
     that this one does not (a track that is gone) are removed."""
     from confnotes.build.site import SiteInputs, write_site_pages
-    from confnotes.escape import display_text
-    from confnotes.output import remove_in, write_in
+    from confnotes.edges.output import remove_in, write_in
+    from confnotes.markup.escape import display_text
 
     inputs = inputs or SiteInputs()
     ordered = sorted(

@@ -11,7 +11,7 @@ from urllib.parse import quote
 from confnotes.errors import NotesError
 
 if TYPE_CHECKING:
-    from confnotes.output import Data
+    from confnotes.edges.output import Data
 
 
 MANIFEST = ".confnotes-manifest.json"
@@ -24,7 +24,7 @@ def _json(value: Any, default: Any = None) -> str:
     """The site's JSON files (manifest, outline.json): keys sorted, so unchanged builds write the same
     bytes, and compact, so Python's C encoder writes them (an indented dump runs its pure-Python
     encoder, which took longer than rendering a folder's pages)."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     return strict_json(value, sort_keys=True, compact=True, default=default) + "\n"
 
@@ -40,8 +40,8 @@ def _file_hash(path: Path) -> str:
 def _inputs_unchanged(note: str, inputs: dict[str, dict[str, Any]]) -> bool:
     """Whether every picture a note's last build read is still there, as it was (each found as a
     render finds it, inside the note's folder; read again only when its size or time changed)."""
-    from confnotes.images import local_image
-    from confnotes.source import note_folder
+    from confnotes.edges.images import local_image
+    from confnotes.edges.source import note_folder
 
     if not inputs:
         return True
@@ -78,7 +78,7 @@ class _Hashed:
 def _recorded_pieces(out_dir: Path, name: str, recorded: dict[str, Any], what: str) -> Iterator[bytes]:
     """A file of the site, piece by piece, exactly as a build recorded it (size and hash), read
     without following a link; raises ``NotesError`` when it is missing or not what was written."""
-    from confnotes.output import open_in
+    from confnotes.edges.output import open_in
 
     where, found = str(out_dir / name), _Hashed()
     with open_in(out_dir, name) as handle:
@@ -239,7 +239,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     an entry no build could have written is dropped, and one the index cannot show
     (``_entry_problem``) is never kept: its note is rendered again. ``site`` is the index files'
     record and ``body`` everything else, as read (``write_manifest`` compares it with the new one)."""
-    from confnotes.escape import read_json
+    from confnotes.markup.escape import read_json
 
     try:
         data = read_json(_manifest_text(path))
@@ -257,7 +257,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
 def _read_shard(path: Path) -> dict[str, Any]:
     """A shard manifest to merge, whole or refused: a truncated or tampered shard would silently drop
     that shard's notes from the site, so anything but a complete manifest is one error line."""
-    from confnotes.escape import read_json
+    from confnotes.markup.escape import read_json
 
     try:
         data = read_json(_manifest_text(path))
@@ -282,7 +282,7 @@ def _manifest_text(path: Path) -> str:
     """The text of a manifest in the site folder, read without following a link (``read_in``): a
     manifest planted as a link to a secret, a pipe or a device is never read. Raises ``NotesError``
     saying why it was not read, ``ValueError`` when it is not UTF-8."""
-    from confnotes.output import read_in
+    from confnotes.edges.output import read_in
 
     data = read_in(path.parent, path.name, MAX_MANIFEST_BYTES + 1)
     if data is None:  # missing, a link, a folder, a pipe or a device
@@ -305,7 +305,7 @@ def inside(out_dir: Path, rel: str) -> Path | None:
 
 def _write_if_changed(path: Path, data: Data) -> bool:
     """Write a file of the site's own (manifest, index) unless it holds ``data``; never through a link."""
-    from confnotes.output import write_in
+    from confnotes.edges.output import write_in
 
     return write_in(path.parent, path.name, data, if_changed=True)
 
@@ -313,7 +313,7 @@ def _write_if_changed(path: Path, data: Data) -> bool:
 def _remove_outputs(out_dir: Path, entry: dict[str, Any], keep: Iterable[str] = ()) -> None:
     """Remove a note's files (those not in ``keep``), and folders they leave empty — inside the site
     only: a path that leaves it, or passes through a link, is left alone (``remove_in``)."""
-    from confnotes.output import remove_in
+    from confnotes.edges.output import remove_in
 
     kept = set(keep)
     for rel in _files(entry):

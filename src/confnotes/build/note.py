@@ -48,8 +48,8 @@ class NoteOutcome:
 def build_note(task: NoteTask, written: Callable[[str], None] | None = None) -> NoteOutcome:
     """Render one note to every requested format; never raises (failures come back as data).
     ``written`` is told each output's name as soon as it is in the site."""
-    from confnotes.diagrams import note_budget
-    from confnotes.images import recorded
+    from confnotes.edges.images import recorded
+    from confnotes.markup.diagrams import note_budget
 
     outcome = NoteOutcome(task.rel, {"rel": task.rel, "key": task.key, "outputs": {}, "error": None})
     try:
@@ -72,10 +72,10 @@ def _prepared_formats(
     record its index facts; returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
     from confnotes.check import Checker, LintRequest
-    from confnotes.escape import display_text
+    from confnotes.edges.source import note_folder, read_source
+    from confnotes.markup.escape import display_text
     from confnotes.render.formats import output_format, prepare_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.source import note_folder, read_source
 
     checker = Checker(LintRequest(config_file=task.config_file))
     config = checker.config_for(task.note)
@@ -114,7 +114,7 @@ def _inputs(note: str, pictures: set[Path]) -> dict[str, dict[str, Any]]:
     """The pictures a note's renders read, by their path in the note's folder, with the hash,
     size and modification time of each (a build renders the note again when one changes, as
     when the note does; one whose size and time are as recorded is not read again)."""
-    from confnotes.source import note_folder
+    from confnotes.edges.source import note_folder
 
     base = (note_folder(note) or Path.cwd()).resolve()
     inputs = {}
@@ -133,7 +133,7 @@ def _finish(
     written: Callable[[str], None] | None = None,
 ) -> None:
     """One format finished and written into the site; its bytes are not held after."""
-    from confnotes.output import write_in
+    from confnotes.edges.output import write_in
 
     data, warnings = finish()
     outcome.warnings += [message for message in warnings if message not in outcome.warnings]
@@ -145,7 +145,7 @@ def _finish(
 def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> dict[str, Any]:
     """What the index and outline.json show of a note: its meta, counts, lint status and outline,
     and for a talk its estimate against its slot (the deck as rendered)."""
-    from confnotes.source import note_folder
+    from confnotes.edges.source import note_folder
 
     sections = doc.sections
     facts: dict[str, Any] = {
@@ -199,8 +199,8 @@ def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_di
     """The note's search documents (``build.search``) written to their own file in the site, as its
     outline is: the manifest names the file with its size and hash, and holds no words."""
     from confnotes.build.search import SEARCH_FILES, note_documents
-    from confnotes.escape import strict_json
-    from confnotes.output import write_in
+    from confnotes.edges.output import write_in
+    from confnotes.markup.escape import strict_json
 
     name = f"{SEARCH_FILES}/{task.rel}.{task.key[:16]}.json"
     data = strict_json(note_documents(doc, options, base_dir), compact=True).encode("utf-8")
@@ -212,8 +212,8 @@ def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:
     """The note's entry of ``outline.json`` written to its own file in the site as it is made (a
     20 MB note's outline is 170 MB of JSON, and more as dictionaries); returns the file's name,
     size and hash for the manifest."""
+    from confnotes.edges.output import write_in
     from confnotes.export import json_chunks
-    from confnotes.output import write_in
 
     name = f"{OUTLINES}/{task.rel}.{task.key[:16]}.json"  # a failed rebuild never overwrites the kept one's
     written = _Hashed()

@@ -15,7 +15,7 @@ from confnotes.errors import ErrorKind, NotesError
 
 if TYPE_CHECKING:
     from confnotes.config import FolderConfigs
-    from confnotes.ignore import Exclude
+    from confnotes.config.ignore import Exclude
 from confnotes.build.index import _outline_intact
 from confnotes.build.manifest import MANIFEST, SHARD_MANIFEST, _entry_problem, _inputs_unchanged, _read_manifest
 from confnotes.build.note import NoteTask
@@ -143,7 +143,7 @@ def _site_folder(out_dir: Path, source_dir: str) -> None:
 
 def _listed_notes(request: BuildRequest, out_dir: Path) -> list[str]:
     """The notes of the folder (excludes and the site itself left out), this shard's share of them."""
-    from confnotes.source import discover
+    from confnotes.edges.source import discover
 
     out_resolved = out_dir.resolve()
     notes = [n for n in discover([request.source_dir], request.exclude) if out_resolved not in Path(os.path.abspath(n)).parents]

@@ -112,7 +112,7 @@ def recorded_documents(out_dir: Path, entry: dict[str, Any]) -> list[list[str]]:
 
 def site_index(out_dir: Path, notes: list[dict[str, Any]], href: Any) -> str:
     """``_site/search-index.js`` for the notes (manifest entries, in the index's order)."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     listed: list[list[Any]] = []
     documents: list[list[Any]] = []

@@ -71,8 +71,8 @@ def site_inputs(schedule: str | None, base_url: str | None, reading: Reading | N
         base_url = base_url.rstrip("/") + "/"
     if schedule is None:
         return SiteInputs(base_url=base_url)
+    from confnotes.edges.source import read_bytes
     from confnotes.schedule import read_schedule
-    from confnotes.source import read_bytes
 
     conference = read_schedule(schedule, reading)
     digest = hashlib.sha256(read_bytes(schedule, "schedule") + repr(reading).encode()).hexdigest()
@@ -307,7 +307,7 @@ def _note_pages(notes: list[dict[str, Any]]) -> list[str]:
 def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: bool, cancelled: Sequence[str] = ()) -> str:
     """``_site/nav.js``: each note page's previous and next note (in the schedule's order, else the
     index's), and the pages of sessions the schedule no longer has (``cancelled``)."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     pages = [(e["outputs"]["html"], e["title"]) for e in order if e["outputs"].get("html")]
     links = {}
@@ -386,7 +386,7 @@ def feed(notes: list[dict[str, Any]], href: Callable[[str], str], base_url: str 
     """``feed.xml``: an Atom feed of the notes that have a date (newest first; Atom needs one per entry)."""
     import uuid
 
-    from confnotes.escape import xml_attr, xml_text
+    from confnotes.markup.escape import xml_attr, xml_text
 
     def link(name: str) -> str:
         return (base_url + href(name)[2:]) if base_url else href(name)
@@ -436,7 +436,7 @@ def _updated(entry: dict[str, Any]) -> str | None:
 
 def sitemap(links: list[str], base_url: str) -> bytes:
     """``sitemap.xml`` (only with a base URL: a sitemap lists absolute addresses); ``links`` are ``./``-relative."""
-    from confnotes.escape import xml_text
+    from confnotes.markup.escape import xml_text
 
     rows = [f"<url><loc>{xml_text(base_url + link[2:])}</loc></url>" for link in dict.fromkeys(links)]
     text = '<?xml version="1.0" encoding="utf-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'

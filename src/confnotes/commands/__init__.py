@@ -14,7 +14,7 @@ import click
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
-    from confnotes.ignore import Exclude
+    from confnotes.config.ignore import Exclude
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -22,7 +22,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 def say(text: str, err: bool = False, nl: bool = True) -> None:
     """Print text for a person (a table, a summary, a list of paths): every control character a note
     or a file name brings is shown (``\\x1b``), never obeyed by the terminal (``escape.terminal_safe``)."""
-    from confnotes.escape import terminal_safe
+    from confnotes.markup.escape import terminal_safe
 
     click.echo(terminal_safe(text), err=err, nl=nl)
 
@@ -30,7 +30,7 @@ def say(text: str, err: bool = False, nl: bool = True) -> None:
 def shown(text: object) -> str:
     """A path, title or message to print inside a line: control characters shown, newlines too
     (a file name holding a newline must not forge a line of its own)."""
-    from confnotes.escape import terminal_safe
+    from confnotes.markup.escape import terminal_safe
 
     return terminal_safe(str(text), one_line=True)
 

@@ -109,7 +109,7 @@ def command(
     from confnotes.build import BuildRequest, build_site, merge_shards, parse_shard
     from confnotes.build.site import site_inputs_for
     from confnotes.config import config_for_target
-    from confnotes.ignore import config_excludes
+    from confnotes.config.ignore import config_excludes
     from confnotes.schedule import schedule_reading
 
     config = config_for_target(directory, config_file)

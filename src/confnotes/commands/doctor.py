@@ -22,7 +22,7 @@ def command(note: str | None) -> None:
 
     text = None
     if note is not None:
-        from confnotes.source import read_source
+        from confnotes.edges.source import read_source
 
         text = read_source(note).text
     found = checks(text)

@@ -31,9 +31,9 @@ def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str,
     a read-only note (without --force) and a link to a file outside its folder are left as
     they are, with a line saying so (exit 1); hard links and the file's owner are kept.
     """
+    from confnotes.edges.source import discover
     from confnotes.lint.engine import build_settings
     from confnotes.reformat import format_notes
-    from confnotes.source import discover
 
     configured = configured_excludes(list(paths), config_file, lambda config: build_settings(config.lint, config.path).exclude)
     notes = discover(list(paths), tuple(exclude) + configured)

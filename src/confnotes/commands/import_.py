@@ -73,8 +73,8 @@ def _named_file(output: str | None, count: int) -> Path | None:
     """The note file ``-o`` names (``talk.md``), or None when it names a folder or standard output:
     as ``render -o`` and every converter read it. A path ending in a separator, or an existing
     folder, is a folder whatever its name."""
-    from confnotes.output import names_folder
-    from confnotes.source import NOTE_SUFFIXES
+    from confnotes.edges.output import names_folder
+    from confnotes.edges.source import NOTE_SUFFIXES
 
     if output is None or output == "-" or names_folder(output):
         return None
@@ -87,7 +87,7 @@ def _named_file(output: str | None, count: int) -> Path | None:
 
 def _read(name: str) -> bytes:
     """The bytes of one document (``-``: standard input), within the size limit notes have."""
-    from confnotes.source import read_bytes
+    from confnotes.edges.source import read_bytes
 
     return read_bytes(name, "document")
 
@@ -95,8 +95,8 @@ def _read(name: str) -> bytes:
 def _write(result: object, folder: Path, stem: str, force: bool, source: str) -> Path:
     """The note and its images, each file written atomically; the note last, so a failure leaves no
     note, and the images it wrote are taken away again. The file being imported is never replaced."""
+    from confnotes.edges.output import remove_in, same_file, write_in
     from confnotes.importers import Result
-    from confnotes.output import remove_in, same_file, write_in
 
     assert isinstance(result, Result)
     if folder.exists() and not folder.is_dir():

@@ -18,7 +18,7 @@ from confnotes.commands import (
     say,
     shown,
 )
-from confnotes.settings import LintTable, choices
+from confnotes.config.settings import LintTable, choices
 
 
 @click.command("lint")
@@ -94,11 +94,11 @@ def command(
     or <!-- confnotes-disable-next-line CN201 -->. 'confnotes rules' lists the rules.
     """
 
-    from confnotes.cachedir import cache_root
     from confnotes.check import Checker, LintRequest
+    from confnotes.edges.cachedir import cache_root
+    from confnotes.edges.source import discover
     from confnotes.lint import report
     from confnotes.lint.engine import failing
-    from confnotes.source import discover
 
     cache_dir = None if no_cache else str(cache_root())
     request = LintRequest(config_file, csv(select), csv(ignore), fail_on, fix, jobs, cache_dir, profile, stdin_filename)

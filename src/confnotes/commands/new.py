@@ -145,7 +145,7 @@ def _create(target: Path, text: str) -> bool:
     except FileExistsError:
         return False
     except OSError as exc:
-        from confnotes.source import os_message
+        from confnotes.edges.source import os_message
 
         raise NotesError(os_message(exc), path=str(target)) from None
     with os.fdopen(fd, "wb") as handle:
@@ -251,7 +251,7 @@ def _from_schedule(
 def _write_planned(folder: Path, made: list[tuple[Path, str]], updates: list[tuple[Path, str, bytes, list[str]]], gone: list[Any]) -> None:
     """The new notes (never over a file), the refreshed ones (never over an edit saved meanwhile),
     and a line for each note whose session the schedule no longer has (left as it is)."""
-    from confnotes.output import rewrite_note
+    from confnotes.edges.output import rewrite_note
 
     folder.mkdir(parents=True, exist_ok=True)
     for target, text in made:

@@ -9,9 +9,9 @@ import click
 
 from confnotes.commands import Choice, complete_theme, config_option, say, shown, warn
 from confnotes.config import Config
+from confnotes.config.settings import SlideSettings, choices, setting_range
 from confnotes.errors import ErrorKind, NotesError
 from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS  # the one table of output formats (light: no renderer loads)
-from confnotes.settings import SlideSettings, choices, setting_range
 
 
 @click.command("render")
@@ -172,9 +172,9 @@ def command(
 
 def _book(paths: tuple[str, ...], output: str | None, config_file: str | None, overrides: dict[str, Any]) -> None:
     """The notes (folders walked as ``lint`` and ``build`` walk them) as one book, written once made."""
-    from confnotes.output import emit
+    from confnotes.edges.output import emit
+    from confnotes.edges.source import discover
     from confnotes.render.book import book_pdf
-    from confnotes.source import discover
 
     if "-" in paths:
         raise NotesError("a book is made of note files; standard input (-) cannot be one", kind=ErrorKind.USAGE)
@@ -204,7 +204,7 @@ def _folder(notes: tuple[str, ...], to: str, output: str | None) -> str | None:
     """The folder -o names for several notes or pictures (created), None for each note's own."""
     from pathlib import Path
 
-    from confnotes.output import names_folder
+    from confnotes.edges.output import names_folder
 
     if "-" in notes:
         raise NotesError("standard input (-) renders alone: one note, one output", kind=ErrorKind.USAGE)
@@ -234,11 +234,11 @@ def _render_one(
     from pathlib import Path
 
     from confnotes.config import config_for_target
+    from confnotes.edges.output import emit
+    from confnotes.edges.source import note_folder
     from confnotes.load import load_note
-    from confnotes.output import emit
     from confnotes.render.formats import output_format, output_path, render_note, suffix_warning
     from confnotes.render.options import RenderOverrides, resolve_render_options
-    from confnotes.source import note_folder
 
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc
@@ -265,11 +265,11 @@ def _pictures(note: str, folder: Any, config_file: str | None, overrides: dict[s
     from pathlib import Path
 
     from confnotes.config import config_for_target
+    from confnotes.edges.output import write_in
+    from confnotes.edges.source import note_folder
     from confnotes.load import load_note
-    from confnotes.output import write_in
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.render.pictures import ContactSheet, picture_names, slide_pictures
-    from confnotes.source import note_folder
 
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc

@@ -14,6 +14,6 @@ def command(pyproject: bool) -> None:
     docs/editors.md) to complete and check the config as you type; the same file ships in the
     package as confnotes/data/confnotes.schema.json.
     """
-    from confnotes.schema import schema_json
+    from confnotes.config.schema import schema_json
 
     click.echo(schema_json(pyproject), nl=False)

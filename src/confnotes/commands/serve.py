@@ -22,8 +22,8 @@ def command(directory: str, port: int, host: str, trust_templates: bool, config_
     """
     from pathlib import Path
 
+    from confnotes.edges.source import NOTE_SUFFIXES
     from confnotes.serve import PreviewServer
-    from confnotes.source import NOTE_SUFFIXES
 
     target = Path(directory)
     note = None

@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from confnotes.commands import Choice, config_option, say, shown, warn
+from confnotes.config.settings import SlideSettings, setting_range
 from confnotes.errors import ErrorKind, NotesError
-from confnotes.settings import SlideSettings, setting_range
 
 
 @click.command("time")
@@ -65,10 +65,10 @@ def command(
     """
     from confnotes import timing
     from confnotes.config import config_for_target
-    from confnotes.escape import strict_json
+    from confnotes.edges.source import note_folder
     from confnotes.load import load_note
+    from confnotes.markup.escape import strict_json
     from confnotes.slides import slide_settings
-    from confnotes.source import note_folder
 
     loaded = load_note(note, config_for_target(note, config_file))
     doc = loaded.doc
@@ -105,7 +105,7 @@ def _tolerance(config: Any) -> Any:
 def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool, wpm: bool) -> None:
     """--write-budgets and --write-wpm: the note rewritten in place, checked, and a plain report."""
     from confnotes import timing
-    from confnotes.output import rewrite_note
+    from confnotes.edges.output import rewrite_note
 
     if note == "-":
         raise NotesError("--write-budgets and --write-wpm write into the note; give a file, not -", kind=ErrorKind.USAGE)

@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from confnotes.config.settings import FmtSettings
 from confnotes.errors import NotesError
 from confnotes.fmt.styles import Styles, follows_bullets, resolve_styles
 from confnotes.model import Block, Document, Entry, List, Node, walk_content
-from confnotes.settings import FmtSettings
 
 if TYPE_CHECKING:
     from confnotes.parse import ParseOptions

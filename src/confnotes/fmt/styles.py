@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from confnotes.config.settings import FmtSettings
 from confnotes.fmt.emphasis import marks_in, marks_of, restyle
 from confnotes.model import Block, Document, Entry, List, Node, walk_content
-from confnotes.settings import FmtSettings
 
 
 @dataclass

@@ -110,7 +110,7 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
         from confnotes.importers.opml import read_opml
 
         return read_opml(data, path)
-    from confnotes.source import decode
+    from confnotes.edges.source import decode
 
     return decode(data, path).text
 

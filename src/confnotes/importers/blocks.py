@@ -100,7 +100,7 @@ class Imported:
     def add_asset(self, data: bytes) -> str | None:
         """Keep a picture's bytes under the next free name (``image1.png``…, the suffix read from the
         bytes); returns the name, or None (and names the drop) when the bytes hold no picture."""
-        from confnotes.images import picture_suffix
+        from confnotes.edges.images import picture_suffix
 
         suffix = picture_suffix(data)
         if suffix is None:

@@ -211,7 +211,7 @@ class _Package:
         """The part's root element; None if the package has no such part."""
         if name is None or name not in self.names:
             return None
-        from confnotes.xmlread import XmlError, parse_xml
+        from confnotes.edges.xmlread import XmlError, parse_xml
 
         try:
             with self.archive.open(name) as handle:

@@ -242,7 +242,7 @@ class _Writer:
     def quote(self, text: str) -> None:
         """A quoted paragraph; one that starts with a callout's sign (``⚠ Locks``, as ``render --to
         docx`` writes a callout's title) opens a callout, and bullets written as text are items."""
-        from confnotes.callouts import GLYPHS
+        from confnotes.markup.callouts import GLYPHS
 
         first, _, rest = text.partition(" ")
         kinds = {glyph: kind for kind, glyph in reversed(GLYPHS.items())}

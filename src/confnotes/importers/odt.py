@@ -299,8 +299,8 @@ class _Reader:
         """The TeX of a frame holding a formula (an embedded object whose content is MathML, as
         LibreOffice Math writes it); None for a frame holding anything else."""
         from confnotes.importers.equations import tex_of
-        from confnotes.math import MathError
-        from confnotes.omml import omml_of
+        from confnotes.markup.math import MathError
+        from confnotes.markup.omml import omml_of
 
         found = frame.find(f"{DRAW}object")
         href = found.get(f"{XLINK}href", "") if found is not None else ""
@@ -371,7 +371,7 @@ class _Reader:
 
 
 def _parse(archive: zipfile.ZipFile, name: str, path: str) -> Any:
-    from confnotes.xmlread import XmlError, parse_xml
+    from confnotes.edges.xmlread import XmlError, parse_xml
 
     if name not in set(archive.namelist()):
         return None

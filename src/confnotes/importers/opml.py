@@ -1,6 +1,6 @@
 """Outliners' OPML (Workflowy, Dynalist, Logseq, OmniOutliner, confnotes itself) to the block stream.
 
-The XML is read by ``confnotes.xmlread``: entity declarations are refused and nothing external is
+The XML is read by ``confnotes.edges.xmlread``: entity declarations are refused and nothing external is
 loaded, so a few hundred bytes cannot expand into gigabytes and nothing is fetched. A plain document type line
 (OmniOutliner's ``<!DOCTYPE opml PUBLIC …>``) declares nothing and is read past.
 
@@ -99,7 +99,7 @@ def note_text(note: str) -> str:
 
 
 def _parse(data: bytes, path: str) -> Any:
-    from confnotes.xmlread import XmlError, parse_xml
+    from confnotes.edges.xmlread import XmlError, parse_xml
 
     try:
         return parse_xml(data)

@@ -1,4 +1,4 @@
-"""Checks before an archive is opened (``confnotes.archives``: size, member count and compression
+"""Checks before an archive is opened (``confnotes.edges.archives``: size, member count and compression
 ratio, for zip bombs), and relationships that point outside the document (a reader never follows them)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import zipfile
 
-from confnotes.archives import MAX_MEMBERS, MAX_RATIO, MAX_UNPACKED, open_zip, read_member
+from confnotes.edges.archives import MAX_MEMBERS, MAX_RATIO, MAX_UNPACKED, open_zip, read_member
 from confnotes.errors import input_error
 
 __all__ = ["MAX_MEMBERS", "MAX_RATIO", "MAX_UNPACKED", "check_relationships", "open_zip", "read_member"]

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
+from confnotes.config.settings import LintTable, check_value, from_table, wanted
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, load_note_rule, load_project_rule, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, Rule
-from confnotes.settings import LintTable, check_value, from_table, wanted
 
 if TYPE_CHECKING:
-    from confnotes.ignore import Exclude
+    from confnotes.config.ignore import Exclude
     from confnotes.model import Document
 
 #: ``[lint]`` keys that hold tables (the scalar keys are ``LintTable``'s fields)
@@ -144,7 +144,7 @@ def build_settings(
     root = os.path.dirname(os.path.abspath(path)) if path else ""
     excludes: tuple[str | Exclude, ...] = ()
     if table.exclude:
-        from confnotes.ignore import config_excludes  # a note's lint without excludes does not load it
+        from confnotes.config.ignore import config_excludes  # a note's lint without excludes does not load it
 
         excludes = config_excludes(table.exclude, path)
     return LintSettings(ordered, severities, options, level, excludes, profile, per_file_ignores, root, table.docs_url)

@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 
 from confnotes._version import __version__
 from confnotes.errors import NotesError
-from confnotes.escape import strict_json, terminal_safe, xml_attr, xml_text
 from confnotes.lint.rules import BY_ID, load, modules
 from confnotes.lint.types import Finding, Rule, option_defaults
+from confnotes.markup.escape import strict_json, terminal_safe, xml_attr, xml_text
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from confnotes.settings import SlideSettings
+from confnotes.config.settings import SlideSettings
 
 if TYPE_CHECKING:  # the model loads with the first note parsed, not for a run served from the cache
     from pathlib import Path
@@ -146,7 +146,7 @@ class LintContext:
     def folder(self) -> Path | None:
         """The note's real folder (``source.note_folder``), where its relative links and images
         resolve; None for standard input. Found once, and only when a rule asks."""
-        from confnotes.source import note_folder
+        from confnotes.edges.source import note_folder
 
         return note_folder(self.doc.path)
 

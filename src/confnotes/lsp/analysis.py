@@ -18,9 +18,9 @@ from confnotes.errors import NotesError
 
 if TYPE_CHECKING:
     from confnotes.config import Config
+    from confnotes.edges.source import Source
     from confnotes.lint.engine import LintSettings
     from confnotes.lint.types import Finding, LintContext
-    from confnotes.source import Source
     from confnotes.timing import Timing
 
 
@@ -62,7 +62,7 @@ class Analysis:
 def _excluded(path: str, settings: LintSettings, workspace: str | None) -> bool:
     """Whether ``confnotes lint`` walking the project would skip this note: a ``[lint] exclude`` glob or a
     ``.gitignore`` pattern on the note or one of its folders below the project's root."""
-    from confnotes.ignore import IgnoreRules
+    from confnotes.config.ignore import IgnoreRules
 
     root = Path(settings.root or workspace or os.path.dirname(path))
     note = Path(path)
@@ -96,7 +96,7 @@ def analyse(path: str, text: str, version: int | None = None, workspace: str | N
 
 def _analyse(path: str, text: str, version: int | None, workspace: str | None, max_bytes: int) -> Analysis:
     from confnotes.check import Checker, LintRequest
-    from confnotes.source import decode
+    from confnotes.edges.source import decode
 
     result = Analysis(path, version, text)
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate is bytes that are not UTF-8: decode says where

@@ -75,7 +75,7 @@ def catalogue_file() -> Path:
         try:
             if not path.is_file():
                 folder.mkdir(parents=True, exist_ok=True)
-                from confnotes.output import write_atomic
+                from confnotes.edges.output import write_atomic
 
                 write_atomic(path, catalogue_markdown())
             return path
@@ -97,7 +97,7 @@ def shown(finding: Finding, options: ServerOptions) -> bool:
 def _ignored(keys: tuple[str, ...]) -> frozenset[str]:
     from confnotes.lint.engine import resolve_rule_ids
 
-    return frozenset(resolve_rule_ids(keys, "confnotes.ignore"))
+    return frozenset(resolve_rule_ids(keys, "confnotes.config.ignore"))
 
 
 def finding_range(index: LineIndex, finding: Finding) -> lsp.Range:
@@ -485,7 +485,7 @@ def completions(text: str, pos: lsp.Position, encoding: str = UTF16) -> list[lsp
         parent = next((lines[n] for n in range(pos.line - 1, 0, -1) if lines[n].strip() and not lines[n][:1].isspace()), "")
         if not parent.startswith("slides:"):
             return []
-        from confnotes.settings import SlideSettings
+        from confnotes.config.settings import SlideSettings
 
         return [
             lsp.CompletionItem(
@@ -534,7 +534,7 @@ def _rule_items() -> list[lsp.CompletionItem]:
 
 def document_links(analysis: Analysis, encoding: str = UTF16) -> list[lsp.DocumentLink]:
     """Relative links and images that name a file beside the note (as broken-link resolves them)."""
-    from confnotes.source import note_folder
+    from confnotes.edges.source import note_folder
 
     ctx = analysis.context
     folder = note_folder(analysis.path)

@@ -93,14 +93,14 @@ def read_options(raw: Any) -> tuple[ServerOptions, list[str]]:
         warnings.append("confnotes.diagnostics must be true, false or a table")
     ignore = raw.get("ignore", [])
     if not isinstance(ignore, list) or not all(isinstance(item, str) for item in ignore):
-        warnings.append("confnotes.ignore must be a list of rule ids or names")
+        warnings.append("confnotes.config.ignore must be a list of rule ids or names")
         ignore = []
     else:
         from confnotes.errors import NotesError
         from confnotes.lint.engine import resolve_rule_ids
 
         try:
-            resolve_rule_ids(ignore, "confnotes.ignore")
+            resolve_rule_ids(ignore, "confnotes.config.ignore")
         except NotesError as exc:
             warnings.append(exc.message)
             ignore = []

@@ -753,9 +753,9 @@ def _workspace_symbols(ls: NotesServer, roots: list[str], query: str) -> list[ls
     """Sections of every note below the workspace folders (as ``lint`` walks them): open notes from the
     editor's latest analysis, the others read once per file version (only their sections are kept)."""
     from confnotes.config import config_for_folder
+    from confnotes.edges.source import discover
     from confnotes.lint.engine import build_settings
     from confnotes.load import load_note
-    from confnotes.source import discover
 
     out: list[lsp.WorkspaceSymbol] = []
     open_docs = {ls.path_of(uri): uri for uri in ls.open_uris()}

@@ -48,7 +48,7 @@ class Code:
 
 @dataclass(frozen=True, slots=True)
 class Diagram:
-    """A fence a drawing tool reads (``confnotes.diagrams.LANGUAGES``): the tool (``mermaid``,
+    """A fence a drawing tool reads (``confnotes.markup.diagrams.LANGUAGES``): the tool (``mermaid``,
     ``dot``), the fence's language as written and its source. Where the tool is missing every output
     shows ``code`` instead, with one warning."""
 
@@ -115,7 +115,7 @@ class Quote:
 @dataclass(frozen=True, slots=True)
 class Callout:
     """A callout (GitHub's ``> [!NOTE]``, Obsidian's ``> [!faq]- Why?``, Quarto's ``::: {.callout-tip}``):
-    its canonical kind (``confnotes.callouts.KINDS``; ``note`` for a type confnotes does not know), its
+    its canonical kind (``confnotes.markup.callouts.KINDS``; ``note`` for a type confnotes does not know), its
     title as written (inline Markdown, or the kind's name), its folding (``""``, ``-`` folded, ``+``
     open), whether the written type is known, the type as written, and its body (a quote's; a
     Quarto div's body is the entries up to its closing fence: ``holds`` of them, text and lists

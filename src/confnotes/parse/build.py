@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from confnotes.edges.source import Source
 from confnotes.errors import input_error
 from confnotes.model import ITEM, SECTION, Block, Document, Entry, List, Node, Span
 from confnotes.parse import incremental, recover
@@ -28,7 +29,6 @@ from confnotes.parse.markdown import MAX_DEPTH
 from confnotes.parse.meta import NotFrontMatter, build_meta, find_title, read_front_matter
 from confnotes.parse.state import ParseOptions, ParseState
 from confnotes.parse.tree import NodeBuilder
-from confnotes.source import Source
 
 __all__ = ["ParseOptions", "parse", "parse_source"]
 

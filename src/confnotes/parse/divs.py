@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from confnotes.callouts import body_lines
+from confnotes.markup.callouts import body_lines
 from confnotes.model import UNPRINTED, Block, Entry, List, Node
 from confnotes.model.values import Callout, Quote
 

@@ -344,7 +344,7 @@ def render_parser() -> MarkdownIt:
     setattr(md, "validateLink", lambda url: True)  # noqa: ARG005, B010 - links are checked at render time
     math(md)
     # footnote references ([^id]); their definitions are blocks of the outline, numbered and placed
-    # by the renderer (confnotes.footnotes), so the plugin's definition rule stays off
+    # by the renderer (confnotes.markup.footnotes), so the plugin's definition rule stays off
     from mdit_py_plugins.footnote import footnote_plugin
 
     footnote_plugin(md, inline=False, move_to_end=False)

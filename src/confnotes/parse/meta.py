@@ -9,7 +9,7 @@ from pathlib import PurePath
 from typing import Any
 
 from confnotes.errors import input_error
-from confnotes.escape import display_text
+from confnotes.markup.escape import display_text
 from confnotes.model import Block, Document, Entry, List, Meta, Node, Span
 from confnotes.parse import recover
 from confnotes.parse.blocks import Top

@@ -5,9 +5,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import NamedTuple
 
+from confnotes.config.settings import FmtSettings
 from confnotes.model import Block
 from confnotes.parse import recover
-from confnotes.settings import FmtSettings
 
 
 class ParseOptions(NamedTuple):

@@ -70,7 +70,7 @@ def code_lines(text: str) -> list[str]:
 
 def code_value(text: str, info: str) -> Code | Diagram:
     """A code block's value: a ``Diagram`` where its language names a drawing tool, else ``Code``."""
-    from confnotes.diagrams import language
+    from confnotes.markup.diagrams import language
 
     words = info.strip().split(None, 1)
     code = Code(words[0] if words else "", words[1] if len(words) > 1 else "", tuple(code_lines(text)))
@@ -91,11 +91,11 @@ def value_of(kind: str, text: str, info: str = "") -> Value | None:
     if kind == "table":
         return table_value(text)
     if kind == "quote":
-        from confnotes.callouts import quote_value
+        from confnotes.markup.callouts import quote_value
 
         return quote_value(text)
     if kind == "math":
-        from confnotes.math import display_tex
+        from confnotes.markup.math import display_tex
 
         tex = display_tex(text)
         return Math(tex) if tex is not None else None
@@ -104,7 +104,7 @@ def value_of(kind: str, text: str, info: str = "") -> Value | None:
     if kind == "comment" and info == "slide":
         return read_directives(text)
     if kind == "div" and info.startswith("callout-"):
-        from confnotes.callouts import div_callout
+        from confnotes.markup.callouts import div_callout
 
         return div_callout(info, text)
     return None

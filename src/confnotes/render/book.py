@@ -71,12 +71,12 @@ def book_pdf(notes: list[str], config_file: str | None, overrides: dict[str, Any
 def _talk(note: str, number: int, config_file: str | None, overrides: dict[str, Any]) -> tuple[Talk, str, str | None, list[str]]:
     """A note as a chapter: its printed page's body with its ids made its own, and its stylesheet."""
     from confnotes.config import config_for_target
+    from confnotes.edges.source import note_folder
     from confnotes.load import load_note
     from confnotes.render.formats import prepared
     from confnotes.render.html import render_html
     from confnotes.render.options import RenderOverrides, resolve_render_options
     from confnotes.render.printed import printed_part
-    from confnotes.source import note_folder
 
     config = config_for_target(note, config_file)
     doc = load_note(note, config).doc

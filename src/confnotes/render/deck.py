@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def slide_lines(slide: Slide, plain: Any) -> list[tuple[str, int, str | None]]:
     """What a slide shows, as plain text in its order: ``(text, level, label)`` per item or block."""
-    from confnotes.callouts import plain_quote
+    from confnotes.markup.callouts import plain_quote
     from confnotes.model.values import Callout
 
     lines: list[tuple[str, int, str | None]] = []
@@ -80,14 +80,14 @@ def cropped_pictures(deck: Deck, base_dir: Path | None) -> list[str]:
 
 def _picture_size(entry: SlideText, base_dir: Path | None) -> tuple[float, float] | None:
     if entry.kind == "diagram":
-        from confnotes.diagrams import draw, drawn_size
+        from confnotes.markup.diagrams import draw, drawn_size
         from confnotes.model.values import Diagram
 
         if type(entry.value) is not Diagram:
             return None
         drawn = draw(entry.value.tool, entry.value.source)
         return drawn_size(drawn.svg) if drawn.svg else None
-    from confnotes.images import local_image
+    from confnotes.edges.images import local_image
     from confnotes.slides.fit import IMAGE_REF
 
     match = IMAGE_REF.search(entry.text)
@@ -131,7 +131,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
 
     theme = theme_css(options)
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False, inks=theme_inks(theme))
-    from confnotes.footnotes import footnotes_of
+    from confnotes.markup.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot
 

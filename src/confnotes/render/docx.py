@@ -8,7 +8,7 @@ in *Source Code* (a monospace style), quotes in *Quote*, callouts in *Intense Qu
 title, tables in *Table Grid*, pictures next to the note embedded at most the text's width, and
 links that can be clicked, and footnotes as Word's own (a ``footnotes.xml`` part python-docx does
 not write itself; a definition nothing cites is listed under *Notes* at the end). Formulas are
-Word's own equations (OMML, ``confnotes.omml``): display ones centred on a line of their
+Word's own equations (OMML, ``confnotes.markup.omml``): display ones centred on a line of their
 own, inline ones in their sentence; TeX no output can read stays as its text. Speaker notes become Word comments on the paragraph before
 them when notes are shown, else are left out.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import NotesError, render_error
-from confnotes.escape import xml_ready, xml_safe, xml_text
+from confnotes.markup.escape import xml_ready, xml_safe, xml_text
 from confnotes.model import Block, Document, List, Node
 from confnotes.model.values import Callout, Code, Diagram, Math, Quote, Table
 from confnotes.render.markdown import MAX_PAGE_TABLE_CELLS, InlineRenderer
@@ -42,7 +42,7 @@ TABLE_PX = 14.7
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
-    from confnotes.footnotes import footnotes_of
+    from confnotes.markup.footnotes import footnotes_of
     from confnotes.render.printed import WORD, printed_part
 
     doc = xml_ready(doc)  # a form feed or U+FFFE in the note: U+FFFD in Word, not an lxml error
@@ -69,8 +69,8 @@ def _open(reference: str | None) -> Any:
     if not reference:
         word = docx.Document()
     else:
-        from confnotes.archives import open_zip
-        from confnotes.source import read_bytes
+        from confnotes.edges.archives import open_zip
+        from confnotes.edges.source import read_bytes
 
         try:
             data = read_bytes(reference, "reference Word document", MAX_REFERENCE_BYTES)
@@ -272,8 +272,8 @@ class _Writer:
     def formula(self, block: Block, style: str | None) -> None:
         """A display formula as a Word equation on its own line; its TeX as text where no output can
         read it (with the warning every output gives)."""
-        from confnotes.math import MathError
-        from confnotes.omml import omml
+        from confnotes.markup.math import MathError
+        from confnotes.markup.omml import omml
 
         text = block.text
         tex = block.value.tex if type(block.value) is Math else None
@@ -300,7 +300,7 @@ class _Writer:
     def picture(self, src: str, alt: str) -> bool:
         from docx.shared import Inches
 
-        from confnotes.images import image_warning, local_image
+        from confnotes.edges.images import image_warning, local_image
 
         path = local_image(src, self.base_dir)
         if path is None:
@@ -329,11 +329,11 @@ class _Writer:
                 descr[0].set("descr", alt)
 
     def diagram(self, diagram: Diagram) -> None:
-        """A diagram as the picture every output draws (``confnotes.diagrams``' cache), its source in
+        """A diagram as the picture every output draws (``confnotes.markup.diagrams``' cache), its source in
         the alt text; as code, with the warning every output gives, where it is not drawn here."""
         from docx.shared import Inches
 
-        from confnotes.diagrams import diagram_name, draw, drawn_size, png, shown_as_code
+        from confnotes.markup.diagrams import diagram_name, draw, drawn_size, png, shown_as_code
 
         drawn = draw(diagram.tool, diagram.source)
         size = drawn_size(drawn.svg) if drawn.svg is not None else None
@@ -366,7 +366,7 @@ class _Writer:
         if type(value) is Callout:
             from docx.shared import RGBColor
 
-            from confnotes.callouts import COLOURS, GLYPHS
+            from confnotes.markup.callouts import COLOURS, GLYPHS
 
             title = self.paragraph(f"{GLYPHS[value.kind]} {value.title}", "Intense Quote", bold=True)  # its kind's sign, as Marp's
             for run in title.runs:
@@ -432,8 +432,8 @@ class _Writer:
     def equation(self, paragraph: Any, tex: str) -> bool:
         """An inline formula as a Word equation; False (with the warning every output gives) for one
         that cannot be written, which then stays its TeX."""
-        from confnotes.math import MathError
-        from confnotes.omml import omml
+        from confnotes.markup.math import MathError
+        from confnotes.markup.omml import omml
 
         try:
             paragraph._p.append(omml(tex, False))  # noqa: SLF001 - python-docx has no equations of its own

@@ -86,11 +86,11 @@ def output_path(note: str, name: str) -> str:
 
 def prepared(doc: Document, base_dir: Path | None) -> tuple[Document, list[str]]:
     """The note as every output shows it — a page, a deck, Word, the book, the site —, settled once:
-    citations formatted, with a References section (``confnotes.citations``). Returns the note and
+    citations formatted, with a References section (``confnotes.markup.citations``). Returns the note and
     the warnings of its preparation."""
     if "bibliography" not in doc.meta.extra:
         return doc, []
-    from confnotes.citations import cited
+    from confnotes.markup.citations import cited
 
     return cited(doc, base_dir)
 
@@ -123,8 +123,8 @@ def prepare_note(
 
         options = replace(options, decks=Decks(doc))  # the deck is built once: for the output and its warnings
     module = import_module(f"confnotes.render.{fmt.module}")
-    from confnotes.diagrams import note_budget as diagram_budget
-    from confnotes.math import note_budget
+    from confnotes.markup.diagrams import note_budget as diagram_budget
+    from confnotes.markup.math import note_budget
 
     with note_budget(), diagram_budget():  # what the note's formulas and diagrams may cost to draw, together
         if fmt.printed:

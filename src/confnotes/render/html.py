@@ -55,7 +55,7 @@ def stylesheet(options: RenderOptions) -> str:
 def inline_renderer(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[InlineRenderer, Any]:
     """The note's inline renderer, its link references and footnotes loaded, and the footnotes: what
     a page renders with, and what names its sections (``anchors``: the site's search links to them)."""
-    from confnotes.footnotes import footnotes_of
+    from confnotes.markup.footnotes import footnotes_of
 
     printed = options.mode == "pdf"
     inks = theme_inks(theme_css(options))
@@ -106,7 +106,7 @@ def _printable_path(doc: Document) -> Document:
     shown with U+FFFD, since a UTF-8 page cannot hold its bytes."""
     from dataclasses import replace
 
-    from confnotes.escape import display_text
+    from confnotes.markup.escape import display_text
 
     shown = display_text(doc.path)
     return doc if shown == doc.path else replace(doc, path=shown)

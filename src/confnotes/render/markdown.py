@@ -21,7 +21,7 @@ from typing import Any
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
-from confnotes.images import image_warning, locate, shown_source
+from confnotes.edges.images import image_warning, locate, shown_source
 from confnotes.model import Block, note_text
 from confnotes.model.values import Callout, Diagram
 from confnotes.parse.recover import split_label
@@ -242,7 +242,7 @@ class InlineRenderer:
         self.references = env.get("references", {})
 
     def load_footnotes(self, footnotes: Any, where: str) -> None:
-        """The note's footnotes (``confnotes.footnotes.footnotes_of``), shown ``where`` (see the field)."""
+        """The note's footnotes (``confnotes.markup.footnotes.footnotes_of``), shown ``where`` (see the field)."""
         self.footnotes = footnotes
         self.footnotes_at = where
 
@@ -416,7 +416,7 @@ class InlineRenderer:
                 elif kind in ("math_inline", "math_inline_double"):
                     runs.append(self._math_run(child.content.strip(), kind == "math_inline_double", styles, href, tex))
                 elif kind == "footnote_ref" and self.footnotes:
-                    from confnotes.footnotes import call_mark
+                    from confnotes.markup.footnotes import call_mark
 
                     runs.append(
                         (call_mark(self.footnotes.numbers.get(child.meta.get("label"), "?")), frozenset([*styles, "footnote"]), href)
@@ -441,7 +441,7 @@ class InlineRenderer:
     ) -> tuple[str, frozenset[str], str | None]:
         """A formula in a run of text: as Unicode text (PPTX), or its TeX with ``source`` (Word);
         TeX a typesetter cannot read as code, with the warning every output gives."""
-        from confnotes.math import MathError, linear, mathml
+        from confnotes.markup.math import MathError, linear, mathml
 
         try:
             mathml(tex, display)
@@ -469,7 +469,7 @@ class InlineRenderer:
         not lost. A diagram's fence (mermaid, dot) is drawn where its tool is installed."""
         info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
         if info:
-            from confnotes.diagrams import language
+            from confnotes.markup.diagrams import language
 
             if language(info) is not None and (drawn := self.diagram(info, tokens[idx].content, warn=True)) is not None:
                 return drawn
@@ -487,7 +487,7 @@ class InlineRenderer:
     def math(self, tex: str, display: bool) -> str:
         """A formula as HTML: MathML for a browser, SVG for print (``render.math``); TeX a
         typesetter cannot read is shown as code, with a warning."""
-        from confnotes.math import MathError, mathml, svg
+        from confnotes.markup.math import MathError, mathml, svg
 
         try:
             if not self.printed:
@@ -505,9 +505,9 @@ class InlineRenderer:
         return f'<span class="math">{body}</span>'
 
     def diagram(self, info: str, source: str, warn: bool = True) -> str | None:
-        """A diagram's drawing as an image (``confnotes.diagrams``: SVG, cached), or None when it is
+        """A diagram's drawing as an image (``confnotes.markup.diagrams``: SVG, cached), or None when it is
         not drawn here, with one warning a diagram saying why (the code is shown instead)."""
-        from confnotes.diagrams import diagram_name, draw, language, shown_as_code
+        from confnotes.markup.diagrams import diagram_name, draw, language, shown_as_code
 
         tool = language(info)
         if tool is None:
@@ -834,8 +834,8 @@ def direction_of(text: str) -> str:
 
 
 def _shortcodes(state: Any) -> None:
-    """A markdown-it core rule: emoji shortcodes in text (never in code) as their emoji (``confnotes.shortcodes``)."""
-    from confnotes.shortcodes import MAY_BE_SHORTCODE, emojized
+    """A markdown-it core rule: emoji shortcodes in text (never in code) as their emoji (``confnotes.markup.shortcodes``)."""
+    from confnotes.markup.shortcodes import MAY_BE_SHORTCODE, emojized
 
     for token in state.tokens:
         if token.type != "inline" or MAY_BE_SHORTCODE.search(token.content) is None:

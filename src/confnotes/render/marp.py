@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from confnotes.images import locate, shown_source
+from confnotes.edges.images import locate, shown_source
 from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
@@ -97,7 +97,7 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
             return text
         return quiet_emoji(quiet_html(text) if options.allow_html else text)
 
-    from confnotes.footnotes import footnotes_of
+    from confnotes.markup.footnotes import footnotes_of
 
     numbers = footnotes_of(doc).numbers
 
@@ -174,7 +174,7 @@ def _as_shown(run: SlideText, kind: str | None, slide: Slide) -> tuple[str, Slid
     """A block's Markdown on ``slide`` and as what kind (``kind``, if not its own): a callout as a
     quote with its title in bold (Marp has no callouts)."""
     if type(run.value) is Callout:
-        from confnotes.callouts import plain_quote
+        from confnotes.markup.callouts import plain_quote
 
         return plain_quote(run.value), slide, "quote"
     return run.text, slide, run.kind if kind is None else kind
@@ -185,7 +185,7 @@ def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
     slide; None, with a warning, when it is not drawn here (the code is shown)."""
     import base64
 
-    from confnotes.diagrams import diagram_name, draw, png, shown_as_code
+    from confnotes.markup.diagrams import diagram_name, draw, png, shown_as_code
     from confnotes.render.markdown import INK_ON_DARK
 
     if type(run.value) is not Diagram:
@@ -206,7 +206,7 @@ def _diagram(run: SlideText, slide: Slide, warnings: list[str]) -> str | None:
 
 def _calls(text: str, numbers: dict[str, int]) -> str:
     """Footnote calls (``[^id]``, code aside) as superscript numbers: Marp reads no footnotes."""
-    from confnotes.footnotes import REFERENCE, call_mark
+    from confnotes.markup.footnotes import REFERENCE, call_mark
 
     def call(match: re.Match[str]) -> str:
         number = numbers.get(match.group(1))
@@ -224,7 +224,7 @@ def footnote_footer(slide: Slide) -> str:
 
     if not slide.footnotes:
         return ""
-    from confnotes.footnotes import call_mark
+    from confnotes.markup.footnotes import call_mark
 
     parts = [f"{call_mark(number)} {' '.join(plain(text).split())}" for number, _, text in slide.footnotes]
     value = json.dumps(" · ".join(parts), ensure_ascii=False).replace("--", "-\u2060-").replace("<", "\u003c")
@@ -233,7 +233,7 @@ def footnote_footer(slide: Slide) -> str:
 
 def formulas(text: str) -> list[tuple[bool, str]]:
     """``text`` cut into its formulas and the rest, code spans left whole (``math.math_pieces``)."""
-    from confnotes.math import math_pieces
+    from confnotes.markup.math import math_pieces
 
     out: list[tuple[bool, str]] = []
     for code, piece in code_pieces(text):
@@ -245,7 +245,7 @@ def formula(piece: str, warnings: list[str]) -> str:
     """A formula as Marp typesets it (MathJax, in the deck's own build): its TeX as written, but ``<``
     and ``>`` as ``\\lt`` and ``\\gt``, so no reader of the Markdown can take them for HTML; TeX that
     cannot be typeset is shown as code, as in every other output, with a warning."""
-    from confnotes.math import MathError, mathml
+    from confnotes.markup.math import MathError, mathml
 
     display = piece.startswith("$$")
     tex = piece[2:-2] if display else piece[1:-1]

@@ -112,7 +112,7 @@ def obeyed(text: str, allow_html: bool) -> bool:
 
 
 def quiet_emoji(text: str) -> str:
-    """Text (not code) with its shortcodes as their emoji (``confnotes.shortcodes``), its emoji as
+    """Text (not code) with its shortcodes as their emoji (``confnotes.markup.shortcodes``), its emoji as
     character references and the shortcodes no emoji has broken by a word joiner: what the reader
     sees is what every output shows, but marp-core makes no CDN image of them."""
     out: list[str] = []
@@ -129,7 +129,7 @@ def quiet_emoji(text: str) -> str:
 
 
 def _quiet_text(text: str) -> str:
-    from confnotes.shortcodes import emojized
+    from confnotes.markup.shortcodes import emojized
 
     text = emojized(text)  # a shortcode the table knows is its emoji, as in every output; the rest kept apart
     text = _SHORTCODE.sub(lambda match: f":&#x2060;{match.group(1)}:", text)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from confnotes.config import Config
+from confnotes.config.settings import SlideSettings
 from confnotes.errors import render_error
 from confnotes.model import Document
-from confnotes.settings import SlideSettings
 from confnotes.slides import Decks, slide_settings
 
 
@@ -95,8 +95,8 @@ MAX_CSS_BYTES = 2 * 1024 * 1024
 def user_css(options: RenderOptions) -> str:
     """The user's extra stylesheets (``--css``), read once for every output as every file is
     (``source.read_bytes``: a regular file, at most ``MAX_CSS_BYTES``); one clear error otherwise."""
+    from confnotes.edges.source import read_bytes
     from confnotes.errors import NotesError
-    from confnotes.source import read_bytes
 
     parts: list[str] = []
     for path in options.css:

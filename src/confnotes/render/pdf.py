@@ -81,8 +81,8 @@ def _bounded_resource(target: Path) -> tuple[bytes, str]:
     opens and reads whatever is there)."""
     import mimetypes
 
+    from confnotes.edges.source import read_bytes
     from confnotes.render.markdown import MAX_PAGE_IMAGE_BYTES
-    from confnotes.source import read_bytes
 
     data = read_bytes(str(target), "picture or stylesheet", MAX_PAGE_IMAGE_BYTES)
     return data, mimetypes.guess_type(target.name)[0] or "application/octet-stream"
@@ -206,7 +206,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         gc.collect()  # its boxes refer to each other: freed now, not when the collector next looks
     warnings += [f"refused to fetch {url[:80]}" for url in refused]
     if no_glyph:
-        from confnotes.fonts import missing_glyph_warnings
+        from confnotes.edges.fonts import missing_glyph_warnings
 
         warnings += missing_glyph_warnings(no_glyph)
     return pdf, warnings

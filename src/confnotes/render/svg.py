@@ -25,7 +25,7 @@ def drawn_elements(data: bytes, limit: int) -> int:
     tags = len(_TAG.findall(data))
     if tags > limit or (b"<use" not in data and b"image" not in data.lower()):
         return tags
-    from confnotes.xmlread import XmlError, parse_xml
+    from confnotes.edges.xmlread import XmlError, parse_xml
 
     try:
         root = parse_xml(data)

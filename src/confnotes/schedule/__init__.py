@@ -19,7 +19,7 @@ from confnotes.errors import input_error
 from confnotes.schedule.model import MAX_SCHEDULE_BYTES, Conference, Reading, Session
 
 if TYPE_CHECKING:
-    from confnotes.settings import BuildSettings
+    from confnotes.config.settings import BuildSettings
 
 __all__ = ["MAX_SCHEDULE_BYTES", "Conference", "Reading", "Session", "in_zone", "read_schedule", "schedule_reading"]
 
@@ -27,8 +27,8 @@ __all__ = ["MAX_SCHEDULE_BYTES", "Conference", "Reading", "Session", "in_zone", 
 def read_schedule(path: str, reading: Reading | None = None) -> Conference:
     """The schedule in ``path`` (any of the four formats, told from its content); a file that is
     not one, or one none of whose sessions can be read, is one ``NotesError`` line."""
+    from confnotes.edges.source import read_bytes
     from confnotes.schedule import readers
-    from confnotes.source import read_bytes
 
     reading = reading or Reading()
     data = read_bytes(path, "schedule", MAX_SCHEDULE_BYTES)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from confnotes.edges.source import Source
 from confnotes.schedule.model import Conference, Session
-from confnotes.source import Source
 
 #: The front matter keys a schedule owns, in the order a new note writes them.
 SCHEDULE_KEYS = ("title", "speakers", "event", "date", "room", "start", "duration", "track", "language", "url", "links", "description")
@@ -61,7 +61,7 @@ def yaml_line(key: str, value: Any) -> str:
     """``key: value`` as YAML that reads back to ``value``: text in double quotes (JSON's escapes
     are YAML's), paragraphs as a literal block (``|-``, each line indented), lists in brackets,
     mappings in braces, a duration bare (``30min``)."""
-    from confnotes.escape import strict_json
+    from confnotes.markup.escape import strict_json
 
     if key == "duration":
         return f"{key}: {value}"
@@ -105,10 +105,10 @@ def session_notes(
     otherwise, by ``--event`` say, takes part when its title is a session's). The notes of this event
     that are no session's (a cancelled talk) are added to ``gone``."""
     from confnotes.config import config_for_target
+    from confnotes.edges.source import read_source
     from confnotes.errors import NotesError
     from confnotes.load import read_text
     from confnotes.schedule.match import Claim, matched, written_time
-    from confnotes.source import read_source
 
     if not folder.is_dir():
         return {}

@@ -1,7 +1,7 @@
 """The four schedule formats conferences publish, each into ``Conference``.
 
 - frab XML (``schedule.xml``: frab, pretalx, indico, the c3voc tools), read by
-  ``confnotes.xmlread``: a schedule that declares entities is refused, nothing external is loaded.
+  ``confnotes.edges.xmlread``: a schedule that declares entities is refused, nothing external is loaded.
 - frab JSON (``schedule.json``: pretalx's and frab's JSON export, the c3voc schema).
 - Sessionize's "All data" JSON (``/api/v2/{id}/view/All``): sessions, speakers, rooms and
   categories joined by id; its local times name no zone.
@@ -62,7 +62,7 @@ def _frab_start(date: str, start: str, day: str) -> dt.datetime | None:
 
 
 def frab_xml(data: bytes, path: str) -> Conference:
-    from confnotes.xmlread import XmlError, parse_xml
+    from confnotes.edges.xmlread import XmlError, parse_xml
 
     try:
         root = parse_xml(data)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from confnotes.diagrams import MAX_SOURCE, shown_as_drawing
+from confnotes.markup.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
 from confnotes.model.values import Callout, Directives
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
@@ -233,8 +233,8 @@ def _slide_texts(slide: Slide) -> list[str]:
 
 
 def _with_footnotes(doc: Document, slides: list[Slide]) -> list[Slide]:
-    """Each slide with the footnotes it cites (numbered as in every output: ``confnotes.footnotes``)."""
-    from confnotes.footnotes import footnotes_of
+    """Each slide with the footnotes it cites (numbered as in every output: ``confnotes.markup.footnotes``)."""
+    from confnotes.markup.footnotes import footnotes_of
 
     notes = footnotes_of(doc)
     return [replace(slide, footnotes=tuple(notes.cited(*_slide_texts(slide)))) for slide in slides]
@@ -245,7 +245,7 @@ def own_footnotes(slide: Slide) -> Slide:
     for all of the whole slide's)."""
     if not slide.footnotes:
         return slide
-    from confnotes.footnotes import references
+    from confnotes.markup.footnotes import references
 
     cited = {label for text in _slide_texts(slide) for label in references(text)}
     kept = tuple(note for note in slide.footnotes if note[1] in cited)
@@ -276,7 +276,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
 def _undrawn(slides: list[Slide]) -> list[str]:
     """A warning for each diagram fence the decks show as its code (its tool not installed, its
     source too long), as the page warns of it."""
-    from confnotes.diagrams import language, not_drawn, shown_as_code
+    from confnotes.markup.diagrams import language, not_drawn, shown_as_code
     from confnotes.slides.fit import code_lines
 
     out = []

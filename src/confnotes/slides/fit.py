@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from confnotes.images import local_image
+from confnotes.edges.images import local_image
 from confnotes.model.values import Callout, Code, Math, Quote, Table
 from confnotes.slides.geometry import (
     BODY_MIN,
@@ -232,7 +232,7 @@ def display_math(formula: Math, size: float) -> float | None:
     """The height in px of a display formula block (``$$…$$``) at text ``size``, as deck.css draws it
     (1.15 times the text, line height 1); None for TeX that cannot be typeset (it is shown as text,
     and measured so)."""
-    from confnotes.math import MathError, svg
+    from confnotes.markup.math import MathError, svg
 
     tex = formula.tex
     try:

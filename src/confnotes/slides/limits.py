@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from confnotes.config.settings import SlideSettings
 from confnotes.model.values import Code, Table
-from confnotes.settings import SlideSettings
 from confnotes.slides.model import Slide, SlideEntry, SlideItem, SlideText, code_entry, table_entry
 
 #: slides in one deck by default (``[slides] max_slides``): the rest of the note is summed up on one last slide

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from confnotes.config.settings import SlideSettings
 from confnotes.errors import NotesError, input_error
 from confnotes.model import Document
-from confnotes.settings import SlideSettings
 
 DEFAULT_MAX_ITEMS = SlideSettings().max_items
 DEFAULT_MAX_WORDS = SlideSettings().max_words

@@ -73,7 +73,7 @@ def _rehearsal_json(path: str) -> Any:
     def not_a_number(name: str) -> None:
         raise ValueError(f"{name} is not a number JSON allows")
 
-    from confnotes.source import read_bytes
+    from confnotes.edges.source import read_bytes
 
     try:  # a regular file only: a pipe or a device would block ``time`` for ever
         raw = read_bytes(path, "timings file", MAX_REHEARSAL_BYTES)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from confnotes.config.settings import SlideSettings, setting_range
 from confnotes.model import Document, count_words
-from confnotes.settings import SlideSettings, setting_range
 from confnotes.slides import Deck, Decks, Slide, slide_words
 from confnotes.slides.fit import plain
 from confnotes.timing.durations import format_minutes

@@ -23,8 +23,8 @@ Options = NoOptions
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "$" not in ctx.text:
         return
-    from confnotes.footnotes import blank_code_spans  # (code spans' dollars are code)
-    from confnotes.math import MathError, math_pieces, mathml
+    from confnotes.markup.footnotes import blank_code_spans  # (code spans' dollars are code)
+    from confnotes.markup.math import MathError, math_pieces, mathml
     from confnotes.model import Block, walk_content
     from confnotes.model.values import Math
 

@@ -22,7 +22,7 @@ Options = NoOptions
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if "[^" not in ctx.text:
         return
-    from confnotes.footnotes import references
+    from confnotes.markup.footnotes import references
 
     defined = {text.split("]", 1)[0].removeprefix("[^").strip(): line for _, text, line, _ in _definitions(ctx)}
     cited: set[str] = set()

@@ -23,8 +23,8 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
-    from confnotes.callouts import KINDS
     from confnotes.errors import closest
+    from confnotes.markup.callouts import KINDS
     from confnotes.model import Block, walk_content
     from confnotes.model.values import Callout
 

@@ -23,8 +23,8 @@ Options = NoOptions
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     if not ctx.doc.meta.extra.get("bibliography"):
         return
-    from confnotes.citations import bibliography, groups
-    from confnotes.source import note_folder
+    from confnotes.edges.source import note_folder
+    from confnotes.markup.citations import bibliography, groups
 
     found = bibliography(ctx.doc, note_folder(ctx.doc.path))
     if found is None:

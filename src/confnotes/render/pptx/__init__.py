@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from confnotes.escape import xml_safe
+from confnotes.markup.escape import xml_safe
 from confnotes.model import Document
 from confnotes.render.deck import agenda_minutes, item_minutes, talk_plan_for
 from confnotes.render.markdown import InlineRenderer
@@ -51,7 +51,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     from pptx import Presentation
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    from confnotes.footnotes import footnotes_of
+    from confnotes.markup.footnotes import footnotes_of
 
     md.load_footnotes(footnotes_of(doc), "slide")
     deck, timing = talk_plan_for(doc, options, base_dir)

@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from confnotes.escape import xml_safe
-from confnotes.images import data_image, image_warning, local_image, shown_source
+from confnotes.edges.images import data_image, image_warning, local_image, shown_source
+from confnotes.markup.escape import xml_safe
 from confnotes.model.values import Callout, Diagram, Math, Quote
 from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
@@ -199,13 +199,13 @@ def _text(
 
 
 def _callout(page: Any, found: Callout, scale: float, box: tuple[float, float, float, float], md: InlineRenderer) -> None:
-    """A callout (``confnotes.callouts``) as the deck draws it (deck.css ``.callout``, measured by
+    """A callout (``confnotes.markup.callouts``) as the deck draws it (deck.css ``.callout``, measured by
     ``slides.fit``): a box tinted in its kind's colour with a border, padded, its title in bold in
     that colour, its body below; the gap under it is the text's (``TEXT[2]``)."""
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
-    from confnotes.callouts import COLOURS
+    from confnotes.markup.callouts import COLOURS
 
     left, top, width, height = box
     shape = page.shapes.add_textbox(*_emu(left, top, width, max(height - TEXT[2] * scale, 1.0)))
@@ -231,7 +231,7 @@ def _formula(page: Any, tex: str, slide: Slide, shrink: float, box: tuple[float,
     has no equations; PowerPoint's OMML needs Office to write), its TeX as the alt text, in the
     slide's ink (light on a dark ground); False for TeX that cannot be typeset (the paragraph is
     then written as text, as every deck shows it)."""
-    from confnotes.math import MathError, png, svg
+    from confnotes.markup.math import MathError, png, svg
 
     size = max(BODY_MIN, TEXT[0] * slide.scale * shrink) * 1.15
     try:
@@ -248,9 +248,9 @@ def _formula(page: Any, tex: str, slide: Slide, shrink: float, box: tuple[float,
 
 
 def _diagram(page: Any, entry: SlideText, slide: Slide, room: tuple[float, float, float, float], warnings: list[str]) -> float:
-    """A diagram drawn (``confnotes.diagrams``) as a picture scaled into ``room``, centred, its tool
+    """A diagram drawn (``confnotes.markup.diagrams``) as a picture scaled into ``room``, centred, its tool
     named in the alt text; as code when it cannot be drawn here. Returns the height it took (px)."""
-    from confnotes.diagrams import diagram_name, draw, png, shown_as_code
+    from confnotes.markup.diagrams import diagram_name, draw, png, shown_as_code
 
     left, top, width, available = room
     if type(entry.value) is not Diagram:

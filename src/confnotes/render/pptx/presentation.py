@@ -25,7 +25,7 @@ LAYOUTS = {
 _DEFAULT_INDEX = {"title": 0, "section": 2, "content": 1, "title-only": 5, "two": 3}
 
 
-#: A reference PPTX is read up to this size; its archive is checked as imports are (``confnotes.archives``).
+#: A reference PPTX is read up to this size; its archive is checked as imports are (``confnotes.edges.archives``).
 MAX_REFERENCE_BYTES = 64 * 1024 * 1024
 
 
@@ -35,8 +35,8 @@ def _open_reference(path: str) -> Any:
     checked before python-pptx unpacks it (a 2 MB zip bomb unpacked to 3.2 GB)."""
     from pptx import Presentation
 
-    from confnotes.archives import open_zip
-    from confnotes.source import read_bytes
+    from confnotes.edges.archives import open_zip
+    from confnotes.edges.source import read_bytes
 
     try:  # a regular file only: a pipe or a device named by a config would block the render
         data = read_bytes(path, "reference PPTX", MAX_REFERENCE_BYTES)

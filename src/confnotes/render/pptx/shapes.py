@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from confnotes.escape import xml_safe
-from confnotes.images import data_image, local_image
+from confnotes.edges.images import data_image, local_image
+from confnotes.markup.escape import xml_safe
 from confnotes.render.deck import image_size
 from confnotes.render.markdown import InlineRenderer
 from confnotes.slides import Slide

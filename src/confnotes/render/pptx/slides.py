@@ -6,8 +6,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from confnotes.escape import xml_safe
-from confnotes.images import image_warning, local_image, shown_source
+from confnotes.edges.images import image_warning, local_image, shown_source
+from confnotes.markup.escape import xml_safe
 from confnotes.render.deck import image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.pptx.blocks import _footnotes, _items_into, _runs_into

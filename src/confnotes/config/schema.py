@@ -12,7 +12,7 @@ from dataclasses import fields
 from typing import Any, get_type_hints
 
 from confnotes.config import Config
-from confnotes.settings import BuildSettings, FmtSettings, LintTable, SlideSettings, field_schema, table_schema
+from confnotes.config.settings import BuildSettings, FmtSettings, LintTable, SlideSettings, field_schema, table_schema
 
 SEVERITY = {"type": "string", "enum": ["info", "warning", "error"]}
 RULE_IDS = {"type": "array", "items": {"type": "string"}}

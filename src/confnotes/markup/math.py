@@ -157,12 +157,12 @@ def _stamp() -> str:
 
 
 def _cached(form: str, tex: str, display: bool, size: float, make: Any) -> dict[str, Any]:
-    """A formula's ``form`` from the cache folder (``confnotes.cachedir``: a rebuild imports no
+    """A formula's ``form`` from the cache folder (``confnotes.edges.cachedir``: a rebuild imports no
     typesetter), else made by ``make`` and kept; a refusal is kept too, and raised again."""
     import hashlib
     import json
 
-    from confnotes.cachedir import keep, read_cached
+    from confnotes.edges.cachedir import keep, read_cached
 
     key = hashlib.sha256("\0".join((form, _stamp(), tex, str(display), f"{float(size):g}")).encode("utf-8", "surrogatepass")).hexdigest()
     found = read_cached("math", key, ".json")

@@ -8,8 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from confnotes.config.settings import BuildSettings, FmtSettings, SlideSettings, check_table, setting
 from confnotes.errors import NotesError, config_error
-from confnotes.settings import BuildSettings, FmtSettings, SlideSettings, check_table, setting
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
 #: keys naming files or folders: relative to the config file that sets them
@@ -65,7 +65,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
     """A config file's TOML, read as every file is (``source.read_bytes``: a regular file, bounded)."""
     import tomllib
 
-    from confnotes.source import read_bytes
+    from confnotes.edges.source import read_bytes
 
     try:
         data = read_bytes(str(path), "config file", MAX_CONFIG_BYTES)
@@ -159,7 +159,7 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 def config_from_table(table: dict[str, Any], path: str) -> Config:
     """A config from its TOML table: every key checked against ``Config``'s fields (types, allowed
     values), tables against their settings classes; paths made absolute from the file's folder."""
-    from confnotes.settings import from_table
+    from confnotes.config.settings import from_table
 
     table, bases = _with_base(table, path)
     known = set(TOP_KEYS)
@@ -189,7 +189,7 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
 
 def config_bytes(config: Config) -> bytes:
     """The config file and the files it extends, as bytes: what the lint cache and builds key on."""
-    from confnotes.source import read_bytes
+    from confnotes.edges.source import read_bytes
 
     try:
         return b"".join(read_bytes(name, "config file", MAX_CONFIG_BYTES) for name in (config.path, *config.bases) if name)
@@ -218,7 +218,7 @@ def _config_file_for_dir(folder: Path) -> Path | None:
             if not file.is_file():
                 continue
             if name == "pyproject.toml":
-                from confnotes.source import read_bytes
+                from confnotes.edges.source import read_bytes
 
                 try:
                     if b"tool.confnotes" not in read_bytes(str(file), "config file", MAX_CONFIG_BYTES):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from confnotes.errors import input_error
 
 if TYPE_CHECKING:
-    from confnotes.ignore import Exclude, IgnoreRules
+    from confnotes.config.ignore import Exclude, IgnoreRules
 
 #: Notes larger than this are refused rather than parsed (a conference's notes are KBs).
 MAX_BYTES = 64 * 1024 * 1024
@@ -135,7 +135,7 @@ def discover(paths: list[str], exclude: tuple[str | Exclude, ...] = ()) -> list[
     Directories are walked for ``*.md`` (hidden folders, ``.gitignore``d paths and
     ``exclude`` globs skipped; symlinked folders are not followed, so loops are harmless).
     """
-    from confnotes.ignore import IgnoreRules
+    from confnotes.config.ignore import IgnoreRules
 
     found: list[str] = []
     seen: set[str] = set()

@@ -40,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from confnotes.cachedir import keep, read_cached
+from confnotes.edges.cachedir import keep, read_cached
 
 #: A fence's language and the tool that draws it.
 LANGUAGES = {"mermaid": "mermaid", "mmd": "mermaid", "dot": "dot", "graphviz": "dot", "gv": "dot"}

@@ -130,9 +130,9 @@ def bibliography(doc: Document, base_dir: Path | None) -> Bibliography | None:
 
 
 def _read(name: str, base_dir: Path | None, what: str, problems: list[str]) -> bytes | None:
+    from confnotes.edges.images import locate
+    from confnotes.edges.source import read_bytes
     from confnotes.errors import NotesError
-    from confnotes.images import locate
-    from confnotes.source import read_bytes
 
     path, why = locate(name, base_dir)
     if path is None:

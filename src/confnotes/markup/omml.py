@@ -1,6 +1,6 @@
 """Formulas as Word's own equations (Office Math, OMML) for ``render --to docx``.
 
-The formula's MathML is the one every output draws (``confnotes.math.mathml``: whitelisted
+The formula's MathML is the one every output draws (``confnotes.markup.math.mathml``: whitelisted
 elements, bounded cost), so this reads a known, small vocabulary: rows, identifiers, numbers,
 operators and text become math runs; fractions, radicals, scripts, n-ary operators (∑ ∫ with
 their limits, the operand beside them), accents, bars, braces, fences, matrices and boxes become
@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 
 from lxml import etree
 
-from confnotes.math import barless
+from confnotes.markup.math import barless
 
 M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
@@ -84,7 +84,7 @@ def _wrap(tag: str, nodes: list[Any]) -> Any:
 def omml(tex: str, display: bool) -> Any:
     """The formula as an ``m:oMath`` element (display formulas inside ``m:oMathPara``);
     ``MathError`` for TeX no output can read."""
-    from confnotes.math import mathml
+    from confnotes.markup.math import mathml
 
     math = omml_of(ElementTree.fromstring(mathml(tex, display)))
     return _m("oMathPara", math) if display else math
@@ -95,7 +95,7 @@ def omml_of(root: Any) -> Any:
     from confnotes or from another program (LibreOffice keeps an ODF formula's as MathML; ``import``
     reads it through this and ``importers.equations``). Only the elements and attributes named here
     are read, and text is set as text. ``MathError`` for one nested past what can be read."""
-    from confnotes.math import MathError
+    from confnotes.markup.math import MathError
 
     try:
         return _m("oMath", *_row([child for child in root if isinstance(child.tag, str)]))

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from confnotes.edges.source import os_message
 from confnotes.errors import ErrorKind, NotesError
-from confnotes.source import os_message
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -88,7 +88,7 @@ def rewrite_note(path: str, read: str, payload: bytes, force: bool = False) -> s
     meanwhile is never lost); a symlink whose file lies outside the link's folder; a read-only
     note, unless ``force``. A note with other hard links, or owned by another user, is written
     in place after the new text is safely written beside it, so its links and owner stay."""
-    from confnotes.source import decode, read_bytes
+    from confnotes.edges.source import decode, read_bytes
 
     target = Path(path)
     if target.is_symlink():

@@ -33,8 +33,8 @@ def _key() -> bytes:
     this run only (every cached entry from another run is then a miss; a file not ours is kept)."""
     import secrets
 
+    from confnotes.edges.source import read_bytes
     from confnotes.errors import NotesError
-    from confnotes.source import read_bytes
 
     path = key_path()
     with contextlib.suppress(OSError):  # made once, by whichever run comes first (O_EXCL)
