@@ -124,7 +124,7 @@ def _lint_cache_outside_the_checkout(tmp_path_factory):
 
 
 # ---------------------------------------------------------------- tiers
-# A test's tier follows from what it uses (DESIGN.md, "Proving it"): the fixtures it requests say so,
+# A test's tier follows from what it uses (docs/design.md, "Proving it"): the fixtures it requests say so,
 # and the conftest marks it. unit: pure Python in this process (`make check`); integration: WeasyPrint,
 # Chromium, LibreOffice, other programs or fresh processes (`make test` adds them); stress: notes of
 # many megabytes and fuzzing at full counts (`make stress`; their figures are benchmarks). A unit test

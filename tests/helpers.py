@@ -1,4 +1,4 @@
-"""Test helpers: the lossless check of DESIGN.md and golden-file comparison."""
+"""Test helpers: the lossless check (docs/design.md, "Lossless") and golden-file comparison."""
 
 from __future__ import annotations
 

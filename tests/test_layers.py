@@ -1,4 +1,4 @@
-"""Imports go one way, down the pipeline (DESIGN.md, "Pipeline"): a stage never imports a later one.
+"""Imports go one way, down the pipeline (docs/design.md, "The folders and their layers"): a stage never imports a later one.
 
 Every ``confnotes`` import in the source — at the top of a module or inside a function —
 is checked against the layer table below. Adding a module means giving it a layer here.

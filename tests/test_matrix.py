@@ -1,5 +1,5 @@
 """The conformance matrix: features combined in notes, every note rendered to every output, and the
-invariants that must hold in every cell checked mechanically (DESIGN.md, "Proving it").
+invariants that must hold in every cell checked mechanically (docs/design.md, "Proving it").
 
 Each feature is a piece of a talk as people write one. ``NOTES`` combines them so that every pair
 of features meets in at least one note (a covering design, made greedily and checked), each note in

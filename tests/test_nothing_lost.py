@@ -1,5 +1,5 @@
 """Nothing lost, nothing moved: every word of every note, in the author's order, in the model, in
-``fmt`` output, on the HTML page, in the PDF's text and in the decks (DESIGN.md, "Lossless").
+``fmt`` output, on the HTML page, in the PDF's text and in the decks (docs/design.md, "Lossless").
 
 The model and ``fmt`` output must give exactly the source's word sequence; a rendered page or
 deck may add words (the title, a table of contents, dividers, page numbers) but must hold the

@@ -1,4 +1,4 @@
-"""Recovering structure as a person reads it (DESIGN.md, "Recovering pasted notes"), rule by rule,
+"""Recovering structure as a person reads it (docs/design.md, "Recovering pasted notes"), rule by rule,
 on notes written the way people write them (tests/fixtures/real)."""
 
 from __future__ import annotations

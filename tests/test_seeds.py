@@ -1,4 +1,4 @@
-"""The user's two example notes give exactly the outlines DESIGN.md describes."""
+"""The user's two example notes give exactly the outlines their users expect (docs/design.md, "Recovering pasted notes")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Importing notes written elsewhere (Word, Google Docs, web pages, outliners, pastes) as Markdown notes.
+"""Importing notes written elsewhere (Word, Google Docs, web pages, outliners, pastes) as Markdown notes
+(docs/design.md, "Readers").
 
 Each reader turns its format into the neutral block stream of ``blocks``; ``markdown`` writes
 the stream as plain Markdown; the shared parser and its recovery rules read that text, and

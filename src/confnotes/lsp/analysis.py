@@ -1,4 +1,5 @@
-"""One open note as ``confnotes lint`` sees it: read, config, outline and findings, from the CLI's own functions.
+"""One open note as ``confnotes lint`` sees it: read, config, outline and findings, from the CLI's own functions
+(docs/design.md, "Incremental analysis").
 
 Nothing here decides anything the command line does not: the text is decoded by ``source.decode``,
 the config found and the rules chosen by ``check.Checker`` (config discovery, profiles,

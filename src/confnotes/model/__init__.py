@@ -1,4 +1,5 @@
-"""The outline model: a lossless, order-true, immutable tree of sections, lists and items built from a note.
+"""The outline model: a lossless, order-true, immutable tree of sections, lists and items built from a note
+(docs/design.md, "The outline model" and "Lossless").
 
 A node's ``content`` is one ordered sequence of what stands under it, exactly as in the
 source: ``Block``s, ``List``s (each list as written, with its item nodes) and, for

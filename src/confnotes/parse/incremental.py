@@ -1,4 +1,5 @@
-"""Reading a note again after an edit: markdown-it's tokens of the blocks the edit cannot have changed are kept.
+"""Reading a note again after an edit: markdown-it's tokens of the blocks the edit cannot have changed are kept
+(docs/design.md, "Incremental analysis").
 
 The editor re-reads a note at every pause in typing; markdown-it's block parse is over half of that
 reading. A note the language server has open is *tracked* (``track``): its last token stream is kept,

@@ -1,4 +1,5 @@
-"""What a note is: front matter, the title (by DESIGN.md's order of evidence) and the rest of ``Meta``."""
+"""What a note is: front matter, the title and the rest of ``Meta`` (the title by the order of evidence of
+docs/design.md, "Recovering pasted notes")."""
 
 from __future__ import annotations
 

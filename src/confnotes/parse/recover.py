@@ -1,6 +1,6 @@
 """Recovering structure from notes pasted out of a chat window, Docs or Word.
 
-Each function is one rule of DESIGN.md's "Recovering pasted notes"; all are pure and
+Each function is one rule of docs/design.md, "Recovering pasted notes"; all are pure and
 work on single lines or short strings, so the builder stays linear.
 """
 

@@ -1,4 +1,4 @@
-"""The output formats: one table of names, file suffixes, labels and renderer modules.
+"""The output formats: one table of names, file suffixes, labels and renderer modules (docs/design.md, "Outputs").
 
 ``render``, ``build`` and ``serve`` dispatch through ``render_note``; each renderer lives in
 its own module (``confnotes.render.<module>``) with one entry point, ``render(doc,

@@ -1,4 +1,5 @@
-"""A conference's schedule: one model read from frab XML, pretalx/frab JSON, Sessionize JSON or iCalendar.
+"""A conference's schedule: one model read from frab XML, pretalx/frab JSON, Sessionize JSON or iCalendar
+(docs/design.md, "Readers").
 
 ``read_schedule`` is the one way a schedule file is read (``new --schedule``, ``build`` with a
 ``schedule`` setting): a regular file within ``MAX_SCHEDULE_BYTES``, its format told from its
