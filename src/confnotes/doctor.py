@@ -115,7 +115,19 @@ def _diagram_tools() -> list[Check]:
     ]
 
 
+def _extras() -> list[Check]:
+    """Each optional part of confnotes (``edges.extras``): installed or not, and the line that installs it."""
+    from confnotes.edges.extras import EXTRAS, available
+
+    found = []
+    for extra in EXTRAS:
+        absent = [dist for module, dist in zip(extra.modules, extra.distributions, strict=True) if not available(module)]
+        detail = "installed" if not absent else f"not installed ({', '.join(absent)})"
+        found.append(Check(f"confnotes[{extra.name}]", not absent, detail, extra.gives, f"pip install 'confnotes[{extra.name}]'"))
+    return found
+
+
 def checks(note_text: str | None = None) -> list[Check]:
     """Everything ``doctor`` looks at; with ``note_text``, fonts only for the scripts the note uses."""
     python = Check("Python", sys.version_info >= (3, 11), sys.version.split()[0], "confnotes", required=True)
-    return [python, *_weasyprint(), *_fonts(note_text), *_programs()]
+    return [python, *_extras(), *_weasyprint(), *_fonts(note_text), *_programs()]

@@ -25,17 +25,21 @@ from confnotes.commands import (
 def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]:
     """--to, else the config's [build] formats, else the default; every name checked against the table."""
     from confnotes.build import DEFAULT_FORMATS
+    from confnotes.errors import ErrorKind, NotesError
     from confnotes.render.formats import output_format
 
     if value:
         names = [part.strip() for part in value.split(",") if part.strip()]
     elif configured:
         names = [str(name) for name in configured]
-    else:
-        return DEFAULT_FORMATS
+    else:  # the default: what this install can make, saying what an extra would add
+        left_out = [line for name in DEFAULT_FORMATS if (line := output_format(name).missing())]
+        warn([f"{line} (left out of the default formats)" for line in left_out], "build")
+        return tuple(name for name in DEFAULT_FORMATS if not output_format(name).missing())
     formats = tuple(dict.fromkeys(names))
     for name in formats:
-        output_format(name)
+        if (line := output_format(name).missing()) is not None:
+            raise NotesError(line, kind=ErrorKind.USAGE)
     return formats
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from confnotes.errors import ErrorKind, NotesError
-
 
 @click.command("lsp")
 @click.option(
@@ -20,13 +18,10 @@ def command(_stdio: bool) -> None:
     Exits 0 after the editor's shutdown and exit, 1 on an exit without shutdown or when the editor
     that started it (its processId) is gone.
     """
-    try:
-        import lsprotocol  # noqa: F401
-        import pygls  # noqa: F401
-    except ImportError as exc:
-        raise NotesError(
-            f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'confnotes[lsp]'", kind=ErrorKind.USAGE
-        ) from None
+    from confnotes.edges.extras import require
+
+    require("pygls", "the language server")
+    require("lsprotocol", "the language server")
     from confnotes.lsp.server import main
 
     main()

@@ -18,11 +18,14 @@ def command(directory: str, port: int, host: str, trust_templates: bool, config_
     """Live preview of a folder of notes (``notes`` by default), or of one note (``serve talk.md``:
     its page and its deck): rebuilt on save, open pages reload.
 
-    Serves only its own output folder; Ctrl-C stops it.
+    Serves only its own output folder; Ctrl-C stops it. Needs the 'serve' extra: pip install 'confnotes[serve]'.
     """
     from pathlib import Path
 
+    from confnotes.edges.extras import require
     from confnotes.edges.source import NOTE_SUFFIXES
+
+    require("watchfiles", "serve")
     from confnotes.serve import PreviewServer
 
     target = Path(directory)

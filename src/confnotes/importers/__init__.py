@@ -49,6 +49,10 @@ def _compound_document(data: bytes) -> str:
     .docx in one, and Word 97-2003 its .doc."""
     import io
 
+    from confnotes.edges.extras import available
+
+    if not available("olefile"):  # the 'office' extra tells the two apart; without it, both are named
+        return "an Office compound file: a password-protected Office document or a Word 97-2003 .doc; save it as .docx without a password"
     import olefile
 
     try:

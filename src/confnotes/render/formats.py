@@ -28,6 +28,13 @@ class OutputFormat:
     summary: str
     deck: bool = False  # made from the fitted deck (its slides that do not fit are warned of)
     printed: bool = False  # laid out by WeasyPrint: its module's ``prepare`` makes the HTML, a ``PrintJob``
+    needs: str | None = None  # the module of an extra it needs (``edges.extras``): python-pptx, python-docx
+
+    def missing(self) -> str | None:
+        """One line naming the extra to install when this format's is not installed; None when it is."""
+        from confnotes.edges.extras import missing
+
+        return missing(self.needs, f"render --to {self.name}") if self.needs else None
 
 
 FORMATS: dict[str, OutputFormat] = {
@@ -39,9 +46,9 @@ FORMATS: dict[str, OutputFormat] = {
         OutputFormat("slides-pdf", ".slides.pdf", "Slides PDF", "slides_pdf", True, "the deck as a 16:9 PDF", deck=True, printed=True),
         OutputFormat("handout", ".handout.pdf", "Handout", "handout", True, "slides beside their notes, on paper", deck=True, printed=True),
         OutputFormat("marp", ".marp.md", "Marp", "marp", False, "Marp Markdown", deck=True),
-        OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)", deck=True),
+        OutputFormat("pptx", ".pptx", "PowerPoint", "pptx", True, "PowerPoint, editable (python-pptx)", deck=True, needs="pptx"),
         OutputFormat("outline", ".slides.txt", "Slide outline", "slide_outline", False, "a plain-text plan of the deck", deck=True),
-        OutputFormat("docx", ".docx", "Word", "docx", True, "a Word document in Word's own styles (python-docx)"),
+        OutputFormat("docx", ".docx", "Word", "docx", True, "a Word document in Word's own styles (python-docx)", needs="docx"),
     )
 }
 
@@ -114,8 +121,10 @@ def prepare_note(
         from dataclasses import replace
 
         options = replace(options, output_dir=str(Path(output).resolve().parent))
-    doc, cite_warnings = prepared(doc, base_dir)
     fmt = output_format(to)
+    if (line := fmt.missing()) is not None:
+        raise NotesError(line, kind=ErrorKind.USAGE)
+    doc, cite_warnings = prepared(doc, base_dir)
     if fmt.deck and (options.decks is None or options.decks.doc is not doc):
         from dataclasses import replace
 

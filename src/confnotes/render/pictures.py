@@ -35,9 +35,10 @@ def slide_pictures(
     4 is never held at once (it would be gigabytes)."""
     if not MIN_SCALE <= scale <= MAX_SCALE:
         raise NotesError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g}, not {scale:g}", kind=ErrorKind.USAGE)
-    import pypdfium2
-
+    from confnotes.edges.extras import require
     from confnotes.render.formats import render_note
+
+    pypdfium2 = require("pypdfium2", "render --to png")
 
     data, warnings = render_note(doc, "slides-pdf", options, base_dir)
     pdf = pypdfium2.PdfDocument(bytes(data) if isinstance(data, bytes) else data.encode())

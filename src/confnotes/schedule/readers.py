@@ -346,9 +346,10 @@ def _sessionize(data: dict[str, Any], path: str, track_field: str | None = None)
 
 
 def icalendar(data: bytes, path: str) -> Conference:
-    import icalendar as ical
-
+    from confnotes.edges.extras import require
     from confnotes.schedule.zones import tame
+
+    ical = require("icalendar", "a calendar schedule (.ics)")
 
     text, notices = tame(_text(data, path, "calendar"))  # a zone whose rules are no zone's never reaches the library
     try:
