@@ -58,6 +58,29 @@ def config_option(function: Any) -> Any:
     )(function)
 
 
+def exclude_option(function: Any) -> Any:
+    """``--exclude GLOB``: the one spelling of the option on every command that walks folders."""
+    return click.option(
+        "--exclude", multiple=True, metavar="GLOB", help="Skip paths matching this glob when walking folders (repeatable)."
+    )(function)
+
+
+def trust_templates_option(function: Any) -> Any:
+    """``--trust-templates``: the one spelling on every command that renders with user templates."""
+    return click.option(
+        "--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them)."
+    )(function)
+
+
+def allow_remote_option(function: Any) -> Any:
+    """``--allow-remote``: the one spelling on every command that writes Marp decks."""
+    return click.option(
+        "--allow-remote",
+        is_flag=True,
+        help="Marp: let a deck load web images and emoji images (from a CDN) when opened; by default it loads nothing remote.",
+    )(function)
+
+
 def schedule_options(function: Any) -> Any:
     """How a schedule is read, the one spelling on ``new`` and ``build`` (each over the config's
     ``[build]`` key of the same name; ``schedule.schedule_reading`` decides): the command gets them

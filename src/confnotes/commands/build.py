@@ -12,12 +12,15 @@ import click
 from confnotes.commands import (
     EXIT_FINDINGS,
     EXIT_OK,
+    allow_remote_option,
     complete_format_list,
     complete_theme,
     config_option,
+    exclude_option,
     say,
     schedule_options,
     shown,
+    trust_templates_option,
     warn,
 )
 
@@ -62,7 +65,7 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 @click.option(
     "--theme", default=None, shell_complete=complete_theme, help="Theme for every note (default: each note's config or 'default')."
 )
-@click.option("--exclude", multiple=True, help="Skip paths matching this glob (repeatable).")
+@exclude_option
 @click.option(
     "--schedule",
     default=None,
@@ -76,12 +79,8 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
 )
 @config_option
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but failures.")
-@click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
-@click.option(
-    "--allow-remote",
-    is_flag=True,
-    help="Marp: let the decks load web images and emoji images (from a CDN) when opened; by default they load nothing remote.",
-)
+@trust_templates_option
+@allow_remote_option
 def command(
     directory: str,
     output: str,

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, config_option, configured_excludes, say, shown
+from confnotes.commands import EXIT_ERROR, EXIT_FINDINGS, config_option, configured_excludes, exclude_option, say, shown
 from confnotes.errors import NotesError
 
 
@@ -14,7 +14,7 @@ from confnotes.errors import NotesError
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True, readable=False))
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that would change.")
 @click.option("--diff", is_flag=True, help="Write nothing; print a unified diff of the changes.")
-@click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
+@exclude_option
 @click.option("--force", is_flag=True, help="Rewrite read-only notes too.")
 @config_option
 def command(paths: tuple[str, ...], check: bool, diff: bool, exclude: tuple[str, ...], force: bool, config_file: str | None) -> None:

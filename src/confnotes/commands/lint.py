@@ -15,6 +15,7 @@ from confnotes.commands import (
     config_option,
     configured_excludes,
     csv,
+    exclude_option,
     say,
     shown,
 )
@@ -46,7 +47,7 @@ from confnotes.config.settings import LintTable, choices
     help="Exit 1 when a finding is at least this severe. Default: config or warning.",
 )
 @config_option
-@click.option("--exclude", multiple=True, help="Skip paths matching this glob when walking folders (repeatable).")
+@exclude_option
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule produced.")
 @click.option(
     "-j",

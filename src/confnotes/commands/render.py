@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from confnotes.commands import Choice, complete_theme, config_option, say, shown, warn
+from confnotes.commands import Choice, allow_remote_option, complete_theme, config_option, say, shown, trust_templates_option, warn
 from confnotes.config import Config
 from confnotes.config.settings import SlideSettings, choices, setting_range
 from confnotes.errors import ErrorKind, NotesError
@@ -80,12 +80,8 @@ from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS  # the one t
 )
 @config_option
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
-@click.option("--trust-templates", is_flag=True, help="Run user templates outside Jinja's sandbox (only for templates you wrote).")
-@click.option(
-    "--allow-remote",
-    is_flag=True,
-    help="Marp: let the deck load web images and emoji images (from a CDN) when it is opened; by default it loads nothing remote.",
-)
+@trust_templates_option
+@allow_remote_option
 @click.option(
     "--per-page",
     type=click.IntRange(1, 3),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from confnotes.commands import config_option, say
+from confnotes.commands import config_option, say, trust_templates_option
 from confnotes.errors import ErrorKind, NotesError
 
 
@@ -12,7 +12,7 @@ from confnotes.errors import ErrorKind, NotesError
 @click.argument("directory", metavar="[FOLDER|NOTE]", required=False, default="notes", type=click.Path(readable=False))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; only this machine by default.")
-@click.option("--trust-templates", is_flag=True, help="Run the notes' own templates outside Jinja's sandbox (only if you trust them).")
+@trust_templates_option
 @config_option
 def command(directory: str, port: int, host: str, trust_templates: bool, config_file: str | None) -> None:
     """Live preview of a folder of notes (``notes`` by default), or of one note (``serve talk.md``:
