@@ -65,7 +65,8 @@ lint: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m confnotes.lint.docs > docs/rules.md
-	@echo "docs/rules.md regenerated from the rule catalogue"
+	$(BIN)/python -m confnotes.limits docs/security.md
+	@echo "docs/rules.md regenerated from the rule catalogue, docs/security.md's limits from confnotes.limits"
 
 clean:
 	rm -rf $(VENV) build site .confnotes_cache

@@ -56,6 +56,7 @@ LAYERS: dict[str, int] = {
     "confnotes.cli": 9,
     "confnotes.commands": 9,
     "confnotes.__main__": 9,
+    "confnotes.limits": 9,
 }
 
 

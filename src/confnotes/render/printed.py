@@ -58,7 +58,8 @@ def pdf_limits() -> Limits:
 #: A Word document: python-docx writes a part in about 0.1 ms (40,000 list items in 4.9 s) and
 #: Word opens 30,000 paragraphs (about 1,000 pages) readily; its cells are cheaper than a PDF's
 #: boxes (a table past 20,000 cells is its text in every output).
-WORD = Limits(30_000, 5_000_000, 200_000, "Word document", "holds", "left out")
+WORD_PARTS, WORD_CHARS, WORD_BOXES = 30_000, 5_000_000, 200_000
+WORD = Limits(WORD_PARTS, WORD_CHARS, WORD_BOXES, "Word document", "holds", "left out")
 
 
 @dataclass
