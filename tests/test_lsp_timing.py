@@ -32,7 +32,8 @@ async def test_a_due_analysis_of_a_closed_note_never_reaches_it_reopened(monkeyp
     from lsprotocol import types as lsp
     from pygls.workspace import Workspace
 
-    import confnotes.lsp.server as server
+    import confnotes.lsp.core as server
+    from confnotes.lsp import documents
     from confnotes.lsp.analysis import Analysis
 
     gate, started = threading.Event(), threading.Event()
@@ -60,7 +61,7 @@ async def test_a_due_analysis_of_a_closed_note_never_reaches_it_reopened(monkeyp
         ls.workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=version, text=text))
 
     opened(1, "# old\n")
-    server.did_open(ls, lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# old\n")))
+    documents.did_open(ls, lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# old\n")))
     await asyncio.sleep(0.05)
     version = 1
     while uri not in ls.due:  # a change every 30 ms until a publication falls due
@@ -70,9 +71,9 @@ async def test_a_due_analysis_of_a_closed_note_never_reaches_it_reopened(monkeyp
         await asyncio.sleep(0.03)
     await asyncio.to_thread(started.wait, 5)
     ls.workspace.remove_text_document(uri)
-    server.did_close(ls, lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri)))
+    documents.did_close(ls, lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri)))
     opened(1, "# reopened\n")
-    server.did_open(
+    documents.did_open(
         ls, lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text="# reopened\n"))
     )
     gate.set()
