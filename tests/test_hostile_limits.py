@@ -282,7 +282,8 @@ def test_the_issues_huge_notes_make_bounded_decks(tmp_path, name, to, processes,
 
 
 def test_a_long_code_block_is_cut_in_a_pdf():
-    from confnotes.render.markdown import MAX_PRINTED_CODE_LINES, InlineRenderer
+    from confnotes.render.inline.code import MAX_PRINTED_CODE_LINES
+    from confnotes.render.markdown import InlineRenderer
 
     md = InlineRenderer(printed=True, code_columns=76)
     html = str(md.blocks("```\n" + "".join(f"line {i}\n" for i in range(3 * MAX_PRINTED_CODE_LINES)) + "```\n"))
@@ -334,7 +335,8 @@ def test_an_svg_too_heavy_to_draw_is_its_alt_text_in_a_pdf(tmp_path, bomb, proce
 
 
 def test_the_pages_svg_budget_counts_every_copy():
-    from confnotes.render.markdown import MAX_PRINTED_SVG_ELEMENTS, InlineRenderer
+    from confnotes.render.inline.pictures import MAX_PRINTED_SVG_ELEMENTS
+    from confnotes.render.markdown import InlineRenderer
 
     svg = '<svg xmlns="http://www.w3.org/2000/svg">' + "<rect/>" * (MAX_PRINTED_SVG_ELEMENTS // 3) + "</svg>"
     import base64

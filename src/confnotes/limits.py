@@ -115,7 +115,7 @@ LIMITS: tuple[Limit, ...] = (
         "{lines} lines or {chars} characters a block",
         PRINTED,
         f"{HOSTILE}test_a_long_code_block_is_cut_in_a_pdf`",
-        {"lines": "confnotes.render.markdown.MAX_PRINTED_CODE_LINES", "chars": "confnotes.render.markdown.MAX_PRINTED_CODE_CHARS"},
+        {"lines": "confnotes.render.inline.code.MAX_PRINTED_CODE_LINES", "chars": "confnotes.render.inline.code.MAX_PRINTED_CODE_CHARS"},
     ),
     Limit(
         "SVG elements drawn",
@@ -123,7 +123,7 @@ LIMITS: tuple[Limit, ...] = (
         "declares entities counts as past it)",
         PRINTED,
         f"{HOSTILE}test_an_svg_too_heavy_to_draw_is_its_alt_text_in_a_pdf`",
-        {"n": "confnotes.render.markdown.MAX_PRINTED_SVG_ELEMENTS"},
+        {"n": "confnotes.render.inline.pictures.MAX_PRINTED_SVG_ELEMENTS"},
     ),
     Limit(
         "Notes in a book",
@@ -243,8 +243,8 @@ ELSEWHERE: dict[str, str] = {
     "confnotes.names.MAX_NAME_BYTES": "commands.md, new: file names",
     "confnotes.schedule.notes.MAX_NAME_ROOM": "commands.md, new --schedule: file names",
     "confnotes.render.docx.MAX_PICTURE_INCHES": "a page's width, not a bound on work",
-    "confnotes.render.markdown.MAX_PAGE_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
-    "confnotes.render.markdown.MAX_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
+    "confnotes.render.inline.pictures.MAX_PAGE_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
+    "confnotes.render.inline.pictures.MAX_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
     "confnotes.render.options.MAX_CSS_BYTES": "security.md, What confnotes reads (stylesheets)",
     "confnotes.render.pptx.shapes.MIN_BODY": "a slide's layout, not a bound on work",
     "confnotes.render.deck.MAX_IMAGE_PIXELS": "security.md, Attacks tried (a decompression bomb PNG)",

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from confnotes.model import Document
 from confnotes.render.html import style_safe, theme_css
-from confnotes.render.markdown import InlineRenderer, code_css, theme_inks
+from confnotes.render.inline.code import code_css
+from confnotes.render.markdown import InlineRenderer, theme_inks
 from confnotes.render.options import RenderOptions, user_css
 from confnotes.slides import Deck, Slide, SlideItem, SlideText, slide_words
 from confnotes.slides.fit import code_lines

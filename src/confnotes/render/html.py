@@ -45,7 +45,7 @@ def stylesheet(options: RenderOptions) -> str:
     parts = [theme_css(options)]
     parts.append(read_builtin("note.css", options.templates))
     parts.append(read_builtin("print.css" if options.mode == "pdf" else "screen.css", options.templates))
-    from confnotes.render.markdown import code_css
+    from confnotes.render.inline.code import code_css
 
     parts.append(code_css(options.theme, dark=options.theme == "dark" and options.mode != "pdf"))
     parts.append(user_css(options))

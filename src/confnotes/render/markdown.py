@@ -8,54 +8,34 @@ images become links, so opening the page makes no request.
 
 from __future__ import annotations
 
-import base64
-import mimetypes
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
-from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
 
 from markdown_it.common.utils import escapeHtml
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from confnotes.edges.images import image_warning, locate, shown_source
 from confnotes.model import Block, note_text
-from confnotes.model.values import Callout, Diagram
+from confnotes.model.values import Callout
 from confnotes.parse.recover import split_label
+from confnotes.render.inline.blocks import BlockRules
+from confnotes.render.inline.code import CodeRules
+from confnotes.render.inline.formulas import FormulaRules
+from confnotes.render.inline.links import safe_link
+from confnotes.render.inline.notes import NoteRules
+from confnotes.render.inline.pictures import PictureRules
+from confnotes.render.inline.slides import SlideRules
 
-_SAFE_SCHEMES = {"http", "https", "mailto", "tel", ""}
-_DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
-#: Images embedded in one page or deck, in all (each embedding counts).
-MAX_PAGE_IMAGE_BYTES = 24 * 1024 * 1024
-MAX_IMAGE_BYTES = 8 * 1024 * 1024
-_SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b.*?(</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
-_COMMENT = re.compile(r"<!--.*?(-->|$)", re.DOTALL)
-_TAG = re.compile(r"</?[A-Za-z][^>]*>|<[!?][^>]*>")
 #: What markdown-it (or linkify) could turn into more than text: markup and escapes, entities (``&`` before
 #: ``#`` or a letter; a lone ``&`` is escaped alike), HTML, line breaks, and anything that may start a link
 #: (``x.tld``, ``://``, ``//``, ``x@`` of an address; ``@scale`` alone is no address), and emoji
 #: shortcodes (``:rocket:``). Most titles and items have none, and are escaped directly instead of
 #: parsed (the same HTML, byte for byte).
 _MAY_BE_MARKUP = re.compile(r"[\\`*_\[\]!<>~\n\r\x00]|&[#\w]|\S@|\.\w|:/|//|^\s|\s$|\$[^ \t]|:[\w+-]+:")
-#: Blocks up to this many lines are kept on one page in PDFs; longer ones may break across pages.
-KEEP_LINES = 12
-#: A code block printed in a PDF: its first lines, up to this many lines and characters (WeasyPrint
-#: took 164 s and 1.9 GB to print 20,000 lines); the rest is named on a last line and in a warning.
-MAX_PRINTED_CODE_LINES = 500
-MAX_PRINTED_CODE_CHARS = 40_000
 #: Cells of one table a page or PDF lays out; a bigger table is shown as its text (markdown-it
 #: made 678 MB of tokens for a 300 × 2,000 table, and no reader reads one as a table).
 MAX_PAGE_TABLE_CELLS = 20_000
-#: SVG elements a PDF draws, in all of a page's SVG images (each embedding counts): WeasyPrint took
-#: 63 s and 824 MB for one 200,000-element SVG. An SVG past the budget is shown as its alt text.
-MAX_PRINTED_SVG_ELEMENTS = 20_000
-_PARAGRAPH_BREAK = re.compile(r"</p>\s*<p\b[^>]*>")
-_PARAGRAPH_EDGE = re.compile(r"\A<p\b[^>]*>|</p>\Z")
-#: The size (px) formulas are drawn at for print; the page scales them to the text's size (em).
-MATH_PX = 20
 
 
 #: Ink on a light ground and on a dark one where a theme names none (deck.css's dark slides).
@@ -89,18 +69,8 @@ def theme_inks(css: str) -> Inks:
     return Inks(light, dark, bool(found) and not is_dark(found[0]))
 
 
-def _scheme(url: str) -> str:
-    cleaned = re.sub(r"[\x00-\x20]", "", url).lower()
-    match = re.match(r"^([a-z][a-z0-9+.-]*):", cleaned)
-    return match.group(1) if match else ""
-
-
-def safe_link(url: str) -> bool:
-    return _scheme(url) in _SAFE_SCHEMES
-
-
 @dataclass
-class InlineRenderer:
+class InlineRenderer(PictureRules, NoteRules, CodeRules, FormulaRules, SlideRules, BlockRules):
     """Renders one document's Markdown fragments; collects warnings (missing images, dropped links)."""
 
     base_dir: Path | None = None
@@ -170,120 +140,6 @@ class InlineRenderer:
         dropped = self._dropped.pop() if self._dropped else False
         return "" if dropped else renderer.renderToken(tokens, idx, options, env)
 
-    def _image(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
-        token = tokens[idx]
-        src = token.attrGet("src") or ""
-        alt = renderer.renderInlineAsText(token.children or [], options, env)
-        title = token.attrGet("title")
-        title_attr = f' title="{escape(title)}"' if title else ""
-        if _DATA_IMAGE.match(src):
-            if self.printed and src[:19].lower() == "data:image/svg+xml;" and not self._svg_fits(src, _data_bytes(src)):
-                return f'<span class="missing-image">{escape(alt)}</span>'
-            return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
-        scheme = _scheme(src)
-        if scheme in ("http", "https"):  # nothing is fetched: a placeholder that links to the image
-            return f'<a class="remote-image" href="{escape(src)}" title="Image (not embedded): {escape(src)}">{escape(alt or src)}</a>'
-        if scheme:
-            self.warnings.append(image_warning(src, self.base_dir) or f"image {shown_source(src)} not embedded")
-            return f'<span class="missing-image">{escape(alt)}</span>'
-        data_uri = self._embed(src)
-        if data_uri == "":  # over the page's budget: linked beside the page instead
-            return f'<img src="{escape(src)}" alt="{escape(alt)}"{title_attr}>'
-        if data_uri is None:
-            return f'<span class="missing-image" title="{escape(src)}">{escape(alt or src)}</span>'
-        return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
-
-    def _embed(self, src: str) -> str | None:
-        target, problem = locate(src, self.base_dir if self.embed_images else None)
-        if target is None:
-            self.warnings.append(problem or f"image {src!r} not embedded")
-            return None
-        if target.stat().st_size > MAX_IMAGE_BYTES:
-            self.warnings.append(f"image {src!r} is larger than 8 MB; not embedded")
-            return None
-        mime = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        if not mime.startswith("image/"):
-            self.warnings.append(f"{src!r} is not an image")
-            return None
-        size = target.stat().st_size
-        if self._embedded_bytes + size > MAX_PAGE_IMAGE_BYTES:
-            # every embedding counts, so a note that shows one big image many times cannot blow up the page
-            self.warnings.append(f"image {src!r} linked, not embedded: the page's images passed {MAX_PAGE_IMAGE_BYTES >> 20} MB")
-            return ""
-        if self.printed and mime == "image/svg+xml" and not self._svg_fits(src, target.read_bytes()):
-            return None
-        self._embedded_bytes += size
-        if target not in self._embedded:
-            self._embedded[target] = f"data:{mime};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
-        return self._embedded[target]
-
-    def _svg_fits(self, src: str, data: bytes) -> bool:
-        """Whether the SVG ``data`` fits what is left of the page's budget of drawn SVG elements
-        (``render.svg``); a warning when it does not."""
-        from confnotes.render.svg import drawn_elements
-
-        left = MAX_PRINTED_SVG_ELEMENTS - self._svg_elements
-        count = drawn_elements(data, left)
-        if count > left:
-            self.warnings.append(
-                f"image {shown_source(src)} not drawn in the PDF: its SVG would draw more than {left:,} elements "
-                f"(a PDF draws at most {MAX_PRINTED_SVG_ELEMENTS:,}, all its SVGs together); its alt text is shown"
-            )
-            return False
-        self._svg_elements += count
-        return True
-
-    # public API ----------------------------------------------------------------
-    def load_references(self, blocks: list[Block]) -> None:
-        """Link reference definitions apply to the whole note, so collect them once."""
-        env: dict[str, Any] = {}
-        for block in blocks:
-            self.md.parse(block.text, env)
-        self.references = env.get("references", {})
-
-    def load_footnotes(self, footnotes: Any, where: str) -> None:
-        """The note's footnotes (``confnotes.markup.footnotes.footnotes_of``), shown ``where`` (see the field)."""
-        self.footnotes = footnotes
-        self.footnotes_at = where
-
-    def _env(self) -> dict[str, Any]:
-        if self.footnotes:
-            refs = {":" + label: -1 for label in self.footnotes.numbers}
-            return {"references": dict(self.references), "footnotes": {"refs": refs, "list": {}}}
-        return {"references": dict(self.references)}
-
-    def footnote_html(self, text: str, inline: bool = False) -> Markup:
-        """A footnote's text as HTML; a lone paragraph without its ``<p>`` (it stands in small print).
-        ``inline``: paragraphs as lines of one inline box (a page-bottom footnote is a ``<span>``)."""
-        html = str(self.blocks(text)).strip()
-        if inline or html.count("<p") == 1:
-            html = _PARAGRAPH_BREAK.sub("<br>", html)
-            html = _PARAGRAPH_EDGE.sub("", html)
-        return Markup(html)
-
-    def _footnote_ref(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        label = str(tokens[idx].meta.get("label", ""))
-        number = self.footnotes.numbers.get(label) if self.footnotes else None
-        if number is None:
-            return str(escape(f"[^{label}]"))
-        if self.footnotes_at == "page" and number in self._called:  # cited again: its number, one note
-            return f'<sup class="footnote-ref">{number}</sup>'
-        if self.footnotes_at == "page":
-            # WeasyPrint floats the text to the foot of the page and numbers the call and the note;
-            # a footnote citing another shows that one's number (a footnote in a footnote cannot float)
-            self._called.add(number)
-            self.footnotes_at = "slide"
-            try:
-                text = self.footnote_html(self.footnotes.texts[label], inline=True)
-            finally:
-                self.footnotes_at = "page"
-            return f'<span class="footnote">{text}</span>'
-        if self.footnotes_at == "slide":
-            return f'<sup class="footnote-ref">{number}</sup>'
-        anchor = "" if number in self._called else f' id="fnref-{number}"'  # the first call is where its note links back to
-        self._called.add(number)
-        return f'<sup class="footnote-ref"><a href="#fn-{number}"{anchor} role="doc-noteref">{number}</a></sup>'
-
     @staticmethod
     def direction(text: str) -> str:
         """``rtl`` for text whose first strong letter is Hebrew or Arabic, else ``auto``."""
@@ -339,27 +195,6 @@ class InlineRenderer:
         if entry.kind == "quote" and type(entry.value) is Callout:
             return self.callout(entry.value, entry.text)
         return self.blocks(entry.text)
-
-    def callout(self, found: Callout, text: str) -> Markup:
-        """A callout quote (its source ``text``) as a box in its kind's colour under its title; a
-        foldable one (``-``, ``+``) a ``<details>`` on screen (a printed page and a slide show it open)."""
-        return Markup(self.md.render(text, {**self._env(), "callout": found}))
-
-    def div(self, block: Block) -> Markup:
-        """A fenced div's fence as the page's tag: ``columns`` a responsive grid of its columns (a
-        column's ``width="40%"`` its share), ``incremental`` a plain group (the page shows it all)."""
-        if block.info == "end":
-            return Markup("</div>")
-        if block.info == "column":
-            from confnotes.parse.divs import width
-
-            share = width(block.text)
-            return Markup(f'<div class="column" style="flex: {share * 100:.0f} 1 0">' if share else '<div class="column">')
-        found = block.value
-        if type(found) is Callout:  # Quarto's ::: {.callout-note title="…"}
-            title = f'<p class="callout-title">{self.inline(found.title)}</p>'
-            return Markup(f'<div class="callout callout-{found.kind}" role="note">{title}')
-        return Markup(f'<div class="{escape(block.info)}">')
 
     def plain(self, text: str, urls: bool = False) -> str:
         """Inline Markdown as plain text (PDF metadata, ``<title>``, PPTX); with ``urls``, link and
@@ -436,277 +271,10 @@ class InlineRenderer:
                     links.pop()
         return runs
 
-    def _math_run(
-        self, tex: str, display: bool, styles: list[str], href: str | None, source: bool = False
-    ) -> tuple[str, frozenset[str], str | None]:
-        """A formula in a run of text: as Unicode text (PPTX), or its TeX with ``source`` (Word);
-        TeX a typesetter cannot read as code, with the warning every output gives."""
-        from confnotes.markup.math import MathError, linear, mathml
-
-        try:
-            mathml(tex, display)
-        except MathError as exc:
-            fence = "$$" if display else "$"
-            self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
-            return (fence + tex + fence, frozenset([*styles, "code"]), href)
-        if source:
-            return (tex, frozenset([*styles, "math", *(["display"] if display else [])]), href)
-        return (linear(tex), frozenset([*styles, "math"]), href)
-
-    def slide_code(self, entry: Any) -> Markup:
-        """A code block on a slide (a ``SlideText``): highlighted (Pygments), at the fit engine's
-        size; a long line wraps by CSS alone (``white-space: pre-wrap``, the fit engine measures it
-        wrapped), so a copied command stays one line."""
-        from confnotes.slides.fit import code_lines
-
-        info = entry.info
-        label = f' data-lang="{escape(info)}"' if info else ""
-        html = _code_lines_html(code_lines(entry), info, None, entry.whole, entry.first)
-        return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
-
-    def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is
-        not lost. A diagram's fence (mermaid, dot) is drawn where its tool is installed."""
-        info = tokens[idx].info.strip().split(" ", 1)[0] if tokens[idx].info else ""
-        if info:
-            from confnotes.markup.diagrams import language
-
-            if language(info) is not None and (drawn := self.diagram(info, tokens[idx].content, warn=True)) is not None:
-                return drawn
-        html = self._code_html(tokens[idx].content, info)
-        if not info:
-            return html
-        return '<div class="code-block"><span class="code-lang">' + str(escape(info)) + "</span>" + html + "</div>"
-
-    def _math(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        token = tokens[idx]
-        display = token.type != "math_inline"
-        html = self.math(token.content.strip(), display)
-        return f'<div class="math-display">{html}</div>\n' if token.type == "math_block" else html
-
-    def math(self, tex: str, display: bool) -> str:
-        """A formula as HTML: MathML for a browser, SVG for print (``render.math``); TeX a
-        typesetter cannot read is shown as code, with a warning."""
-        from confnotes.markup.math import MathError, mathml, svg
-
-        try:
-            if not self.printed:
-                return mathml(tex, display)
-            drawn = svg(tex, display, MATH_PX)
-        except MathError as exc:
-            fence = "$$" if display else "$"
-            self.warnings.append(f"math not typeset ({exc}); shown as TeX: {fence}{tex[:60]}{fence}")
-            return f'<code class="math-error" title="{escape(str(exc))}">{escape(fence + tex + fence)}</code>'
-        em = 1 / MATH_PX
-        body = drawn.svg.replace('"currentColor"', f'"{self.ink}"')
-        size = f"width:{drawn.width * em:.3f}em;height:{drawn.height * em:.3f}em;vertical-align:{-drawn.depth * em:.3f}em"
-        body = re.sub(r'^<svg ([^>]*?)width="[^"]*" height="[^"]*"', rf'<svg \1style="{size}"', body, count=1)
-        body = body.replace("<svg ", f'<svg role="img" aria-label="{escape(tex)}" ', 1)
-        return f'<span class="math">{body}</span>'
-
-    def diagram(self, info: str, source: str, warn: bool = True) -> str | None:
-        """A diagram's drawing as an image (``confnotes.markup.diagrams``: SVG, cached), or None when it is
-        not drawn here, with one warning a diagram saying why (the code is shown instead)."""
-        from confnotes.markup.diagrams import diagram_name, draw, language, shown_as_code
-
-        tool = language(info)
-        if tool is None:
-            return None
-        drawn = draw(tool, source, self.ink if self.dark else None)
-        if drawn.svg is None:
-            if warn:
-                self.warnings.append(shown_as_code(tool, source, drawn.problem))
-            return None
-        data = drawn.svg.encode("utf-8")
-        if self.printed and not self._svg_fits(f"{tool} diagram", data):
-            return None
-        alt = diagram_name(tool)
-        uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
-        return f'<figure class="diagram diagram-{tool}"><img src="{uri}" alt="{alt}"></figure>\n'
-
     @property
     def ink(self) -> str:
         """The colour of what is drawn on the current ground."""
         return self.inks.dark if self.dark else self.inks.light
-
-    def ground(self, slide: Any, deck: bool) -> str:
-        """Draw the slide's entries for its ground (called by the slide templates before them): dark
-        on a dark slide, and on every slide of a dark theme's deck (``deck``; a handout prints in the
-        light palette). Returns nothing to show."""
-        self.dark = slide.dark_ground or (deck and self.inks.dark_screen)
-        return ""
-
-    def slide_classes(self, slide: Any) -> Markup:
-        """The classes a slide's directives add (``<!-- slide class: … -->``), and ``on-dark`` on a dark
-        background colour, each after a space; names were checked when read (``parse.directives``)."""
-        from confnotes.slides.directives import is_dark
-
-        names = [*slide.classes, *(["on-dark"] if is_dark(slide.background) else []), *([f"layout-{slide.layout}"] if slide.layout else [])]
-        return Markup("".join(f" {escape(name)}" for name in names))
-
-    def slide_table(self, entry: Any, scale: float, box_w: float) -> Markup:
-        """A slide's table with its columns' widths (``slides.fit.table_widths``), the widths the
-        fit engine measured its rows by: a column gets room for its longest word before any shares."""
-        from confnotes.slides.fit import table_widths
-        from confnotes.slides.geometry import sizes
-
-        widths = table_widths(entry.table, sizes(scale)["table"], box_w)
-        cols = "".join(f'<col style="width: {100 * width / sum(widths):.2f}%">' for width in widths)
-        html = str(self.blocks(entry.text))
-        at = html.find("<table")
-        end = html.find(">", at) + 1 if at >= 0 else -1
-        return Markup(html[:end] + f"<colgroup>{cols}</colgroup>" + html[end:]) if end > 0 else Markup(html)
-
-    def column_px(self, slide: Any, share: float) -> float:
-        """The width in px of a slide's column of ``share`` (``slides.layouts``): what its code wraps at."""
-        from confnotes.slides.layouts import column_widths, text_width
-
-        if slide.grid is not None and share < 1.0:
-            return column_widths(len(slide.grid.widths), (share,))[0]
-        return text_width(slide)
-
-    def slide_style(self, slide: Any) -> Markup:
-        """A slide's background (``<!-- slide background: … -->``) as its ``style``: a colour, or an
-        image below the note's folder, embedded as the page's images are."""
-        if not slide.background:
-            return Markup("")
-        from confnotes.slides.directives import is_colour
-
-        if is_colour(slide.background):
-            return Markup(f' style="background: {escape(slide.background)}"')
-        uri = self._embed(slide.background)
-        if not uri:
-            return Markup("")
-        # under a veil of the paper's colour (a theme's --veil: dark under a dark theme's light
-        # text): the slide's text stays legible on any picture
-        tint = "var(--veil, rgba(255, 255, 255, .78))"
-        veil = f"linear-gradient({tint}, {tint})"
-        return Markup(f' style="background: {veil}, url(&quot;{escape(uri)}&quot;) center / cover no-repeat"')
-
-    def slide_diagram(self, entry: Any) -> Markup:
-        """A diagram block on a slide: drawn, or as code when it cannot be."""
-        value = entry.value
-        drawn = self.diagram(entry.info, value.source) if type(value) is Diagram else None
-        return Markup(drawn) if drawn is not None else self.slide_code(entry)
-
-    def _html(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        """Raw HTML as written if the config allows it; otherwise its text without its tags (a
-        ``<span style=…>?</span>`` prints ``?``), and nothing of comments, scripts and styles."""
-        content = tokens[idx].content
-        if self.allow_html:
-            return str(content)
-        text = _SCRIPT_OR_STYLE.sub("", content)
-        text = _COMMENT.sub("", text)
-        text = _TAG.sub("", text)
-        return str(escape(html_unescape(text)))
-
-    def _callouts(self, state: Any) -> None:
-        """A markdown-it core rule: the quote of a block ``parse`` read as a callout (``callout`` in
-        the render's env) becomes its box, its first line's rest (or its type) the title; a foldable
-        one (``-``, ``+``) a ``<details>`` on screen (a printed page shows it open)."""
-        found_callout = state.env.get("callout")
-        if found_callout is None:
-            return
-        tokens, opened = state.tokens, list[str | None]()
-        index = 0
-        while index < len(tokens):
-            token = tokens[index]
-            if token.type == "blockquote_close":
-                tag = opened.pop() if opened else None
-                token.tag = tag or token.tag
-            elif token.type == "blockquote_open":
-                found = None
-                first = index + 2 < len(tokens) and tokens[index + 1].type == "paragraph_open" and tokens[index + 2].type == "inline"
-                if not opened and first:
-                    found, found_callout = found_callout, None  # the block's own quote, not one inside it
-                if found is None:
-                    opened.append(None)
-                else:
-                    opened.append(self._open_callout(state, index, found))
-            index += 1
-
-    def _open_callout(self, state: Any, index: int, found: Any) -> str:
-        """Turns the quote at ``index`` into ``found``'s box: its tag, its title, its body's first
-        paragraph without the marker line; returns the tag (the quote's close takes it too)."""
-        from markdown_it.token import Token
-
-        tokens = state.tokens
-        fold = bool(found.fold) and self.foldable and not self.printed
-        tag = "details" if fold else "div"
-        opener = tokens[index]
-        opener.tag = tag
-        opener.attrs = {"class": f"callout callout-{found.kind}"}
-        if fold and found.fold == "+":
-            opener.attrs["open"] = ""
-        if not fold:
-            opener.attrs["role"] = "note"
-        inline = tokens[index + 2]
-        children = list(inline.children or [])
-        cut = next((n for n, child in enumerate(children) if child.type in ("softbreak", "hardbreak")), len(children))
-        title = Token("inline", "", 0, content=found.title, children=self.md.parseInline(found.title, self._env())[0].children)
-        heading = [
-            Token("callout_title_open", "summary" if fold else "p", 1, attrs={"class": "callout-title"}),
-            title,
-            Token("callout_title_close", "summary" if fold else "p", -1),
-        ]
-        rest = children[cut + 1 :]
-        if rest:
-            inline.children = rest
-            inline.content = inline.content.split("\n", 1)[1] if "\n" in inline.content else ""
-            tokens[index + 1 : index + 1] = heading
-        else:  # the marker line was all of the first paragraph
-            tokens[index + 1 : index + 4] = heading
-        return tag
-
-    def _small_block(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
-        """A short table or quote is kept on one page; a long one may break (print.css ``.keep``)."""
-        token = tokens[idx]
-        if token.map and token.map[1] - token.map[0] <= KEEP_LINES:
-            token.attrJoin("class", "keep")
-        return str(renderer.renderToken(tokens, idx, options, env))
-
-    def _table_open(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
-        """A table in a box of its own, which scrolls sideways on a narrow screen instead of the page
-        (note.css ``.table-scroll``; a keyboard can scroll it too)."""
-        return '<div class="table-scroll" tabindex="0">' + self._small_block(renderer, tokens, idx, options, env)
-
-    def _table_close(self, renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
-        return str(renderer.renderToken(tokens, idx, options, env)) + "</div>\n"
-
-    def _code_block(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
-        return self._code_html(tokens[idx].content, "")
-
-    def _code_html(self, code: str, language: str) -> str:
-        """``<pre class="highlight">`` of ``code``; with ``code_columns``, long lines wrap at a space
-        behind a continuation mark (``↪``, drawn by CSS so copied code stays code)."""
-        lines = [line.expandtabs(4) for line in code.removesuffix("\n").split("\n")]
-        if self.printed:
-            lines = self._printed_lines(lines)
-        label = f' class="language-{escape(language)}"' if language else ""
-        keep = " keep" if len(lines) <= KEEP_LINES else ""
-        return (
-            f'<pre class="highlight{keep}"><code' + label + ">" + _code_lines_html(lines, language, self.code_columns) + "</code></pre>\n"
-        )
-
-    def _printed_lines(self, lines: list[str]) -> list[str]:
-        """A code block's first lines, within ``MAX_PRINTED_CODE_LINES`` and ``MAX_PRINTED_CODE_CHARS``,
-        and a last line (and a warning) saying how many more there are."""
-        kept = 0
-        size = 0
-        for line in lines[:MAX_PRINTED_CODE_LINES]:
-            size += len(line) + 1
-            if size > MAX_PRINTED_CODE_CHARS:
-                break
-            kept += 1
-        if kept == len(lines):
-            return lines
-        shown = lines[:kept] or [lines[0][:MAX_PRINTED_CODE_CHARS] + " ⋯"]  # one line longer than the whole budget
-        left = len(lines) - len(shown)
-        self.warnings.append(
-            f"code block cut to its first {len(shown):,} lines in the PDF ({left:,} more; the limit is "
-            f"{MAX_PRINTED_CODE_LINES:,} lines or {MAX_PRINTED_CODE_CHARS:,} characters a printed block)"
-        )
-        return [*shown, f"⋯ {left:,} more lines not printed"]
 
 
 def table_cells(text: str) -> int:
@@ -715,108 +283,6 @@ def table_cells(text: str) -> int:
     header, _, _ = text.partition("\n")
     columns = header.strip().strip("|").count("|") + 1
     return columns * (text.count("\n") + 1)
-
-
-def _data_bytes(src: str) -> bytes:
-    """The bytes a ``data:`` URL holds (base64 or percent-encoded); empty when they cannot be read."""
-    import binascii
-    from urllib.parse import unquote_to_bytes
-
-    head, _, payload = src.partition(",")
-    try:
-        return base64.b64decode(payload) if head.lower().endswith(";base64") else unquote_to_bytes(payload)
-    except (binascii.Error, ValueError):
-        return b""
-
-
-def highlighted_lines(lines: list[str], language: str, whole: str = "", first: int = 0) -> list[list[tuple[str, str]]]:
-    """``lines`` of code as ``(css class, text)`` spans per line (Pygments; plain text if the
-    language is unknown). A part of a split block (``whole``, from its line ``first``) is cut from
-    the whole block's highlighting, so it is coloured as the whole is, not as code of its own."""
-    spans = _highlighted(whole, language)[first : first + len(lines)] if whole else _highlighted("\n".join(lines), language)
-    return spans + [[] for _ in range(len(lines) - len(spans))]
-
-
-@lru_cache(maxsize=32)  # the parts of one split block share their whole block's highlighting
-def _highlighted(code: str, language: str) -> list[list[tuple[str, str]]]:
-    from pygments.lexers import TextLexer, get_lexer_by_name
-    from pygments.token import STANDARD_TYPES
-    from pygments.util import ClassNotFound
-
-    try:
-        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False) if language else TextLexer()
-    except ClassNotFound:
-        lexer = TextLexer()
-    out: list[list[tuple[str, str]]] = [[]]
-    for kind, value in lexer.get_tokens(code):
-        css = ""
-        while kind is not None and not (css := STANDARD_TYPES.get(kind, "")):
-            kind = kind.parent
-        css = "" if css == "err" else css  # what a lexer cannot read is shown plain, not boxed in red
-        for index, part in enumerate(value.split("\n")):
-            if index:
-                out.append([])
-            if not part:
-                continue
-            if out[-1] and out[-1][-1][0] == css:  # one span for a run of one kind
-                out[-1][-1] = (css, out[-1][-1][1] + part)
-            else:
-                out[-1].append((css, part))
-    count = code.count("\n") + 1
-    return out[:count] + [[] for _ in range(count - len(out))]
-
-
-def wrapped_highlighted(
-    lines: list[str], info: str, columns: int | None, whole: str = "", first: int = 0
-) -> Iterator[tuple[bool, list[tuple[str, str]]]]:
-    """Code as it is shown: ``(continued, spans)`` per shown line — highlighted (``highlighted_lines``),
-    lines longer than ``columns`` wrapped where the fit engine wraps them (``fit.wrapped_code``);
-    ``columns`` None: never wrapped. Every renderer of code (pages, PDFs, decks, PPTX) draws these."""
-    from confnotes.slides.fit import wrapped_code
-
-    for spans in highlighted_lines(lines, info.split(" ", 1)[0] if info else "", whole, first):
-        text = "".join(piece for _, piece in spans)
-        if columns is None:
-            yield False, spans
-            continue
-        position = 0
-        for piece, continued in wrapped_code([text], columns):
-            yield continued, _slice(spans, position, position + len(piece))
-            position += len(piece)
-
-
-def _slice(spans: list[tuple[str, str]], start: int, stop: int) -> list[tuple[str, str]]:
-    """The spans covering characters ``[start, stop)`` of a highlighted line."""
-    out: list[tuple[str, str]] = []
-    position = 0
-    for css, text in spans:
-        end = position + len(text)
-        lo, hi = max(start, position), min(stop, end)
-        if lo < hi:
-            out.append((css, text[lo - position : hi - position]))
-        position = end
-    return out
-
-
-def _code_lines_html(lines: list[str], info: str, columns: int | None, whole: str = "", first: int = 0) -> str:
-    """The shown lines of a code block as HTML; a continuation starts with a mark CSS draws."""
-    out = []
-    for continued, spans in wrapped_highlighted(lines, info, columns, whole, first):
-        html = "".join(f'<span class="{css}">{escape(text)}</span>' if css else str(escape(text)) for css, text in spans)
-        out.append(('<span class="wrap" aria-hidden="true"></span>' if continued else "") + html)
-    return "\n".join(out)
-
-
-def code_css(theme: str, dark: bool | None = None) -> str:
-    """Pygments colours for code, matched to the theme: a dark palette for dark themes (``dark``
-    overrides: documents print the dark theme in its light palette)."""
-    from pygments.formatters import HtmlFormatter
-
-    dark = theme == "dark" if dark is None else dark
-    style = "monokai" if dark else "default"
-    background = "#272822" if dark else "#f4f4f6"
-    rules = str(HtmlFormatter(style=style).get_style_defs(".highlight"))  # type: ignore[no-untyped-call]
-    return rules + f"\n.text-code .highlight {{ background: {background}; }}"
 
 
 _STRONG = re.compile(

@@ -343,7 +343,7 @@ _INLINE_LINK = re.compile(
 def unsafe_hrefs(text: str) -> list[str]:
     """The link targets in ``text`` Marp would make clickable whose scheme confnotes does not link
     (``smb:``, ``file:``, ``ftp:``…): what markdown-it, which Marp parses with, finds, linkify too."""
-    from confnotes.render.markdown import safe_link
+    from confnotes.render.inline.links import safe_link
 
     found: list[str] = []
     for token in _marp_parser().parse(text):
@@ -357,7 +357,7 @@ def unsafe_hrefs(text: str) -> list[str]:
 def safe_links(text: str, warnings: list[str]) -> str:
     """``text`` with each link to an unsafe scheme written as its words, as the page drops it:
     ``[share](smb://host/x)`` becomes ``share``; an autolink or a bare address, its address as text."""
-    from confnotes.render.markdown import safe_link
+    from confnotes.render.inline.links import safe_link
 
     unsafe = unsafe_hrefs(text) if ":" in text else []  # a scheme needs its colon
     if not unsafe:

@@ -82,7 +82,7 @@ def _bounded_resource(target: Path) -> tuple[bytes, str]:
     import mimetypes
 
     from confnotes.edges.source import read_bytes
-    from confnotes.render.markdown import MAX_PAGE_IMAGE_BYTES
+    from confnotes.render.inline.pictures import MAX_PAGE_IMAGE_BYTES
 
     data = read_bytes(str(target), "picture or stylesheet", MAX_PAGE_IMAGE_BYTES)
     return data, mimetypes.guess_type(target.name)[0] or "application/octet-stream"

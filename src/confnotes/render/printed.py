@@ -101,7 +101,7 @@ def boxes(block: Block) -> int:
 
 
 def _cost(kind: str, text: str, info: str) -> int:
-    from confnotes.render.markdown import MAX_PRINTED_CODE_CHARS
+    from confnotes.render.inline.code import MAX_PRINTED_CODE_CHARS
 
     if kind == "code":
         text = text[:MAX_PRINTED_CODE_CHARS]  # what a PDF prints of a block at most

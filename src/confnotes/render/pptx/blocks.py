@@ -284,7 +284,7 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     from pptx.dml.color import RGBColor
     from pptx.util import Emu
 
-    from confnotes.render.markdown import wrapped_highlighted
+    from confnotes.render.inline.code import wrapped_highlighted
 
     size = max(CODE_MIN, CODE[0] * scale)
     left, top, width, height = box
