@@ -111,3 +111,24 @@ def test_every_rule_module_is_a_rule():
             assert callable(getattr(rule, name, None)), f"{entry.id} has no {name}"
         if not entry.project:
             assert len(inspect.signature(rule.check).parameters) == 2, entry.id
+
+
+def test_the_leftovers_stay_gone():
+    """Rule helpers that only renamed a context's fields, a ``Fix.safe`` nobody read, ``[lint]`` as an
+    untyped dict: each was a second name for one thing."""
+    from confnotes.config import Config
+    from confnotes.config.settings import LintConfig
+    from confnotes.lint.rules import _util
+    from confnotes.lint.types import Fix
+
+    assert not {"sections", "items", "sibling_groups"} & set(vars(_util))
+    assert "safe" not in Fix._fields
+    assert Config().lint == LintConfig()
+
+
+def test_a_manifest_entry_is_typed_as_its_check_reads_it():
+    from typing import get_type_hints
+
+    from confnotes.build.manifest import _ENTRY_FIELDS, ManifestEntry
+
+    assert set(get_type_hints(ManifestEntry)) == set(_ENTRY_FIELDS) | {"search", "schedule", "talk"}

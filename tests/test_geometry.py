@@ -84,3 +84,25 @@ def test_kicker_divider_and_quote():
     assert declaration(".kicker", "margin") == f"0 0 {px(after)}"
     assert declaration(".kind-divider .slide-title", "font-size") == px(g.DIVIDER_TITLE)
     assert declaration(".text blockquote", "padding-left") == px(g.QUOTE_INDENT)
+
+
+def test_the_layouts_read_their_sizes_from_the_geometry_the_stylesheet_states():
+    """The layouts' sizes were constants of ``slides.layouts`` and PPTX's shapes; they are
+    ``slides.geometry``'s now, and the stylesheet says the same."""
+    assert declaration(".slide-columns", "gap") == px(g.COLUMN_GAP)
+    size, height = g.QUOTE
+    quote = ".layout-quote .text-quote blockquote"
+    assert declaration(quote, "font-size") == f"calc({px(size)} * var(--fit))" and declaration(quote, "line-height") == f"{height:g}"
+    assert declaration(quote, "padding") == f"0 {px(g.LAID_QUOTE_INDENT)}"
+    size, height = g.BIG
+    assert declaration(".text.big, .items li.big", "font-size") == f"calc({px(size)} * var(--fit))"
+    assert declaration(".text.big, .items li.big", "line-height") == f"{height:g}"
+
+
+def test_no_module_but_geometry_states_a_layout_size():
+    import confnotes.render.pptx.shapes as shapes
+    import confnotes.slides.layouts as layouts
+
+    for name in ("COLUMN_GAP", "PICTURE_SHARE", "BAND_ROOM", "QUOTE", "BIG", "LAYOUT_TITLE"):
+        assert getattr(layouts, name) is getattr(g, name)  # imported, not restated
+    assert (shapes.TOP, shapes.BOTTOM) == (g.PPTX_TOP, g.PPTX_BOTTOM) and getattr(shapes, "MIN_BODY", g.MIN_BODY) is g.MIN_BODY

@@ -430,7 +430,7 @@ def test_pptx_sets_the_figure_large_and_the_section_dark_as_the_decks_do(cli, tm
     from pptx import Presentation
     from pptx.util import Pt
 
-    from confnotes.slides.layouts import BIG
+    from confnotes.slides.geometry import BIG
 
     note = tmp_path / "figures.md"
     note.write_text(FIGURES, encoding="utf-8")
@@ -463,7 +463,7 @@ def test_marp_cli_sets_the_quote_and_the_figure_at_the_layouts_sizes(cli, tmp_pa
     """In Marp, as in the decks: the quote's words (a paragraph in the blockquote) at the quote's
     size, the big number (a paragraph, or a list's first item) at the figure's, the line under it
     at the slide's own item size."""
-    from confnotes.slides.layouts import BIG, QUOTE
+    from confnotes.slides.geometry import BIG, QUOTE
 
     marp = require_marp()
     note = tmp_path / "figures.md"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from confnotes.config.settings import FmtSettings
+from confnotes.config.settings import FmtSettings, LintConfig
 from confnotes.edges.source import decode
 from confnotes.errors import NotesError
 from confnotes.fmt import format_markdown, outline_signature
@@ -24,7 +24,7 @@ from strategies import examples, layout_note, markdown_note, note, styled_note
 
 FUZZ = sorted((Path(__file__).parent / "fuzz").glob("*.md"))
 PROPERTY = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-LINT_SETTINGS = build_settings({})
+LINT_SETTINGS = build_settings(LintConfig())
 
 
 def _text(raw: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from confnotes.config import BUILD_KEYS, SLIDE_KEYS, TOP_KEYS, config_from_table
 from confnotes.config.schema import config_schema, schema_json
-from confnotes.config.settings import LintTable
+from confnotes.config.settings import LintConfig, LintTable
 from confnotes.errors import NotesError
 from confnotes.lint.engine import TABLE_KEYS, build_settings
 from confnotes.lint.rules import CATALOGUE
@@ -113,4 +113,15 @@ def test_every_key_the_code_reads_is_in_the_schema_and_the_reverse():
     for item in fields(LintTable):
         if item.default not in (MISSING, None):
             value = list(item.default) if isinstance(item.default, tuple) else item.default
-            build_settings({item.name: value}, "confnotes.toml")
+            build_settings(LintConfig.read({item.name: value}, "confnotes.toml"), "confnotes.toml")
+
+
+def test_the_lint_table_is_read_typed_with_the_config():
+    """``Config.lint`` was the raw ``[lint]`` dict, checked only when lint ran; it is read and
+    checked with the rest of the config, its scalar keys as ``LintTable``."""
+    config = config_from_table({"lint": {"fail_on": "info", "per-file-ignores": {"drafts/*": ["CN104"]}}}, "confnotes.toml")
+    assert isinstance(config.lint, LintConfig) and config.lint.table.fail_on == "info"
+    assert dict(config.lint.per_file_ignores) == {"drafts/*": ["CN104"]}
+    for bad in ({"fail_on": "never"}, {"per-file-ignores": {"x": "CN104"}}, {"rules": ["CN104"]}):
+        with pytest.raises(NotesError, match="lint"):
+            config_from_table({"lint": bad}, "confnotes.toml")

@@ -246,7 +246,7 @@ ELSEWHERE: dict[str, str] = {
     "confnotes.render.inline.pictures.MAX_PAGE_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
     "confnotes.render.inline.pictures.MAX_IMAGE_BYTES": "security.md, What confnotes reads (pictures)",
     "confnotes.render.options.MAX_CSS_BYTES": "security.md, What confnotes reads (stylesheets)",
-    "confnotes.render.pptx.shapes.MIN_BODY": "a slide's layout, not a bound on work",
+    "confnotes.slides.geometry.MIN_BODY": "a slide's layout, not a bound on work",
     "confnotes.render.deck.MAX_IMAGE_PIXELS": "security.md, Attacks tried (a decompression bomb PNG)",
     "confnotes.importers.opml.MAX_DEPTH": "import.md, Outliners: deeper outlines kept as siblings",
     "confnotes.slides.limits.MAX_CODE_CHARS": "derived: max_code_lines times CODE_LINE_CHARS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import quote
 
 from confnotes.errors import NotesError
@@ -72,7 +72,12 @@ class _Hashed:
             yield piece
 
     def record(self) -> dict[str, Any]:
+        """The size and hash of what went through ``pieces``."""
         return {"bytes": self.size, "sha256": self.digest.hexdigest()}
+
+    def file(self, name: str) -> FileRecord:
+        """The file ``name`` of the site, written through ``pieces``, with its size and hash."""
+        return {"file": name, "bytes": self.size, "sha256": self.digest.hexdigest()}
 
 
 def _recorded_pieces(out_dir: Path, name: str, recorded: dict[str, Any], what: str) -> Iterator[bytes]:
@@ -90,7 +95,7 @@ def _recorded_pieces(out_dir: Path, name: str, recorded: dict[str, Any], what: s
         raise NotesError(f"is not {what} that its build wrote (changed since)", path=where)
 
 
-def _files(entry: dict[str, Any]) -> list[str]:
+def _files(entry: ManifestEntry) -> list[str]:
     """The files in the site a manifest entry names: its outputs, its outline and its search words."""
     files = [rel for rel in entry.get("outputs", {}).values() if isinstance(rel, str)]
     for name in ("outline", "search"):
@@ -98,6 +103,54 @@ def _files(entry: dict[str, Any]) -> list[str]:
         if isinstance(record, dict) and isinstance(record.get("file"), str):
             files.append(record["file"])
     return files
+
+
+class FileRecord(TypedDict):
+    """A file of the site with its size and hash (a note's outline and search words)."""
+
+    file: str
+    bytes: int
+    sha256: str
+
+
+class ScheduleFacts(TypedDict):
+    """A note's place in the conference's schedule, from its front matter."""
+
+    session: str | None
+    room: str
+    start: str
+    minutes: int | None
+    track: str
+
+
+class TalkFacts(TypedDict):
+    minutes: int
+    slot: str | None
+
+
+class ManifestEntry(TypedDict, total=False):
+    """One note of the site as the manifest records it (``build_note`` fills it in steps; a read
+    manifest's entries are checked against ``_ENTRY_FIELDS`` before anything reads them)."""
+
+    rel: str
+    key: str
+    outputs: dict[str, str]
+    error: str | None
+    title: str
+    event: str | None
+    date: str | None
+    speakers: list[str]
+    tags: list[str]
+    kind: str
+    sections: int
+    points: int
+    entries: int
+    lint: dict[str, int]
+    outline: FileRecord
+    search: FileRecord
+    inputs: dict[str, dict[str, Any]]
+    schedule: ScheduleFacts
+    talk: TalkFacts
 
 
 #: A manifest entry's fields as ``build_note`` writes them, each with the types it may hold; the
@@ -154,7 +207,7 @@ def _entry_problem(rel: Any, entry: Any) -> str | None:
         isinstance(talk, dict) and type(talk.get("minutes")) is int and "slot" in talk and isinstance(talk["slot"], (str, type(None)))
     ):
         return f"the entry for {rel!r} has a talk of the wrong shape"
-    return _site_facts_problem(rel, entry)
+    return _site_facts_problem(rel, entry)  # type: ignore[arg-type]  # checked field by field above
 
 
 def _file_record(record: Any) -> bool:
@@ -172,7 +225,7 @@ def _file_record(record: Any) -> bool:
     )
 
 
-def _site_facts_problem(rel: Any, entry: dict[str, Any]) -> str | None:
+def _site_facts_problem(rel: Any, entry: ManifestEntry) -> str | None:
     """What is wrong with the facts the site's search and timetable read (both optional)."""
     if "search" in entry and not _file_record(entry["search"]):
         return f"the entry for {rel!r} has search words that are not a file of the site with its size and hash"
@@ -182,7 +235,8 @@ def _site_facts_problem(rel: Any, entry: dict[str, Any]) -> str | None:
     shapes = {"session": (str, type(None)), "room": (str,), "start": (str,), "minutes": (int, type(None)), "track": (str,)}
     if not (isinstance(schedule, dict) and set(schedule) == set(shapes)):
         return f"the entry for {rel!r} has a schedule of the wrong shape"
-    if not all(isinstance(schedule[k], kinds) and not isinstance(schedule[k], bool) for k, kinds in shapes.items()):
+    facts: dict[str, Any] = dict(schedule)  # read as data: a manifest may have been tampered with
+    if not all(isinstance(facts[k], kinds) and not isinstance(facts[k], bool) for k, kinds in shapes.items()):
         return f"the entry for {rel!r} has a schedule of the wrong shape"
     return None
 
@@ -310,7 +364,7 @@ def _write_if_changed(path: Path, data: Data) -> bool:
     return write_in(path.parent, path.name, data, if_changed=True)
 
 
-def _remove_outputs(out_dir: Path, entry: dict[str, Any], keep: Iterable[str] = ()) -> None:
+def _remove_outputs(out_dir: Path, entry: ManifestEntry, keep: Iterable[str] = ()) -> None:
     """Remove a note's files (those not in ``keep``), and folders they leave empty — inside the site
     only: a path that leaves it, or passes through a link, is left alone (``remove_in``)."""
     from confnotes.edges.output import remove_in

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from confnotes.model import Document
     from confnotes.render.options import RenderOptions
 from confnotes.build.index import OUTLINES
-from confnotes.build.manifest import _file_hash, _Hashed
+from confnotes.build.manifest import FileRecord, ManifestEntry, ScheduleFacts, _file_hash, _Hashed
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class NoteOutcome:
     the error that stopped it, and the warnings its renders raised (each once)."""
 
     rel: str
-    entry: dict[str, Any] = field(default_factory=dict)
+    entry: ManifestEntry = field(default_factory=lambda: ManifestEntry())
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -142,13 +142,13 @@ def _finish(
         written(name)
 
 
-def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> dict[str, Any]:
+def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings: list[Finding]) -> ManifestEntry:
     """What the index and outline.json show of a note: its meta, counts, lint status and outline,
     and for a talk its estimate against its slot (the deck as rendered)."""
     from confnotes.edges.source import note_folder
 
     sections = doc.sections
-    facts: dict[str, Any] = {
+    facts: ManifestEntry = {
         "title": doc.meta.plain_title,  # the index and search show a title's words, not its Markdown
         "event": doc.meta.event,
         "date": doc.meta.date,
@@ -173,7 +173,7 @@ def _index_facts(task: NoteTask, doc: Document, options: RenderOptions, findings
     return facts
 
 
-def _schedule_facts(doc: Document) -> dict[str, Any] | None:
+def _schedule_facts(doc: Document) -> ScheduleFacts | None:
     """The note's place in the conference's schedule, from its front matter (``new --schedule``
     writes it): session id, room, start, minutes, track; None when it names no start or session."""
     extra = doc.meta.extra
@@ -195,7 +195,7 @@ def _schedule_facts(doc: Document) -> dict[str, Any] | None:
     }
 
 
-def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_dir: Path) -> dict[str, Any]:
+def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_dir: Path) -> FileRecord:
     """The note's search documents (``build.search``) written to their own file in the site, as its
     outline is: the manifest names the file with its size and hash, and holds no words."""
     from confnotes.build.search import SEARCH_FILES, note_documents
@@ -208,7 +208,7 @@ def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_di
     return {"file": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:
+def _write_outline(task: NoteTask, doc: Document) -> FileRecord:
     """The note's entry of ``outline.json`` written to its own file in the site as it is made (a
     20 MB note's outline is 170 MB of JSON, and more as dictionaries); returns the file's name,
     size and hash for the manifest."""
@@ -218,4 +218,4 @@ def _write_outline(task: NoteTask, doc: Document) -> dict[str, Any]:
     name = f"{OUTLINES}/{task.rel}.{task.key[:16]}.json"  # a failed rebuild never overwrites the kept one's
     written = _Hashed()
     write_in(task.out_dir, name, written.pieces(chunk.encode("utf-8") for chunk in json_chunks(doc, compact=True, path=task.rel)))
-    return {"file": name, **written.record()}
+    return written.file(name)

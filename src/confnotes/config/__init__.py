@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from confnotes.config.settings import BuildSettings, FmtSettings, SlideSettings, check_table, setting
+from confnotes.config.settings import BuildSettings, FmtSettings, LintConfig, SlideSettings, check_table, setting
 from confnotes.errors import NotesError, config_error
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
@@ -31,7 +31,7 @@ class Config:
     max_heading_length: int = setting(100, "Longest line read as an inferred heading in pasted notes.", 1, 10_000)
     infer_headings: Literal["auto", "always", "never"] = setting("auto", "Headings from bare lines in pasted notes.")
     note_lines: bool = setting(False, "Read 'Note:' lines as speaker notes (reveal.js habit).")
-    lint: dict[str, Any] = field(default_factory=dict, metadata={"table": "lint"})
+    lint: LintConfig = field(default_factory=LintConfig, metadata={"table": "lint"})
     slides: SlideSettings = field(default_factory=SlideSettings, metadata={"table": "slides"})
     build: BuildSettings = field(default_factory=BuildSettings, metadata={"table": "build"})
     fmt: FmtSettings = field(default_factory=FmtSettings, metadata={"table": "fmt"})
@@ -179,7 +179,7 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
     return Config(
         path=path,
         bases=bases,
-        lint=dict(table.get("lint", {})),
+        lint=LintConfig.read(table.get("lint", {}), path),
         slides=SlideSettings().merged(table.get("slides", {}), "slides.", path),
         build=from_table(BuildSettings, table.get("build", {}), "build.", path),
         fmt=from_table(FmtSettings, table.get("fmt", {}), "fmt.", path),

@@ -120,6 +120,29 @@ class LintTable:
     docs_url: str | None = setting(None, "Where the team publishes docs/rules.md; SARIF links each rule there.")
 
 
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    """``[lint]`` as read from a config: its scalar keys checked (``LintTable``); ``rules`` and
+    ``per-file-ignores``, whose keys name rules, checked against the catalogue by the lint engine
+    (``lint.engine.build_settings``), which alone knows the rules."""
+
+    table: LintTable = field(default_factory=LintTable)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, raw: Mapping[str, Any], path: str | None = None) -> LintConfig:
+        """The ``[lint]`` table ``raw`` (a config error names the key that is wrong)."""
+        scalars = {key: value for key, value in raw.items() if key not in ("rules", "per-file-ignores")}
+        rules = raw.get("rules", {})
+        if not isinstance(rules, Mapping):
+            raise config_error("'lint.rules' must be a table of rule settings", path)
+        per_file = raw.get("per-file-ignores", {})
+        if not isinstance(per_file, Mapping) or not all(isinstance(ids, list) for ids in per_file.values()):
+            raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
+        return cls(from_table(LintTable, scalars, "lint.", path), dict(rules), dict(per_file))
+
+
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls)

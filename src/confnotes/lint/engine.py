@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
-from confnotes.config.settings import LintTable, check_value, from_table, wanted
+from confnotes.config.settings import LintConfig, LintTable, check_value, wanted
 from confnotes.errors import config_error
 from confnotes.lint.rules import BY_ID, CATALOGUE, load, load_note_rule, load_project_rule, lookup
 from confnotes.lint.types import DIRECTIVE, RANK, SEVERITIES, Edit, Finding, LintContext, Report, Rule
@@ -110,7 +110,7 @@ OPTION_RANGE = {"minimum": 1, "maximum": None}
 
 
 def build_settings(
-    lint: dict[str, Any],
+    lint: LintConfig,
     path: str | None = None,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
@@ -121,8 +121,7 @@ def build_settings(
     """Settings from a config's ``[tool.confnotes.lint]`` table plus command-line overrides: the
     scalar keys checked against ``LintTable``, ``rules`` and ``per-file-ignores`` against the catalogue."""
     where = path or "command line"
-    scalars = {key: value for key, value in lint.items() if key not in TABLE_KEYS}
-    table = from_table(LintTable, scalars, "lint.", path)
+    table = lint.table
     chosen = select if select is not None else table.select
     if chosen is None:
         enabled = {entry.id for entry in CATALOGUE if entry.default}
@@ -131,13 +130,10 @@ def build_settings(
         enabled |= {entry.id for key in chosen if (entry := lookup(key.strip())) is not None}
     dropped = resolve_rule_ids(ignore if ignore is not None else table.ignore, where)
     dropped |= resolve_rule_ids(extend_ignore, where)
-    severities, options = _rule_tables(lint.get("rules", {}), path, where)
+    severities, options = _rule_tables(lint.rules, path, where)
     level = fail_on or table.fail_on  # the command line's is a click.Choice of the same values
     profile = profile_override or table.profile
-    per_file = lint.get("per-file-ignores", {})
-    if not isinstance(per_file, dict) or not all(isinstance(v, list) for v in per_file.values()):
-        raise config_error("'lint.per-file-ignores' must map globs to lists of rules", path)
-    per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in per_file.items())
+    per_file_ignores = tuple((str(glob), frozenset(resolve_rule_ids(ids, where))) for glob, ids in lint.per_file_ignores.items())
     if table.docs_url is not None and not table.docs_url.startswith(("https://", "http://")):
         raise config_error("'lint.docs_url' must be an http(s) URL of docs/rules.md", path)
     ordered = tuple(entry.id for entry in CATALOGUE if entry.id in enabled and entry.id not in dropped)

@@ -49,9 +49,11 @@ class Edit(NamedTuple):
 
 
 class Fix(NamedTuple):
+    """A finding's fix: what ``--fix`` and the editor's quick fix apply (every fix is safe: it keeps
+    every word of the note, in order; a rule that cannot promise that offers none)."""
+
     title: str
     edits: tuple[Edit, ...]
-    safe: bool = True
 
 
 class Finding(NamedTuple):

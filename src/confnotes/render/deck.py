@@ -59,8 +59,7 @@ def cropped_pictures(deck: Deck, base_dir: Path | None) -> list[str]:
     """A warning for each ``image-left``/``image-right`` picture its side crops to less than half of
     itself (a wide screenshot or diagram shown as a strip). The title slide's picture is left out: a
     photo beside the title is cropped to fill its side by design."""
-    from confnotes.slides.geometry import SLIDE_H, SLIDE_W
-    from confnotes.slides.layouts import PICTURE_SHARE
+    from confnotes.slides.geometry import PICTURE_SHARE, SLIDE_H, SLIDE_W
 
     side = SLIDE_W * PICTURE_SHARE / SLIDE_H
     out = []

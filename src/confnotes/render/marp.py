@@ -39,9 +39,9 @@ from confnotes.render.marp_guard import (
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
 from confnotes.slides.fit import IMAGE_REF, closed_fence, table_widths
-from confnotes.slides.geometry import BOX_PAD, BOX_W, CELL_PAD, CODE, ITEM, MIN_IMAGE, TABLE, TEXT
+from confnotes.slides.geometry import BIG, BOX_PAD, BOX_W, CELL_PAD, CODE, COLUMN_GAP, ITEM, LAYOUT_TITLE, MIN_IMAGE, QUOTE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
-from confnotes.slides.layouts import BIG, COLUMN_GAP, LAYOUT_TITLE, QUOTE, text_width
+from confnotes.slides.layouts import text_width
 from confnotes.slides.model import runs_of
 
 

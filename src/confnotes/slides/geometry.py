@@ -46,6 +46,27 @@ FOOTNOTE = (18, 1.3, 14)
 QUOTE_INDENT = 24
 MONO_EM = 0.602  # DejaVu Sans Mono's advance
 
+# ---- layouts (``<!-- slide layout: … -->``; slides.layouts places entries with them)
+#: px between columns (deck.css .slide-columns)
+COLUMN_GAP = 48
+#: image-left / image-right: the picture's share of the slide's width
+PICTURE_SHARE = 0.4
+#: full-image: the band's room for the title and text
+BAND_ROOM = 0.42 * SLIDE_H - 48
+#: the quote layout's quote: px, line height, and how far it is set in (deck.css .layout-quote blockquote)
+QUOTE = (40, 1.3)
+LAID_QUOTE_INDENT = 60
+#: big-number: the first line's size, line height (deck.css .text.big)
+BIG = (150, 1.05)
+#: the title layout's and the section layout's title size, as the title slide and a divider
+LAYOUT_TITLE = (64, 60)
+
+# ---- PPTX (the same box, in PowerPoint's shapes)
+#: the title's top and the body's bottom margin, px
+PPTX_TOP, PPTX_BOTTOM = 40, 56
+#: px the content keeps below even a title too long for any slide
+MIN_BODY = 60
+
 
 @lru_cache(maxsize=64)
 def sizes(scale: float) -> Mapping[str, float]:

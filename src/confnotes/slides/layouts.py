@@ -21,16 +21,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from confnotes.slides.geometry import BOX_PAD, BOX_W, MIN_IMAGE, SLIDE_H, SLIDE_W, TEXT, TITLE
+from confnotes.slides.geometry import (
+    BAND_ROOM,
+    BIG,
+    BOX_PAD,
+    BOX_W,
+    COLUMN_GAP,
+    LAYOUT_TITLE,
+    MIN_IMAGE,
+    PICTURE_SHARE,
+    QUOTE,
+    SLIDE_W,
+    TEXT,
+    TITLE,
+)
 from confnotes.slides.model import Columns, Slide, SlideEntry, SlideItem, SlideText, is_picture
 
-COLUMN_GAP = 48  # px between columns (deck.css .slide-columns)
-PICTURE_SHARE = 0.4  # image-left / image-right: the picture's share of the slide's width
-TEXT_BESIDE_W = SLIDE_W * (1 - PICTURE_SHARE) - 2 * BOX_PAD[1]  # the text column beside it
-BAND_ROOM = 0.42 * SLIDE_H - 48  # full-image: the band's room for the title and text
-QUOTE = (40, 1.3)  # px, line height (deck.css .layout-quote blockquote)
-BIG = (150, 1.05)  # big-number: the first line's size, line height
-LAYOUT_TITLE = (64, 60)  # the title layout's and the section layout's title size, as the title slide and a divider
+TEXT_BESIDE_W = SLIDE_W * (1 - PICTURE_SHARE) - 2 * BOX_PAD[1]  # the text column beside a picture
 
 _QUOTED_ITEM = re.compile(r"^>[ \t]?([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$")
 

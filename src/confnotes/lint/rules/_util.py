@@ -1,4 +1,5 @@
-"""Helpers shared by rules: the sections, items and sibling lists of a note, and pattern hits in its text."""
+"""Helpers shared by rules: pattern hits in a note's text (its sections, items and sibling lists are
+``LintContext.section_nodes``, ``item_nodes`` and ``parents``)."""
 
 from __future__ import annotations
 
@@ -6,20 +7,6 @@ import re
 from collections.abc import Iterator
 
 from confnotes.lint.types import LintContext
-from confnotes.model import Node
-
-
-def sections(ctx: LintContext) -> list[tuple[Node, tuple[Node, ...]]]:
-    return ctx.section_nodes
-
-
-def items(ctx: LintContext) -> list[tuple[Node, tuple[Node, ...]]]:
-    return ctx.item_nodes
-
-
-def sibling_groups(ctx: LintContext) -> list[tuple[Node | None, tuple[Node, ...]]]:
-    """Every list of children (the document's top level included) with its parent."""
-    return ctx.parents
 
 
 def text_hits(ctx: LintContext, pattern: re.Pattern[str], needle: str) -> Iterator[tuple[re.Match[str], int, int]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from confnotes.lint.rules._util import sections
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -27,7 +26,7 @@ def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     heading may be at any level, and a skip is reported once, at the heading that makes it."""
     meta = ctx.doc.meta
     previous = meta.title_level if meta.title_origin == "heading" else None
-    for node, _ in sections(ctx):
+    for node, _ in ctx.section_nodes:
         if node.origin == "bold":
             continue  # a bold sub-heading (**Q&A**) is no heading mark the author chose a level for
         if previous is not None and node.level > previous + 1 and node.origin in ("atx", "setext"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -25,7 +24,7 @@ class Options(NamedTuple):
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    groups = [children for _, children in sibling_groups(ctx)] if options.siblings_only else [tuple(node for node, _ in ctx.walked)]
+    groups = [children for _, children in ctx.parents] if options.siblings_only else [tuple(node for node, _ in ctx.walked)]
     for children in groups:
         seen: dict[str, int] = {}
         for node in children:

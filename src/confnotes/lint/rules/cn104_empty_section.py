@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._util import sections
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -25,7 +24,7 @@ class Options(NamedTuple):
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     ignored = {title.casefold() for title in options.ignore_titles}
-    for node, _ in sections(ctx):
+    for node, _ in ctx.section_nodes:
         if node.children or node.body or node.notes or node.title.casefold() in ignored:
             continue
         if ctx.doc.is_reading_list:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -26,7 +25,7 @@ Options = NoOptions
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for _, children in sibling_groups(ctx):
+    for _, children in ctx.parents:
         bullets = [n for n in children if n.is_bullet and n.origin == "list" and n.marker in tuple(MARKDOWN_MARKERS)]
         if len({n.marker for n in bullets}) < 2:
             continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from confnotes.lint.rules._util import sibling_groups
 from confnotes.lint.types import Edit, Fix, LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -26,7 +25,7 @@ Options = NoOptions
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for _, children in sibling_groups(ctx):
+    for _, children in ctx.parents:
         items = [n for n in children if not n.is_section]
         if len({n.indent for n in items}) < 2:
             continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -24,7 +23,7 @@ class Options(NamedTuple):
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     too_deep = options.max_depth + 2  # an item's level counts itself: 1 is directly under a section
-    for node, _ in items(ctx):
+    for node, _ in ctx.item_nodes:
         if node.level == too_deep:  # reported once, at the first level past the limit
             depth = node.level - 1
             yield Report(node.span.start, node.col, f"item nested {depth} levels deep (limit {options.max_depth})")

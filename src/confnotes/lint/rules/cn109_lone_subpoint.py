@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, NoOptions, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -21,7 +20,7 @@ Options = NoOptions
 
 
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
-    for node, _ in items(ctx):
+    for node, _ in ctx.item_nodes:
         if len(node.children) == 1 and not node.children[0].is_section:
             child = node.children[0]
             if child.label is not None and not child.text and child.children:

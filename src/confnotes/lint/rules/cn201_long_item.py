@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._util import items
 from confnotes.lint.types import LintContext, Report, RuleMeta
 from confnotes.model import count_words
 
@@ -26,7 +25,7 @@ class Options(NamedTuple):
 
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
-    for node, _ in items(ctx):
+    for node, _ in ctx.item_nodes:
         count = count_words(node.title)  # words as slides count them
         if count > options.max_words:
             yield Report(node.span.start, node.col, f"item has {count} words (limit {options.max_words})")

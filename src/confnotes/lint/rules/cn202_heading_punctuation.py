@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from confnotes.lint.rules._util import sections
 from confnotes.lint.types import Edit, Fix, LintContext, Report, RuleMeta
 
 META = RuleMeta.of(
@@ -26,7 +25,7 @@ class Options(NamedTuple):
 
 def check(ctx: LintContext, options: Options) -> Iterator[Report]:
     lines = ctx.lines
-    for node, _ in sections(ctx):
+    for node, _ in ctx.section_nodes:
         title = node.title.rstrip()
         if not title or title[-1] not in options.punctuation or title.endswith("..."):
             continue

@@ -13,7 +13,7 @@ from confnotes.markup.escape import xml_safe
 from confnotes.model.values import Callout, Diagram, Math, Quote
 from confnotes.render.deck import contained, image_size
 from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
-from confnotes.render.pptx.shapes import EMU, FONT, LAID_QUOTE_INDENT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
+from confnotes.render.pptx.shapes import EMU, FONT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.fit import (
     IMAGE_REF,
@@ -25,6 +25,7 @@ from confnotes.slides.fit import (
     table_widths,
 )
 from confnotes.slides.geometry import (
+    BIG,
     BODY_MIN,
     CALLOUT_PAD,
     CELL_PAD,
@@ -33,13 +34,15 @@ from confnotes.slides.geometry import (
     CODE_PAD,
     FOOTNOTE,
     ITEM,
+    LAID_QUOTE_INDENT,
     MIN_IMAGE,
+    QUOTE,
     QUOTE_INDENT,
     SUB_ITEM,
     TABLE,
     TEXT,
 )
-from confnotes.slides.layouts import BIG, QUOTE, entry_room
+from confnotes.slides.layouts import entry_room
 from confnotes.slides.model import SlideEntry, runs_of
 
 

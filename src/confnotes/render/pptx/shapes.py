@@ -16,6 +16,9 @@ from confnotes.slides import Slide
 from confnotes.slides.fit import head_height
 from confnotes.slides.geometry import (
     BOX_PAD,
+    MIN_BODY,
+    PPTX_BOTTOM,
+    PPTX_TOP,
     SLIDE_H,
 )
 
@@ -25,16 +28,7 @@ EMU = 9525  # per px of the 1280×720 deck
 LEFT = BOX_PAD[1]
 
 
-TOP = 40
-
-
-BOTTOM = 56
-
-
-MIN_BODY = 60  # px the content keeps below even a title too long for any slide
-
-
-LAID_QUOTE_INDENT = 60  # px: the quote layout's quote, set in as the deck sets it
+TOP, BOTTOM = PPTX_TOP, PPTX_BOTTOM
 
 
 FONT, MONO = "DejaVu Sans", "DejaVu Sans Mono"

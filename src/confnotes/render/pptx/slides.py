@@ -16,7 +16,6 @@ from confnotes.render.pptx.shapes import (
     EMU,
     FONT,
     LEFT,
-    MIN_BODY,
     TOP,
     _accent,
     _band,
@@ -45,11 +44,12 @@ from confnotes.slides.geometry import (
     FOOTER,
     KICKER,
     LEDE,
+    MIN_BODY,
+    PICTURE_SHARE,
     SLIDE_H,
     SLIDE_W,
     TITLE,
 )
-from confnotes.slides.layouts import PICTURE_SHARE
 
 
 def _set_title(page: Any, text: str, slide: Slide, own_geometry: bool) -> None:
@@ -285,7 +285,8 @@ def _content_slide(
 
 def _column_areas(slide: Slide, area: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
     """The boxes of the slide's columns across ``area`` (px), as the deck sets them."""
-    from confnotes.slides.layouts import COLUMN_GAP, column_widths
+    from confnotes.slides.geometry import COLUMN_GAP
+    from confnotes.slides.layouts import column_widths
 
     if slide.grid is None:
         return [area]
@@ -303,7 +304,8 @@ def _laid_picture(
     """An image layout's picture: filling the slide's left or right share (``image-left``,
     ``image-right``) or the whole slide behind a dark band (``full-image``); returns the area
     left for the text (the title is moved there too)."""
-    from confnotes.slides.layouts import BAND_ROOM, TEXT_BESIDE_W
+    from confnotes.slides.geometry import BAND_ROOM
+    from confnotes.slides.layouts import TEXT_BESIDE_W
 
     picture = slide.picture
     match = IMAGE_REF.search(picture.text) if picture is not None else None
