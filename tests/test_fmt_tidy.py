@@ -182,3 +182,52 @@ def test_a_line_of_spaces_in_code_after_a_list_stays_the_codes():
     text = "# T\n\n1. Count untyped defs\n\n```toml\n[tool.mypy]\nstrict = true\n  \n[[tool.mypy.overrides]]\n```\n"
     once = _fmt(text, "t.md")
     assert _code(once) == _code(text) == ["[tool.mypy]\nstrict = true\n  \n[[tool.mypy.overrides]]\n"]
+
+
+# ---------------------------------------------------------------- issue 59: what a real author writes, kept
+
+LONG_UNDERLINES = """Platform day, notes
+==============================================
+
+Opening remarks from the organisers.
+
+Keynote: shipping on Fridays
+----------------------------------------------
+
+- nobody stops shipping
+- the pager rota is the product
+
+Lightning talks
+----------------------------------------------
+
+- three of them, all on caching
+"""
+
+
+def test_underlines_an_author_writes_long_throughout_are_left_as_written():
+    """252 notes of one author underline every heading to a column, past its title: fmt resized each
+    underline to its title. Underlines that agree with each other are the author's style."""
+    assert _fmt(LONG_UNDERLINES) == LONG_UNDERLINES
+
+
+def test_a_no_break_space_ending_an_item_or_a_heading_is_kept():
+    """A word processor's ``&nbsp;`` before a line end: fmt stripped it from items and headings (the
+    docs say it never touches one), and markdown-it's trim had dropped it from the outline."""
+    text = "# Notes from Docs\n\n## Agenda\u00a0\n\n- intros\u00a0\n- demos\n\nWrap-up at five.\u00a0\n"
+    assert _fmt(text) == text
+
+
+def test_a_sentence_over_dashes_is_a_paragraph_and_a_rule_not_a_heading():
+    """``----`` typed under a line to separate: CommonMark reads ``Thanks to everyone who came.``
+    as a heading, and fmt wrote ``## Thanks to everyone who came.`` into the note for good."""
+    from confnotes.parse import parse
+
+    text = "# Retro\n\n## What went well\n\n- deploys got boring\n\nThanks to everyone who came.\n----\n\n## Next time\n\n- start on time\n"
+    doc = parse(text, "retro.md")
+    assert [section.title for section in doc.sections] == ["What went well", "Next time"]
+    assert [entry.text for entry in doc.sections[0].content if type(entry).__name__ == "Block"] == ["Thanks to everyone who came."]
+    out = _fmt(text)
+    assert "## Thanks" not in out and "Thanks to everyone who came.\n\n----\n" in out
+    assert _fmt(out) == out
+    heading = "# Retro\n\nWhat went well?\n----\n\n- deploys\n"  # a question, or a title-case line, still heads its part
+    assert [section.title for section in parse(heading, "q.md").sections] == ["What went well?"]

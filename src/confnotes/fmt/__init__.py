@@ -321,7 +321,7 @@ def _emit_item(ctx: _Context, node: Node, indent: str, marker: str, loose: bool,
         above = Above(_kind(first), first.span.end)
         content = content[1:]
     lines = title.split("\n")
-    ctx.out.append(f"{indent}{marker} {lines[0]}".rstrip())
+    ctx.out.append(f"{indent}{marker} {lines[0]}".rstrip(" \t"))  # a no-break space is text: kept
     if len(lines) > 1:
         ctx.text("\n".join(lines[1:]), inner)
     ctx.above = above
@@ -350,9 +350,9 @@ def _emit_heading(ctx: _Context, title: str, level: int, first: int, last: int) 
     ctx.separate("setext" if setext else "heading", first)
     if setext:
         ctx.text(title)
-        ctx.out.append(ctx.styles.underline_of(lines[-1], "=" if level == 1 else "-"))
+        ctx.out.append(ctx.styles.underline_of(lines[-1], "=" if level == 1 else "-", last))
     else:
-        ctx.out.append(("#" * level + " " + (" ".join(lines) if len(lines) > 1 else title)).rstrip())
+        ctx.out.append(("#" * level + " " + (" ".join(lines) if len(lines) > 1 else title)).rstrip(" \t"))
     ctx.above = Above("setext" if setext else "heading", last)
 
 

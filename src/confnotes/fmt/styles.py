@@ -26,7 +26,8 @@ class Styles:
     bullet: str = "-"  # "-", "*" or "+": at a list level the note has no bullet list of its own at
     bullets: dict[int, str] = field(default_factory=dict)  # the marker at each list level (0: top) that has one
     heading: str = "atx"  # "atx" or "setext"
-    underline: str | int = "title"  # a setext underline as long as its title's last line, or this many characters
+    underline: str | int = "title"  # a new setext underline: as long as its title's last line, or this many characters
+    underlines: dict[int, int] = field(default_factory=dict)  # the note's own underlines: source line -> width, kept
     emphasis: str = "*"  # "*" or "_"
     strong: str = "*"  # "*" (``**``) or "_" (``__``)
     ordered: str = "ordered"  # "ordered" (1. 2. 3.) or "one" (1. 1. 1.)
@@ -37,8 +38,11 @@ class Styles:
         """The bullet marker of a list ``depth`` lists deep (0: a top-level list)."""
         return self.bullets.get(depth, self.bullet)
 
-    def underline_of(self, title: str, char: str) -> str:
-        """A setext underline for a heading whose last line is ``title``."""
+    def underline_of(self, title: str, char: str, line: int | None = None) -> str:
+        """A setext underline for a heading whose last line is ``title``: as long as the note wrote
+        it (``line``: its underline's source line; its length is the author's style), else by ``underline``."""
+        if line in self.underlines:
+            return char * self.underlines[line]
         width = len(title) if self.underline == "title" else int(self.underline)
         return char * max(3, width)
 
@@ -73,6 +77,7 @@ def resolve_styles(doc: Document, settings: FmtSettings, source: str | None = No
         bullets=bullets,
         heading=heading_style(parts, settings.heading),
         underline=underline_style(parts, settings.setext_underline, source),
+        underlines=written_underlines(parts, settings.setext_underline, source),
         emphasis=emphasis,
         strong=strong,
         ordered=ordered_style(parts, settings.ordered),
@@ -187,6 +192,32 @@ def underline_style(parts: NoteParts, setting: str, source: str | None) -> str |
         return "title"
     written = {width for _, width in widths}
     return written.pop() if len(written) == 1 else "title"
+
+
+def written_underlines(parts: NoteParts, setting: str, source: str | None) -> dict[int, int]:
+    """Under ``consistent``, the width of each setext underline the note writes, by its source line
+    (1-based), when the note's underlines agree with each other: each at least as long as its title
+    (an author who underlines long, or to a column, keeps that: its length is the author's style).
+    Underlines that disagree (some short of their titles, some past them) are sized by
+    ``underline_style`` instead: that is what fmt tidies."""
+    if setting != "consistent" or source is None:
+        return {}
+    lines = source.split("\n")
+    ends = [(node.title, node.span.start + node.title.count("\n") + 1) for node in parts.sections if node.origin == "setext"]
+    meta = parts.doc.meta
+    if (
+        meta.title_origin == "heading"
+        and meta.title_span is not None
+        and meta.title_span.end - meta.title_span.start > meta.title.count("\n")
+    ):
+        ends.append((meta.title, meta.title_span.end))
+    widths, agree = {}, True
+    for title, end in ends:
+        text = lines[end - 1].strip() if 0 < end <= len(lines) else ""
+        if len(text) >= 3 and set(text) in ({"="}, {"-"}):
+            widths[end] = len(text)
+            agree = agree and len(text) >= len(title.split("\n")[-1])
+    return widths if agree else {}
 
 
 def ordered_style(parts: NoteParts, setting: str) -> str:

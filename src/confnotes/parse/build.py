@@ -24,7 +24,7 @@ from confnotes.parse.blocks import Top, make_block, paragraph_block, split_top
 from confnotes.parse.glyphs import glyph_lists
 from confnotes.parse.headings import classify, next_block
 from confnotes.parse.lines import span_of, verbatim
-from confnotes.parse.lists import read_list
+from confnotes.parse.lists import kept_tail, read_list
 from confnotes.parse.markdown import MAX_DEPTH
 from confnotes.parse.meta import NotFrontMatter, build_meta, find_title, read_front_matter
 from confnotes.parse.state import ParseOptions, ParseState
@@ -231,7 +231,9 @@ class Assembler:
         self.open_divs = 0  # a heading ends every div (parse.divs pairs fences within a section)
         self.close_sections(level)
         span = span_of(self.state.lines, top.a, top.b)
-        self.sections.append(NodeBuilder(SECTION, top.content, span.start, span.end, origin, level))
+        last = top.b - 2 if origin == "setext" else top.b - 1  # the title's last line (a setext one's is above its underline)
+        title = kept_tail(top.content, self.state.lines[last]) if origin != "inferred" and last >= top.a else top.content
+        self.sections.append(NodeBuilder(SECTION, title, span.start, span.end, origin, level))
 
     def in_talk(self) -> bool:
         """Whether the innermost open section is a talk at level 2 (``recover.names_talk``)."""

@@ -123,6 +123,18 @@ def _item_block(state: ParseState, tokens: list[Any], index: int, item: NodeBuil
     return close
 
 
+#: what markdown-it trims from a line's end (as JavaScript's ``trim``) that is the author's text: a
+#: no-break space (a word processor's ``&nbsp;`` before a line end, kept by fmt as every character is)
+_KEPT_SPACES = "\u00a0\u202f"
+
+
+def kept_tail(content: str, line: str) -> str:
+    """``content`` (markdown-it's text of a line, trimmed) with the no-break spaces ``line`` ends in."""
+    end = line.rstrip(" \t\r")
+    tail = end[len(end.rstrip(_KEPT_SPACES)) :]
+    return content + tail if tail and not content.endswith(tail) else content
+
+
 def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeBuilder) -> None:
     """A paragraph inside a list item: the item's title if it comes first, else a block (or pasted bullets)."""
     a, b = tokens[index].map
@@ -132,7 +144,7 @@ def item_paragraph(state: ParseState, tokens: list[Any], index: int, item: NodeB
     if not item.has_block:
         item.has_block = True
         if not glyph_lines:
-            item.title = inline.content
+            item.title = kept_tail(inline.content, lines[b - 1])
             item.end = max(item.end, b)
             return
         first_line = a + 1 == item.start

@@ -73,6 +73,32 @@ def lazy_break_rule(state: Any, start: int, _end: int, silent: bool) -> bool:
     return recover.breaks_lazy_line(line, after)
 
 
+_DASH_UNDERLINE = re.compile(r"^ {0,3}-+[ \t]*$")
+
+
+def sentence_over_rule(state: Any, start: int, end: int, silent: bool) -> bool:
+    """A line that reads as a sentence over a line of dashes is a paragraph and a rule, not a
+    heading: people type ``----`` under a line to separate, and CommonMark's setext reading would
+    make ``Thanks to everyone who came.`` a section (``recover.is_sentence_over_rule``). Runs before
+    markdown-it's ``lheading``; the dashes are then read as the thematic break they look like."""
+    following = start + 1
+    if following >= end or state.sCount[start] - state.blkIndent >= 4 or state.sCount[following] < state.blkIndent:
+        return False
+    underline = state.src[state.bMarks[following] : state.eMarks[following]]
+    line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+    if _DASH_UNDERLINE.match(underline) is None or not recover.is_sentence_over_rule(line):
+        return False
+    if silent:
+        return True
+    opened = state.push("paragraph_open", "p", 1)
+    opened.map = [start, following]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = line.strip(), [start, following], []
+    state.push("paragraph_close", "p", -1)
+    state.line = following
+    return True
+
+
 def markdown_parser(text: str) -> MarkdownIt:
     """The parser for ``text``: with the fenced-div rule only when the text has a ``:::`` (the rule
     is tried at every line of every paragraph: 6% of a parse, for the few notes that use it)."""
@@ -102,6 +128,7 @@ def _parser(divs: bool, front_matter: bool = True) -> MarkdownIt:
 
     dollarmath_plugin(md, allow_labels=False, allow_space=False, allow_digits=False, allow_blank_lines=False)
     md.block.ruler.before("paragraph", "lazy_break", lazy_break_rule, {"alt": ["paragraph"]})
+    md.block.ruler.before("lheading", "sentence_over_rule", sentence_over_rule)
     # a footnote's definition ([^id]: text, and the indented lines under it) is one block, where the
     # author wrote it: the plugin's tail rule, which moves definitions to the end, stays off
     from mdit_py_plugins.footnote import footnote_plugin

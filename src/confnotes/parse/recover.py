@@ -245,6 +245,18 @@ def is_sentence(text: str) -> bool:
     return first in _SENTENCE_START or words[0][:1].islower()
 
 
+def is_sentence_over_rule(line: str) -> bool:
+    """A line over ``----`` that reads as a sentence, so the dashes separate rather than underline:
+    it ends as a sentence does (``.``, ``!``, ``;``, ``,``; a question can be a heading) or reads as
+    one (``is_sentence``). A heading's line (``# …``), a list item or a quote is never one."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith(("#", ">", "|", "<")) or _LIST_MARKER.match(stripped):
+        return False
+    if stripped.endswith("...") or stripped.endswith("…"):
+        return True
+    return stripped[-1] in ".!;," or is_sentence(stripped)
+
+
 def is_label_line(text: str) -> bool:
     """``Speaker: Priya Raman, CNCF`` — a known label word, or a label whose text lists or links things."""
     label = split_label(text)
