@@ -364,7 +364,10 @@ def _heading_end(node: Node) -> int:
 def _emit_bold_heading(ctx: _Context, node: Node) -> None:
     """A sub-heading the author wrote as a bold line (``**Q&A**``) stays a bold line, in the note's
     strong-emphasis marker: a paragraph, so a blank line parts it from text or a list above."""
-    mark = "__" if ctx.styles.strong == "_" else "**"
+    if node.marker in ("*", "_"):  # a talk's title in italics stays in italics
+        mark = ctx.styles.emphasis
+    else:
+        mark = "__" if ctx.styles.strong == "_" else "**"
     ctx.separate("paragraph", node.span.start)
     ctx.out.append(f"{mark}{node.title}{mark}")
     ctx.above = Above("bold", node.span.start)
@@ -385,7 +388,7 @@ def _emit_section(ctx: _Context, node: Node) -> None:
     elif node.origin == "bold":
         _emit_bold_heading(ctx, node)
         first = node.content[0] if node.content else None
-        if type(first) is Block and first.info == "speakers" and first.span.start == node.span.start + 1:
+        if type(first) is Block and first.info == "speakers" and first.span.start == node.span.start + node.title.count("\n") + 1:
             ctx.text(first.text)  # a talk's speaker line stays right under its bold title
             ctx.above = Above("paragraph", first.span.end)
             _emit_content(ctx, node.content[1:], "")

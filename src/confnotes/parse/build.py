@@ -248,7 +248,7 @@ class Assembler:
         span = span_of(lines, top.a, top.b)
         following = self.blocks[position + 1] if position + 1 < len(self.blocks) else None
         block = Block("break", verbatim(lines, top.a, top.b), span)
-        if following is None or following.kind == "heading" or following.role == "heading":
+        if following is None or following.kind == "heading" or following.role in ("heading", "bold-heading"):
             self.breaks.append(replace(block, text=block.text.strip()))
             if self.sections:
                 self.state.recovered.add("breaks")
@@ -352,10 +352,12 @@ class Assembler:
         marker the ``**`` or ``__`` it was written with, so fmt writes the bold line back. False when
         that level would pass Markdown's deepest (6): the line stays a paragraph."""
         line = self.state.lines[top.a]
-        text = line.strip()
+        text = "\n".join(part.strip() for part in self.state.lines[top.a : top.b])  # a talk's title may wrap
+        found = recover.emphasised_title(text)
+        marker, inner = found if found is not None else (text[:2], text[2:-2])
         # the section it stands in: one the author headed, or a bold session line standing as a peer of one
         author = next((section for section in reversed(self.sections) if section.origin != "bold" or id(section) in self.peers), None)
-        peer = author is not None and recover.is_session_line(author.title) and recover.is_session_line(text[2:-2].strip())
+        peer = author is not None and recover.is_session_line(author.title) and recover.is_session_line(inner.strip())
         if peer:
             level = author.level  # type: ignore[union-attr]  # **Talk: B** after ## Talk: A is A's peer, not a part of it
         else:
@@ -369,7 +371,7 @@ class Assembler:
         self.close_sections(level)
         span = span_of(self.state.lines, top.a, top.b)
         col = len(line) - len(line.lstrip()) + 1
-        builder = NodeBuilder(SECTION, text[2:-2].strip(), span.start, span.end, "bold", level, col=col, marker=text[:2])
+        builder = NodeBuilder(SECTION, inner.strip(), span.start, span.end, "bold", level, col=col, marker=marker)
         if peer:
             self.peers.add(id(builder))
         self.sections.append(builder)

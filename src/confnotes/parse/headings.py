@@ -282,19 +282,19 @@ def _heads_content(blocks: list[Top], position: int, state: ParseState) -> bool:
     return following.kind in _BOLD_BODY_KINDS
 
 
-def _is_talk_title(line: str, state: ParseState) -> bool:
-    """``**Gateway API is GA, now what?**``, ``**eBPF for the rest of us**``: a bold line short enough
-    for a heading that is no statement (end punctuation other than ``?``), label or numbered point.
-    The speaker line under it is what says it is a talk's title."""
-    if not recover.is_bold_line(line) or recover.bold_point(line) is not None:
+def _is_talk_title(text: str, state: ParseState) -> bool:
+    """``**Gateway API is GA, now what?**``, ``*Why we left Kafka!*``: an emphasised line (or a
+    title wrapped over two lines) short enough for a heading that is no lead-in (``:``, ``;``,
+    ``,``), label or numbered point, whatever else ends it. The speaker line under it is what says
+    it is a talk's title."""
+    found = recover.emphasised_title(text)
+    if found is None or recover.bold_point(text.strip()) is not None:
         return False
-    inner = line.strip()[2:-2].strip()
+    inner = " ".join(found[1].split())
     limit = state.options.max_heading_length
     if recover.is_session_line(inner, limit):
         return True
-    return (
-        0 < len(inner) <= limit and inner[-1] not in ".!:;," and not recover.is_label_line(inner) and any(char.isalpha() for char in inner)
-    )
+    return 0 < len(inner) <= limit and inner[-1] not in ":;," and not recover.is_label_line(inner) and any(char.isalpha() for char in inner)
 
 
 def _byline(line: str) -> bool:
@@ -318,9 +318,9 @@ def _talk_titles(blocks: list[Top], state: ParseState) -> None:
         if top.kind != "paragraph" or top.role:
             continue
         lines = top.content.split("\n")
-        if len(lines) == 2 and top.b - top.a == 2 and _is_talk_title(lines[0], state) and _byline(lines[1]):
+        if len(lines) in (2, 3) and top.b - top.a == len(lines) and _is_talk_title("\n".join(lines[:-1]), state) and _byline(lines[-1]):
             joined.append(position)
-        elif top.b - top.a == 1 and _is_talk_title(top.content, state):
+        elif top.b - top.a <= 2 and _is_talk_title(top.content, state):
             following = next_block(blocks, position)
             if (
                 following is not None
@@ -330,7 +330,7 @@ def _talk_titles(blocks: list[Top], state: ParseState) -> None:
                 and recover.speaker_names(following.content)
             ):
                 apart.append(position)
-    named = [position for position in joined if recover.speaker_names(blocks[position].content.split("\n")[1])]
+    named = [position for position in joined if recover.speaker_names(blocks[position].content.split("\n")[-1])]
     if len(named) + len(apart) < _TALK_PATTERN:
         return
     for position in apart:
@@ -344,9 +344,9 @@ def _talk_titles(blocks: list[Top], state: ParseState) -> None:
         if position not in chosen:
             split.append(top)
             continue
-        title, byline = top.content.split("\n")
-        split.append(Top("paragraph", top.start, top.stop, top.a, top.a + 1, content=title, role="bold-heading", lead=True))
-        split.append(Top("paragraph", top.start, top.stop, top.a + 1, top.b, content=byline, role="speakers", lead=True))
+        title, byline = top.content.rsplit("\n", 1)
+        split.append(Top("paragraph", top.start, top.stop, top.a, top.b - 1, content=title, role="bold-heading", lead=True))
+        split.append(Top("paragraph", top.start, top.stop, top.b - 1, top.b, content=byline, role="speakers", lead=True))
     blocks[:] = split
     state.recovered.add("talk-titles")
 

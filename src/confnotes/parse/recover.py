@@ -277,6 +277,22 @@ def bold_point(text: str) -> tuple[str, str, str] | None:
     return match.group(2), match.group(3), match.group(4).strip()
 
 
+_EMPHASISED = re.compile(r"^(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1$", re.S)
+
+
+def emphasised_title(text: str) -> tuple[str, str] | None:
+    """``(marker, inner)`` when ``text`` (one line, or a title wrapped over two) is one emphasised
+    run and nothing else: ``**Cells at scale**``, ``*Why we left Kafka!*``, a bold title over two
+    lines; None for text with more than the run, or the run's marker inside it."""
+    match = _EMPHASISED.match(text.strip())
+    if match is None or text.strip().count("\n") > 1:
+        return None
+    marker, inner = match.group(1), match.group(2)
+    if marker[0] in inner or (len(marker) == 1 and inner.startswith(marker)):
+        return None  # ``**a** and **b**``, or bold read as emphasis
+    return marker, inner
+
+
 def is_bold_line(text: str) -> bool:
     """A single line that is bold and nothing else (``**Session 2: Caching**``)."""
     stripped = text.strip()

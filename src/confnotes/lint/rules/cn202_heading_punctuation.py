@@ -29,6 +29,8 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
         title = node.title.rstrip()
         if not title or title[-1] not in options.punctuation or title.endswith("..."):
             continue
+        if node.origin == "bold" and _speakers_follow(node):
+            continue  # a talk's title over its speakers is the talk's name, punctuation and all
         fix = None
         if node.origin == "atx":
             line = lines[node.span.start - 1]
@@ -38,6 +40,13 @@ def check(ctx: LintContext, options: Options) -> Iterator[Report]:
                 fix = Fix(f"remove the trailing '{title[-1]}'", (Edit(start, start + 1, ""),))
         yield Report(node.span.start, node.col, f"heading ends with '{title[-1]}'", fix)
     yield from _bold_headings(ctx, options)
+
+
+def _speakers_follow(node: object) -> bool:
+    from confnotes.model import Block
+
+    first = next(iter(getattr(node, "content", ())), None)
+    return type(first) is Block and first.info == "speakers"
 
 
 def _bold_headings(ctx: LintContext, options: Options) -> Iterator[Report]:
