@@ -364,10 +364,8 @@ def _heading_end(node: Node) -> int:
 def _emit_bold_heading(ctx: _Context, node: Node) -> None:
     """A sub-heading the author wrote as a bold line (``**Q&A**``) stays a bold line, in the note's
     strong-emphasis marker: a paragraph, so a blank line parts it from text or a list above."""
-    if node.marker in ("*", "_"):  # a talk's title in italics stays in italics
-        mark = ctx.styles.emphasis
-    else:
-        mark = "__" if ctx.styles.strong == "_" else "**"
+    strong = "__" if ctx.styles.strong == "_" else "**"
+    mark = ctx.styles.emphasis if node.marker in ("*", "_") else strong  # a talk's title in italics stays in italics
     ctx.separate("paragraph", node.span.start)
     ctx.out.append(f"{mark}{node.title}{mark}")
     ctx.above = Above("bold", node.span.start)
