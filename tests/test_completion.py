@@ -42,7 +42,7 @@ def test_select_and_ignore_complete_rule_ids_and_names_in_a_list():
     assert every[: len(CATALOGUE)] == [entry.id for entry in CATALOGUE]
     assert set(every) == {entry.id for entry in CATALOGUE} | {entry.name for entry in CATALOGUE} | {"ALL"}
     assert complete("confnotes lint --ignore long") == ["long-item", "long-title"]
-    assert complete("confnotes lint --ignore cn11") == ["CN110", "CN111", "CN112", "CN113", "CN114"]
+    assert complete("confnotes lint --ignore cn11") == ["CN110", "CN111", "CN112", "CN113", "CN114", "CN115"]
     assert complete("confnotes lint notes --select CN101,empty-") == ["CN101,empty-section", "CN101,empty-item", "CN101,empty-link"]
     assert complete("confnotes rules mis") == ["misplaced-break", "missing-alt-text"]
 

@@ -36,3 +36,42 @@ def test_a_talk_title_keeps_its_punctuation_without_a_finding_and_fmt_keeps_the_
     assert cli("fmt", str(note)).exit_code == 0
     assert note.read_text(encoding="utf-8") == text  # the titles, their wrapping, italics and speakers as written
     assert_same_words(source_words(text), text_words(note.read_text(encoding="utf-8")), "fmt")
+
+
+def test_lint_finds_an_unclosed_fence_and_imgs_as_markdownlint_reads_them(cli, tmp_path):
+    """An unclosed fence that swallowed the rest of a note got no finding; ``<IMG`` in upper case and
+    an ``<img`` split over lines were missed (markdownlint finds both)."""
+    note = tmp_path / "rollout.md"
+    note.write_text(
+        '# Rollout\n\n## Diagram\n\n<IMG src="flow.png">\n\n<img\n  src="arch.png"\n  width="600">\n\n'
+        "## Setup\n\n```bash\nkubectl apply -f deploy.yaml\n``\n\n## Results\n\n- p99 fell\n",
+        encoding="utf-8",
+    )
+    out = cli("lint", "--no-cache", str(note)).stdout
+    assert f"{note}:5:1: CN208" in out and f"{note}:7:1: CN208" in out
+    assert f"{note}:13:1: CN115 unclosed-fence code fence ``` never closes" in out
+
+
+def test_a_misspelt_key_a_format_and_a_theme_are_named_with_what_was_meant(cli, tmp_path):
+    import json
+
+    import jsonschema
+
+    from confnotes.config.schema import config_schema
+
+    config = tmp_path / "confnotes.toml"
+    config.write_text('[lint]\nignor = ["CN101"]\n', encoding="utf-8")
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## A\n\n- a\n", encoding="utf-8")
+    assert "unknown key 'lint.ignor'; did you mean 'ignore'?" in cli("lint", str(note)).stderr
+    assert "Did you mean 'docx'?" in cli("render", str(note), "--to", "word").stderr
+    config.write_text('theme = "drak"\n', encoding="utf-8")
+    assert "unknown theme 'drak'; did you mean 'dark'?" in cli("render", str(note), "-o", str(tmp_path / "t.html")).stderr
+    schema = json.loads(json.dumps(config_schema()))
+    try:
+        jsonschema.validate({"theme": "drak"}, schema)
+        refused = False
+    except jsonschema.ValidationError:
+        refused = True
+    assert refused  # the schema lists the themes
+    jsonschema.validate({"theme": "drak", "templates": "my-templates"}, schema)  # templates may add one

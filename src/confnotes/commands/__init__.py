@@ -6,7 +6,7 @@ codes only; the work lives in the library. What several commands share is here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -152,13 +152,21 @@ def csv(values: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 class Choice(click.Choice[str]):
-    """click's choice, whose error also names the closest value: ``--to slide`` → did you mean 'slides'?"""
+    """click's choice, whose error also names the value meant: the closest (``--to slide`` → did you
+    mean 'slides'?), or with ``suggest`` the one that function names (``--to word`` → 'docx')."""
+
+    def __init__(
+        self, choices: Iterable[str], case_sensitive: bool = True, suggest: Callable[[str, list[str]], str | None] | None = None
+    ) -> None:
+        super().__init__(list(choices), case_sensitive=case_sensitive)
+        self.suggest = suggest
 
     def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
         from confnotes.errors import closest
 
         message = super().get_invalid_choice_message(value, ctx)
-        near = closest(str(value), [str(choice) for choice in self.choices])
+        names = [str(choice) for choice in self.choices]
+        near = self.suggest(str(value), names) if self.suggest else closest(str(value), names)
         return f"{message} Did you mean '{near}'?" if near else message
 
 

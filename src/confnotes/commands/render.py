@@ -11,7 +11,7 @@ from confnotes.commands import Choice, allow_remote_option, complete_theme, conf
 from confnotes.config import Config
 from confnotes.config.settings import SlideSettings, choices, setting_range
 from confnotes.errors import ErrorKind, NotesError
-from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS  # the one table of output formats (light: no renderer loads)
+from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS, suggested  # the one table of output formats (light: no renderer loads)
 
 
 @click.command("render")
@@ -19,7 +19,7 @@ from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS  # the one t
 @click.option(
     "--to",
     "to",
-    type=Choice(list(RENDER_TARGETS)),
+    type=Choice(RENDER_TARGETS, suggest=suggested),
     default="html",
     show_default=True,
     help="html: one self-contained page; pdf: a printable PDF (WeasyPrint); slides, slides-pdf, "

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from confnotes.config.settings import BuildSettings, FmtSettings, LintConfig, SlideSettings, check_table, setting
+from confnotes.config.settings import BuildSettings, FmtSettings, LintConfig, SlideSettings, check_table, did_you_mean, setting
 from confnotes.errors import NotesError, config_error
 
 CONFIG_NAMES = ("confnotes.toml", "pyproject.toml")
@@ -165,7 +165,7 @@ def config_from_table(table: dict[str, Any], path: str) -> Config:
     known = set(TOP_KEYS)
     for key in table:
         if key not in known:
-            raise config_error(f"unknown key '{key}' (known: {', '.join(sorted(known))})", path)
+            raise config_error(f"unknown key '{key}'{did_you_mean(key, known)} (known: {', '.join(sorted(known))})", path)
     scalars = {key: value for key, value in table.items() if key in SCALAR_KEYS and key != "extends"}
     if isinstance(scalars.get("paper"), str):
         scalars["paper"] = scalars["paper"].lower()

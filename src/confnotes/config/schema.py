@@ -81,6 +81,9 @@ def config_schema() -> dict[str, Any]:
     }
     for name in defs:
         properties[name] = {"$ref": f"#/$defs/{name}"}
+    from confnotes.templating import themes
+
+    properties["theme"]["examples"] = themes()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "confnotes configuration",
@@ -88,6 +91,9 @@ def config_schema() -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "additionalProperties": False,
+        # without templates of its own, a config can name only a built-in theme (``theme = "drak"`` is refused)
+        "if": {"not": {"required": ["templates"]}},
+        "then": {"properties": {"theme": {"enum": themes()}}},
         "$defs": defs,
     }
 

@@ -11,7 +11,7 @@ Precedence, everywhere: defaults < config file < the note's front matter < comma
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -218,6 +218,14 @@ def _num(value: Any) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+def did_you_mean(key: str, known: Iterable[str]) -> str:
+    """``; did you mean 'ignore'?`` for a mistyped key (``ignor``), else nothing."""
+    from confnotes.errors import closest
+
+    near = closest(key, known)
+    return f"; did you mean '{near}'?" if near else ""
+
+
 def check_table(cls: type, table: Mapping[str, Any], prefix: str, path: str | None) -> dict[str, Any]:
     """``table``'s values checked against the fields of ``cls``: an unknown key or a value of the
     wrong type or out of range is one config error naming ``prefix + key``."""
@@ -228,7 +236,7 @@ def check_table(cls: type, table: Mapping[str, Any], prefix: str, path: str | No
         item = by_name.get(str(key))
         if item is None:
             known = ", ".join(sorted(by_name))
-            raise config_error(f"unknown key '{prefix}{key}' (known: {known})", path)
+            raise config_error(f"unknown key '{prefix}{key}'{did_you_mean(str(key), by_name)} (known: {known})", path)
         fits, checked = check_value(hints[item.name], value, item.metadata)
         if not fits:
             raise config_error(f"'{prefix}{key}' must be {wanted(hints[item.name], item.metadata)}, not {value!r}", path)

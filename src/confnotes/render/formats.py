@@ -8,7 +8,7 @@ never loads WeasyPrint, python-pptx or Jinja.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -62,11 +62,37 @@ BOOK = "book"
 RENDER_TARGETS = (*FORMATS, PICTURES, BOOK)
 
 
+#: what people call a format that is named otherwise here: ``--to word`` suggests ``docx``
+ALIASES = {
+    "word": "docx",
+    "doc": "docx",
+    "powerpoint": "pptx",
+    "ppt": "pptx",
+    "keynote": "pptx",
+    "deck": "slides",
+    "reveal": "slides",
+    "presentation": "slides",
+    "pictures": "png",
+    "images": "png",
+    "markdown": "marp",
+    "text": "outline",
+    "txt": "outline",
+    "ebook": "book",
+}
+
+
+def suggested(name: str, names: Iterable[str] = RENDER_TARGETS) -> str | None:
+    """The format a mistyped or everyday name means (``slide`` → ``slides``, ``word`` → ``docx``)."""
+    names = list(names)
+    alias = ALIASES.get(name.strip().casefold())
+    return alias if alias in names else closest(name, names)
+
+
 def output_format(name: str) -> OutputFormat:
     try:
         return FORMATS[name]
     except KeyError:
-        near = closest(name, FORMATS)
+        near = suggested(name, FORMATS)
         hint = f"; did you mean '{near}'?" if near else ""
         raise NotesError(f"unknown format '{name}'{hint} (choose from {', '.join(FORMATS)})", kind=ErrorKind.USAGE) from None
 

@@ -35,7 +35,11 @@ def theme_css(options: RenderOptions) -> str:
     from confnotes.templating import read_builtin, themes
 
     if options.theme not in themes():
-        raise render_error(f"unknown theme '{options.theme}' (built-in themes: {', '.join(themes())})")
+        from confnotes.errors import closest
+
+        near = closest(options.theme, themes())
+        hint = f"; did you mean '{near}'?" if near else ""
+        raise render_error(f"unknown theme '{options.theme}'{hint} (built-in themes: {', '.join(themes())})")
     return read_builtin(f"themes/{options.theme}.css", options.templates)
 
 

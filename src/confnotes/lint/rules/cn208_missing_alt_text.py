@@ -29,13 +29,28 @@ _SRC = re.compile(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNOR
 Options = NoOptions
 
 
+def _img_tags(ctx: LintContext) -> Iterator[tuple[re.Match[str], int, int]]:
+    """``(tag, line, col)`` of each ``<img …>`` in the note's text (code aside), as markdownlint reads
+    them: in any case (``<IMG``), and a tag split over lines counts where it opens."""
+    if "<img" not in ctx.text.lower():
+        return
+    for kind, text, line, col in ctx.texts:
+        if kind == "code" or "<img" not in text.lower():
+            continue
+        for match in _IMG.finditer(text):
+            before = text[: match.start()]
+            number = before.count("\n")
+            at = match.start() - (before.rfind("\n") + 1)
+            yield match, line + number, (col + at if number == 0 else at + 1)
+
+
 def check(ctx: LintContext, _options: Options) -> Iterator[Report]:
     for match, line, col in text_hits(ctx, _NO_ALT, "!["):
         if match.group(2) is not None:  # ![][ref]: a reference image
             yield Report(line, col, f"image '[{match.group(2).strip()}]' has no alt text")
         else:
             yield Report(line, col, f"image '{match.group(1) or '(no source)'}' has no alt text")
-    for match, line, col in text_hits(ctx, _IMG, "<img"):
+    for match, line, col in _img_tags(ctx):
         tag = match.group(0)
         if _ALT.search(tag) or _HIDDEN.search(tag):
             continue
