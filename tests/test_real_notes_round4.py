@@ -75,3 +75,16 @@ def test_a_misspelt_key_a_format_and_a_theme_are_named_with_what_was_meant(cli, 
         refused = True
     assert refused  # the schema lists the themes
     jsonschema.validate({"theme": "drak", "templates": "my-templates"}, schema)  # templates may add one
+
+
+def test_a_talk_with_a_few_links_is_notes_and_a_list_annotated_in_bullets_is_a_reading_list(cli):
+    """Four real notes (three of them talks with a few links) were classed as reading lists, and one
+    entry annotated with sub-bullets kept a real reading list from being one, its bare entry then
+    "empty section" instead of "entry has no annotation"."""
+    talk = parse((REAL4 / "talk-with-links.md").read_text(encoding="utf-8"), "talk-with-links.md")
+    assert talk.meta.kind == "notes"
+    papers = REAL4 / "reading-list-bullets.md"
+    assert parse(papers.read_text(encoding="utf-8"), papers.name).meta.kind == "reading-list"
+    out = cli("lint", "--no-cache", str(papers)).stdout
+    assert "entry 'Wide Attention Is The Way Forward for Transformers' has no annotation" in out, out
+    assert "is empty" not in out

@@ -16,6 +16,7 @@ from confnotes.parse import recover
 from confnotes.parse.blocks import Top
 from confnotes.parse.lines import span_of
 from confnotes.parse.markdown import plain_text
+from confnotes.parse.recover import is_title_case
 from confnotes.parse.state import ParseState
 
 #: front matter keys the model reads into Meta (an editor completes them; the rest stay in Meta.extra)
@@ -377,12 +378,47 @@ def infer_kind(content: list[Entry], title: str = "", has_speakers: bool = False
     if has_speakers or _about_a_talk(content, title):
         return "notes"
     for section in sections:
-        if section.lists or section.sections or section.notes or len(section.body) > 1:
+        if section.sections or section.notes or len(section.body) + len(section.lists) > 1:
             return "notes"
         if section.body and section.body[0].kind != "paragraph":
             return "notes"
-    annotated = sum(1 for section in sections if section.body and is_annotation(section.body[0].text))
-    return "reading-list" if annotated * 2 > len(sections) else "notes"
+    if any(lst.ordered for section in sections for lst in section.lists):
+        return "notes"  # numbered points are a talk's, not an entry's annotation
+    prose = sum(1 for section in sections if section.body and is_annotation(section.body[0].text))
+    annotated = sum(1 for section in sections if _annotated(section))
+    works = sum(1 for section in sections if names_a_work(section.title))
+    # most entries annotated, most in prose (bullets annotate one entry among them), most naming a work
+    return "reading-list" if annotated * 2 > len(sections) and prose * 2 >= len(sections) and works * 2 > len(sections) else "notes"
+
+
+def _annotated(section: Node) -> bool:
+    """An entry says something about the work it names: a paragraph of prose, or bullets that add
+    up to one (``- tiered retrieval narrows the pool``)."""
+    if section.body:
+        return is_annotation(section.body[0].text)
+    words = " ".join(item.title for lst in section.lists for item in lst.items)
+    return bool(section.lists) and is_annotation(words)
+
+
+#: Headings that name a part of a talk's notes, not a work one reads.
+_TALK_PART = re.compile(
+    r"^(?:q ?& ?a|questions|takeaways?|key takeaways|summary|demo|intro(?:duction)?|motivation|background|"
+    r"results?|resources|links|references|next steps|conclusions?|wrap[- ]up|agenda|overview)$",
+    re.IGNORECASE,
+)
+
+
+def names_a_work(title: str) -> bool:
+    """Whether a heading names something one reads (a paper, a post, a book): a link, or a title in
+    title case of two or more longer words (``RAG at Planet Scale``); a sentence-like topic (``What
+    we learned``) or a talk's part (``Takeaways``) is not one."""
+    plain = plain_text(title).strip()
+    if _LINK_OR_URL.search(title) is not None:
+        return True
+    if _TALK_PART.match(plain.rstrip(":")):
+        return False
+    longer = [word for word in re.findall(r"[^\W\d_][\w'-]*", plain) if len(word) > 3]
+    return len(longer) >= 2 and is_title_case(plain)
 
 
 def _about_a_talk(content: list[Entry], title: str) -> bool:
