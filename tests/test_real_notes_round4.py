@@ -88,3 +88,22 @@ def test_a_talk_with_a_few_links_is_notes_and_a_list_annotated_in_bullets_is_a_r
     out = cli("lint", "--no-cache", str(papers)).stdout
     assert "entry 'Wide Attention Is The Way Forward for Transformers' has no annotation" in out, out
     assert "is empty" not in out
+
+
+def test_the_title_after_a_banner_or_badges_and_a_bold_title_is_its_words(cli, tmp_path):
+    """``# Title`` under a banner picture or a row of badges was no longer the title (lint then asked
+    for one), and ``# **Title**`` from Word or a paste kept its ``**`` in ``meta.title``."""
+    banner = "![Platform day banner](banner.png)\n\n# Platform Engineering Day\n\n## Opening\n\n- welcome\n\n## Talks\n\n- many\n"
+    badges = "[![build](https://ci.example.org/b.svg)](https://ci.example.org) [![docs](d.svg)](https://docs.example.org)\n\n" + banner[36:]
+    for text in (banner, badges):
+        meta = parse(text, "day.md").meta
+        assert (meta.title, meta.title_origin) == ("Platform Engineering Day", "heading")
+    bold = "# **Platform Engineering Day**\n\n## Opening\n\n- welcome\n"
+    assert parse(bold, "day.md").meta.title == "Platform Engineering Day"
+    note = tmp_path / "day.md"
+    note.write_text(bold, encoding="utf-8")
+    assert cli("fmt", "--check", str(note)).exit_code == 0  # fmt keeps the author's bold
+    pasted = tmp_path / "pasted.md"
+    pasted.write_text("**Platform Engineering Day**\n\n• welcome from the hosts\n• three tracks\n\nKeynote\n• platforms as products\n", encoding="utf-8")
+    cli("lint", "--fix", "--no-cache", str(pasted))
+    assert pasted.read_text(encoding="utf-8").startswith("## Platform Engineering Day\n")  # written as Markdown, without the **

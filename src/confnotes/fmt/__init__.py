@@ -102,7 +102,10 @@ class _Context:
             if inferred and not self.convert:
                 _emit_bare_line(self, text, first)
             else:
-                _emit_heading(self, text, level, first, last)
+                from confnotes.parse.recover import emphasised_title
+
+                wrapped = emphasised_title(text) if inferred else None  # a bold first line, written as "# Title"
+                _emit_heading(self, wrapped[1] if wrapped and "\n" not in wrapped[1] else text, level, first, last)
             self.title_before(line)  # a file-name line below the title
 
     def blank(self) -> None:
@@ -419,7 +422,8 @@ def render_markdown(doc: Document, settings: FmtSettings | None = None, *, sourc
         span = meta.front_matter_span
         ctx.above = Above("front-matter", span.end if span is not None else -2)
     if meta.title_origin in ("heading", "inferred") and meta.title_span:
-        ctx.title = (meta.title, meta.title_level, meta.title_span.start, meta.title_span.end, meta.title_origin == "inferred")
+        title = f"{meta.title_marker}{meta.title}{meta.title_marker}"  # "# **Title**" as the author wrote it
+        ctx.title = (title, meta.title_level, meta.title_span.start, meta.title_span.end, meta.title_origin == "inferred")
     if meta.source_name_span is not None and meta.source_name is not None and not convert:
         ctx.source_name = (meta.source_name, meta.source_name_span.start)
     _emit_content(ctx, doc.content, "")

@@ -250,6 +250,9 @@ class Meta:
     extra: dict[str, Any] = field(default_factory=dict)
     #: the title as a reader sees it (``parse``: no emphasis marks, a link as its words); None: as ``title``
     title_plain: str | None = None
+    #: the emphasis a title heading was wrapped in (``# **Title**``: ``**``): presentation, not the title's
+    #: (``title`` is what is inside); fmt writes it back as the author wrote it
+    title_marker: str = ""
 
     @property
     def plain_title(self) -> str:

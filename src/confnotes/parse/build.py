@@ -233,6 +233,8 @@ class Assembler:
         span = span_of(self.state.lines, top.a, top.b)
         last = top.b - 2 if origin == "setext" else top.b - 1  # the title's last line (a setext one's is above its underline)
         title = kept_tail(top.content, self.state.lines[last]) if origin != "inferred" and last >= top.a else top.content
+        if inferred and (wrapped := recover.emphasised_title(title)) is not None and "\n" not in wrapped[1]:
+            title = wrapped[1]  # a bare bold line read as a heading: its title is the words, the bold its look
         self.sections.append(NodeBuilder(SECTION, title, span.start, span.end, origin, level))
 
     def in_talk(self) -> bool:
@@ -471,9 +473,14 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
     source_name = fm.get("source_name", assembler.source_name)
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1
+    marker = ""
+    if title_origin == "heading" and (wrapped := recover.emphasised_title(title_text)) is not None and "\n" not in wrapped[1]:
+        marker, title_text = wrapped  # "# **Title**": the emphasis is presentation (a Word or LibreOffice title pasted bold)
     meta = build_meta(
         fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level), source_name, source_span, content, options.lang
     )
+    if marker:
+        meta = replace(meta, title_marker=marker)
     lines = state.lines
     return Document(
         path=path,

@@ -204,13 +204,22 @@ def front_matter_loader() -> Any:
     return loader
 
 
+#: A paragraph that only shows pictures: a banner (``![banner](banner.png)``) or a row of badges
+#: (``[![build](badge.svg)](https://ci.example.org)``), as READMEs and blog posts open.
+_DECORATION = re.compile(r"^\s*(?:\[?!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+\"[^\"]*\")?\s*\)(?:\]\([^)\s]*\))?\s*)+$")
+
+
 def _title_heading(content: list[Top], headings: list[Top]) -> Top | None:
     """The heading that opens the note and is its title: the one ``#`` heading; the first of several
     ``#`` headings when it heads nothing but the next; an opening heading alone at the top heading
     level; or one that names the notes over peers that do not."""
-    opening = content[0] if content and content[0].kind == "heading" else None
+    leading = 0
+    while leading < len(content) - 1 and content[leading].kind == "paragraph" and _DECORATION.match(content[leading].content):
+        leading += 1  # a banner picture or a row of badges above the title heading
+    opening = content[leading] if content and content[leading].kind == "heading" else None
     if opening is None:
         return None
+    content = content[leading:]
     level_one = [top for top in headings if top.level == 1]
     if len(level_one) == 1 and opening is level_one[0]:
         return opening
