@@ -104,6 +104,8 @@ def test_the_title_after_a_banner_or_badges_and_a_bold_title_is_its_words(cli, t
     note.write_text(bold, encoding="utf-8")
     assert cli("fmt", "--check", str(note)).exit_code == 0  # fmt keeps the author's bold
     pasted = tmp_path / "pasted.md"
-    pasted.write_text("**Platform Engineering Day**\n\n• welcome from the hosts\n• three tracks\n\nKeynote\n• platforms as products\n", encoding="utf-8")
+    pasted.write_text(
+        "**Platform Engineering Day**\n\n• welcome from the hosts\n• three tracks\n\nKeynote\n• platforms as products\n", encoding="utf-8"
+    )
     cli("lint", "--fix", "--no-cache", str(pasted))
     assert pasted.read_text(encoding="utf-8").startswith("## Platform Engineering Day\n")  # written as Markdown, without the **
