@@ -141,7 +141,10 @@ def heading_offset(blocks: Sequence[Block]) -> int:
     return 2 - top  # several top headings: sections (##) under a title found elsewhere
 
 
-_TYPED_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[•◦▪▫‣⁃●○■□➢➤–—·§o])\s")
+_TYPED_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[•◦▪▫‣⁃●○■□➢➤–—·§o*+-])\s")
+#: A paragraph typed as a Markdown bullet (``* three``, ``+ four``, ``- five``): its marker escaped
+#: by ``inline`` (``\* three``), written back as the bullet it is
+_TYPED_MARKDOWN_BULLET = re.compile(r"^(\s*)\\?[*+-]\s+")
 
 
 def typed_item(block: Block | None) -> bool:
@@ -187,6 +190,7 @@ class _Writer:
         self.indents: list[int] = []
         self.delimiters: dict[int, str] = {}  # the delimiter of the numbered list open at each level
         self.titled = False
+        self.o_items: set[int] = set()  # paragraphs typed as ``o`` bullets, two or more in a row (``_o_runs``)
 
     def blank(self) -> None:
         if self.out and self.out[-1] != "":
@@ -236,6 +240,11 @@ class _Writer:
         elif block.style == "quote":
             self.quote(text)
         else:
+            if id(block) in self.o_items:
+                text = re.sub(r"^(\s*)o\s+", "\\1• ", text, count=1)
+            elif _TYPED_MARKDOWN_BULLET.match(text) and typed_item(block):
+                # "* three" typed in Word is a bullet, as "• three" is: written as one, the paste rules read both alike
+                text = _TYPED_MARKDOWN_BULLET.sub("\\1• ", text, count=1)
             # a line break inside a paragraph is a hard break, as the document showed it
             self.out.append("\\\n".join(text.split("\n")))
 
@@ -281,10 +290,18 @@ class _Writer:
 _QUOTED_ITEM = re.compile(r"(\u2003)?[•◦‣▪] (.*)", re.S)
 
 
+def _o_runs(blocks: Sequence[Block]) -> set[int]:
+    """The paragraphs typed as ``o`` bullets (Word's second-level glyph, typed or pasted as a letter),
+    two or more in a row: alone, ``o well`` is a word."""
+    typed = [typed_item(block) and isinstance(block, Para) and block.text.lstrip().startswith("o ") for block in blocks]
+    return {id(block) for n, block in enumerate(blocks) if typed[n] and ((n and typed[n - 1]) or (n + 1 < len(typed) and typed[n + 1]))}
+
+
 def to_markdown(imported: Imported, assets_folder: str, meta: dict[str, str] | None = None) -> str:
     """The stream as Markdown, in reading order; images link into ``assets_folder``."""
     out: list[str] = front_matter(meta or {})
     writer = _Writer(imported, assets_folder, out)
+    writer.o_items = _o_runs(imported.blocks)
     previous: Block | None = None
     for block in imported.blocks:
         if isinstance(block, Item):
