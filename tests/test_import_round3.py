@@ -24,3 +24,91 @@ def test_bullets_typed_in_word_are_bullets_like_typed_dots(cli, tmp_path, marker
     assert result.stdout == (
         "# Team sync\n\n## Agenda\n\n- hiring plan\n- roadmap review\n\n## Decisions\n\n- ship the portal\n- retire old CI\n"
     )
+
+
+def _enex(*notes: str) -> str:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<!DOCTYPE en-export SYSTEM "http://xml.evernote.com/pub/evernote-export4.dtd">\n'
+        '<en-export export-date="20260320T101500Z" application="Evernote" version="10.80.3">\n' + "".join(notes) + "</en-export>\n"
+    )
+
+
+def _note(title: str, enml: str, extra: str = "") -> str:
+    body = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+        '<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">\n'
+        f"<en-note>{enml}</en-note>"
+    )
+    return f"<note><title>{title}</title><created>20260319T083000Z</created>{extra}<content><![CDATA[{body}]]></content></note>\n"
+
+
+def test_an_evernote_export_is_a_note_with_its_tasks_pictures_and_front_matter(cli, tmp_path):
+    """An ``.enex`` was imported as raw XML with exit 0: the ENML and a base64 picture as text."""
+    import base64
+    import hashlib
+
+    from helpers import tiny_png
+
+    png = tiny_png()
+    digest = hashlib.md5(png, usedforsecurity=False).hexdigest()
+    enml = (
+        "<div>Notes from the keynote and two talks.</div><h2>Keynote</h2><ul><li><div>AI everywhere, again</div></li></ul>"
+        '<h2>Gateway API is GA</h2><div><en-todo checked="true"/>watch the recording</div><div><en-todo checked="false"/>'
+        f'try the migration tool</div><div><en-media hash="{digest}" type="image/png"/></div>'
+    )
+    resource = f'<resource><data encoding="base64">{base64.b64encode(png).decode()}</data><mime>image/png</mime></resource>'
+    extra = (
+        "<tag>kubecon</tag><tag>conference</tag><note-attributes><source-url>https://events.example.org/k</source-url></note-attributes>"
+    )
+    path = tmp_path / "day1.enex"
+    path.write_text(_enex(_note("KubeCon EU, day 1", enml, extra + resource)), encoding="utf-8")
+    result = cli("import", str(path), "-o", str(tmp_path / "out") + "/")
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "out" / "day1.md").read_text(encoding="utf-8")
+    assert note.startswith('---\ntitle: "KubeCon EU, day 1"\ndate: "2026-03-19"\ntags: "kubecon, conference"\n')
+    assert "- [x] watch the recording\n- [ ] try the migration tool\n" in note and "## Gateway API is GA" in note
+    assert "![](day1.assets/image1.png)" in note and (tmp_path / "out" / "day1.assets" / "image1.png").read_bytes() == png
+    assert "<en-note>" not in note and "base64" not in note
+
+
+def test_an_export_of_several_notes_gives_a_section_each(cli, tmp_path):
+    path = tmp_path / "week.enex"
+    path.write_text(_enex(_note("Monday", "<div>standup moved to ten</div>"), _note("Tuesday", "<div>retro on the outage</div>")))
+    result = cli("import", str(path), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert "## Monday\n\nstandup moved to ten\n\n## Tuesday\n\nretro on the outage\n" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '<?xml version="1.0"?>\n<rss version="2.0"><channel><title>Blog</title></channel></rss>\n',
+            "an XML file of a kind confnotes does not import (<rss>)",
+        ),
+        (_enex(""), "an Evernote export with no notes"),
+        (
+            '<?xml version="1.0"?>\n<!DOCTYPE en-export [<!ENTITY x "xxxxxxxx">]>\n'
+            "<en-export><note><title>&x;</title></note></en-export>\n",
+            "not a readable Evernote export: it declares entities",
+        ),
+    ],
+    ids=["rss", "empty", "entities"],
+)
+def test_a_file_import_cannot_read_is_one_line(cli, tmp_path, text, said):
+    from helpers import one_error_line
+
+    path = tmp_path / "feed.xml"
+    path.write_text(text, encoding="utf-8")
+    assert said in one_error_line(cli("import", str(path), "-o", "-"))
+
+
+def test_an_export_of_too_many_notes_is_refused_before_it_is_read(cli, tmp_path, monkeypatch):
+    import confnotes.importers.enex as enex
+    from helpers import one_error_line
+
+    monkeypatch.setattr(enex, "MAX_NOTES", 3)
+    path = tmp_path / "all.enex"
+    path.write_text(_enex(*(_note(f"Note {n}", "<div>text</div>") for n in range(4))), encoding="utf-8")
+    assert "an Evernote export of 4 notes, more than the 3 one import reads" in one_error_line(cli("import", str(path), "-o", "-"))

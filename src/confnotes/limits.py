@@ -221,6 +221,19 @@ LIMITS: tuple[Limit, ...] = (
         },
     ),
     Limit(
+        "An Evernote export",
+        "{notes} notes and {resources} resources; a resource of more than {chars:MB} M base64 characters is not decoded; "
+        "the XML read without entities",
+        "`import`",
+        "`test_import_round3.py::test_an_export_of_too_many_notes_is_refused_before_it_is_read`, "
+        "`::test_a_file_import_cannot_read_is_one_line`",
+        {
+            "notes": "confnotes.importers.enex.MAX_NOTES",
+            "resources": "confnotes.importers.enex.MAX_RESOURCES",
+            "chars": "confnotes.importers.enex.MAX_RESOURCE_CHARS",
+        },
+    ),
+    Limit(
         "Table cells laid out",
         "{n} a table; a bigger table is shown as its text",
         "HTML page, PDF, Word",

@@ -217,7 +217,7 @@ def merge_shards(out_dir: str, site: SiteInputs | None = None) -> int:
         try:
             _check_outline(folder, rel, entry["outline"])
             if "search" in entry:
-                _check_outline(folder, rel, entry["search"])
+                _check_outline(folder, rel, entry["search"], "search words")
         except NotesError as exc:
             raise NotesError(f"{exc.message}; build that note's shard again (nothing was merged)", path=exc.path) from None
     manifest: dict[str, Any] = {

@@ -19,21 +19,22 @@ if TYPE_CHECKING:
 OUTLINES = ".confnotes-outlines"
 
 
-def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any]) -> Iterator[bytes]:
-    """A note's outline file, piece by piece, as its build recorded it (``_recorded_pieces``)."""
-    return _recorded_pieces(out_dir, outline["file"], outline, f"the outline of {rel}")
+def _outline_pieces(out_dir: Path, rel: str, outline: dict[str, Any], what: str = "outline") -> Iterator[bytes]:
+    """A note's outline file (or ``what`` else the build recorded of it: its ``search words``), piece
+    by piece, as its build recorded it (``_recorded_pieces``)."""
+    return _recorded_pieces(out_dir, outline["file"], outline, f"the {what} of {rel}")
 
 
-def _check_outline(out_dir: Path, rel: str, outline: dict[str, Any]) -> None:
-    """Read a note's outline file through; raises ``NotesError`` when it is not as built."""
-    for _ in _outline_pieces(out_dir, rel, outline):
+def _check_outline(out_dir: Path, rel: str, outline: dict[str, Any], what: str = "outline") -> None:
+    """Read a note's recorded file through; raises ``NotesError`` when it is not as built."""
+    for _ in _outline_pieces(out_dir, rel, outline, what):
         pass
 
 
-def _outline_intact(out_dir: Path, rel: str, outline: dict[str, Any]) -> str | None:
-    """None when a note's outline file is as built, else what is wrong with it."""
+def _outline_intact(out_dir: Path, rel: str, outline: dict[str, Any], what: str = "outline") -> str | None:
+    """None when a note's recorded file is as built, else what is wrong with it."""
     try:
-        _check_outline(out_dir, rel, outline)
+        _check_outline(out_dir, rel, outline, what)
     except NotesError as exc:
         return str(exc)
     return None

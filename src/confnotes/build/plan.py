@@ -230,6 +230,6 @@ def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple
         and set(outputs) == set(formats)
         and _outline_intact(out_dir, previous["rel"], previous["outline"]) is None
         and "search" in previous  # built before the site had search: built again, to be found
-        and _outline_intact(out_dir, previous["rel"], previous["search"]) is None
+        and _outline_intact(out_dir, previous["rel"], previous["search"], "search words") is None
         and _inputs_unchanged(note, previous["inputs"])
     )

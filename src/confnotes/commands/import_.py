@@ -10,6 +10,7 @@ import click
 
 from confnotes.commands import EXIT_ERROR, Choice, say, shown
 from confnotes.errors import ErrorKind, NotesError
+from confnotes.importers import FORMATS as IMPORT_FORMATS  # the one list of readers (light: no reader loads)
 
 
 @click.command("import")
@@ -28,12 +29,12 @@ from confnotes.errors import ErrorKind, NotesError
 @click.option(
     "--from",
     "fmt",
-    type=Choice(["docx", "odt", "html", "opml", "text"]),
+    type=Choice(IMPORT_FORMATS),
     default=None,
     help="The input's format, when sniffing its content is not wanted (standard input, an odd file).",
 )
 def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | None) -> None:
-    """Import FILES (.docx, .odt, web pages and Google Docs' zipped export, OPML, pasted text) as notes.
+    """Import FILES (.docx, .odt, web pages and Google Docs' zipped export, OPML, Evernote .enex, pasted text) as notes.
 
     Each becomes NAME.md, with its pictures in NAME.assets/; headings, lists with their levels
     and numbers, tables, code, links and pictures are kept in the author's order, and what a

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from confnotes.errors import input_error
 from confnotes.importers.blocks import Imported
 
-FORMATS = ("docx", "odt", "html", "opml", "text")
+FORMATS = ("docx", "odt", "html", "opml", "enex", "text")
 _HTML_START = re.compile(
     rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|div|p|span|h[1-6]|ul|ol|table|b|style)\b", re.I | re.S
 )
@@ -28,6 +28,10 @@ def sniff(data: bytes, name: str) -> str:
         return "zip"
     if _OPML.match(head):
         return "opml"
+    from confnotes.importers.enex import is_enex
+
+    if is_enex(head):
+        return "enex"
     if _HTML_START.match(head):
         return "html"
     lowered = name.lower()
@@ -35,6 +39,11 @@ def sniff(data: bytes, name: str) -> str:
         return "html"
     if head.lstrip().startswith(b"<") and lowered.endswith(".opml"):
         return "opml"
+    if _XML.match(head) and not lowered.endswith((".md", ".markdown", ".txt")):
+        raise input_error(
+            f"an XML file of a kind confnotes does not import ({_root_name(head)}); it imports Word, ODT, HTML, OPML and Evernote files",
+            name,
+        )
     if head.startswith(b"{\\rtf"):
         raise input_error("an RTF document: save it as .docx (Word, LibreOffice) and import that", name)
     if head.startswith(b"%PDF"):
@@ -42,6 +51,15 @@ def sniff(data: bytes, name: str) -> str:
     if head.startswith(b"\xd0\xcf\x11\xe0"):
         raise input_error(_compound_document(data), name)
     return "text"
+
+
+_XML = re.compile(rb"^\s*<\?xml\b")
+
+
+def _root_name(head: bytes) -> str:
+    """The root element an XML file opens with, as a reader would name it (``<rss>``)."""
+    found = re.search(rb"<([A-Za-z][\w:.-]*)", re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.S))
+    return f"<{found.group(1).decode('ascii', 'replace')}>" if found else "no root element"
 
 
 def _compound_document(data: bytes) -> str:
@@ -115,6 +133,10 @@ def read(data: bytes, path: str, fmt: str | None = None) -> Imported | str:
         from confnotes.importers.opml import read_opml
 
         return read_opml(data, path)
+    if kind == "enex":
+        from confnotes.importers.enex import read_enex
+
+        return read_enex(data, path)
     from confnotes.edges.source import decode
 
     return decode(data, path).text
@@ -155,6 +177,10 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
     if isinstance(found, str):
         return found, {}, "text", [], []
     meta = stated_meta(found)
+    if found.format == "enex":
+        from confnotes.importers.enex import stated_meta_of
+
+        meta = {**stated_meta_of(data), **meta}
     markdown = to_markdown(found, f"{stem}.assets", meta)
     if found.title and not _titled(found) and not _shows_title(markdown, stem):
         # the document's title property, only where no line of it reads as the title: a reader

@@ -147,6 +147,10 @@ _TYPED_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[•◦▪▫‣⁃●○■□➢
 _TYPED_MARKDOWN_BULLET = re.compile(r"^(\s*)\\?[*+-]\s+")
 
 
+#: A task's box at an item's start, as ``inline`` escapes it (``\[x\] done``)
+_TASK_BOX = re.compile(r"^\\\[([ xX])\\\] ")
+
+
 def typed_item(block: Block | None) -> bool:
     """A paragraph typed as a list item (``1. …``, ``• …``): one paragraph each in a word processor,
     one list in a paste, so they are written as lines of one list for the recovery rules to read."""
@@ -206,6 +210,7 @@ class _Writer:
         text = inline(block.runs, self.imported.dropped)
         # an item whose own text opens with "1." or "-" keeps it as text, not as a list inside the item
         lines = [_ITEM_START.sub(_escape_marker, line, count=1) for line in text.split("\n")] if text else [""]
+        lines[0] = _TASK_BOX.sub(r"[\1] ", lines[0], count=1)  # a task's box (Evernote, Keep): "- [x] done", as GitHub writes it
         self.out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
         indents.append(pad + len(marker) + 1)
         self.out.extend(" " * indents[-1] + line for line in lines[1:])
