@@ -112,3 +112,22 @@ def test_an_export_of_too_many_notes_is_refused_before_it_is_read(cli, tmp_path,
     path = tmp_path / "all.enex"
     path.write_text(_enex(*(_note(f"Note {n}", "<div>text</div>") for n in range(4))), encoding="utf-8")
     assert "an Evernote export of 4 notes, more than the 3 one import reads" in one_error_line(cli("import", str(path), "-o", "-"))
+
+
+def test_an_outliners_code_note_is_fenced_code_with_its_indentation(cli, tmp_path):
+    """A Workflowy export whose notes hold C++ came out with 999 items for 505 outlines: comment
+    lines `` * …`` became bullets and indentation was lost. A prose note stays a paragraph."""
+    code = "/**&#10; * Moves the buffer.&#10; */&#10;Buffer(Buffer&amp;&amp; other) noexcept&#10;    : data_(other.data_) {&#10;    other.data_ = nullptr;&#10;}"
+    prose = "Copying a big buffer costs a lot. Moving it costs a pointer swap, which is why containers move."
+    path = tmp_path / "cpp.opml"
+    path.write_text(
+        f'<?xml version="1.0"?>\n<opml version="2.0"><head><title>C++ notes</title></head><body>'
+        f'<outline text="Move semantics" _note="{code}"/><outline text="Why it matters" _note="{prose}"/></body></opml>\n',
+        encoding="utf-8",
+    )
+    result = cli("import", str(path), "-o", str(tmp_path / "cpp.md"))
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "cpp.md").read_text(encoding="utf-8")
+    assert "  ```\n  /**\n   * Moves the buffer.\n   */\n  Buffer(Buffer&& other) noexcept\n      : data_(other.data_) {\n" in note
+    assert "\n  Copying a big buffer costs a lot." in note and note.count("\n- ") == 2
+    assert "1 outline note read as code" in result.stderr

@@ -89,8 +89,33 @@ def text_runs(text: str) -> tuple[Run, ...]:
     return (Run(text, raw=True),)
 
 
+#: A line that reads as code: a statement's end (``;``, ``{``, ``}``), a comment (``//``, ``/*``,
+#: `` * `` of a block comment, ``#include``), a definition (``def``, ``class``, ``fn``, ``func``), an
+#: assignment or a call with nothing after it
+_CODE_LINE = re.compile(
+    r"[;{}]\s*$|^\s*(?://|/\*|\*/|\*\s|#include\b|#define\b|(?:def|class|fn|func|function|return|import|from|"
+    r"public|private|static|const|let|var|template|struct|enum|namespace|using)\b)|^\s*[\w.\[\]]+\s*(?:[+\-*/]?=|->|::)\s*\S|"
+    r"^\s*[\w.]+\([^)]*\)\s*$"
+)
+
+
+def looks_like_code(note: str) -> bool:
+    """Whether an outline's note is code (a snippet kept under an item): two lines or more, most of
+    them reading as code, and little prose (lines ending in a full stop)."""
+    lines = [line for line in note.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return False
+    code = sum(1 for line in lines if _CODE_LINE.search(line))
+    prose = sum(1 for line in lines if line.rstrip().endswith(".") and len(line.split()) > 5)
+    return code * 5 >= len(lines) * 3 and prose * 4 < len(lines)
+
+
 def note_text(note: str) -> str:
-    """An outline's ``_note`` as Markdown: Workflowy's HTML formatting converted, Markdown kept."""
+    """An outline's ``_note`` as Markdown: Workflowy's HTML formatting converted, Markdown kept, and
+    code kept as code, fenced, its indentation as written (comment lines `` * …`` once became bullets)."""
+    if looks_like_code(note):
+        fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`{3,}", note))])
+        return f"{fence}\n{note.rstrip()}\n{fence}"
     if not _INLINE_HTML.search(note):
         return note
     from confnotes.importers.markdown import inline
@@ -215,6 +240,7 @@ class _Reader:
         self.outliner = outliner  # not confnotes' own export, whose text is the note's own
         self.columns: dict[str, int] = {}
         self.unresolved = 0
+        self.code_notes = 0  # outline notes read as code (``looks_like_code``), for the summary
         self.blocks: dict[str, str] = {}
         for outline in body.iter("outline") if body is not None else ():
             if "::" not in outline.get("text", ""):
@@ -248,6 +274,7 @@ class _Reader:
         list level its children's items take."""
         text, properties = self.text(element.get("text", ""))
         note = self.text(element.get("_note", ""))[0]
+        self.code_notes += looks_like_code(note)
         for name, value in element.attrib.items():
             if name not in _KNOWN_ATTRIBUTES and value.strip():
                 self.columns[name] = self.columns.get(name, 0) + 1
@@ -286,6 +313,11 @@ class _Reader:
         return level + 1
 
     def report(self) -> None:
+        if self.code_notes:
+            many = self.code_notes > 1
+            self.imported.remarks.append(
+                f"{self.code_notes} outline note{'s' if many else ''} read as code, fenced with {'their' if many else 'its'} indentation"
+            )
         if self.columns:
             named = ", ".join(f"{name} ({count})" for name, count in self.columns.items())
             self.imported.remarks.append(f"outline columns kept as 'column: value' lines: {named}")
