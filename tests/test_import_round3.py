@@ -117,7 +117,10 @@ def test_an_export_of_too_many_notes_is_refused_before_it_is_read(cli, tmp_path,
 def test_an_outliners_code_note_is_fenced_code_with_its_indentation(cli, tmp_path):
     """A Workflowy export whose notes hold C++ came out with 999 items for 505 outlines: comment
     lines `` * …`` became bullets and indentation was lost. A prose note stays a paragraph."""
-    code = "/**&#10; * Moves the buffer.&#10; */&#10;Buffer(Buffer&amp;&amp; other) noexcept&#10;    : data_(other.data_) {&#10;    other.data_ = nullptr;&#10;}"
+    code = (
+        "/**&#10; * Moves the buffer.&#10; */&#10;Buffer(Buffer&amp;&amp; other) noexcept&#10;"
+        "    : data_(other.data_) {&#10;    other.data_ = nullptr;&#10;}"
+    )
     prose = "Copying a big buffer costs a lot. Moving it costs a pointer swap, which is why containers move."
     path = tmp_path / "cpp.opml"
     path.write_text(
