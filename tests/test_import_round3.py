@@ -134,3 +134,57 @@ def test_an_outliners_code_note_is_fenced_code_with_its_indentation(cli, tmp_pat
     assert "  ```\n  /**\n   * Moves the buffer.\n   */\n  Buffer(Buffer&& other) noexcept\n      : data_(other.data_) {\n" in note
     assert "\n  Copying a big buffer costs a lot." in note and note.count("\n- ") == 2
     assert "1 outline note read as code" in result.stderr
+
+
+OBSIDIAN = """# Platform day
+
+%% draft: ask Ana about the numbers %%
+
+Notes from [[Platform Engineering Day|the summit]] and [[Backstage]].
+
+![[diagram.png|400]]
+
+![[../outside.png]]
+
+## Golden paths
+
+- cover day one end to end %% check the panel recording %%
+- anything beyond is optional
+"""
+
+
+def test_obsidian_markdown_is_read_comments_wikilinks_and_embeds(cli, tmp_path):
+    """Obsidian's ``%% comments %%`` were printed in every output and ``[[links]]`` and
+    ``![[embeds]]`` stayed raw. A picture outside the note's folder is never read."""
+    from helpers import tiny_png
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "diagram.png").write_bytes(tiny_png())
+    (tmp_path / "outside.png").write_bytes(tiny_png())
+    (vault / "day.md").write_text(OBSIDIAN, encoding="utf-8")
+    result = cli("import", str(vault / "day.md"), "-o", str(tmp_path / "out") + "/")
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "out" / "day.md").read_text(encoding="utf-8")
+    assert "%%" not in note and "ask Ana" not in note and "Obsidian comment ×2" in result.stderr
+    assert "[the summit](<Platform Engineering Day.md>)" in note and "[Backstage](<Backstage.md>)" in note
+    assert "![diagram](day.assets/image1.png)" in note and list((tmp_path / "out" / "day.assets").iterdir()) == [
+        tmp_path / "out" / "day.assets" / "image1.png"
+    ]
+    assert "![outside](<../outside.png>)" in note  # named, not read: outside the note's folder
+
+
+def test_a_logseq_page_gives_front_matter_and_resolves_its_block_references(cli, tmp_path):
+    page = tmp_path / "platform.md"
+    page.write_text(
+        "title:: Platform day\ntags:: platform, conference\n\n- Golden paths cover day one end to end\n"
+        "  id:: 6561c9e2-1a2b-4c3d-8e9f-0a1b2c3d4e5f\n  collapsed:: true\n"
+        "- As the panel said: ((6561c9e2-1a2b-4c3d-8e9f-0a1b2c3d4e5f))\n- See also ((11111111-2222-3333-4444-555555555555))\n",
+        encoding="utf-8",
+    )
+    result = cli("import", str(page), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith('---\ntitle: "Platform day"\ntags: "platform, conference"\n---\n')
+    assert "- As the panel said: Golden paths cover day one end to end\n" in result.stdout
+    assert "id::" not in result.stdout and "collapsed::" not in result.stdout
+    assert "1 block reference to another page kept as its id" in result.stderr

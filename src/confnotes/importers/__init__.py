@@ -175,7 +175,7 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
 
     found = read(data, path, fmt)
     if isinstance(found, str):
-        return found, {}, "text", [], []
+        return _text_note(found, path, stem)
     meta = stated_meta(found)
     if found.format == "enex":
         from confnotes.importers.enex import stated_meta_of
@@ -187,6 +187,25 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
         # names a document by the line they see (a property is often a template's or an old name)
         markdown = to_markdown(found, f"{stem}.assets", {"title": found.title, **meta})
     return markdown, found.assets, found.format, found.dropped, found.remarks
+
+
+def _text_note(text: str, path: str, stem: str) -> tuple[str, dict[str, bytes], str, list[str], list[str]]:
+    """A paste or a Markdown file: as it is, or, written by a note app (Obsidian, Logseq), with its
+    comments, wikilinks, embeds and properties read (``importers.noteapps``)."""
+    from confnotes.importers.noteapps import plain_markdown, shows_app_marks
+
+    if not shows_app_marks(text):
+        return text, {}, "text", [], []
+    from pathlib import Path
+
+    from confnotes.importers.html import folder_resolver
+    from confnotes.importers.markdown import front_matter
+
+    resolve = folder_resolver(Path(path).resolve().parent) if not path.startswith("<") else (lambda _name: None)
+    found = plain_markdown(text, f"{stem}.assets", resolve)
+    if found.meta and not text.lstrip().startswith("---"):
+        found.text = "\n".join(front_matter(found.meta)) + "\n" + found.text.lstrip("\n")
+    return found.text, found.assets, "text", found.dropped, found.remarks
 
 
 def _shows_title(markdown: str, stem: str) -> bool:

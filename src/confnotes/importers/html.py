@@ -537,7 +537,7 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
 
     For a page on disk, images are read only from the page's folder and below it."""
     if resolve is None and not path.startswith("<"):
-        resolve = _folder_resolver(Path(path).resolve().parent)
+        resolve = folder_resolver(Path(path).resolve().parent)
     imported = Imported("html")
     reader = _Reader(path, imported, resolve)
     reader.feed(text)
@@ -546,7 +546,7 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
     return imported
 
 
-def _folder_resolver(folder: Path) -> Resolver:
+def folder_resolver(folder: Path) -> Resolver:
     def resolve(src: str) -> bytes | None:
         if src.startswith(("/", "\\")) or ":" in src:
             return None
