@@ -188,3 +188,31 @@ def test_a_logseq_page_gives_front_matter_and_resolves_its_block_references(cli,
     assert "- As the panel said: Golden paths cover day one end to end\n" in result.stdout
     assert "id::" not in result.stdout and "collapsed::" not in result.stdout
     assert "1 block reference to another page kept as its id" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("page", "title"),
+    [
+        (
+            '<html><body><div class="note"><div class="title">Conference prep</div><ul class="list">'
+            '<li class="listitem checked"><span class="bullet">&#9745;</span><span class="text">book the hotel</span></li>'
+            '<li class="listitem"><span class="bullet">&#9744;</span><span class="text">print badges</span></li></ul></div></body></html>',
+            "# Conference prep",
+        ),
+        (
+            '<html><body><article><header><h1 class="page-title">Conference prep</h1></header><div class="page-body">'
+            '<ul class="to-do-list"><li><div class="checkbox checkbox-on"></div> <span class="to-do-children-checked">book the hotel'
+            '</span></li></ul><ul class="to-do-list"><li><div class="checkbox checkbox-off"></div> '
+            '<span class="to-do-children-unchecked">print badges</span></li></ul></div></article></body></html>',
+            "# Conference prep",
+        ),
+    ],
+    ids=["keep", "notion"],
+)
+def test_checklists_from_keep_and_notion_keep_their_state(cli, tmp_path, page, title):
+    """A checked to-do lost its state (Notion), and Keep's checklist became paragraphs of ☑ and ☐."""
+    path = tmp_path / "prep.html"
+    path.write_text(page, encoding="utf-8")
+    result = cli("import", str(path), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{title}\n\n- [x] book the hotel\n- [ ] print badges\n"

@@ -246,6 +246,14 @@ class _Reader(HTMLParser):
                 self.table_depth = 1
             elif tag in _BLOCKS:
                 self.start_block(tag, attrs)
+            self.task_box(attrs)
+
+    def task_box(self, attrs: dict[str, str]) -> None:
+        """A to-do's box drawn by the page (Notion's ``<div class="checkbox checkbox-on">``) as the
+        task's ``[x]`` or ``[ ]`` at its item's start (Google Keep draws ``☑``/``☐``, read by the writer)."""
+        classes = attrs.get("class", "").split()
+        if "checkbox" in classes and self.block is not None and self.block.kind == "item" and not self.block.runs:
+            self.block.runs.append(Run("[x] " if "checkbox-on" in classes else "[ ] "))
 
     def start_skipped(self, tag: str) -> None:
         """Inside ``<head>``, ``<style>``, ``<svg>``…: nothing is text; ``<style>`` and ``<title>`` are kept apart."""

@@ -148,6 +148,8 @@ _TYPED_MARKDOWN_BULLET = re.compile(r"^(\s*)\\?[*+-]\s+")
 
 
 #: A task's box at an item's start, as ``inline`` escapes it (``\[x\] done``)
+#: A task's box drawn as a character at an item's start (Google Keep writes ``☑``/``☐``)
+_TASK_GLYPH = re.compile(r"^([☑☒✅✔☐])\s*")
 _TASK_BOX = re.compile(r"^\\\[([ xX])\\\] ")
 
 
@@ -210,6 +212,7 @@ class _Writer:
         text = inline(block.runs, self.imported.dropped)
         # an item whose own text opens with "1." or "-" keeps it as text, not as a list inside the item
         lines = [_ITEM_START.sub(_escape_marker, line, count=1) for line in text.split("\n")] if text else [""]
+        lines[0] = _TASK_GLYPH.sub(lambda m: "[x] " if m.group(1) in "☑☒✅✔" else "[ ] ", lines[0], count=1)  # Keep's ☑ and ☐
         lines[0] = _TASK_BOX.sub(r"[\1] ", lines[0], count=1)  # a task's box (Evernote, Keep): "- [x] done", as GitHub writes it
         self.out.append(" " * pad + f"{marker} {lines[0]}".rstrip())
         indents.append(pad + len(marker) + 1)
