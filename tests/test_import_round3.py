@@ -216,3 +216,27 @@ def test_checklists_from_keep_and_notion_keep_their_state(cli, tmp_path, page, t
     result = cli("import", str(path), "-o", "-")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"{title}\n\n- [x] book the hotel\n- [ ] print badges\n"
+
+
+ONENOTE = """<html><body>
+<p style='margin:0in;font-family:"Calibri Light";font-size:20.0pt'>SREcon EMEA, day 2</p>
+<p style='margin:0in;font-family:Calibri;font-size:11.0pt'>Notes from the main room, typed live.</p>
+<p style='margin:0in;font-family:"Calibri Light";font-size:16.0pt'>Keynote</p>
+<p style='margin:0in;font-family:Calibri;font-size:11.0pt'>Error budgets work when product owns them too.</p>
+<p style='margin:0in;font-family:"Calibri Light";font-size:13.5pt'>Questions</p>
+<p style='margin:0in;font-family:Calibri;font-size:11.0pt'>How to start without buy-in: start with one service.</p>
+<p style='margin:0in;font-family:"Calibri Light";font-size:16.0pt'>Observability is a data problem</p>
+<p style='margin:0in;font-family:Calibri;font-size:11.0pt'>Sample at the edge, and budget cardinality like money.</p>
+</body></html>
+"""
+
+
+def test_a_clipboard_whose_headings_are_only_larger_text_keeps_them(cli, tmp_path):
+    """OneNote's clipboard writes Heading 1 and 2 as paragraphs in Calibri Light 16 and 13.5 pt:
+    only lines starting ``Keynote:``/``Talk:`` became sections, the rest joined the talk before."""
+    path = tmp_path / "onenote.html"
+    path.write_text(ONENOTE, encoding="utf-8")
+    result = cli("import", str(path), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("# SREcon EMEA, day 2\n\nNotes from the main room, typed live.\n\n## Keynote\n")
+    assert "\n### Questions\n" in result.stdout and "\n## Observability is a data problem\n" in result.stdout

@@ -124,6 +124,8 @@ class _Look:
     link: str | None = None
     #: ``white-space: pre`` or ``pre-wrap``: the spaces are the text's (Docs' clipboard writes it on every run)
     pre: bool = False
+    #: the text's font size in points, when the page says (a clipboard's headings may be only larger text)
+    size: float = 0.0
 
 
 @dataclass
@@ -138,6 +140,7 @@ class _Open:
     images: list[Image] = field(default_factory=list)
     tag: str = ""
     indent: float = 0.0  # a paragraph's left margin in points
+    sizes: dict[float, int] = field(default_factory=dict)  # characters of text at each font size
 
 
 @dataclass
@@ -162,6 +165,7 @@ class _Reader(HTMLParser):
         self.block: _Open | None = None
         self.lists: list[_ListFrame] = []
         self.kix_counters: dict[str, int] = {}
+        self.sizes: dict[int, float] = {}  # a paragraph's main font size, by id (``_headings_by_size``)
         self.table: list[list[tuple[Run, ...]]] | None = None
         self.table_depth = 0
         self.style_text: list[str] = []
@@ -207,7 +211,10 @@ class _Reader(HTMLParser):
             elif all(run.code for run in runs if run.text.strip()):
                 self.emit(Code(text.strip("\n").rstrip()))  # its indentation is the code's (YAML, Python)
             else:
-                self.emit(_indented_item(runs, block.indent) or Para(runs))
+                para = _indented_item(runs, block.indent) or Para(runs)
+                if block.sizes and isinstance(para, Para):
+                    self.sizes[id(para)] = max(block.sizes, key=block.sizes.__getitem__)  # its text's main size
+                self.emit(para)
         for image in block.images:
             self.emit(image)
 
@@ -387,8 +394,10 @@ class _Reader(HTMLParser):
 
     def look_for(self, tag: str, attrs: dict[str, str]) -> _Look:
         parent = self.looks[-1][1]
-        look = _Look(parent.bold, parent.italic, parent.code, parent.link, parent.pre)
+        look = _Look(parent.bold, parent.italic, parent.code, parent.link, parent.pre, parent.size)
         style = self.declarations(tag, attrs)
+        if style.get("font-size", "").strip()[:1].isdigit():
+            look.size = _points(style["font-size"])
         if "white-space" in style:
             look.pre = style["white-space"].startswith(("pre", "break-spaces")) and style["white-space"] != "pre-line"
         if tag in ("b", "strong"):
@@ -497,6 +506,8 @@ class _Reader(HTMLParser):
             text = text[1:]
         if text:
             self.block.runs.append(Run(text, look.bold, look.italic, look.code, look.link))
+            if look.size and text.strip():
+                self.block.sizes[look.size] = self.block.sizes.get(look.size, 0) + len(text.strip())
 
     def finish(self) -> None:
         self.close()
@@ -550,8 +561,37 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
     reader = _Reader(path, imported, resolve)
     reader.feed(text)
     reader.finish()
-    imported.blocks = merge_code(imported.blocks)
+    imported.blocks = merge_code(_headings_by_size(imported.blocks, reader.sizes))
     return imported
+
+
+#: A paragraph this much larger than the body text, on one short line, is a heading
+_LARGER = 1.15
+_HEADING_CHARS = 100
+
+
+def _headings_by_size(blocks: list[Block], sizes: dict[int, float]) -> list[Block]:
+    """Headings a page shows only by size (OneNote's clipboard: Calibri Light 16 and 13.5 pt over
+    11 pt text, no heading tags): where the page has no headings of its own, a short one-line
+    paragraph whose text is larger than the body's is a heading, the largest size level 1."""
+    paras = [block for block in blocks if isinstance(block, Para) and id(block) in sizes]
+    if not paras or any(isinstance(block, Para) and block.style in ("heading", "title") for block in blocks):
+        return blocks
+    weight: dict[float, int] = {}
+    for para in paras:
+        weight[sizes[id(para)]] = weight.get(sizes[id(para)], 0) + len(para.text)
+    body = max(weight, key=weight.__getitem__)
+    larger = sorted({sizes[id(p)] for p in paras if sizes[id(p)] >= body * _LARGER}, reverse=True)[:3]
+    if not larger:
+        return blocks
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Para) and (size := sizes.get(id(block))) in larger:
+            text = block.text.strip()
+            if text and "\n" not in text and len(text) <= _HEADING_CHARS and text[-1] not in ".,;":
+                block = Para(block.runs, "heading", larger.index(size) + 1)
+        out.append(block)
+    return out
 
 
 def folder_resolver(folder: Path) -> Resolver:
