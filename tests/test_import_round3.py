@@ -240,3 +240,23 @@ def test_a_clipboard_whose_headings_are_only_larger_text_keeps_them(cli, tmp_pat
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("# SREcon EMEA, day 2\n\nNotes from the main room, typed live.\n\n## Keynote\n")
     assert "\n### Questions\n" in result.stdout and "\n## Observability is a data problem\n" in result.stdout
+
+
+def test_google_docs_markdown_keeps_its_data_pictures_in_the_assets_folder(cli, tmp_path):
+    """Docs' "Download as Markdown" writes each picture as a ``data:`` URL in a reference definition:
+    the note carried megabytes of base64. The picture goes to the assets folder, the link to it."""
+    import base64
+
+    from helpers import tiny_png
+
+    payload = base64.b64encode(tiny_png()).decode()
+    path = tmp_path / "offsite.md"
+    path.write_text(
+        f"# Offsite notes\n\nThe plan on one slide:\n\n![][image1]\n\n- hire two SREs\n\n[image1]: <data:image/png;base64,{payload}>\n",
+        encoding="utf-8",
+    )
+    result = cli("import", str(path), "-o", str(tmp_path / "out") + "/")
+    assert result.exit_code == 0, result.stderr
+    note = (tmp_path / "out" / "offsite.md").read_text(encoding="utf-8")
+    assert "[image1]: offsite.assets/image1.png" in note and "base64" not in note
+    assert (tmp_path / "out" / "offsite.assets" / "image1.png").read_bytes() == tiny_png()

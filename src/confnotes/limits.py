@@ -261,6 +261,7 @@ ELSEWHERE: dict[str, str] = {
     "confnotes.render.options.MAX_CSS_BYTES": "security.md, What confnotes reads (stylesheets)",
     "confnotes.slides.geometry.MIN_BODY": "a slide's layout, not a bound on work",
     "confnotes.render.deck.MAX_IMAGE_PIXELS": "security.md, Attacks tried (a decompression bomb PNG)",
+    "confnotes.importers.noteapps.MAX_DATA_PICTURE": "import.md, Obsidian and Logseq Markdown (a page's picture limit)",
     "confnotes.importers.opml.MAX_DEPTH": "import.md, Outliners: deeper outlines kept as siblings",
     "confnotes.slides.limits.MAX_CODE_CHARS": "derived: max_code_lines times CODE_LINE_CHARS",
     "confnotes.slides.geometry.MIN_IMAGE": "a slide's layout, not a bound on work",

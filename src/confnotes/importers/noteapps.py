@@ -7,6 +7,9 @@
   ``collapsed::`` lines are the app's bookkeeping, dropped; ``((uuid))`` is the text of the block
   whose ``id::`` it names on the same page (kept as the id, and said so, when it is not there).
 
+- Google Docs' "Download as Markdown": its pictures are ``data:`` URLs (``[image1]: <data:image/png;base64,…>``),
+  kept in the assets folder and linked from there.
+
 Only a text that shows one of these marks is changed; any other Markdown is imported as it is.
 """
 
@@ -39,7 +42,7 @@ class AppText:
 
 
 def shows_app_marks(text: str) -> bool:
-    return "%%" in text or "[[" in text or ":: " in text or "((" in text
+    return "%%" in text or "[[" in text or ":: " in text or "((" in text or "data:image/" in text
 
 
 def plain_markdown(text: str, assets_folder: str, resolve: Callable[[str], bytes | None]) -> AppText:
@@ -50,7 +53,38 @@ def plain_markdown(text: str, assets_folder: str, resolve: Callable[[str], bytes
     found.text = _logseq(found)
     found.text = _EMBED.sub(lambda m: _embed(found, m, assets_folder, resolve), found.text)
     found.text = _WIKILINK.sub(_link, found.text)
+    if "data:image/" in found.text:
+        found.text = _DATA_PICTURE.sub(lambda m: _data_picture(found, m, assets_folder), found.text)
     return found
+
+
+#: A picture's ``data:`` URL, in an image (``![](data:…)``) or a reference definition (``[image1]: <data:…>``)
+_DATA_PICTURE = re.compile(r"<?data:image/[a-z+.-]+;base64,([A-Za-z0-9+/=\s]+?)>?(?=[)\s]|$)", re.M)
+#: the largest picture kept from a ``data:`` URL (as a page's pictures are bounded)
+MAX_DATA_PICTURE = 8 * 1024 * 1024
+
+
+def _data_picture(found: AppText, match: re.Match[str], assets_folder: str) -> str:
+    import base64
+    import binascii
+
+    from confnotes.edges.images import picture_suffix
+
+    payload = match.group(1)
+    if len(payload) > MAX_DATA_PICTURE * 4 // 3 + 4:
+        found.dropped.append("picture larger than 8 MB")
+        return ""
+    try:
+        data = base64.b64decode(payload, validate=False)
+    except (binascii.Error, ValueError):
+        data = b""
+    suffix = picture_suffix(data) if data else None
+    if suffix is None:
+        found.dropped.append("an embedded file that is not a picture")
+        return ""
+    name = f"image{len(found.assets) + 1}{suffix}"
+    found.assets[name] = data
+    return f"{assets_folder}/{name}"
 
 
 def _dropped(found: AppText, what: str) -> str:
