@@ -260,3 +260,27 @@ def test_google_docs_markdown_keeps_its_data_pictures_in_the_assets_folder(cli, 
     note = (tmp_path / "out" / "offsite.md").read_text(encoding="utf-8")
     assert "[image1]: offsite.assets/image1.png" in note and "base64" not in note
     assert (tmp_path / "out" / "offsite.assets" / "image1.png").read_bytes() == tiny_png()
+
+
+NOTION = (
+    '<html><head><meta charset="utf-8"/><title>KubeCon notes</title></head><body><article class="page sans"><header>'
+    '<h1 class="page-title">KubeCon notes</h1><table class="properties"><tbody>'
+    '<tr class="property-row property-row-multi_select"><th>Tags</th><td><span class="selected-value select-value-color-blue">'
+    'kubecon</span><span class="selected-value select-value-color-green">conference</span></td></tr>'
+    '<tr class="property-row property-row-date"><th>Date</th><td><time>@March 19, 2026</time></td></tr>'
+    '<tr class="property-row"><th>Room</th><td>Hall B</td></tr></tbody></table></header><div class="page-body"><h2>Keynote</h2>'
+    '<ul><li>AI everywhere</li></ul><figure class="block-color-gray_background callout" style="white-space:pre-wrap;display:flex">'
+    '<div style="font-size:1.5em"><span class="icon">💡</span></div><div style="width:100%">Remember to rate the talks</div>'
+    "</figure></div></article></body></html>"
+)
+
+
+def test_a_notion_page_gives_its_properties_as_front_matter_and_its_callouts_as_callouts(cli, tmp_path):
+    """Notion's page-properties header became a table with its chips glued into one word
+    (``kubeconconference``), and the callout's icon a paragraph of its own."""
+    path = tmp_path / "kubecon.html"
+    path.write_text(NOTION, encoding="utf-8")
+    result = cli("import", str(path), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith('---\ntags: "kubecon, conference"\ndate: "2026-03-19"\nroom: "Hall B"\n---\n\n# KubeCon notes\n')
+    assert "> [!TIP] Remember to rate the talks\n" in result.stdout and "kubeconconference" not in result.stdout

@@ -176,7 +176,7 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
     found = read(data, path, fmt)
     if isinstance(found, str):
         return _text_note(found, path, stem)
-    meta = stated_meta(found)
+    meta = {**found.stated, **stated_meta(found)}
     if found.format == "enex":
         from confnotes.importers.enex import stated_meta_of
 

@@ -93,6 +93,8 @@ class Imported:
     dropped: list[str] = field(default_factory=list)
     #: what was kept in a way the reader should know of (a remote picture kept as its address)
     remarks: list[str] = field(default_factory=list)
+    #: front matter the document states apart from its text (Notion's page properties)
+    stated: dict[str, str] = field(default_factory=dict)
 
     def drop(self, what: str) -> None:
         self.dropped.append(what)

@@ -35,6 +35,7 @@ _BLOCKS = frozenset(
         "h5",
         "h6",
         "blockquote",
+        "figure",
         "dt",
         "dd",
         "figcaption",
@@ -165,7 +166,9 @@ class _Reader(HTMLParser):
         self.block: _Open | None = None
         self.lists: list[_ListFrame] = []
         self.kix_counters: dict[str, int] = {}
-        self.sizes: dict[int, float] = {}  # a paragraph's main font size, by id (``_headings_by_size``)
+        self.sizes: dict[int, float] = {}
+        self.properties = False  # the table being read is Notion's page properties (front matter, not a table)
+        self.tag_classes: list[str] = []  # a paragraph's main font size, by id (``_headings_by_size``)
         self.table: list[list[tuple[Run, ...]]] | None = None
         self.table_depth = 0
         self.style_text: list[str] = []
@@ -208,6 +211,8 @@ class _Reader(HTMLParser):
                 self.emit(Item(runs, block.level, block.ordered, block.number))
             elif block.kind in ("heading", "title", "subtitle"):
                 self.emit(Para(runs, block.kind, block.level))
+            elif block.kind == "callout":
+                self.emit(Para(runs, "quote"))
             elif all(run.code for run in runs if run.text.strip()):
                 self.emit(Code(text.strip("\n").rstrip()))  # its indentation is the code's (YAML, Python)
             else:
@@ -226,6 +231,7 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attr_list: list[tuple[str, str | None]]) -> None:
         attrs = {name.lower(): value or "" for name, value in attr_list}
+        self.tag_classes = attrs.get("class", "").split()
         if any(name.startswith("on") for name in attrs):
             self.count("event attribute")
         if tag == "script":
@@ -251,6 +257,7 @@ class _Reader(HTMLParser):
                 self.close_block()
                 self.table = []
                 self.table_depth = 1
+                self.properties = "properties" in attrs.get("class", "").split()  # Notion's page properties
             elif tag in _BLOCKS:
                 self.start_block(tag, attrs)
             self.task_box(attrs)
@@ -294,9 +301,15 @@ class _Reader(HTMLParser):
     def start_block(self, tag: str, attrs: dict[str, str]) -> None:
         if self.block is not None and self.block.kind == "item" and self.block.tag != tag:
             return  # <li><p>…</p></li>: the paragraph is the item's text
+        if self.block is not None and self.block.kind == "callout":
+            if self.block.runs and not self.block.runs[-1].text.endswith(" "):
+                self.block.runs.append(Run(" "))  # Notion's icon, then its text: one line, "💡 Remember…"
+            return
         mso = _MSO_LIST.search(attrs.get("style", ""))
         classes = attrs.get("class", "").split()
-        if mso:
+        if tag == "figure" and "callout" in classes:
+            self.open_block("callout", tag)  # Notion's callout: its icon and text, read as a callout quote
+        elif mso:
             self.open_block("item", tag, int(mso.group(1)) - 1)
             self.mso_glyph = []
         elif tag[0] == "h" and tag[1:].isdigit():
@@ -311,6 +324,11 @@ class _Reader(HTMLParser):
             if margin and self.block is not None:
                 self.block.indent = _points(margin)
 
+    @property
+    def classes(self) -> list[str]:
+        """The classes of the tag being read (``handle_starttag`` keeps them)."""
+        return self.tag_classes
+
     def in_table(self, tag: str) -> None:
         assert self.table is not None
         if tag == "table":
@@ -321,8 +339,8 @@ class _Reader(HTMLParser):
             if not self.table:
                 self.table.append([])
             self.block = _Open("cell", tag=tag)
-        elif tag in _BLOCKS and self.block is not None and self.block.runs:
-            self.block.runs.append(Run(" "))
+        elif (tag in _BLOCKS or tag == "span" and "selected-value" in self.classes) and self.block is not None and self.block.runs:
+            self.block.runs.append(Run(", " if tag == "span" else " "))  # Notion's chips: one value each
 
     def list_item(self, attrs: dict[str, str]) -> None:
         self.close_block()
@@ -380,7 +398,9 @@ class _Reader(HTMLParser):
                 self.close_cell()
                 rows = tuple(tuple(row) for row in self.table or () if row)
                 self.table = None
-                if rows:
+                if rows and self.properties:
+                    self.imported.stated.update(notion_properties(rows))
+                elif rows:
                     self.emit(Table(rows))
         elif tag in ("td", "th") and self.table_depth == 1:
             self.close_cell()
@@ -563,6 +583,48 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
     reader.finish()
     imported.blocks = merge_code(_headings_by_size(imported.blocks, reader.sizes))
     return imported
+
+
+#: Notion's page properties, by what confnotes' front matter calls them
+_PROPERTY_KEYS = {
+    "tags": "tags",
+    "labels": "tags",
+    "date": "date",
+    "created": "date",
+    "speakers": "speakers",
+    "speaker": "speakers",
+    "author": "speakers",
+    "authors": "speakers",
+    "event": "event",
+    "conference": "event",
+    "url": "url",
+}
+
+
+def notion_properties(rows: tuple[tuple[tuple[Run, ...], ...], ...]) -> dict[str, str]:
+    """Notion's page properties (a ``<table class="properties">`` in the page's header) as front
+    matter: tags, date (``@March 19, 2026`` read as ``2026-03-19``), speakers, event, url; any other
+    property under its own name, so no word of it is lost."""
+    import datetime as dt
+
+    stated: dict[str, str] = {}
+    for row in rows:
+        if len(row) < 2:
+            continue
+        name = " ".join("".join(run.text for run in row[0]).split())
+        value = " ".join("".join(run.text for run in row[1]).split()).strip(", ")
+        if not name or not value:
+            continue
+        key = _PROPERTY_KEYS.get(name.casefold(), re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_") or "property")
+        if key == "date":
+            for form in ("%B %d, %Y", "%b %d, %Y", "%Y-%m-%d", "%d/%m/%Y"):
+                try:
+                    value = dt.datetime.strptime(value.lstrip("@").split("→")[0].strip(), form).date().isoformat()
+                    break
+                except ValueError:
+                    continue
+        stated[key] = value
+    return stated
 
 
 #: A paragraph this much larger than the body text, on one short line, is a heading
