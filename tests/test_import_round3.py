@@ -284,3 +284,16 @@ def test_a_notion_page_gives_its_properties_as_front_matter_and_its_callouts_as_
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith('---\ntags: "kubecon, conference"\ndate: "2026-03-19"\nroom: "Hall B"\n---\n\n# KubeCon notes\n')
     assert "> [!TIP] Remember to rate the talks\n" in result.stdout and "kubeconconference" not in result.stdout
+
+
+def test_google_keeps_labels_are_the_notes_tags(cli, tmp_path):
+    path = tmp_path / "prep.html"
+    path.write_text(
+        '<html><body><div class="note"><div class="title">Conference prep</div><ul class="list"><li class="listitem checked">'
+        '<span class="bullet">&#9745;</span><span class="text">book the hotel</span></li></ul><div class="chips">'
+        '<span class="chip label"><span class="label-name">travel</span></span><span class="chip label">'
+        '<span class="label-name">kubecon</span></span></div></div></body></html>',
+        encoding="utf-8",
+    )
+    result = cli("import", str(path), "-o", "-")
+    assert result.stdout == '---\ntags: "travel, kubecon"\n---\n\n# Conference prep\n\n- [x] book the hotel\n', result.stderr

@@ -166,9 +166,10 @@ class _Reader(HTMLParser):
         self.block: _Open | None = None
         self.lists: list[_ListFrame] = []
         self.kix_counters: dict[str, int] = {}
-        self.sizes: dict[int, float] = {}
+        self.sizes: dict[int, float] = {}  # a paragraph's main font size, by id (``_headings_by_size``)
         self.properties = False  # the table being read is Notion's page properties (front matter, not a table)
-        self.tag_classes: list[str] = []  # a paragraph's main font size, by id (``_headings_by_size``)
+        self.tag_classes: list[str] = []
+        self.label_text: list[str] | None = None  # a Google Keep label being read
         self.table: list[list[tuple[Run, ...]]] | None = None
         self.table_depth = 0
         self.style_text: list[str] = []
@@ -232,6 +233,10 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag: str, attr_list: list[tuple[str, str | None]]) -> None:
         attrs = {name.lower(): value or "" for name, value in attr_list}
         self.tag_classes = attrs.get("class", "").split()
+        if not self.skip and "label-name" in self.tag_classes:  # Google Keep's label chip: a tag, not text
+            self.skip.append(tag)
+            self.label_text = []
+            return
         if any(name.startswith("on") for name in attrs):
             self.count("event attribute")
         if tag == "script":
@@ -385,6 +390,13 @@ class _Reader(HTMLParser):
         if self.skip[-1] != tag:
             return
         done = self.skip.pop()
+        if self.label_text is not None and not self.skip:
+            label = " ".join("".join(self.label_text).split())
+            self.label_text = None
+            if label:
+                tags = [tag for tag in self.imported.stated.get("tags", "").split(", ") if tag]
+                self.imported.stated["tags"] = ", ".join(dict.fromkeys([*tags, label]))
+            return
         if done == "style":
             self.css.update(parse_css("".join(self.style_text)))
             self.style_text = []
@@ -501,6 +513,8 @@ class _Reader(HTMLParser):
                 self.style_text.append(data)
             elif self.skip[-1] == "title":
                 self.title_text.append(data)
+            elif self.label_text is not None:
+                self.label_text.append(data)
             return
         if self.mso_skip:
             self.mso_glyph.append(data)
