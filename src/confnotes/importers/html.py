@@ -265,14 +265,7 @@ class _Reader(HTMLParser):
                 self.properties = "properties" in attrs.get("class", "").split()  # Notion's page properties
             elif tag in _BLOCKS:
                 self.start_block(tag, attrs)
-            self.task_box(attrs)
-
-    def task_box(self, attrs: dict[str, str]) -> None:
-        """A to-do's box drawn by the page (Notion's ``<div class="checkbox checkbox-on">``) as the
-        task's ``[x]`` or ``[ ]`` at its item's start (Google Keep draws ``☑``/``☐``, read by the writer)."""
-        classes = attrs.get("class", "").split()
-        if "checkbox" in classes and self.block is not None and self.block.kind == "item" and not self.block.runs:
-            self.block.runs.append(Run("[x] " if "checkbox-on" in classes else "[ ] "))
+            _task_box(self.block, attrs)
 
     def start_skipped(self, tag: str) -> None:
         """Inside ``<head>``, ``<style>``, ``<svg>``…: nothing is text; ``<style>`` and ``<title>`` are kept apart."""
@@ -329,11 +322,6 @@ class _Reader(HTMLParser):
             if margin and self.block is not None:
                 self.block.indent = _points(margin)
 
-    @property
-    def classes(self) -> list[str]:
-        """The classes of the tag being read (``handle_starttag`` keeps them)."""
-        return self.tag_classes
-
     def in_table(self, tag: str) -> None:
         assert self.table is not None
         if tag == "table":
@@ -344,7 +332,7 @@ class _Reader(HTMLParser):
             if not self.table:
                 self.table.append([])
             self.block = _Open("cell", tag=tag)
-        elif (tag in _BLOCKS or tag == "span" and "selected-value" in self.classes) and self.block is not None and self.block.runs:
+        elif (tag in _BLOCKS or tag == "span" and "selected-value" in self.tag_classes) and self.block is not None and self.block.runs:
             self.block.runs.append(Run(", " if tag == "span" else " "))  # Notion's chips: one value each
 
     def list_item(self, attrs: dict[str, str]) -> None:
@@ -597,6 +585,14 @@ def read_html(text: str, path: str, resolve: Resolver | None) -> Imported:
     reader.finish()
     imported.blocks = merge_code(_headings_by_size(imported.blocks, reader.sizes))
     return imported
+
+
+def _task_box(block: _Open | None, attrs: dict[str, str]) -> None:
+    """A to-do's box drawn by the page (Notion's ``<div class="checkbox checkbox-on">``) as the
+    task's ``[x]`` or ``[ ]`` at its item's start (Google Keep draws ``☑``/``☐``, read by the writer)."""
+    classes = attrs.get("class", "").split()
+    if "checkbox" in classes and block is not None and block.kind == "item" and not block.runs:
+        block.runs.append(Run("[x] " if "checkbox-on" in classes else "[ ] "))
 
 
 #: Notion's page properties, by what confnotes' front matter calls them
