@@ -130,3 +130,21 @@ def test_doctor_lists_each_extra(without_extras, processes):
     done = confnotes(without_extras, "doctor")
     for extra in EXTRAS:
         assert f"confnotes[{extra.name}]: not installed" in done.stdout and f"pip install 'confnotes[{extra.name}]'" in done.stdout
+
+
+def test_missing_and_require_name_the_extra_in_process(monkeypatch):
+    """The one list of extras answers in process too: a module set to None is missing, its line
+    names the distribution and the extra, and ``require`` refuses it as a usage error (exit 2)."""
+    from confnotes.edges.extras import available, missing, require
+    from confnotes.errors import ErrorKind, NotesError
+
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)
+    assert not available("pypdfium2")
+    assert missing("pypdfium2", "render --to png") == (
+        "render --to png needs the 'pictures' extra (pypdfium2 is not installed): pip install 'confnotes[pictures]'"
+    )
+    with pytest.raises(NotesError) as refused:
+        require("pypdfium2", "render --to png")
+    assert refused.value.kind == ErrorKind.USAGE
+    assert missing("pptx", "render --to pptx") is None  # installed (make test installs every extra): no line
+    assert require("pptx", "render --to pptx").__name__ == "pptx"
