@@ -177,10 +177,6 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
     if isinstance(found, str):
         return _text_note(found, path, stem)
     meta = {**found.stated, **stated_meta(found)}
-    if found.format == "enex":
-        from confnotes.importers.enex import stated_meta_of
-
-        meta = {**stated_meta_of(data), **meta}
     markdown = to_markdown(found, f"{stem}.assets", meta)
     if found.title and not _titled(found) and not _shows_title(markdown, stem):
         # the document's title property, only where no line of it reads as the title: a reader

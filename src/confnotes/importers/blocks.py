@@ -93,7 +93,7 @@ class Imported:
     dropped: list[str] = field(default_factory=list)
     #: what was kept in a way the reader should know of (a remote picture kept as its address)
     remarks: list[str] = field(default_factory=list)
-    #: front matter the document states apart from its text (Notion's page properties)
+    #: front matter the document states apart from its text (Notion's page properties, an Evernote note's tags)
     stated: dict[str, str] = field(default_factory=dict)
 
     def drop(self, what: str) -> None:

@@ -63,20 +63,12 @@ def read_enex(data: bytes, path: str) -> Imported:
     imported.format = "enex"
     if len(notes) == 1:
         imported.title = _text(notes[0], "title") or None
+        imported.stated = _stated(notes[0])
     return imported
 
 
-def stated_meta_of(data: bytes) -> dict[str, str]:
+def _stated(note: Any) -> dict[str, str]:
     """Front matter an export of one note states: its created date, tags and source URL."""
-    from confnotes.edges.xmlread import XmlError, parse_xml
-
-    try:
-        notes = parse_xml(data).findall("note")
-    except XmlError:
-        return {}
-    if len(notes) != 1:
-        return {}
-    note = notes[0]
     meta = {}
     created = _text(note, "created")
     if re.match(r"^\d{8}T", created):
