@@ -198,10 +198,11 @@ def _text_note(text: str, path: str, stem: str) -> tuple[str, dict[str, bytes], 
     from confnotes.importers.markdown import front_matter
 
     resolve = folder_resolver(Path(path).resolve().parent) if not path.startswith("<") else (lambda _name: None)
-    found = plain_markdown(text, f"{stem}.assets", resolve)
-    if found.meta and not text.lstrip().startswith("---"):
-        found.text = "\n".join(front_matter(found.meta)) + "\n" + found.text.lstrip("\n")
-    return found.text, found.assets, "text", found.dropped, found.remarks
+    made = plain_markdown(text, f"{stem}.assets", resolve)
+    found = made.imported
+    if found.stated and not text.lstrip().startswith("---"):
+        made.text = "\n".join(front_matter(found.stated)) + "\n" + made.text.lstrip("\n")
+    return made.text, found.assets, "text", found.dropped, found.remarks
 
 
 def _shows_title(markdown: str, stem: str) -> bool:

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from confnotes.importers.blocks import Imported
+
 _COMMENT = re.compile(r"%%.*?%%", re.S)
 _EMBED = re.compile(r"!\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 _WIKILINK = re.compile(r"(?<!!)\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
@@ -31,14 +33,11 @@ _PICTURE = re.compile(r"\.(?:png|jpe?g|gif|webp|svg|bmp)$", re.I)
 
 @dataclass
 class AppText:
-    """A note app's Markdown made plain: its text, the pictures it embeds, its front matter and
-    what was dropped or kept unresolved."""
+    """A note app's Markdown made plain: its text, and as every reader gives them, the pictures it
+    embeds, its front matter (``stated``) and what was dropped or kept unresolved."""
 
     text: str
-    assets: dict[str, bytes] = field(default_factory=dict)
-    meta: dict[str, str] = field(default_factory=dict)
-    dropped: list[str] = field(default_factory=list)
-    remarks: list[str] = field(default_factory=list)
+    imported: Imported = field(default_factory=lambda: Imported("text"))
 
 
 def shows_app_marks(text: str) -> bool:
@@ -68,27 +67,20 @@ def _data_picture(found: AppText, match: re.Match[str], assets_folder: str) -> s
     import base64
     import binascii
 
-    from confnotes.edges.images import picture_suffix
-
     payload = match.group(1)
     if len(payload) > MAX_DATA_PICTURE * 4 // 3 + 4:
-        found.dropped.append("picture larger than 8 MB")
+        found.imported.drop("picture larger than 8 MB")
         return ""
     try:
         data = base64.b64decode(payload, validate=False)
     except (binascii.Error, ValueError):
         data = b""
-    suffix = picture_suffix(data) if data else None
-    if suffix is None:
-        found.dropped.append("an embedded file that is not a picture")
-        return ""
-    name = f"image{len(found.assets) + 1}{suffix}"
-    found.assets[name] = data
-    return f"{assets_folder}/{name}"
+    name = found.imported.add_asset(data)  # None, and the drop named, for bytes that hold no picture
+    return f"{assets_folder}/{name}" if name else ""
 
 
 def _dropped(found: AppText, what: str) -> str:
-    found.dropped.append(what)
+    found.imported.drop(what)
     return ""
 
 
@@ -99,18 +91,15 @@ def _link(match: re.Match[str]) -> str:
 
 
 def _embed(found: AppText, match: re.Match[str], assets_folder: str, resolve: Callable[[str], bytes | None]) -> str:
-    from confnotes.edges.images import picture_suffix
-
     target = match.group(1).strip()
     if not _PICTURE.search(target):
         return _link(match)  # ![[Another note]]: a link to it (its text is not copied in)
     data = resolve(target)
-    suffix = picture_suffix(data) if data else None
-    if data is None or suffix is None:
-        found.dropped.append("missing picture")
+    if data is None:
+        found.imported.drop("missing picture")
+    name = found.imported.add_asset(data) if data is not None else None  # (bytes that hold no picture: named too)
+    if name is None:
         return f"![{PurePosixPath(target).stem}](<{target}>)"
-    name = f"image{len(found.assets) + 1}{suffix}"
-    found.assets[name] = data
     return f"![{PurePosixPath(target).stem}]({assets_folder}/{name})"
 
 
@@ -134,9 +123,9 @@ def _logseq(found: AppText) -> str:
             continue
         key, value = prop.group(2).lower(), prop.group(3).strip()
         if leading and key in ("title", "tags", "alias", "date"):
-            found.meta[{"alias": "aliases"}.get(key, key)] = value
+            found.imported.stated[{"alias": "aliases"}.get(key, key)] = value
         elif key in _BOOKKEEPING or leading:
-            found.dropped.append(f"Logseq {key}:: line")
+            found.imported.drop(f"Logseq {key}:: line")
         else:
             kept.append(line)
     text = "\n".join(kept)
@@ -152,5 +141,5 @@ def _logseq(found: AppText) -> str:
     if unresolved[0]:
         many = unresolved[0] > 1
         what = "block references to another page kept as their ids" if many else "block reference to another page kept as its id"
-        found.remarks.append(f"{unresolved[0]} {what}")
+        found.imported.remarks.append(f"{unresolved[0]} {what}")
     return text
