@@ -72,12 +72,14 @@ def resolve_styles(doc: Document, settings: FmtSettings, source: str | None = No
     parts = NoteParts.of(doc)
     emphasis, strong = emphasis_styles(parts, settings.emphasis, settings.strong)
     bullets = bullet_styles(parts, settings.bullet)
+    # the note's setext underlines as written, read once (``consistent`` keeps them; any other setting sizes them)
+    underlines = _setext_underlines(parts, source) if settings.setext_underline == "consistent" and source is not None else []
     return Styles(
         bullet=bullets.get(0, "-") if settings.bullet == "consistent" else settings.bullet,
         bullets=bullets,
         heading=heading_style(parts, settings.heading),
-        underline=underline_style(parts, settings.setext_underline, source),
-        underlines=written_underlines(parts, settings.setext_underline, source),
+        underline=underline_style(underlines),
+        underlines=written_underlines(underlines),
         emphasis=emphasis,
         strong=strong,
         ordered=ordered_style(parts, settings.ordered),
@@ -173,50 +175,43 @@ def heading_style(parts: NoteParts, setting: str) -> str:
     return majority((origin for _, origin in sorted(votes)), "atx")
 
 
-def underline_style(parts: NoteParts, setting: str, source: str | None) -> str | int:
-    """How long a setext underline is: ``title`` (as its title's last line), or the one length all
-    the note's underlines share when they do not follow their titles (``=====`` under every heading)."""
-    if setting != "consistent" or source is None:
-        return "title"
+def _setext_underlines(parts: NoteParts, source: str) -> list[tuple[int, str, str]]:
+    """``(line, title, underline)`` of each setext heading of the note, the title's included: the
+    underline's source line (1-based), the heading's title and the underline as written (stripped)."""
     lines = source.split("\n")
-    headings = [(node.title, node.span.start + node.title.count("\n")) for node in parts.sections if node.origin == "setext"]
+    ends = [(node.span.start + node.title.count("\n") + 1, node.title) for node in parts.sections if node.origin == "setext"]
     meta = parts.doc.meta
     if (
         meta.title_origin == "heading"
         and meta.title_span is not None
         and meta.title_span.end - meta.title_span.start > meta.title.count("\n")
     ):
-        headings.append((meta.title, meta.title_span.end - 1))
-    widths = [(len(title.split("\n")[-1]), len(lines[line].strip())) for title, line in headings if line < len(lines)]
+        ends.append((meta.title_span.end, meta.title))
+    return [(end, title, lines[end - 1].strip()) for end, title in ends if 0 < end <= len(lines)]
+
+
+def underline_style(underlines: list[tuple[int, str, str]]) -> str | int:
+    """How long a setext underline is: ``title`` (as its title's last line), or the one length all
+    the note's underlines (``_setext_underlines``) share when they do not follow their titles
+    (``=====`` under every heading)."""
+    widths = [(len(title.split("\n")[-1]), len(underline)) for _, title, underline in underlines]
     if not widths or all(wanted == written for wanted, written in widths):
         return "title"
     written = {width for _, width in widths}
     return written.pop() if len(written) == 1 else "title"
 
 
-def written_underlines(parts: NoteParts, setting: str, source: str | None) -> dict[int, int]:
-    """Under ``consistent``, the width of each setext underline the note writes, by its source line
+def written_underlines(underlines: list[tuple[int, str, str]]) -> dict[int, int]:
+    """The width of each setext underline the note writes, by its source line
     (1-based), when the note's underlines agree with each other: each at least as long as its title
     (an author who underlines long, or to a column, keeps that: its length is the author's style).
     Underlines that disagree (some short of their titles, some past them) are sized by
     ``underline_style`` instead: that is what fmt tidies."""
-    if setting != "consistent" or source is None:
-        return {}
-    lines = source.split("\n")
-    ends = [(node.title, node.span.start + node.title.count("\n") + 1) for node in parts.sections if node.origin == "setext"]
-    meta = parts.doc.meta
-    if (
-        meta.title_origin == "heading"
-        and meta.title_span is not None
-        and meta.title_span.end - meta.title_span.start > meta.title.count("\n")
-    ):
-        ends.append((meta.title, meta.title_span.end))
     widths, agree = {}, True
-    for title, end in ends:
-        text = lines[end - 1].strip() if 0 < end <= len(lines) else ""
-        if len(text) >= 3 and set(text) in ({"="}, {"-"}):
-            widths[end] = len(text)
-            agree = agree and len(text) >= len(title.split("\n")[-1])
+    for end, title, underline in underlines:
+        if len(underline) >= 3 and set(underline) in ({"="}, {"-"}):
+            widths[end] = len(underline)
+            agree = agree and len(underline) >= len(title.split("\n")[-1])
     return widths if agree else {}
 
 
