@@ -36,9 +36,9 @@ def _formats(value: str | None, configured: list[str] | None) -> tuple[str, ...]
     elif configured:
         names = [str(name) for name in configured]
     else:  # the default: what this install can make, saying what an extra would add
-        left_out = [line for name in DEFAULT_FORMATS if (line := output_format(name).missing())]
-        warn([f"{line} (left out of the default formats)" for line in left_out], "build")
-        return tuple(name for name in DEFAULT_FORMATS if not output_format(name).missing())
+        missing = {name: output_format(name).missing() for name in DEFAULT_FORMATS}
+        warn([f"{line} (left out of the default formats)" for line in missing.values() if line], "build")
+        return tuple(name for name, line in missing.items() if line is None)
     formats = tuple(dict.fromkeys(names))
     for name in formats:
         if (line := output_format(name).missing()) is not None:

@@ -35,11 +35,11 @@ def theme_css(options: RenderOptions) -> str:
     from confnotes.templating import read_builtin, themes
 
     if options.theme not in themes():
-        from confnotes.errors import closest
+        from confnotes.config.settings import did_you_mean
 
-        near = closest(options.theme, themes())
-        hint = f"; did you mean '{near}'?" if near else ""
-        raise render_error(f"unknown theme '{options.theme}'{hint} (built-in themes: {', '.join(themes())})")
+        raise render_error(
+            f"unknown theme '{options.theme}'{did_you_mean(options.theme, themes())} (built-in themes: {', '.join(themes())})"
+        )
     return read_builtin(f"themes/{options.theme}.css", options.templates)
 
 
