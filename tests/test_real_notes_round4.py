@@ -3,6 +3,7 @@ people write them in (tests/fixtures/real4/)."""
 
 from __future__ import annotations
 
+from confnotes.model import walk
 from confnotes.parse import parse
 from conftest import FIXTURES
 from helpers import assert_same_words, source_words, text_words
@@ -109,3 +110,34 @@ def test_the_title_after_a_banner_or_badges_and_a_bold_title_is_its_words(cli, t
     )
     cli("lint", "--fix", "--no-cache", str(pasted))
     assert pasted.read_text(encoding="utf-8").startswith("## Platform Engineering Day\n")  # written as Markdown, without the **
+
+
+def test_a_note_with_headings_of_its_own_under_a_front_matter_title_gets_none_guessed():
+    """A note titled in its front matter, with a ``# Morning sessions`` heading of its own, had
+    its short topic lines guessed as sections (``## Opening keynote``): the ``#`` heading was
+    taken for a title over the note, which alone allows guessing. The docs say a note with its
+    own headings gets none."""
+    text = (REAL4 / "day-notes-own-headings.md").read_text(encoding="utf-8")
+    doc = parse(text, "day-notes-own-headings.md")
+    assert doc.meta.title == "PlatformCon 2025 — day 1"
+    assert [section.title for section in doc.sections] == ["Morning sessions"]
+    assert not [node for node, _ in walk(doc.nodes) if node.origin == "inferred"]
+    assert "Opening keynote" in [block.text for block in doc.sections[0].body]
+    # a "# Title" repeating the front matter's title still opens a note whose bare lines may be guessed
+    pasted = "---\ntitle: Notes\n---\n\n# Notes\n\nKeynote\n\n• adoption is counted\n• by teams\n"
+    assert [section.title for section in parse(pasted, "p.md").sections] == ["Keynote"]
+
+
+def test_a_bold_first_line_taken_as_the_title_is_its_words_and_fmt_keeps_the_bold(cli, tmp_path):
+    """A paste's bold first line (Word, LibreOffice, a chat) became the title with its ``**``: the
+    page's heading, the site's index and outline JSON said ``**KubeCon EU 2025 notes**``."""
+    text = (
+        "**KubeCon EU 2025 notes**\n\nWe met at the usual place and talked about golden paths for an hour,"
+        " then split into groups.\n\n- templates in one repo\n- owners in CODEOWNERS\n"
+    )
+    doc = parse(text, "kubecon.md")
+    assert (doc.meta.title, doc.meta.title_origin, doc.meta.title_marker) == ("KubeCon EU 2025 notes", "inferred", "**")
+    note = tmp_path / "kubecon.md"
+    note.write_text(text, encoding="utf-8")
+    assert cli("fmt", str(note)).exit_code == 0
+    assert note.read_text(encoding="utf-8") == text  # tidied, not rewritten: the bold line stays

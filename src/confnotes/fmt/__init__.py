@@ -84,6 +84,7 @@ class _Context:
     out: list[str] = field(default_factory=list)
     pending: list[Block] = field(default_factory=list)  # lint directives and section breaks, by line
     title: tuple[str, int, int, int, bool] | None = None  # (text, level, first line, last line, inferred) of a title still to write
+    plain_title: str = ""  # the title without the emphasis wrapping it (written for an inferred title made a heading)
     above: Above | None = None
     source_name: tuple[str, int] | None = None  # a file-name line still to write, and its line
 
@@ -101,11 +102,8 @@ class _Context:
             self.pending_before(first, "")
             if inferred and not self.convert:
                 _emit_bare_line(self, text, first)
-            else:
-                from confnotes.parse.recover import emphasised_title
-
-                wrapped = emphasised_title(text) if inferred else None  # a bold first line, written as "# Title"
-                _emit_heading(self, wrapped[1] if wrapped and "\n" not in wrapped[1] else text, level, first, last)
+            else:  # a bold first line is written as "# Title", without its bold
+                _emit_heading(self, self.plain_title if inferred else text, level, first, last)
             self.title_before(line)  # a file-name line below the title
 
     def blank(self) -> None:
@@ -423,6 +421,7 @@ def render_markdown(doc: Document, settings: FmtSettings | None = None, *, sourc
         ctx.above = Above("front-matter", span.end if span is not None else -2)
     if meta.title_origin in ("heading", "inferred") and meta.title_span:
         title = f"{meta.title_marker}{meta.title}{meta.title_marker}"  # "# **Title**" as the author wrote it
+        ctx.plain_title = meta.title
         ctx.title = (title, meta.title_level, meta.title_span.start, meta.title_span.end, meta.title_origin == "inferred")
     if meta.source_name_span is not None and meta.source_name is not None and not convert:
         ctx.source_name = (meta.source_name, meta.source_name_span.start)

@@ -457,7 +457,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
         fm_text = token.content
         blocks = blocks[1:]
     blocks = split_glyph_paragraphs(state, blocks)
-    classify(tokens, blocks, state)
+    titled = fm.get("title")
+    classify(tokens, blocks, state, titled.strip() if isinstance(titled, str) else "")
     email = next((top for top in blocks if top.role == "email"), None)
     if email is not None and "date" not in fm:
         date = (recover.email_headers(email.content) or {}).get("date") or (recover.email_headers(email.content) or {}).get("sent")
@@ -474,8 +475,9 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1
     marker = ""
-    if title_origin == "heading" and (wrapped := recover.emphasised_title(title_text)) is not None and "\n" not in wrapped[1]:
-        marker, title_text = wrapped  # "# **Title**": the emphasis is presentation (a Word or LibreOffice title pasted bold)
+    if title_origin in ("heading", "inferred") and (wrapped := recover.emphasised_title(title_text)) and "\n" not in wrapped[1]:
+        # "# **Title**", or a bold first line: the emphasis is presentation (a title pasted bold)
+        marker, title_text = wrapped
     meta = build_meta(
         fm, fm_span, fm_text, (title_text, title_origin, title_span, title_level), source_name, source_span, content, options.lang
     )

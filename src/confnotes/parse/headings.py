@@ -171,12 +171,15 @@ def _broke_lazy_lines(blocks: list[Top], lines: list[str]) -> bool:
     )
 
 
-def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
+def classify(_tokens: list[Any], blocks: list[Top], state: ParseState, titled: str = "") -> None:
     """Give every top-level paragraph its role: heading, bold-heading, filename, bold-point, group
-    or text (``blocks`` may gain entries: a pasted heading line split from the text below it)."""
+    or text (``blocks`` may gain entries: a pasted heading line split from the text below it).
+    ``titled`` is the front matter's title, if any: a ``#`` heading that does not repeat it is a
+    section of the author's own, so the note gets no inferred headings."""
     explicit = [top for top in blocks if top.kind == "heading"]
     mode = state.options.infer_headings
-    allowed = mode == "always" or (mode == "auto" and (not explicit or (len(explicit) == 1 and _opens_note(blocks, explicit[0]))))
+    own = explicit and not (len(explicit) == 1 and _opens_note(blocks, explicit[0], titled))
+    allowed = mode == "always" or (mode == "auto" and not own)
     seen_section = False
     opening = True  # nothing but comments and a file-name line stands before this block
     for position, top in enumerate(blocks):
@@ -208,11 +211,12 @@ def classify(_tokens: list[Any], blocks: list[Top], state: ParseState) -> None:
         _bold_headings(blocks, state)
 
 
-def _opens_note(blocks: list[Top], heading: Top) -> bool:
+def _opens_note(blocks: list[Top], heading: Top, titled: str = "") -> bool:
     """Whether ``heading`` is a ``#`` title over the whole note: level 1, with nothing but comments
-    and front matter above it. Only then may bare lines below it be inferred as its sections; a
-    note with any other Markdown heading has its author's headings and gets no invented ones."""
-    if heading.level != 1:
+    and front matter above it, and not a section under a different front-matter ``titled``. Only
+    then may bare lines below it be inferred as its sections; a note with any other Markdown
+    heading has its author's headings and gets no invented ones."""
+    if heading.level != 1 or (titled and not recover.same_title(heading.content, titled)):
         return False
     for top in blocks:
         if top is heading:

@@ -251,7 +251,7 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
     level_one = [top for top in headings if top.level == 1]
     if isinstance(fm.get("title"), str) and fm["title"].strip():
         # a "# Title" that repeats the front matter's title is the title heading, not a section over the note
-        if len(level_one) == 1 and _same_title(level_one[0].content, fm["title"]):
+        if len(level_one) == 1 and recover.same_title(level_one[0].content, fm["title"]):
             top = level_one[0]
             return top.content, "heading", span_of(lines, top.a, top.b), top
         return fm["title"].strip(), "front-matter", None, None
@@ -285,15 +285,6 @@ def find_title(state: ParseState, blocks: list[Top], fm: dict[str, Any]) -> tupl
     # a file name that is not UTF-8 names the note with U+FFFD: a title is text every output can hold
     stem = display_text(PurePath(state.path).stem) if not state.path.startswith("<") else "Untitled"
     return stem, "stem", None, None
-
-
-def _same_title(heading: str, title: str) -> bool:
-    """The same words, whatever the case, spacing or emphasis markers."""
-
-    def words(text: str) -> list[str]:
-        return re.sub(r"[*_`]", "", text).casefold().split()
-
-    return words(heading) == words(title)
 
 
 _LIST_KINDS = frozenset(("bullet_list", "ordered_list", "glyph"))

@@ -516,3 +516,13 @@ def talk_speakers(node: Node) -> tuple[str, ...]:
     if type(first) is Block and first.info == "speakers":
         return speaker_names(first.text)
     return ()
+
+
+def same_title(heading: str, title: str) -> bool:
+    """The same words, whatever the case, spacing or emphasis markers (a ``# Title`` repeating the
+    front matter's title)."""
+
+    def words(text: str) -> list[str]:
+        return re.sub(r"[*_`]", "", text).casefold().split()
+
+    return words(heading) == words(title)
