@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from confnotes.parse import parse
+
 
 @pytest.mark.parametrize("marker", ["* ", "+ ", "- ", "o "])
 def test_bullets_typed_in_word_are_bullets_like_typed_dots(cli, tmp_path, marker):
@@ -297,3 +299,37 @@ def test_google_keeps_labels_are_the_notes_tags(cli, tmp_path):
     )
     result = cli("import", str(path), "-o", "-")
     assert result.stdout == '---\ntags: "travel, kubecon"\n---\n\n# Conference prep\n\n- [x] book the hotel\n', result.stderr
+
+
+def _opml(title: str, body: str) -> str:
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0">\n  <head>{title}</head>\n  <body>\n{body}  </body>\n</opml>\n'
+
+
+_TWO_TALKS = (
+    '    <outline text="Keynote: the state of platforms">\n      <outline text="adoption is counted per team"/>\n    </outline>\n'
+    '    <outline text="Cost as an SLO">\n      <outline text="cost per request beside latency"/>\n    </outline>\n'
+)
+
+
+@pytest.mark.parametrize("title", ["<title></title>", "<title/>", "<title>   </title>", ""])
+def test_an_opml_file_without_a_title_loses_no_section(cli, tmp_path, title):
+    """An empty ``<title>`` (Workflowy, Dynalist and OmniOutliner write one) took the first outline as
+    the note's title, so its section was lost: the note is titled by its file name instead."""
+    source = tmp_path / "monday.opml"
+    source.write_text(_opml(title, _TWO_TALKS), encoding="utf-8")
+    out = tmp_path / "monday.md"
+    assert cli("import", str(source), "-o", str(out)).exit_code == 0
+    doc = parse(out.read_text(encoding="utf-8"), str(out))
+    assert doc.meta.title == "monday"
+    assert [section.title for section in doc.sections] == ["Keynote: the state of platforms", "Cost as an SLO"]
+
+
+def test_an_untitled_opml_whose_one_outline_holds_the_rest_is_titled_by_it(cli, tmp_path):
+    body = '    <outline text="Conference notes">\n' + _TWO_TALKS.replace("    <", "      <") + "    </outline>\n"
+    source = tmp_path / "notes.opml"
+    source.write_text(_opml("<title/>", body), encoding="utf-8")
+    out = tmp_path / "notes.md"
+    assert cli("import", str(source), "-o", str(out)).exit_code == 0
+    doc = parse(out.read_text(encoding="utf-8"), str(out))
+    assert doc.meta.title == "Conference notes"
+    assert [section.title for section in doc.sections] == ["Keynote: the state of platforms", "Cost as an SLO"]
