@@ -9,6 +9,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
+#: Markdown fixtures that are not notes but import's inputs in a note app's dialect (Obsidian, Logseq)
+APP_MARKDOWN = (".obsidian.md", ".logseq.md")
+
+
+def note_fixtures() -> list[Path]:
+    """Every Markdown note among the fixtures (import's app-dialect inputs left out)."""
+    return sorted(path for path in FIXTURES.rglob("*.md") if not path.name.endswith(APP_MARKDOWN))
+
+
 NOTES = ROOT / "notes"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

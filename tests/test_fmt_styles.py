@@ -18,12 +18,12 @@ from confnotes.fmt.emphasis import marks_of
 from confnotes.fmt.styles import NoteParts
 from confnotes.model import List, Node, walk_content
 from confnotes.parse import ParseOptions, parse
-from conftest import FIXTURES, NOTES
+from conftest import FIXTURES, NOTES, note_fixtures
 from helpers import assert_same_words, source_words
 
 KEPT = sorted((FIXTURES / "fmt" / "kept").glob("*.md"))
 PASTED = sorted((FIXTURES / "fmt" / "pasted").glob("*.md"))
-REALISTIC = sorted({*NOTES.glob("*.md"), *FIXTURES.glob("**/*.md")})
+REALISTIC = sorted({*NOTES.glob("*.md"), *note_fixtures()})
 GLYPHS = "•◦▪▫‣⁃●○■□➢➤"
 
 

@@ -21,13 +21,13 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from confnotes.config.settings import FmtSettings
 from confnotes.fmt import format_text
 from confnotes.parse import ParseOptions
-from conftest import FIXTURES, NOTES
+from conftest import FIXTURES, NOTES, note_fixtures
 from helpers import assert_same_words, check_golden, source_words
 from strategies import examples
 
 TIDIED = sorted((FIXTURES / "fmt" / "tidied").glob("*.md"))
 #: Every realistic note of the suite (the rule fixtures are minimal cases, not notes people write).
-CORPUS = sorted(path for path in {*NOTES.glob("*.md"), *FIXTURES.rglob("*.md")} if "rules" not in path.parts)
+CORPUS = sorted(path for path in {*NOTES.glob("*.md"), *note_fixtures()} if "rules" not in path.parts)
 _MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
 
 

@@ -331,9 +331,9 @@ def test_reading_paragraphs_copies_no_quadratic_share_of_the_blocks(monkeypatch)
 
     original = build.classify
 
-    def counting(tokens, blocks, state):
+    def counting(tokens, blocks, state, titled=""):
         counted = _CountingList(blocks)
-        original(tokens, counted, state)
+        original(tokens, counted, state, titled)
         blocks[:] = list.__iter__(counted)
 
     monkeypatch.setattr(build, "classify", counting)

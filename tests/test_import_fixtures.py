@@ -14,7 +14,9 @@ from conftest import FIXTURES
 from helpers import assert_same_words, check_golden, html_text, source_words, text_words
 
 IMPORT = FIXTURES / "import"
-SOURCES = sorted(path for path in IMPORT.iterdir() if path.suffix in (".docx", ".odt", ".html", ".zip", ".opml"))
+#: what the sources end with (``name.writer.suffix``; their goldens add ``.md``): documents, outliners, note apps
+_SOURCE_ENDS = (".docx", ".odt", ".html", ".zip", ".opml", ".enex", ".obsidian.md", ".logseq.md")
+SOURCES = sorted(path for path in IMPORT.iterdir() if path.name.endswith(_SOURCE_ENDS))
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z+.-]*://\S+")
 #: a number typed at the start of a paragraph is a list number to a reader (and to confnotes)
 _TYPED_NUMBER = re.compile(r"^[ \t]*\d{1,3}[.)][ \t]", re.M)
@@ -93,8 +95,35 @@ def visible_text(path: Path) -> str:
         page = next(name for name in archive.namelist() if name.endswith(".html"))
         return page_text(archive.read(page).decode("utf-8"))
     if path.suffix == ".html":
-        return page_text(data.decode("utf-8"))
+        # Notion's page properties are the note's front matter
+        return page_text(re.sub(r'<table class="properties">.*?</table>', " ", data.decode("utf-8"), flags=re.S))
+    if path.suffix == ".enex":
+        return enex_text(data)
+    if path.suffix == ".md":
+        return app_markdown_text(data.decode("utf-8"))
     return opml_text(data)
+
+
+def enex_text(data: bytes) -> str:
+    """An Evernote export as the app shows it: each note's ENML's text, under its title where the
+    export holds several (one note's title is the note's front matter)."""
+    root = ElementTree.fromstring(re.sub(rb"<!DOCTYPE[^>]*>", b"", data))
+    notes = list(root.iter("note"))
+    pieces = []
+    for note in notes:
+        content = re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>", "", note.findtext("content") or "")
+        pieces += [note.findtext("title") or "" if len(notes) > 1 else "", html_text(content)]
+    return "\n".join(pieces)
+
+
+def app_markdown_text(text: str) -> str:
+    """An Obsidian note or a Logseq page as the app shows it: no front matter or properties but the
+    title, no ``%% comments %%``, a wikilink by its label, an embed by nothing."""
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+    text = re.sub(r"%%.*?%%", " ", text, flags=re.S)
+    text = re.sub(r"^\s*(?:- )?[\w-]+:: .*$", " ", text, flags=re.M)  # (a page's title:: is its front matter)
+    text = _IMAGE.sub(" ", re.sub(r"!\[\[[^\]]*\]\]", " ", text))  # (pictures: their own test)
+    return re.sub(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", text)
 
 
 def imported(path: Path):
@@ -110,6 +139,8 @@ def test_there_are_enough_fixtures_from_each_writer():
         assert any(name.endswith(writer) for name in names), writer
     for outliner in ("workflowy", "dynalist", "logseq", "omnioutliner"):
         assert sum(f".{outliner}." in name for name in names) >= 2, outliner
+    for app in ("evernote.enex", "notion.html", "obsidian.md", "logseq.md", "onenote.html"):
+        assert sum(name.endswith(app) for name in names) >= 2, app
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
@@ -131,7 +162,8 @@ def test_import_keeps_the_sources_words_in_order(path):
 
 @pytest.mark.parametrize(
     "path",
-    [path for path in SOURCES if path.name.split(".")[0] in ("kubecon", "platform") and path.suffix != ".opml"],
+    # (an outline holds no pictures; a Logseq page's are in its graph's assets folder, outside the page's: not read)
+    [path for path in SOURCES if path.name.split(".")[0] in ("kubecon", "platform") and not path.name.endswith((".opml", ".logseq.md"))],
     ids=lambda path: path.name,
 )
 def test_screenshots_are_extracted(path):
@@ -160,6 +192,8 @@ def test_the_text_fixtures_are_what_the_generator_writes():
     for shape, names in tool.OUTLINERS.items():
         for name in names:
             assert (IMPORT / f"{name}.{shape}.opml").read_text(encoding="utf-8") == tool.opml(NOTES[name], shape)
+    for file_name, text in tool.app_files().items():
+        assert (IMPORT / file_name).read_text(encoding="utf-8") == text, file_name
 
 
 @pytest.mark.parametrize("name", sorted({path.name.split(".")[0] for path in SOURCES if ".lo." in path.name}))

@@ -333,3 +333,40 @@ def test_an_untitled_opml_whose_one_outline_holds_the_rest_is_titled_by_it(cli, 
     doc = parse(out.read_text(encoding="utf-8"), str(out))
     assert doc.meta.title == "Conference notes"
     assert [section.title for section in doc.sections] == ["Keynote: the state of platforms", "Cost as an SLO"]
+
+
+def test_wikilinks_comments_and_properties_inside_code_stay_code(cli, tmp_path):
+    """``[[tool.mypy.overrides]]`` is TOML: in a fence or a code span it became a link to
+    ``tool.mypy.overrides.md`` (found by the generated Logseq page)."""
+    source = tmp_path / "typing.md"
+    source.write_text(
+        "# Typing\n\nSee [[Mypy]] and use `[[tool.mypy.overrides]]` %% todo %%\n\n"
+        '```toml\n[[tool.mypy.overrides]]\nmodule = "legacy.*"\nkey:: value %% kept %%\n```\n',
+        encoding="utf-8",
+    )
+    result = cli("import", str(source), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert "See [Mypy](<Mypy.md>) and use `[[tool.mypy.overrides]]`" in result.stdout
+    assert '```toml\n[[tool.mypy.overrides]]\nmodule = "legacy.*"\nkey:: value %% kept %%\n```' in result.stdout
+    assert "todo" not in result.stdout
+
+
+def test_a_logseq_pages_heading_blocks_are_its_sections(cli, tmp_path):
+    """Every line of a Logseq page is a bullet: ``- ## Talk`` with its blocks under it was one long
+    list; now the heading is a section, its blocks its list, a ``Speaker:`` block and a closing
+    sentence its paragraphs, and a code block code."""
+    source = tmp_path / "day.md"
+    source.write_text(
+        "title:: Day one\n\n- ## Cost as an SLO\n  collapsed:: true\n\t- Speaker: Tom de Vries\n\t- A budget per team\n"
+        "\t\t- alerts on burn rate\n\t- ```\n\t  budget: 5%\n\t  ```\n\t- We stopped arguing about the bill once it was an SLO.\n"
+        "- ## Next talk\n\t- first point\n",
+        encoding="utf-8",
+    )
+    result = cli("import", str(source), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    doc = parse(result.stdout, "day.md")
+    assert doc.meta.title == "Day one"
+    assert [section.title for section in doc.sections] == ["Cost as an SLO", "Next talk"]
+    first = doc.sections[0]
+    assert [block.kind for block in first.body] == ["paragraph", "code", "paragraph"]
+    assert [item.title for item in first.items] == ["A budget per team"]

@@ -29,7 +29,9 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tools")]
 from import_notes import NOTES, sub_list  # noqa: E402
 
 IMPORT = ROOT / "tests" / "fixtures" / "import"
-PANDOC_FORMATS = {".docx": "docx", ".odt": "odt", ".html": "html", ".opml": "opml"}
+PANDOC_FORMATS = {".docx": "docx", ".odt": "odt", ".html": "html", ".opml": "opml", ".md": "markdown"}
+#: what the fixtures' sources end with (``name.writer.suffix``; their goldens add ``.md``)
+SOURCES = (".docx", ".odt", ".html", ".zip", ".opml", ".enex", ".obsidian.md", ".logseq.md")
 
 
 def _plain(text: str) -> str:
@@ -130,7 +132,7 @@ def main() -> int:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for path in sorted(IMPORT.iterdir()):
         name, _, writer = path.name.partition(".")
-        if name not in NOTES or path.suffix not in (".docx", ".odt", ".html", ".zip", ".opml"):
+        if name not in NOTES or not path.name.endswith(SOURCES):
             continue
         expected = truth(NOTES[name])
         right, whole = score(expected, outline(convert(path.read_bytes(), str(path), path.stem).markdown))

@@ -8,6 +8,9 @@
 - ``*.gdocs.html`` / ``*.gdocs.zip``: the shape of Google Docs' "Download › Web page" (see docs/import.md)
 - ``*.workflowy.opml``, ``*.dynalist.opml``, ``*.logseq.opml``, ``*.omnioutliner.opml``: each
   outliner's export shape
+- ``*.evernote.enex``, ``*.notion.html``, ``*.obsidian.md``, ``*.logseq.md``, ``*.onenote.html``: the
+  note apps' shapes, from their published samples (Evernote's ENEX DTD and ENML, Notion's HTML
+  export, an Obsidian vault note, a Logseq page, OneNote's clipboard)
 
 Run from the repository root: ``python tools/make_import_fixtures.py`` (needs soffice on PATH,
 python-docx in the environment). Then ``pytest tests/test_import_fixtures.py --update-goldens``
@@ -451,6 +454,287 @@ def opml(note: Note, shape: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------------- note apps
+
+
+def _html_items(kind: str, items: list[Any], nested: Any) -> str:
+    out = []
+    for inline, children in items:
+        sub = sub_list(kind, children)
+        out.append(f"<li>{html_inline(inline)}{nested(*sub) if sub else ''}</li>")
+    return "".join(out)
+
+
+def _html_table(rows: list[list[str]], head_class: str = "") -> str:
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:])
+    return f"<table{head_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def enex(note: Note, title: str) -> str:
+    """Evernote's export (``.enex``): one note, its ENML in CDATA, its screenshot a base64 resource
+    the ``<en-media>`` names by MD5; headings as Evernote 10 writes them (``<h1>``–``<h3>``), lists,
+    code as ``<div style="--en-codeblock:true">`` lines, tags and dates beside the content."""
+    import hashlib
+
+    body: list[str] = []
+    resources: list[str] = []
+
+    def nested(kind: str, items: list[Any]) -> str:
+        return f"<{kind}>{_html_items(kind, items, nested)}</{kind}>"
+
+    for element in note:
+        kind = element[0]
+        if kind == "title":
+            continue  # the note's title is its <title>
+        if kind == "subtitle":
+            body.append(f"<div><i>{html.escape(element[1])}</i></div>")
+        elif kind == "h":
+            body.append(f"<h{element[1]}>{html.escape(element[2])}</h{element[1]}>")
+        elif kind == "p":
+            body.append(f"<div>{html_inline(element[1])}</div>")
+        elif kind == "bold":
+            body.append(f"<div><b>{html.escape(element[1])}</b></div>")
+        elif kind in ("ul", "ol"):
+            body.append(nested(kind, element[1]))
+        elif kind == "code":
+            lines = "".join(f"<div>{html.escape(line) or '<br/>'}</div>" for line in element[1].split("\n"))
+            body.append(f'<div style="box-sizing: border-box; --en-codeblock:true;">{lines}</div>')
+        elif kind == "table":
+            body.append(_html_table(element[1]))
+        elif kind == "img":
+            data = screenshot_png(element[1])
+            digest = hashlib.md5(data).hexdigest()
+            body.append(f'<div><en-media type="image/png" hash="{digest}" alt={quoteattr(element[1])}/></div>')
+            encoded = base64.encodebytes(data).decode("ascii")
+            resources.append(
+                f'<resource><data encoding="base64">\n{encoded}</data><mime>image/png</mime><width>160</width><height>90</height>'
+                f"<resource-attributes><file-name>Screenshot 2026-03-23 at 10.14.png</file-name></resource-attributes></resource>"
+            )
+    enml = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">\n'
+        f"<en-note>{''.join(body)}</en-note>"
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<!DOCTYPE en-export SYSTEM "http://xml.evernote.com/pub/evernote-export4.dtd">\n'
+        '<en-export export-date="20260324T081500Z" application="Evernote" version="10.80.3">\n'
+        f"<note><title>{html.escape(title)}</title><created>20260323T083000Z</created><updated>20260323T181200Z</updated>"
+        f"<tag>conference</tag><note-attributes><author>Sam</author></note-attributes>"
+        f"<content><![CDATA[{enml}]]></content>{''.join(resources)}</note>\n</en-export>\n"
+    )
+
+
+def notion_html(note: Note, title: str) -> str:
+    """Notion's "Export › HTML" page: a header with the page's title and its properties table, then
+    every block as Notion writes it — a ``<ul>`` per bullet, headings one level below the title,
+    code in ``<pre class="code">``, the screenshot a figure linking its file."""
+    body: list[str] = []
+
+    def nested(kind: str, items: list[Any]) -> str:
+        # Notion writes each list item as a list of its own, its children inside it
+        style = "disc" if kind == "ul" else "decimal"
+        css = "bulleted-list" if kind == "ul" else "numbered-list"
+        out = []
+        for number, (inline, children) in enumerate(items, 1):
+            sub = sub_list(kind, children)
+            start = f' start="{number}"' if kind == "ol" else ""
+            out.append(
+                f'<{kind} class="{css}"{start}><li style="list-style-type:{style}">{html_inline(inline)}{nested(*sub) if sub else ""}</li></{kind}>'
+            )
+        return "".join(out)
+
+    for element in note:
+        kind = element[0]
+        if kind == "title":
+            continue
+        if kind == "subtitle":
+            body.append(f'<p class=""><em>{html.escape(element[1])}</em></p>')
+        elif kind == "h":
+            level = min(element[1] + 1, 3)
+            body.append(f'<h{level} class="">{html.escape(element[2])}</h{level}>')
+        elif kind == "p":
+            body.append(f'<p class="">{html_inline(element[1])}</p>')
+        elif kind == "bold":
+            body.append(f'<p class=""><strong>{html.escape(element[1])}</strong></p>')
+        elif kind in ("ul", "ol"):
+            body.append(nested(kind, element[1]))
+        elif kind == "code":
+            body.append(f'<pre class="code"><code class="language-Shell">{html.escape(element[1])}</code></pre>')
+        elif kind == "table":
+            body.append(_html_table(element[1], ' class="simple-table"'))
+        elif kind == "img":
+            src = "Untitled%20" + format(zlib.crc32(element[1].encode()), "08x") + "/Untitled.png"
+            body.append(f'<figure class="image"><a href="{src}"><img style="width:1600px" src="{src}"/></a></figure>')
+    properties = (
+        '<table class="properties"><tbody>'
+        '<tr class="property-row property-row-created_time"><th>Created</th><td><time>March 23, 2026 8:30 AM</time></td></tr>'
+        '<tr class="property-row property-row-multi_select"><th>Tags</th><td><span class="selected-value select-value-color-blue">'
+        'conference</span><span class="selected-value select-value-color-green">notes</span></td></tr>'
+        "</tbody></table>"
+    )
+    return (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"/>'
+        f"<title>{html.escape(title)}</title><style>/* notion */</style></head>"
+        f'<body><article id="1b2c3d4e" class="page sans"><header><h1 class="page-title">{html.escape(title)}</h1>'
+        f'{properties}</header><div class="page-body">{"".join(body)}</div></article></body></html>\n'
+    )
+
+
+def _markdown_items(kind: str, items: list[Any], depth: int, bullet: str = "-") -> list[str]:
+    out = []
+    for number, (inline, children) in enumerate(items, 1):
+        out.append("    " * depth + (f"{number}. " if kind == "ol" else f"{bullet} ") + markdown_inline(inline))
+        sub = sub_list(kind, children)
+        if sub:
+            out += _markdown_items(sub[0], sub[1], depth + 1, bullet)
+    return out
+
+
+def obsidian_md(note: Note, _title: str) -> str:
+    """An Obsidian vault note: properties in front matter, the title as the file's name (no heading),
+    ``%% comments %%``, the screenshot embedded by name (``![[Pasted image ….png]]``) and a
+    wikilink to the day's other note."""
+    out = ["---", "tags:", "  - conference", "created: 2026-03-23", "---", "", "%% written during the talks; tidy later %%", ""]
+    for element in note:
+        kind = element[0]
+        if kind == "title":
+            out += [f"# {element[1]}", ""]
+        elif kind == "subtitle":
+            out += [f"*{element[1]}* — see [[Conference index|all notes]]", ""]
+        elif kind == "h":
+            out += [f"{'#' * (element[1] + 1)} {element[2]}", ""]
+        elif kind == "p":
+            out += [markdown_inline(element[1]), ""]
+        elif kind == "bold":
+            out += [f"**{element[1]}**", ""]
+        elif kind in ("ul", "ol"):
+            out += [*_markdown_items(kind, element[1], 0), ""]
+        elif kind == "code":
+            out += ["```", *element[1].split("\n"), "```", ""]
+        elif kind == "table":
+            rows = element[1]
+            out += [f"| {' | '.join(rows[0])} |", "|" + " --- |" * len(rows[0]), *(f"| {' | '.join(row)} |" for row in rows[1:]), ""]
+        elif kind == "img":
+            out += [f"![[Pasted image 20260323{format(zlib.crc32(element[1].encode()), '08x')}.png]]", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def logseq_md(note: Note, title: str) -> str:
+    """A Logseq page (``pages/….md``): page properties on its first lines (``title::``), every block
+    a ``- `` bullet, headings as ``- ## …`` blocks, children indented by a tab, some blocks with
+    ``collapsed::`` and ``id::`` properties."""
+    out = [f"title:: {title}", "tags:: conference, notes", ""]
+    depth = 0
+    for position, element in enumerate(note):
+        kind = element[0]
+        pad = "\t" * depth
+        if kind == "title":
+            continue
+        if kind == "h":
+            out += [f"- {'#' * (element[1] + 1)} {element[2]}", "  collapsed:: false"]
+            depth = 1
+        elif kind == "bold":
+            out.append(f"{pad}- **{element[1]}**")
+        elif kind in ("p", "subtitle"):
+            text = markdown_inline(element[1]) if kind == "p" else element[1]
+            out.append(f"{pad}- {text}")
+            if position % 3 == 0:
+                out.append(f"{pad}  id:: 6601f0a2-{position:04d}-4c1e-9f00-0000000000{position:02d}")
+        elif kind in ("ul", "ol"):
+            out += [pad + line.replace("    ", "\t") for line in _markdown_items("ul", element[1], 0)]
+        elif kind == "code":
+            out += [f"{pad}- ```", *(f"{pad}  {line}" for line in element[1].split("\n")), f"{pad}  ```"]
+        elif kind == "table":
+            rows = element[1]
+            out += [f"{pad}- | {' | '.join(rows[0])} |", f"{pad}  |" + " --- |" * len(rows[0])]
+            out += [f"{pad}  | {' | '.join(row)} |" for row in rows[1:]]
+        elif kind == "img":
+            out.append(f"{pad}- ![{element[1]}](../assets/image_{format(zlib.crc32(element[1].encode()), '08x')}.png)")
+    return "\n".join(out) + "\n"
+
+
+def onenote_html(note: Note, _title: str) -> str:
+    """OneNote's clipboard (Windows' CF_HTML body): every line a ``<p>`` in Calibri, headings only
+    larger text (Calibri Light 20 pt title, 16 pt Heading 1, 13.5 pt Heading 2), lists as ``<ul>``/
+    ``<ol>`` with ``type`` and inline margins."""
+    out: list[str] = []
+
+    def para(text: str, size: str, font: str = "Calibri", color: str = "") -> str:
+        style = f"margin:0in;font-family:{font};font-size:{size}" + (f";color:{color}" if color else "")
+        return f'<p style="{style}">{text}</p>'
+
+    def nested(kind: str, items: list[Any]) -> str:
+        kind_attr = ' type="disc"' if kind == "ul" else ' type="1"'
+        return (
+            f'<{kind}{kind_attr} style="margin-left:.375in;direction:ltr;unicode-bidi:embed;margin-top:0in;margin-bottom:0in">'
+            + "".join(
+                f'<li style="margin-top:0;margin-bottom:0;vertical-align:middle"><span style="font-family:Calibri;font-size:11.0pt">'
+                f"{html_inline(inline)}</span>{nested(*sub) if (sub := sub_list(kind, children)) else ''}</li>"
+                for inline, children in items
+            )
+            + f"</{kind}>"
+        )
+
+    for element in note:
+        kind = element[0]
+        if kind == "title":
+            out.append(para(html.escape(element[1]), "20.0pt", "Calibri Light"))
+        elif kind == "subtitle":
+            out.append(para(html.escape(element[1]), "10.0pt", color="#595959"))
+        elif kind == "h":
+            size = "16.0pt" if element[1] == 1 else "13.5pt"
+            out.append(para(html.escape(element[2]), size, "Calibri Light", "#1E4E79" if element[1] == 1 else "#2E75B5"))
+        elif kind == "p":
+            out.append(para(html_inline(element[1]), "11.0pt"))
+        elif kind == "bold":
+            out.append(para(f"<b>{html.escape(element[1])}</b>", "11.0pt"))
+        elif kind in ("ul", "ol"):
+            out.append(nested(kind, element[1]))
+        elif kind == "code":
+            out += [para(html.escape(line) or "&nbsp;", "10.0pt", "Consolas") for line in element[1].split("\n")]
+        elif kind == "table":
+            out.append(_html_table(element[1], ' border="1" cellpadding="0" cellspacing="0"'))
+        out.append(para("&nbsp;", "11.0pt"))
+    return (
+        '<html><head><meta http-equiv=Content-Type content="text/html; charset=utf-8">'
+        '<meta name=Generator content="Microsoft OneNote 15"></head><body lang=en-US style="font-family:Calibri;font-size:11.0pt">'
+        f"<!--StartFragment-->{''.join(out)}<!--EndFragment--></body></html>\n"
+    )
+
+
+#: The note apps' shapes, each written from these notes (``name.app.suffix``)
+APPS = {
+    "evernote.enex": (enex, ("kubecon", "pycon")),
+    "notion.html": (notion_html, ("platform", "velocity")),
+    "obsidian.md": (obsidian_md, ("kubecon", "datacouncil")),
+    "logseq.md": (logseq_md, ("pycon", "platform")),
+    "onenote.html": (onenote_html, ("srecon", "velocity")),
+}
+
+
+def app_files() -> dict[str, str]:
+    """Every note-app fixture's file name and text."""
+    return {f"{name}.{shape}": write(NOTES[name], TITLES[name]) for shape, (write, names) in APPS.items() for name in names}
+
+
+def app_pictures() -> dict[str, bytes]:
+    """The screenshots Notion's export and an Obsidian vault keep beside their notes, by path (Evernote's
+    travel inside the file; a Logseq page's are in the graph's ``assets`` folder, outside the page's)."""
+    out = {}
+    for shape, (_write, names) in APPS.items():
+        for name in names:
+            for element in NOTES[name]:
+                if element[0] != "img":
+                    continue
+                crc = format(zlib.crc32(element[1].encode()), "08x")
+                if shape == "notion.html":
+                    out[f"Untitled {crc}/Untitled.png"] = screenshot_png(element[1])
+                elif shape == "obsidian.md":
+                    out[f"Pasted image 20260323{crc}.png"] = screenshot_png(element[1])
+    return out
+
+
 # ---------------------------------------------------------------------- all of them
 
 TITLES = {
@@ -511,6 +795,11 @@ def main() -> None:
         for shape, names in OUTLINERS.items():
             for name in names:
                 (OUT / f"{name}.{shape}.opml").write_text(opml(NOTES[name], shape), encoding="utf-8")
+        for file_name, text in app_files().items():
+            (OUT / file_name).write_text(text, encoding="utf-8")
+        for file_name, data in app_pictures().items():
+            (OUT / file_name).parent.mkdir(exist_ok=True)
+            (OUT / file_name).write_bytes(data)
     print(f"wrote {len(list(OUT.iterdir()))} files to {OUT.relative_to(ROOT)}")
 
 

@@ -62,8 +62,11 @@ def read_enex(data: bytes, path: str) -> Imported:
     imported = read_html(f"<html><body>{page}</body></html>", path, lambda src: media.get(src.removeprefix("enex-media/")))
     imported.format = "enex"
     if len(notes) == 1:
-        imported.title = _text(notes[0], "title") or None
+        imported.title = title = _text(notes[0], "title") or None
         imported.stated = _stated(notes[0])
+        if title and not _opens_with(_text(notes[0], "content"), title):
+            # typed in the note's own title field: the note's title, not a property a template set
+            imported.stated = {"title": title, **imported.stated}
     return imported
 
 
@@ -115,8 +118,14 @@ def _note_html(note: Any, several: bool) -> str:
     body = _TODO.sub(lambda m: "[x] " if _CHECKED.search(m.group(1)) else "[ ] ", body)  # a box inside text
     body = _MEDIA.sub(_picture, body)
     title = _text(note, "title")
-    heading = f"<h2>{html.escape(title)}</h2>" if several and title else ""
-    return heading + body
+    return f"<h2>{html.escape(title)}</h2>{body}" if several and title else body
+
+
+def _opens_with(body: str, title: str) -> bool:
+    """Whether the note's text starts with its title already (a heading or a line repeating it)."""
+    first = re.sub(r"<[^>]+>", " ", _PROLOG.sub("", body[:4000])).split()
+    words = title.split()
+    return [word.casefold() for word in first[: len(words)]] == [word.casefold() for word in words]
 
 
 def _picture(match: re.Match[str]) -> str:

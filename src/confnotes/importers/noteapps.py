@@ -48,13 +48,65 @@ def plain_markdown(text: str, assets_folder: str, resolve: Callable[[str], bytes
     """``text`` with Obsidian's and Logseq's marks read (``resolve`` gives the bytes of a picture a
     note embeds by its name, or None)."""
     found = AppText(text)
-    found.text = _COMMENT.sub(lambda _match: _dropped(found, "Obsidian comment"), found.text)
+    found.text = _outside_code(found.text, lambda part: _COMMENT.sub(lambda _match: _dropped(found, "Obsidian comment"), part))
     found.text = _logseq(found)
-    found.text = _EMBED.sub(lambda m: _embed(found, m, assets_folder, resolve), found.text)
-    found.text = _WIKILINK.sub(_link, found.text)
+    found.text = _outside_code(found.text, lambda part: _EMBED.sub(lambda m: _embed(found, m, assets_folder, resolve), part))
+    found.text = _outside_code(found.text, lambda part: _WIKILINK.sub(_link, part))
     if "data:image/" in found.text:
         found.text = _DATA_PICTURE.sub(lambda m: _data_picture(found, m, assets_folder), found.text)
     return found
+
+
+#: A code fence's opening line, in a list item too (Logseq's ``- ```` ``)
+_FENCE_OPEN = re.compile(r"^[ \t]*(?:[-*+] +)?(`{3,}|~{3,})")
+#: An inline code span: a run of backticks, then anything up to a run of the same length
+_CODE_SPAN = re.compile(r"(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)")
+
+
+def code_lines(lines: list[str]) -> set[int]:
+    """The indexes of the lines that are a fenced code block's (its fences included): code, where no
+    app mark is read (``[[tool.mypy.overrides]]`` is TOML, ``key:: value`` a line of code)."""
+    inside: set[int] = set()
+    fence = ""
+    for index, line in enumerate(lines):
+        if fence:
+            inside.add(index)
+            if re.fullmatch(rf"[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*", line):
+                fence = ""
+        elif (opened := _FENCE_OPEN.match(line)) is not None:
+            inside.add(index)
+            fence = opened.group(1)
+    return inside
+
+
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to what is not code: fenced blocks and inline code spans stay as written."""
+    if "`" not in text and "~~~" not in text:
+        return change(text)
+    lines = text.split("\n")
+    code = code_lines(lines)
+    out: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            joined = "\n".join(prose)
+            kept, at = [], 0
+            for span in _CODE_SPAN.finditer(joined):
+                kept += [change(joined[at : span.start()]), span.group(0)]
+                at = span.end()
+            kept.append(change(joined[at:]))
+            out.append("".join(kept))
+            prose.clear()
+
+    for index, line in enumerate(lines):
+        if index in code:
+            flush()
+            out.append(line)
+        else:
+            prose.append(line)
+    flush()
+    return "\n".join(out)
 
 
 #: A picture's ``data:`` URL, in an image (``![](data:…)``) or a reference definition (``[image1]: <data:…>``)
@@ -103,20 +155,75 @@ def _embed(found: AppText, match: re.Match[str], assets_folder: str, resolve: Ca
     return f"![{PurePosixPath(target).stem}]({assets_folder}/{name})"
 
 
+#: A Logseq block that is a heading (``- ## Talk``), at any depth (tabs)
+_HEADING_BLOCK = re.compile(r"^(\t*)- (#{1,6}) (\S.*)$", re.M)
+
+
+def _headings_out_of_blocks(text: str) -> str:
+    """A Logseq page, where every block is a bullet, with its heading blocks as headings: ``- ## Talk``
+    becomes ``## Talk`` and the blocks under it move out by its depth, so they are the section's
+    text and lists, as the outliner shows them under the heading (the Logseq OPML reader does the same)."""
+    out: list[str] = []
+    strip = 0  # the tabs the lines under the last heading block lose
+    for line in text.split("\n"):
+        heading = _HEADING_BLOCK.match(line)
+        if heading is not None:
+            out += ["", f"{heading.group(2)} {heading.group(3)}", ""]
+            strip = len(heading.group(1)) + 1
+            continue
+        lead = len(line) - len(line.lstrip("\t"))
+        if line.strip() and lead < strip and line[lead:].startswith("- "):
+            strip = lead  # a block beside the heading, not under it
+        out.append(line[min(lead, strip) :])
+    return "\n".join(_prose_blocks(out))
+
+
+def _prose_blocks(lines: list[str]) -> list[str]:
+    """A Logseq page's lines with each outer block that has nothing under it and reads as text —
+    a ``Speaker: …`` label line, a sentence ending in ``.``, ``!`` or ``?`` — as a paragraph: every
+    line is a block in Logseq, so its bullet says nothing of whether a line is a list's item."""
+    from confnotes.parse.recover import is_label_line, is_sentence
+
+    out: list[str] = []
+    unwrapping = False  # the continuation lines of an outer block of code, a table or a picture
+    for index, line in enumerate(lines):
+        if unwrapping and line.startswith("  "):
+            out.append(line[2:])
+            continue
+        if unwrapping:
+            out.append("")
+        unwrapping = False
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        text = line[2:].strip()
+        if line.startswith("- ") and text.startswith(("```", "~~~", "|", "![")):
+            out += ["", line[2:]]  # code, a table or a picture: itself, not a list's item
+            unwrapping = True
+            continue
+        alone = line.startswith("- ") and not following.startswith(("\t", " "))
+        if alone and (is_label_line(text) or (text[-1:] in ".!?" and (is_sentence(text) or len(text.split()) >= 8))):
+            out += ["", text, ""]
+        else:
+            out.append(line)
+    return out
+
+
 def _logseq(found: AppText) -> str:
     """Logseq's properties: the page's first ones as front matter, bookkeeping dropped, block
     references resolved from the ``id::`` lines of the page."""
     lines = found.text.split("\n")
+    code = code_lines(lines)
     ids: dict[str, str] = {}
     for index, line in enumerate(lines):
-        prop = _PROPERTY.match(line)
+        prop = _PROPERTY.match(line) if index not in code else None
         if prop and prop.group(2).lower() == "id" and index:
             block = lines[index - 1].strip().removeprefix("- ").strip()
             ids[prop.group(3).strip()] = block
     kept: list[str] = []
     leading = True
-    for line in lines:
-        prop = _PROPERTY.match(line)
+    logseq = False  # the page has a property line: Logseq wrote it
+    for index, line in enumerate(lines):
+        prop = _PROPERTY.match(line) if index not in code else None
+        logseq = logseq or prop is not None
         if prop is None:
             leading = leading and not line.strip()
             kept.append(line)
@@ -138,6 +245,8 @@ def _logseq(found: AppText) -> str:
         return match.group(0)
 
     text = _REFERENCE.sub(reference, text)
+    if logseq and _HEADING_BLOCK.search(text):
+        text = _headings_out_of_blocks(text)
     if unresolved[0]:
         many = unresolved[0] > 1
         what = "block references to another page kept as their ids" if many else "block reference to another page kept as its id"

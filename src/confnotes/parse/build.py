@@ -457,8 +457,7 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
         fm_text = token.content
         blocks = blocks[1:]
     blocks = split_glyph_paragraphs(state, blocks)
-    titled = fm.get("title")
-    classify(tokens, blocks, state, titled.strip() if isinstance(titled, str) else "")
+    classify(tokens, blocks, state, fm["title"].strip() if isinstance(fm.get("title"), str) else "")
     email = next((top for top in blocks if top.role == "email"), None)
     if email is not None and "date" not in fm:
         date = (recover.email_headers(email.content) or {}).get("date") or (recover.email_headers(email.content) or {}).get("sent")
