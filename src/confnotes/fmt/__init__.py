@@ -83,8 +83,8 @@ class _Context:
     convert: bool = False  # write recovered structure as Markdown (import, CN110's fix), not as the author wrote it
     out: list[str] = field(default_factory=list)
     pending: list[Block] = field(default_factory=list)  # lint directives and section breaks, by line
-    title: tuple[str, int, int, int, bool] | None = None  # (text, level, first line, last line, inferred) of a title still to write
-    plain_title: str = ""  # the title without the emphasis wrapping it (written for an inferred title made a heading)
+    #: (words, level, first line, last line, inferred, the emphasis marker wrapping it) of a title still to write
+    title: tuple[str, int, int, int, bool, str] | None = None
     above: Above | None = None
     source_name: tuple[str, int] | None = None  # a file-name line still to write, and its line
 
@@ -97,13 +97,14 @@ class _Context:
             self.pending_before(at, "")
             _emit_bare_line(self, name, at)
         if self.title is not None and line > self.title[2]:
-            text, level, first, last, inferred = self.title
+            words, level, first, last, inferred, marker = self.title
             self.title = None
             self.pending_before(first, "")
+            written = f"{marker}{words}{marker}"  # "# **Title**" as the author wrote it
             if inferred and not self.convert:
-                _emit_bare_line(self, text, first)
+                _emit_bare_line(self, written, first)
             else:  # a bold first line is written as "# Title", without its bold
-                _emit_heading(self, self.plain_title if inferred else text, level, first, last)
+                _emit_heading(self, words if inferred else written, level, first, last)
             self.title_before(line)  # a file-name line below the title
 
     def blank(self) -> None:
@@ -420,9 +421,8 @@ def render_markdown(doc: Document, settings: FmtSettings | None = None, *, sourc
         span = meta.front_matter_span
         ctx.above = Above("front-matter", span.end if span is not None else -2)
     if meta.title_origin in ("heading", "inferred") and meta.title_span:
-        title = f"{meta.title_marker}{meta.title}{meta.title_marker}"  # "# **Title**" as the author wrote it
-        ctx.plain_title = meta.title
-        ctx.title = (title, meta.title_level, meta.title_span.start, meta.title_span.end, meta.title_origin == "inferred")
+        inferred = meta.title_origin == "inferred"
+        ctx.title = (meta.title, meta.title_level, meta.title_span.start, meta.title_span.end, inferred, meta.title_marker)
     if meta.source_name_span is not None and meta.source_name is not None and not convert:
         ctx.source_name = (meta.source_name, meta.source_name_span.start)
     _emit_content(ctx, doc.content, "")
