@@ -370,3 +370,13 @@ def test_a_logseq_pages_heading_blocks_are_its_sections(cli, tmp_path):
     first = doc.sections[0]
     assert [block.kind for block in first.body] == ["paragraph", "code", "paragraph"]
     assert [item.title for item in first.items] == ["A budget per team"]
+
+
+def test_a_stray_backtick_keeps_no_later_paragraph_from_being_read(cli, tmp_path):
+    """A code span ends within its paragraph: a lone backtick paired with one paragraphs later, so the
+    wikilinks and comments between were kept raw."""
+    source = tmp_path / "stray.md"
+    source.write_text("# Notes\n\nThe ` key is odd.\n\nSee [[Mypy]] %% todo %%\n\nUse `x` here.\n", encoding="utf-8")
+    result = cli("import", str(source), "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert "See [Mypy](<Mypy.md>)" in result.stdout and "todo" not in result.stdout

@@ -59,8 +59,9 @@ def plain_markdown(text: str, assets_folder: str, resolve: Callable[[str], bytes
 
 #: A code fence's opening line, in a list item too (Logseq's ``- ```` ``)
 _FENCE_OPEN = re.compile(r"^[ \t]*(?:[-*+] +)?(`{3,}|~{3,})")
-#: An inline code span: a run of backticks, then anything up to a run of the same length
-_CODE_SPAN = re.compile(r"(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)")
+#: An inline code span: a run of backticks, then anything up to a run of the same length within
+#: the paragraph (a blank line ends it, as in CommonMark: a stray backtick protects no later text)
+_CODE_SPAN = re.compile(r"(`+)(?!`)(?:(?!\n[ \t]*\n)[\s\S])*?(?<!`)\1(?!`)")
 
 
 def code_lines(lines: list[str]) -> set[int]:
