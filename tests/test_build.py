@@ -509,3 +509,23 @@ def test_a_build_looks_up_each_folders_config_once(tmp_path, monkeypatch):
     assert sorted(Path(note).parent.name for note in looked) == ["day1", "day2"]
     keys = {Path(task.note).parent.name: task.key for task in plan.tasks}
     assert keys["day1"] != keys["day2"], "each folder keyed on its own config"
+
+
+def test_a_note_the_editor_holds_is_built_from_its_text_and_the_file_is_untouched(tmp_path):
+    """The editor's live preview builds unsaved text (``BuildRequest.held``); the file is never
+    written, and a build without the held text builds the file again (its manifest key differs)."""
+    from confnotes.build import BuildRequest, build_site
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    note = notes / "talk.md"
+    saved = "# Error budgets\n\n## Why budgets fail\n\n- nobody stops shipping\n"
+    note.write_text(saved, encoding="utf-8")
+    site = tmp_path / "site"
+    held = saved.replace("## Why", "## Unsaved section\n\n- typed, not saved\n\n## Why")
+    report = build_site(BuildRequest(str(notes), str(site), ("html",), jobs=1, held={str(note.resolve()): held}))
+    assert report.rendered == ["talk.md"]
+    assert "Unsaved section" in (site / "talk.html").read_text(encoding="utf-8")
+    assert note.read_text(encoding="utf-8") == saved
+    report = build_site(BuildRequest(str(notes), str(site), ("html",), jobs=1))
+    assert report.rendered == ["talk.md"] and "Unsaved section" not in (site / "talk.html").read_text(encoding="utf-8")

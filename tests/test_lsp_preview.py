@@ -124,3 +124,40 @@ async def test_a_note_not_saved_gets_a_message_not_a_preview(client: LanguageCli
     await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="confnotes.preview", arguments=[uri]))
     assert client.shown_documents == []  # type: ignore[attr-defined]
     assert any("save the note first" in message.message for message in client.messages)
+
+
+async def test_the_preview_shows_unsaved_edits_and_the_cursor_lands_on_its_slide(client: LanguageClient, tmp_path: Path, chromium: str):
+    """The deck is built from the text the editor holds: a section added above the cursor and not
+    saved is in the deck, and the cursor below it lands on its own slide, not the one before."""
+    from playwright.async_api import async_playwright
+
+    note = tmp_path / "budgets.md"
+    note.write_text(TALK, encoding="utf-8")
+    uri = open_note(client, note)
+    opening = client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="confnotes.preview", arguments=[uri]))
+    await asyncio.wait_for(opening, PATIENCE)
+    (shown,) = client.shown_documents  # type: ignore[attr-defined]
+    edited = TALK.replace("## Why budgets fail", "## Who owns the budget\n\n- the product team, with SRE\n\n## Why budgets fail")
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        page = await browser.new_page(viewport={"width": 1280, "height": 720})
+        await page.goto(shown.uri)
+        await page.locator("#slide-1").wait_for(state="visible", timeout=PATIENCE * 1000)
+        owner = page.locator("section.slide h2", has_text="Who owns the budget")  # hidden until shown: not by role
+        assert await owner.count() == 0
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=edited)]
+            )
+        )
+        # at once, before the edit is read or built: the cursor in the list under "Burn-rate alerts"
+        line = _line_of(edited, "- they replaced the latency pages")
+        client.protocol.notify("confnotes/cursor", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}})
+        await owner.first.wait_for(state="attached", timeout=PATIENCE * 1000)  # the unsaved section is in the deck
+        burn = page.locator("section.slide:not(.kind-agenda)", has=page.get_by_role("heading", name="Burn-rate alerts")).first
+        await burn.wait_for(state="visible", timeout=PATIENCE * 1000)
+        number = await burn.get_attribute("data-index")
+        await page.wait_for_function(f"location.hash === '#{number}'", timeout=PATIENCE * 1000)
+        await browser.close()
+    assert note.read_text(encoding="utf-8") == TALK  # the preview never saves the note

@@ -75,6 +75,7 @@ RELOAD_SCRIPT = (
 )
 SERVE_FORMATS = ("html", "slides")
 #: what a save of sets off a rebuild: notes, configs, templates and the pictures notes show
+HELD_DEBOUNCE = 0.1  # seconds after an editor's change before the preview builds it (``PreviewServer.hold``)
 WATCHED = (*NOTE_SUFFIXES, ".toml", ".css", ".html", *IMAGE_SUFFIXES)
 
 
@@ -447,6 +448,8 @@ class PreviewServer:
         self.building = threading.Lock()  # one build at a time: the first one and the watcher's
         self.failures: dict[str, str] = {}
         self.pages: dict[str, str] = {}
+        self.held: dict[str, str] = {}  # notes as an editor holds them, by resolved path (``hold``)
+        self.held_changed = threading.Event()
         handler: type[PreviewHandler] = type(
             "Handler",
             (PreviewHandler,),
@@ -505,6 +508,30 @@ class PreviewServer:
         """Shows slide ``slide`` (1 is the first) on the open copies of ``page``: the editor's cursor moved."""
         self.broadcaster.send(json.dumps({"page": page, "slide": slide}), "goto")
 
+    def hold(self, note: str, text: str | None) -> None:
+        """The editor holds ``note`` as ``text``, unsaved edits included: the preview shows that text
+        from now on, rebuilt a moment after the last change (None: the editor let go of it; the file
+        on disk again)."""
+        key = str(Path(note).resolve())
+        if self.held.get(key) == text:
+            return
+        if text is None:
+            self.held.pop(key, None)
+        else:
+            self.held[key] = text
+        self.held_changed.set()
+
+    def follow_held(self) -> None:
+        """Rebuilds what the editor holds as it changes (``hold``): the editor's own debounce, then
+        this one's, so a run of keys gives one build."""
+        while not self.stopping.is_set():
+            if not self.held_changed.wait(timeout=0.2):
+                continue
+            time.sleep(HELD_DEBOUNCE)
+            self.held_changed.clear()
+            if not self.stopping.is_set():
+                self._rebuild_and_tell(changed=True)
+
     def rebuild(self) -> Rebuilt:
         """Build what changed; a note that fails keeps its last good files and its error is shown on every page.
         An error that stops the whole build (a broken config) is shown the same way, and the watcher goes on.
@@ -544,6 +571,7 @@ class PreviewServer:
                     first=viewed_formats(self.broadcaster.pages()),
                     only=(self.note,) if self.note else (),
                     site=site_inputs_for(config),
+                    held=dict(self.held),
                 )
             )
         except NotesError as exc:
@@ -575,22 +603,27 @@ class PreviewServer:
             ):
                 if self.stopping.is_set():
                     break
-                try:
-                    rebuilt = self.rebuild()
-                except Exception as exc:  # noqa: BLE001 - the watcher must outlive any one bad save
-                    self.failures.clear()
-                    self.failures["*"] = f"{type(exc).__name__}: {exc}"
-                    self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
-                    rebuilt = Rebuilt(["*"], [], every=True)
-                if rebuilt.notes:
-                    self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
-                if rebuilt.notes or changes:
-                    self.broadcaster.send(rebuilt.event())
+                self._rebuild_and_tell(changed=bool(changes))
         finally:
             self.watching.set()  # a watcher that could not start does not keep the first build waiting
 
+    def _rebuild_and_tell(self, changed: bool) -> None:
+        """Rebuild, then tell the open pages what to reload; nothing one build raises stops the preview."""
+        try:
+            rebuilt = self.rebuild()
+        except Exception as exc:  # noqa: BLE001 - the preview must outlive any one bad save
+            self.failures.clear()
+            self.failures["*"] = f"{type(exc).__name__}: {exc}"
+            self.echo(f"failed: {type(exc).__name__}: {exc}", err=True)
+            rebuilt = Rebuilt(["*"], [], every=True)
+        if rebuilt.notes:
+            self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
+        if rebuilt.notes or changed:
+            self.broadcaster.send(rebuilt.event())
+
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)
+        threading.Thread(target=self.follow_held, name="confnotes-held", daemon=True).start()
 
         def terminate(_signum: int, _frame: Any) -> None:
             raise KeyboardInterrupt  # SIGTERM and SIGHUP stop like Ctrl-C: the temporary folder is removed
@@ -603,6 +636,7 @@ class PreviewServer:
             # address is printed only once every save from then on will be seen
             watcher.start()
             self.watching.wait(timeout=10)
+            self.held_changed.clear()  # the first build is of what the editor holds now
             self.rebuild()
             self.echo(f"Serving {self.note or self.source_dir} at {self.url}{self._pages_line()} (Ctrl-C stops)")
             if not self.stopping.is_set():

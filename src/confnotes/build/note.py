@@ -32,6 +32,7 @@ class NoteTask:
     remote: bool = False  # --allow-remote
     first: tuple[str, ...] = ()  # of ``formats``, those to render first (``BuildRequest.first``)
     config_file: str | None = None  # ``BuildRequest.config_file``
+    text: str | None = None  # the note as an editor holds it, unsaved edits included (``BuildRequest.held``)
 
 
 @dataclass
@@ -72,14 +73,15 @@ def _prepared_formats(
     record its index facts; returns the formats still to finish (PDFs to lay out) by file name.
     The note, its lint context and its deck are gone when this returns."""
     from confnotes.check import Checker, LintRequest
-    from confnotes.edges.source import note_folder, read_source
+    from confnotes.edges.source import decode, note_folder, read_source
     from confnotes.markup.escape import display_text
     from confnotes.render.formats import output_format, prepare_note
     from confnotes.render.options import RenderOverrides, resolve_render_options
 
     checker = Checker(LintRequest(config_file=task.config_file))
     config = checker.config_for(task.note)
-    ctx = checker.context(read_source(task.note), config)
+    source = read_source(task.note) if task.text is None else decode(task.text.encode("utf-8"), task.note)
+    ctx = checker.context(source, config)
     overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
     options = resolve_render_options(config, ctx.doc, overrides)
     options = replace(options, decks=ctx.decks)  # the note's deck, built once for its lint run, its formats and the index

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,9 @@ class BuildRequest:
     only: tuple[str, ...] = ()
     #: the schedule and base URL the site's pages are made with (``build.site.site_inputs``)
     site: SiteInputs = field(default_factory=SiteInputs)
+    #: notes as an editor holds them, unsaved edits included, by resolved path: built from this text,
+    #: not the file (the editor's live preview, ``PreviewServer.hold``)
+    held: Mapping[str, str] = field(default_factory=dict, compare=False)
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -196,6 +199,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
                 request.allow_remote,
                 request.first,
                 request.config_file,
+                request.held.get(str(_resolved(note))) if request.held else None,
             )
         )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
@@ -216,7 +220,9 @@ def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: 
             [__version__, list(request.formats), request.theme, request.trust_templates, _templates_hash(templates_dir)]
             + (["allow-remote"] if request.allow_remote else [])  # decks that load remote things are other files
         )
-    return note_key(target.read_bytes(), configs.bytes_of(config), shared_keys[templates_dir])
+    held = request.held.get(str(target))
+    data = held.encode("utf-8") if held is not None else target.read_bytes()
+    return note_key(data, configs.bytes_of(config), shared_keys[templates_dir])
 
 
 def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...], note: str) -> bool:

@@ -113,6 +113,8 @@ class NotesServer(LanguageServer):
         self.config_poll: asyncio.Task[None] | None = None  # looking at config files (``_poll_config_files``)
         self.config_seen: dict[str, tuple[tuple[str, int, int], ...]] = {}
         self.shown_slides: dict[str, int] = {}
+        self.cursor_lines: dict[str, int] = {}  # the line of the cursor in each previewed note (0-based)
+        self.background: set[asyncio.Task[None]] = set()  # tasks nobody awaits, kept until they end
         self.workspace_notes: dict[str, tuple[int, int, list[tuple[str, int, str]]]] = {}
         self.published: dict[str, int | None] = {}
         self.shown: set[str] = set()  # messages shown once (a broken config concerns every note)

@@ -6,7 +6,7 @@ import asyncio
 
 from lsprotocol import types as lsp
 
-from confnotes.lsp import features
+from confnotes.lsp import features, preview
 from confnotes.lsp.analysis import formatted_text
 from confnotes.lsp.configs import remember_configs
 from confnotes.lsp.core import NotesServer, guarded, server
@@ -26,6 +26,7 @@ def did_open(ls: NotesServer, params: lsp.DidOpenTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: NotesServer, params: lsp.DidChangeTextDocumentParams) -> None:
     ls.changed(params.text_document.uri)
+    preview.hold_text(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -52,6 +53,7 @@ def did_close(ls: NotesServer, params: lsp.DidCloseTextDocumentParams) -> None:
     incremental.forget(ls.path_of(uri))
     ls.keys.pop(uri, None)
     ls.published.pop(uri, None)
+    preview.hold_text(ls, uri, closed=True)  # the preview shows the file on disk again
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcContentModified
 
 from confnotes.lsp import features
 from confnotes.lsp.core import CURSOR, PREVIEW_PATIENCE, NotesServer, guarded, logger, server
@@ -23,7 +24,9 @@ async def preview(ls: NotesServer, uri: str) -> None:
         return
     running = ls.previews.get(path)
     if running is None:
-        running = ls.previews[path] = await asyncio.get_running_loop().run_in_executor(None, _start_preview, path)
+        document = ls.document(uri)  # the preview shows the note as the editor holds it, unsaved edits included
+        held = document.source if document is not None else None
+        running = ls.previews[path] = await asyncio.get_running_loop().run_in_executor(None, _start_preview, path, held)
     page = running.page_of(path, "slides")
     if page is None:
         ls.show(f"confnotes: the preview could not build the note; {running.failures.get('*') or 'see the log'}", lsp.MessageType.Error)
@@ -38,8 +41,9 @@ async def preview(ls: NotesServer, uri: str) -> None:
         ls.show(f"confnotes: the deck is at {address}", lsp.MessageType.Info)
 
 
-def _start_preview(path: str) -> Any:
-    """A preview server of the one note, running in a thread, once its first build is done."""
+def _start_preview(path: str, held: str | None) -> Any:
+    """A preview server of the one note (of ``held``, the editor's text, when given), running in a
+    thread, once its first build is done."""
     import threading
     import time
 
@@ -49,6 +53,7 @@ def _start_preview(path: str) -> Any:
         (logger.warning if err else logger.info)("preview: %s", text)
 
     running = PreviewServer(os.path.dirname(path), "127.0.0.1", 0, echo, note=path)
+    running.hold(path, held)
     threading.Thread(target=running.run, name="confnotes-preview", daemon=True).start()
     waited = 0.0
     while running.page_of(path, "slides") is None and not running.failures and waited < PREVIEW_PATIENCE:
@@ -57,13 +62,47 @@ def _start_preview(path: str) -> Any:
     return running
 
 
-async def follow_cursor(ls: NotesServer, uri: str, line: int) -> None:
-    """The editor's cursor is on ``line`` (0-based): an open preview of the note shows the slide there."""
+def hold_text(ls: NotesServer, uri: str, closed: bool = False) -> None:
+    """The editor's text of ``uri`` changed (or it was closed): an open preview of the note shows it."""
     path = ls.path_of(uri)
+    running = ls.previews.get(path)
+    if running is not None:
+        document = None if closed else ls.document(uri)
+        running.hold(path, document.source if document is not None else None)
+
+
+async def follow_cursor(ls: NotesServer, uri: str, line: int) -> None:
+    """The editor's cursor is on ``line`` (0-based): an open preview of the note shows the slide there.
+    The cursor never waits for a reading: the last one places it at once, and when the text changed
+    since, the new reading places it again (the preview is rebuilt from that text, ``hold_text``)."""
+    path = ls.path_of(uri)
+    if path not in ls.previews:
+        return
+    ls.cursor_lines[path] = line
+    analysis = ls.analyses.get(uri)
+    document = ls.document(uri)
+    if analysis is not None:
+        await _show_slide(ls, path, analysis, line)
+    if document is not None and (analysis is None or analysis.version != document.version):
+        task = asyncio.get_running_loop().create_task(_follow_when_read(ls, uri, line))
+        ls.background.add(task)
+        task.add_done_callback(ls.background.discard)
+
+
+async def _follow_when_read(ls: NotesServer, uri: str, line: int) -> None:
+    try:
+        analysis = await ls.current(uri)
+    except (asyncio.CancelledError, JsonRpcContentModified):
+        return  # a newer version: its own cursor event or reading follows
+    path = ls.path_of(uri)
+    if ls.cursor_lines.get(path) == line:  # the cursor has not moved on since
+        await _show_slide(ls, path, analysis, line)
+
+
+async def _show_slide(ls: NotesServer, path: str, analysis: Any, line: int) -> None:
     running = ls.previews.get(path)
     if running is None:
         return
-    analysis = ls.analyses.get(uri) or await ls.current(uri)  # the last reading: a cursor never waits for one
     slide = await asyncio.get_running_loop().run_in_executor(ls.worker, features.slide_at, analysis, line + 1)
     page = running.page_of(path, "slides")
     if page is not None and ls.shown_slides.get(path) != slide:
