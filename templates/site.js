@@ -36,6 +36,8 @@
   if (nav.timetable) {
     links.appendChild(el("a", { href: link("./timetable.html") }, "Timetable"));
     links.appendChild(el("a", { href: link("./browse.html") }, "Tracks, speakers, tags"));
+    links.appendChild(el("a", { href: link("./mine.html") }, "My schedule"));
+    links.appendChild(el("a", { href: link("./now.html") }, "Now"));
   }
   var box = el("div", { "class": "cn-search", role: "search" });
   var input = el("input", {

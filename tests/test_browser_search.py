@@ -51,7 +51,8 @@ def _search(page, text: str):
     page.wait_for_function(
         "document.querySelectorAll('#cn-results li').length > 0 || /No note/.test(document.querySelector('.cn-status').textContent)"
     )
-    return [item.inner_text().split("\n") for item in page.locator("#cn-results li").all()]
+    # each result's link (a session's note also has its star beside it)
+    return [item.locator("a").inner_text().split("\n") for item in page.locator("#cn-results li").all()]
 
 
 def _title(note) -> str:

@@ -151,7 +151,9 @@ def test_index_filters_in_browser(cli, tmp_path, open_page):
     assert page.locator("tbody tr:visible").count() == 1
     assert page.inner_text("#shown") == "1"
     # the site's own search bar, from its folder; nothing else, nothing remote
-    assert errors == [] and sorted(requests) == sorted((site / "_site" / name).as_uri() for name in ("nav.js", "site.css", "site.js"))
+    assert errors == [] and sorted(requests) == sorted(
+        (site / "_site" / name).as_uri() for name in ("nav.js", "site.css", "site.js", "attend.js")
+    )
 
 
 def test_new_scaffolds_and_never_overwrites(cli, tmp_path):

@@ -52,30 +52,41 @@ def _build(cli, notes: Path, site: Path, *extra: str):
 
 
 class Cells(HTMLParser):
-    """The timetable's sessions: (room, start, title, linked page or None, classes) a cell."""
+    """The timetable's sessions: (room, start, title, linked page or None, classes) a cell of the
+    grid; ``listed``: the same for the day lists (the view phones get)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.cells: list[dict] = []
+        self.listed: list[dict] = []
         self.current: dict | None = None
+        self.in_list = False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "div" and "session" in (attrs.get("class") or "").split():
+        if tag == "ol" and "day-list" in (attrs.get("class") or "").split():
+            self.in_list = True
+        elif tag == "div" and "session" in (attrs.get("class") or "").split():
             self.current = {"room": attrs["data-room"], "start": attrs["data-start"], "class": attrs["class"].split(), "page": None}
-            self.cells.append(self.current)
+            (self.listed if self.in_list else self.cells).append(self.current)
         elif tag == "a" and self.current is not None and attrs.get("class") == "title":
             self.current["page"] = attrs["href"]
 
     def handle_endtag(self, tag):
         if tag in ("td", "div"):
             self.current = None
+        elif tag == "ol":
+            self.in_list = False
+
+
+def _parsed(site: Path) -> Cells:
+    parser = Cells()
+    parser.feed((site / "timetable.html").read_text(encoding="utf-8"))
+    return parser
 
 
 def _cells(site: Path) -> list[dict]:
-    parser = Cells()
-    parser.feed((site / "timetable.html").read_text(encoding="utf-8"))
-    return parser.cells
+    return _parsed(site).cells
 
 
 def _front(path: Path) -> dict:
@@ -101,8 +112,12 @@ def conference(tmp_path_factory):
 
 def test_the_timetable_shows_each_note_at_its_slot_and_room(conference):
     root, notes = conference
-    cells = _cells(root / "site")
+    parsed = _parsed(root / "site")
+    cells = parsed.cells
     assert len(cells) == 153  # every session of the three days, breaks included
+    # the day lists (what a phone shows) hold the same sessions, each day in time order
+    assert sorted(map(repr, parsed.listed)) == sorted(map(repr, cells))
+    assert [cell["start"] for cell in parsed.listed] == sorted(cell["start"] for cell in parsed.listed)
     linked = {cell["page"]: cell for cell in cells if cell["page"]}
     assert len(linked) == len(notes) == 50
     for note in notes:
@@ -113,7 +128,7 @@ def test_the_timetable_shows_each_note_at_its_slot_and_room(conference):
     assert len(without) == 100 and all(cell["page"] is None for cell in without)
     assert sum("service" in cell["class"] for cell in cells) == 3
     html = (root / "site" / "timetable.html").read_text(encoding="utf-8")
-    assert "times in Europe/Berlin" in html and html.count("no notes yet") == 100
+    assert 'times in <span class="zone-name">Europe/Berlin</span>' in html and html.count("no notes yet") == 2 * 100
     assert [h for h in re.findall(r'<h2 id="heading-[^"]+">([^<]+)</h2>', html)] == [
         "Wednesday, 09 June 2027",
         "Thursday, 10 June 2027",

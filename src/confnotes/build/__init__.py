@@ -172,6 +172,11 @@ def write_manifest(plan: BuildPlan, outcomes: list[NoteOutcome], request: BuildR
 
         report.warnings += [(request.site.schedule_path, line) for line in request.site.schedule.warnings]
         report.warnings += schedule_warnings(list(entries.values()), request.site.schedule)
+    from confnotes.build.attend import calendar_warning
+
+    absent = calendar_warning(request.site.schedule is not None or any(entry.get("schedule") for entry in entries.values()))
+    if absent:
+        report.warnings.append((request.site.schedule_path or request.source_dir, absent))
     if request.shard is None:  # the index before the manifest that records it: a crash between means a new index
         if manifest == plan.previous and _site_intact(out_dir, plan.site):
             manifest["site"] = plan.site  # nothing the index shows has changed, and its files are as written

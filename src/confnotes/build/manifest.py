@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -121,6 +122,8 @@ class ScheduleFacts(TypedDict):
     start: str
     minutes: int | None
     track: str
+    language: str
+    links: dict[str, str]  # recording, slides, feedback: http(s) addresses
 
 
 class TalkFacts(TypedDict):
@@ -232,12 +235,22 @@ def _site_facts_problem(rel: Any, entry: ManifestEntry) -> str | None:
     schedule = entry.get("schedule")
     if schedule is None:
         return None
-    shapes = {"session": (str, type(None)), "room": (str,), "start": (str,), "minutes": (int, type(None)), "track": (str,)}
+    shapes = {
+        "session": (str, type(None)),
+        "room": (str,),
+        "start": (str,),
+        "minutes": (int, type(None)),
+        "track": (str,),
+        "language": (str,),
+        "links": (dict,),
+    }
     if not (isinstance(schedule, dict) and set(schedule) == set(shapes)):
         return f"the entry for {rel!r} has a schedule of the wrong shape"
     facts: dict[str, Any] = dict(schedule)  # read as data: a manifest may have been tampered with
     if not all(isinstance(facts[k], kinds) and not isinstance(facts[k], bool) for k, kinds in shapes.items()):
         return f"the entry for {rel!r} has a schedule of the wrong shape"
+    if not all(isinstance(kind, str) and isinstance(url, str) and re.match(r"https?://", url) for kind, url in facts["links"].items()):
+        return f"the entry for {rel!r} has schedule links that are not web addresses"
     return None
 
 

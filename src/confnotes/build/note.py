@@ -194,7 +194,18 @@ def _schedule_facts(doc: Document) -> ScheduleFacts | None:
         "start": start.isoformat() if start is not None and hasattr(start, "isoformat") else str(start or ""),
         "minutes": None if minutes is None else max(1, round(minutes)),
         "track": str(extra.get("track") or ""),
+        "language": str(extra.get("language") or ""),
+        "links": _session_links(extra.get("links")),
     }
+
+
+def _session_links(value: Any) -> dict[str, str]:
+    """The front matter's ``links`` (``new --schedule`` writes the session's recording, slides and
+    feedback form): the web addresses among them, by kind."""
+    from confnotes.schedule.model import safe_url
+
+    pairs = value.items() if isinstance(value, dict) else ()
+    return {str(kind): url for kind, address in pairs if isinstance(address, str) and (url := safe_url(address))}
 
 
 def _write_search(task: NoteTask, doc: Document, options: RenderOptions, base_dir: Path) -> FileRecord:

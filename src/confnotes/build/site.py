@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from confnotes.schedule import Conference, Reading
 
 #: Static files every site has, copied from the templates folder into ``_site/``.
-ASSETS = ("site.js", "site.css")
+ASSETS = ("site.js", "site.css", "attend.js")
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,12 @@ class Slot:
     links: dict[str, str] = field(default_factory=dict)  # speaker/track -> their page
     #: the schedule's day (``Session.day``: a session after midnight is its evening's), else its start's
     day: dt.date | None = None
+    #: its identity, kept in an attendee's stars: the schedule's session key, else its note's place in the site
+    key: str = ""
+    language: str = ""
+    #: the session's recording, slides and feedback form (``Session.links``, or its note's ``links``)
+    resources: dict[str, str] = field(default_factory=dict)
+    ics: str = ""  # its calendar file in the site (``sessions/….ics``; ``attend.session_files``)
 
     @property
     def end(self) -> dt.datetime:
@@ -121,6 +127,9 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 noted.get(s.key),
                 s.url,
                 day=s.day,
+                key=s.key,
+                language=s.language,
+                resources=dict(s.links),
             )
             for s in conference.sessions
         ]
@@ -142,6 +151,9 @@ def slots(notes: list[dict[str, Any]], conference: Conference | None) -> tuple[l
                 False,
                 entry,
                 day=_note_day(entry.get("date"), start),
+                key=facts.get("session") or entry["rel"],
+                language=facts.get("language", ""),
+                resources=dict(facts.get("links") or {}),
             )
         )
     events = [e["event"] for e in notes if e.get("event")]
@@ -235,13 +247,13 @@ def _when(value: Any) -> dt.datetime | None:
         return None
 
 
-def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[str, list[tuple[list[Slot], int] | None | str]]]:
+def grid(day_slots: list[Slot], rooms: list[str]) -> list[tuple[dt.datetime, list[tuple[list[Slot], int] | None | str]]]:
     """One day's timetable: rows by start time, a column per room; a cell holds its sessions and the
     rows it spans, ``"covered"`` under it, or None (nothing then). A session that overlaps another
     in its room (a schedule's mistake, or two talks sharing a slot) is shown in that session's cell,
     below it, and the cell grows to its end: no session of the schedule is left out."""
     times = sorted({s.start for s in day_slots})
-    rows: list[tuple[str, list[tuple[list[Slot], int] | None | str]]] = [(t.strftime("%H:%M"), [None] * len(rooms)) for t in times]
+    rows: list[tuple[dt.datetime, list[tuple[list[Slot], int] | None | str]]] = [(t, [None] * len(rooms)) for t in times]
     index = {t: n for n, t in enumerate(times)}
     owner: dict[tuple[int, int], int] = {}  # (row, column) -> the row of the cell that shows it
     for slot in day_slots:
@@ -291,9 +303,9 @@ def write_site_pages(
     found, zone, conference = slots(notes, inputs.schedule)
     order = [s.note for s in found if s.note is not None] or notes
     gone = cancelled(notes, inputs.schedule, {id(s.note) for s in found if s.note is not None}) if inputs.schedule else []
-    pages = _browse_pages(notes, found, zone, conference, page, gone) if found else {}
+    pages = _browse_pages(notes, found, zone, conference, page, gone, inputs.base_url, href) if found else {}
     files.update(pages)
-    files["_site/nav.js"] = _nav(order, href, bool(found), _note_pages(gone)).encode("utf-8")
+    files["_site/nav.js"] = _nav(order, href, found, _note_pages(gone), conference, zone).encode("utf-8")
     files["feed.xml"] = feed(notes, href, inputs.base_url, conference)
     if inputs.base_url:
         files["sitemap.xml"] = sitemap([href(name) for name in [*_note_pages(notes), "index.html", *sorted(pages)]], inputs.base_url)
@@ -304,9 +316,17 @@ def _note_pages(notes: list[dict[str, Any]]) -> list[str]:
     return [entry["outputs"]["html"] for entry in notes if entry["outputs"].get("html")]
 
 
-def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: bool, cancelled: Sequence[str] = ()) -> str:
+def _nav(
+    order: list[dict[str, Any]],
+    href: Callable[[str], str],
+    found: list[Slot],
+    cancelled: Sequence[str] = (),
+    conference: str = "",
+    zone: str | None = None,
+) -> str:
     """``_site/nav.js``: each note page's previous and next note (in the schedule's order, else the
-    index's), and the pages of sessions the schedule no longer has (``cancelled``)."""
+    index's), the session each note page is (its key, for its star: ``attend.js``), and the pages of
+    sessions the schedule no longer has (``cancelled``)."""
     from confnotes.markup.escape import strict_json
 
     pages = [(e["outputs"]["html"], e["title"]) for e in order if e["outputs"].get("html")]
@@ -315,16 +335,32 @@ def _nav(order: list[dict[str, Any]], href: Callable[[str], str], timetable: boo
         before = pages[number - 1] if number else None
         after = pages[number + 1] if number + 1 < len(pages) else None
         links[name] = [before and href(before[0]), before and before[1], after and href(after[0]), after and after[1]]
-    data: dict[str, Any] = {"timetable": timetable, "pages": links}
+    data: dict[str, Any] = {"timetable": bool(found), "pages": links}
+    if found:  # the attendee's stars are kept per conference; its zone is the times' default
+        data |= {"conference": conference, "zone": zone}
+    sessions = {s.note["outputs"]["html"]: s.key for s in found if s.note is not None and s.note["outputs"].get("html")}
+    if sessions:
+        data["sessions"] = dict(sorted(sessions.items()))
     if cancelled:
         data["cancelled"] = sorted(cancelled)
     return "window.CONFNOTES_NAV = " + strict_json(data, compact=True) + ";\n"
 
 
 def _browse_pages(
-    notes: list[dict[str, Any]], found: list[Slot], zone: str | None, conference: str, page: Callable[..., str], gone: list[dict[str, Any]]
+    notes: list[dict[str, Any]],
+    found: list[Slot],
+    zone: str | None,
+    conference: str,
+    page: Callable[..., str],
+    gone: list[dict[str, Any]],
+    base_url: str | None,
+    href: Callable[[str], str],
 ) -> dict[str, bytes]:
-    """timetable.html, browse.html and a page per track, speaker and tag."""
+    """timetable.html, browse.html, a page per track, speaker and tag, and the attendee's pages and
+    files (``attend``: a calendar file per session, "My schedule", "Now", the sessions' data)."""
+    from confnotes.build import attend
+
+    files = _attendee_files(found, zone, conference, page, base_url, href)
     speakers = slugged([name for s in found for name in s.speakers] + [name for e in notes for name in e["speakers"]])
     tracks = slugged([s.track for s in found if s.track])
     tags = slugged([tag for e in notes for tag in e["tags"]])
@@ -338,8 +374,10 @@ def _browse_pages(
         day_slots = [s for s in found if s.on == day]
         used = [room for room in rooms if any(s.room == room for s in day_slots)]
         days.append({"date": day, "rooms": used, "rows": grid(day_slots, used), "slots": day_slots})
-    files = {
-        "timetable.html": page("timetable.html", days=days, zone=zone, conference=conference, root="./", cancelled=gone),
+    files |= {
+        "timetable.html": page(
+            "timetable.html", days=days, zone=zone, conference=conference, root="./", cancelled=gone, resources=attend.RESOURCES
+        ),
         "browse.html": page(
             "browse.html", root="./", conference=conference, tracks=tracks, speakers=speakers, tags=tags, counts=_counts(found, notes)
         ),
@@ -365,6 +403,22 @@ def _browse_pages(
                 "list.html", root="../", kind=kind, subject=name, slots=members(name), conference=conference
             )
     return {name: (data if isinstance(data, bytes) else data.encode("utf-8")) for name, data in files.items()}
+
+
+def _attendee_files(
+    found: list[Slot], zone: str | None, conference: str, page: Callable[..., str], base_url: str | None, href: Callable[[str], str]
+) -> dict[str, bytes | str]:
+    """A calendar file per session (each slot's ``ics`` set), the sessions' data for the pages'
+    scripts, "My schedule" and "Now" (``attend``)."""
+    from confnotes.build import attend
+
+    calendars = slugged([s.key for s in found if not s.service])
+    for slot in found:
+        slot.ics = "" if slot.service else f"sessions/{calendars[slot.key]}.ics"
+    files: dict[str, bytes | str] = dict(attend.session_files(found, conference, base_url, href))
+    files[attend.SESSIONS_JS] = attend.sessions_data(found, zone, conference, href)
+    files.update(attend.attendee_pages(page, conference, zone))
+    return files
 
 
 def _unscheduled(notes: list[dict[str, Any]], found: list[Slot], key: str, name: str) -> list[Slot]:

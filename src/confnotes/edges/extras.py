@@ -27,7 +27,7 @@ class Extra:
 #: every extra, in the order ``doctor`` and the README list them
 EXTRAS: tuple[Extra, ...] = (
     Extra("office", ("pptx", "docx", "olefile"), ("python-pptx", "python-docx", "olefile"), "render --to pptx and --to docx"),
-    Extra("schedule", ("icalendar",), ("icalendar",), "calendar (.ics) schedules"),
+    Extra("schedule", ("icalendar",), ("icalendar",), "calendar (.ics) schedules, and each session's .ics in a built site"),
     Extra("cite", ("citeproc",), ("citeproc-py",), "[@key] citations and their references"),
     Extra("pictures", ("pypdfium2",), ("pypdfium2",), "render --to png"),
     Extra("serve", ("watchfiles",), ("watchfiles",), "serve: the live preview"),
