@@ -1,10 +1,11 @@
-"""The site's search over 1,000 notes: ``make bench-site``. Writes its section of docs/benchmarks.md.
+"""The site's search over 10,000 notes: ``make bench-site``. Writes its section of docs/benchmarks.md.
 
-1,000 notes (bench/corpus.py: the words and shapes of real notes, sections of numbered points) are
+10,000 notes (bench/corpus.py: the words and shapes of real notes, sections of numbered points) are
 built into a site (``--to html``); the search index is weighed against the site's HTML, and in
-Debian's headless Chromium the index page is opened from ``file://``, the search box focused (the
-index loads) and queries typed: single words, word beginnings, two words. Each query is timed in
-the page, from the input event to the results in the document.
+Debian's headless Chromium the index page is opened from ``file://``, a first query typed (the
+index and the files that query needs load: the first load) and then queries typed: single words,
+word beginnings, two words. Each query is timed in the page, from the input event to its results
+in the document, the index files it needs loaded on the way (the first of each letter).
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from sizes import MARKER as SIZES_MARKER  # noqa: E402
 
 BEGIN = "<!-- bench/site_search.py: the part below is written by `make bench-site` -->"
 END = "<!-- bench/site_search.py: end -->"
-NOTES = 1000
-QUERY_MS_TARGET = 100.0
-INDEX_SHARE_TARGET = 0.15
+NOTES = 10_000
+QUERY_P95_MS_TARGET = 50.0
+FIRST_LOAD_S_TARGET = 1.0
+INDEX_SHARE_TARGET = 0.10
 
 
 def _p95(values: list[float]) -> float:
@@ -65,27 +67,31 @@ def _rich(text: str, rng: random.Random, vocabulary: list[str]) -> str:
     )
 
 
-def build(folder: Path) -> tuple[Path, float, list[str]]:
+def build(folder: Path, count: int) -> tuple[Path, float, list[str]]:
     notes = folder / "notes"
     notes.mkdir(parents=True)
     rng = random.Random(1000)
     vocabulary = _vocabulary(rng)
-    for index in range(NOTES):
+    for index in range(count):
         text = _rich(markdown_note(rng, index, 6000), rng, vocabulary)
-        (notes / f"talk-{index:04d}.md").write_text(text, encoding="utf-8")
+        (notes / f"talk-{index:05d}.md").write_text(text, encoding="utf-8")
     site = folder / "site"
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "confnotes", "build", str(notes), "-o", str(site), "--to", "html", "-q"], check=True)
     return site, time.perf_counter() - started, vocabulary
 
 
+#: types ``text`` into the box (emptied first) and waits for its results (or "No note says that"),
+#: the index files the query needs loaded on the way
 QUERY = """async (text) => {
-  const box = document.getElementById('cn-q');
+  const box = document.getElementById('cn-q'), status = document.querySelector('.cn-status');
+  box.value = '';
+  box.dispatchEvent(new Event('input', {bubbles: true}));
   const started = performance.now();
   box.value = text;
   box.dispatchEvent(new Event('input', {bubbles: true}));
-  const shown = document.querySelectorAll('#cn-results li').length;
-  return [performance.now() - started, shown];
+  while (!status.textContent || status.textContent === 'Loading…') { await new Promise(r => setTimeout(r, 0)); }
+  return [performance.now() - started, document.querySelectorAll('#cn-results li > a').length];
 }"""
 
 
@@ -103,57 +109,75 @@ def measure(site: Path, vocabulary: list[str]) -> dict[str, object]:
         page.goto((site / "index.html").as_uri())
         started = time.perf_counter()
         page.focus("#cn-q")
-        page.wait_for_function("window.CONFNOTES_SEARCH !== undefined")
+        page.fill("#cn-q", common[0])  # the first query: the index, its letter's words and the titles of its results
+        page.wait_for_function("/section|No note/.test(document.querySelector('.cn-status').textContent)")
         loaded = time.perf_counter() - started
         times, found = [], []
         for query in queries:
             elapsed, shown = page.evaluate(QUERY, query)
             times.append(elapsed)
             found.append(shown)
+        warm = [page.evaluate(QUERY, query)[0] for query in queries]  # again: their parts are loaded
         browser.close()
-    return {"load": loaded, "times": times, "found": found, "queries": len(queries)}
+    return {"load": loaded, "times": times, "warm": warm, "found": found, "queries": len(queries)}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", default=str(ROOT / "docs" / "benchmarks.md"))
+    parser.add_argument("--notes", type=int, default=NOTES, help="how many notes (default: %(default)s)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="confnotes-site-bench-"))
     try:
-        site, seconds, vocabulary = build(work)
+        site, seconds, vocabulary = build(work, args.notes)
         html = sum(p.stat().st_size for p in site.rglob("*.html"))
-        index = (site / "_site" / "search-index.js").stat().st_size
-        data = json.loads((site / "_site" / "search-index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
+        files = list((site / "_site" / "search").iterdir())
+        index = sum(p.stat().st_size for p in files)
+        largest = max(p.stat().st_size for p in files)
+        data = json.loads((site / "_site" / "search" / "index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
         figures = measure(site, vocabulary)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    times = figures["times"]
+    times, warm = figures["times"], figures["warm"]
     share = index / html
+    notes = f"{args.notes:,}"
     rows = [
-        ("1,000 notes built into a site (`build --to html`, 2 workers)", f"{seconds:.1f} s"),
-        ("search index (`_site/search-index.js`)", f"{index / 1e6:.2f} MB: {share:.1%} of the site's {html / 1e6:.1f} MB of HTML"),
-        ("  its words and sections", f"{len(data['terms']):,} words, {len(data['docs']):,} sections of {len(data['notes']):,} notes"),
-        ("index loaded in Chromium (`file://`, the box focused)", f"{figures['load'] * 1000:.0f} ms"),
+        (f"{notes} notes built into a site (`build --to html`, 2 workers)", f"{seconds:.1f} s"),
         (
-            f"a query typed, to its results in the page ({figures['queries']} queries)",
+            f"search index (`_site/search/`, {len(files)} files)",
+            f"{index / 1e6:.2f} MB: {share:.1%} of the site's {html / 1e6:.1f} MB of HTML; the largest file {largest / 1e6:.2f} MB",
+        ),
+        ("  its sections", f"{data['docs']:,} sections of {data['notes']:,} notes"),
+        ("the first query in Chromium (`file://`: the index and the files it needs loaded)", f"{figures['load'] * 1000:.0f} ms"),
+        (
+            f"a query typed, to its results in the page ({figures['queries']} queries, loading the parts each needs)",
             f"median {statistics.median(times):.1f} ms, p95 {_p95(times):.1f} ms, max {max(times):.1f} ms",
+        ),
+        (
+            "the same queries again (their parts loaded: the search itself)",
+            f"median {statistics.median(warm):.1f} ms, p95 {_p95(warm):.1f} ms, max {max(warm):.1f} ms",
         ),
     ]
     targets = [
-        (f"a query over 1,000 notes answers in <= {QUERY_MS_TARGET:.0f} ms (max)", f"{max(times):.1f} ms", max(times) <= QUERY_MS_TARGET),
+        (
+            f"a query over {notes} notes answers in <= {QUERY_P95_MS_TARGET:.0f} ms (p95)",
+            f"{_p95(times):.1f} ms",
+            _p95(times) <= QUERY_P95_MS_TARGET,
+        ),
+        (f"the first query's load is <= {FIRST_LOAD_S_TARGET:.0f} s", f"{figures['load']:.2f} s", figures["load"] <= FIRST_LOAD_S_TARGET),
         (f"the index is <= {INDEX_SHARE_TARGET:.0%} of the site's HTML", f"{share:.1%}", share <= INDEX_SHARE_TARGET),
     ]
     section = "\n".join(
         [
             BEGIN,
             "",
-            "## Search over 1,000 notes",
+            f"## Search over {notes} notes",
             "",
-            "`make bench-site` (`bench/site_search.py`): 1,000 notes of about 6,000 characters, their words drawn from",
+            f"`make bench-site` (`bench/site_search.py`): {notes} notes of about 6,000 characters, their words drawn from",
             "a vocabulary of 40,000 (common words often, rare ones seldom), built into a site; the index weighed, and",
             "queries typed into the search box of the index page opened from `file://` in Debian's headless",
             "Chromium (single words, the first two or three letters of a common word, two words), each timed",
-            "in the page from the input event to its results.",
+            "in the page from the input event to its results, loading the index files it needs on the way.",
             "",
             "| What | Figure |",
             "| --- | --- |",
@@ -162,6 +186,11 @@ def main() -> int:
             "| Target | Measured | Met |",
             "| --- | --- | --- |",
             *(f"| {what} | {figure} | {'yes' if met else '**no**'} |" for what, figure, met in targets),
+            "",
+            "A query that starts a new word waits for the parts it loads (the part of its words, then the",
+            "titles of the sections it shows), each by a `<script>` element; the second query row is the",
+            "search itself. The difference between them is Chromium loading `file://` scripts: most arrive",
+            "within a few milliseconds, but on this 2-core machine some arrive 150 ms late whatever their size.",
             "",
             END,
         ]

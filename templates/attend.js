@@ -386,10 +386,21 @@
     }).observe(results, { childList: true });
   }
 
+  // the sessions of a track, speaker or tag: a star on each
+  function listPage() {
+    all("tr[data-key]").forEach(function (row) {
+      var title = row.querySelector(".title");
+      if (title) { title.parentNode.insertBefore(starButton(row.dataset.key, title.textContent), title); }
+    });
+    toolbar([zoneSwitch()]);
+  }
+
   function start() {
     var attend = document.getElementById("cn-attend");
     if (body.classList.contains("timetable-page")) {
       timetable();
+    } else if (body.classList.contains("list-page")) {
+      listPage();
     } else if (attend) {
       toolbar([zoneSwitch()]);
       withSessions(function (data) {

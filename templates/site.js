@@ -1,5 +1,5 @@
 /* confnotes site: a search box on every page of a built site, and each note's previous and next.
-   The index (_site/search-index.js) is loaded by a <script> element the first time the box is used,
+   The index (_site/search/) is loaded by <script> elements, the parts a query needs as it is typed,
    so search works from file:// as well as from a server. Nothing is fetched from elsewhere. What it
    adds to a page is marked data-confnotes: confnotes serve's in-place update of a saved note's page
    leaves it be (and the page's <head> is never changed). */
@@ -72,85 +72,157 @@
     holder.insertBefore(gone, holder.firstChild);
   }
 
-  // -- search
-  var index = null, loading = false, active = -1, shown = [];
+  // -- search: the index is split (build/search.py): index.js names its files; a query loads the
+  // files of its words' first letters (t-*.js), then the titles of the sections it shows (d-*.js)
+  var index = null, loading = false, active = -1, shown = [], ranked = [], limit = MAX_RESULTS, asked = 0;
+  var parts = {}, waiting = {};
+  window.CONFNOTES_SEARCH_PART = function (name, data) { parts[name] = data; };
+
+  function script(src, done, failed) {
+    var node = el("script", { src: src, "data-confnotes": "" });
+    node.onload = done;
+    node.onerror = failed;
+    document.body.appendChild(node);
+  }
 
   function load() {
     if (index || loading) { return; }
     loading = true;
-    var script = el("script", { src: link("./_site/search-index.js"), "data-confnotes": "" });
-    script.onload = function () { index = window.CONFNOTES_SEARCH; search(); };
-    script.onerror = function () { status.textContent = "The search index could not be loaded."; };
-    document.body.appendChild(script);
+    script(link("./_site/search/index.js"), function () { index = window.CONFNOTES_SEARCH; search(); }, unloadable);
   }
 
-  // the first term at or after text (terms are sorted as JavaScript compares strings)
-  function lowerBound(text) {
-    var lo = 0, hi = index.terms.length;
+  function unloadable() { status.textContent = "The search index could not be loaded."; }
+
+  // the files named, each loaded once (a <script> element each), then ``then``
+  function need(names, then) {
+    var missing = names.filter(function (name) { return !parts[name]; });
+    if (!missing.length) { then(); return; }
+    var left = missing.length;
+    missing.forEach(function (name) {
+      if (!waiting[name]) {
+        waiting[name] = [];
+        script(link("./_site/search/" + name + ".js"), function () {
+          var calls = waiting[name];
+          delete waiting[name];
+          calls.forEach(function (call) { call(); });
+        }, unloadable);
+      }
+      waiting[name].push(function () { left -= 1; if (!left) { then(); } });
+    });
+  }
+
+  // the parts that hold a word, and (``prefix``) every longer word it begins (build/search.py:
+  // shard_keys): a part's key begins its words, and a word is in the part of the longest key it
+  // begins with; words that begin with another character than a letter or digit are by block
+  function partsOf(word, prefix) {
+    if (!/^[a-z0-9]/.test(word)) { return ["u-" + (word.codePointAt(0) >> 8).toString(16)].filter(function (k) { return index.shards.indexOf(k) >= 0; }); }
+    return index.shards.filter(function (key) {
+      return key.indexOf("-") < 0 && (word.lastIndexOf(key, 0) === 0 || (prefix && key.lastIndexOf(word, 0) === 0));
+    });
+  }
+  function prefixed(word) { return Array.from(word).length > 1; }  // a word of one letter is looked up as it is
+
+  // the first term of a file at or after text (terms are sorted as JavaScript compares strings)
+  function lowerBound(terms, text) {
+    var lo = 0, hi = terms.length;
     while (lo < hi) {
       var mid = (lo + hi) >> 1;
-      if (index.terms[mid] < text) { lo = mid + 1; } else { hi = mid; }
+      if (terms[mid] < text) { lo = mid + 1; } else { hi = mid; }
     }
     return lo;
   }
 
-  function postings(n) {
-    var out = [], last = 0;
-    index.postings[n].split(",").forEach(function (gap) { last += parseInt(gap, 36); out.push(last); });
-    return out;
+  // base-36 gaps ("3,2,z") to the numbers they add up to, each given to ``each``
+  function gaps(text, each) {
+    if (!text) { return; }
+    var last = 0, value = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c === 44) { last += value; each(last); value = 0; } else { value = value * 36 + (c < 58 ? c - 48 : c - 87); }
+    }
+    each(last + value);
   }
 
-  // documents holding a word that starts with ``word`` (exact matches score more)
+  // the weight of each document for a word: 2 where it holds the word, 1 where it holds a longer
+  // word the word begins (a word of two letters or more), 3 more where its title holds the word
   function matches(word) {
-    var found = new Map();
-    for (var n = lowerBound(word); n < index.terms.length && index.terms[n].lastIndexOf(word, 0) === 0; n++) {
-      var weight = index.terms[n] === word ? 2 : 1;
-      postings(n).forEach(function (doc) { found.set(doc, Math.max(found.get(doc) || 0, weight)); });
-    }
+    var found = new Uint8Array(index.docs), prefix = prefixed(word);
+    partsOf(word, prefix).forEach(function (key) {
+      var part = parts["t-" + key];
+      for (var n = lowerBound(part.terms, word); n < part.terms.length && part.terms[n].lastIndexOf(word, 0) === 0; n++) {
+        if (part.terms[n] === word) {
+          gaps(part.postings[n], function (doc) { found[doc] = Math.max(found[doc], 2); });
+          gaps(part.titles[n], function (doc) { found[doc] = 5; });
+        } else if (prefix) {
+          gaps(part.postings[n], function (doc) { if (!found[doc]) { found[doc] = 1; } });
+        } else { break; }
+      }
+    });
     return found;
   }
 
   function search() {
     var query = words(input.value);
-    if (!index || !query.length || (input.value.trim().length < 2 && !new RegExp("[" + CJK + "]").test(input.value))) { render([]); return; }
-    var scores = null;
-    query.forEach(function (word) {
-      var found = matches(word);
-      var next = new Map();
-      found.forEach(function (weight, doc) {
-        if (scores === null || scores.has(doc)) { next.set(doc, (scores ? scores.get(doc) : 0) + weight); }
+    var asking = ++asked;
+    if (!index || !query.length || (input.value.trim().length < 2 && !new RegExp("[" + CJK + "]").test(input.value))) { ranked = []; render(); return; }
+    var needed = [];
+    query.forEach(function (word) { partsOf(word, prefixed(word)).forEach(function (key) { needed.push("t-" + key); }); });
+    need(needed.filter(function (name, n) { return needed.indexOf(name) === n; }), function () {
+      if (asking !== asked) { return; }  // the query changed while its files loaded
+      var scores = null;
+      query.forEach(function (word) {  // every word in the section: the weights add up
+        var found = matches(word);
+        if (scores === null) { scores = Uint16Array.from(found); return; }
+        for (var doc = 0; doc < scores.length; doc++) { scores[doc] = found[doc] && scores[doc] ? scores[doc] + found[doc] : 0; }
       });
-      scores = next;
+      ranked = [];
+      for (var doc = 0; doc < scores.length; doc++) { if (scores[doc]) { ranked.push(doc); } }
+      ranked.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
+      limit = MAX_RESULTS;
+      render();
     });
-    var results = [];
-    scores.forEach(function (score, doc) {
-      var title = words(index.docs[doc][2]);
-      query.forEach(function (word) { if (title.indexOf(word) >= 0) { score += 3; } });
-      results.push([score, doc]);
-    });
-    results.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
-    render(results.slice(0, MAX_RESULTS).map(function (r) { return r[1]; }), results.length);
   }
 
-  function render(docs, total) {
-    list.textContent = "";
-    shown = docs;
-    active = -1;
-    docs.forEach(function (doc, n) {
-      var d = index.docs[doc], note = index.notes[d[0]];
-      var item = el("li", { role: "option", id: "cn-r-" + n, "aria-selected": "false" });
-      var a = el("a", { href: link(note[1]) + (d[1] ? "#" + d[1] : "") });
-      a.appendChild(el("span", { "class": "cn-note" }, note[0]));
-      if (d[1]) { a.appendChild(el("span", { "class": "cn-section" }, d[2])); }
-      item.appendChild(a);
-      list.appendChild(item);
+  function docFile(doc) { return "d-" + Math.floor(doc / index.perFile); }
+
+  // the ranked results up to ``limit``, their titles loaded, and an option for the next page
+  function render(after) {
+    var docs = ranked.slice(0, limit), asking = asked;
+    need(docs.map(docFile).filter(function (name, n, all) { return all.indexOf(name) === n; }), function () {
+      if (asking !== asked) { return; }
+      list.textContent = "";
+      shown = docs;
+      active = -1;
+      docs.forEach(function (doc, n) {
+        var part = parts[docFile(doc)], d = part.docs[doc % index.perFile], note = part.notes[d[0]];
+        var item = el("li", { role: "option", id: "cn-r-" + n, "aria-selected": "false" });
+        var a = el("a", { href: link(note[1]) + (d[1] ? "#" + d[1] : "") });
+        a.appendChild(el("span", { "class": "cn-note" }, note[0]));
+        if (d[1]) { a.appendChild(el("span", { "class": "cn-section" }, d[2])); }
+        item.appendChild(a);
+        list.appendChild(item);
+      });
+      if (ranked.length > docs.length) {
+        var more = el("li", { role: "option", id: "cn-r-" + docs.length, "aria-selected": "false", "class": "cn-more" });
+        more.appendChild(el("button", { type: "button", tabindex: "-1" }, "Show " + Math.min(MAX_RESULTS, ranked.length - docs.length) + " more"));
+        more.addEventListener("mousedown", function (event) { event.preventDefault(); });  // the box keeps the focus
+        more.addEventListener("click", showMore);
+        list.appendChild(more);
+      }
+      list.hidden = !docs.length;
+      input.setAttribute("aria-expanded", docs.length ? "true" : "false");
+      input.removeAttribute("aria-activedescendant");
+      if (!input.value.trim()) { status.textContent = ""; }
+      else if (!docs.length) { status.textContent = index ? "No note says that." : "Loading…"; }
+      else { status.textContent = ranked.length > docs.length ? docs.length + " of " + ranked.length + " sections" : ranked.length + " section" + (ranked.length === 1 ? "" : "s"); }
+      if (after) { after(); }
     });
-    list.hidden = !docs.length;
-    input.setAttribute("aria-expanded", docs.length ? "true" : "false");
-    input.removeAttribute("aria-activedescendant");
-    if (!input.value.trim()) { status.textContent = ""; }
-    else if (!docs.length) { status.textContent = index ? "No note says that." : "Loading…"; }
-    else { status.textContent = total > docs.length ? "First " + docs.length + " of " + total + " sections" : total + " section" + (total === 1 ? "" : "s"); }
+  }
+
+  function showMore() {
+    var at = shown.length;
+    limit += MAX_RESULTS;
+    render(function () { choose(at); });  // the first of the new results, for the keyboard
   }
 
   function choose(n) {
@@ -172,10 +244,10 @@
     if (event.key === "ArrowDown") { choose(active + 1); event.preventDefault(); }
     else if (event.key === "ArrowUp") { choose(active < 0 ? -1 : active - 1); event.preventDefault(); }
     else if (event.key === "Enter" && shown.length) {
-      var target = list.children[Math.max(active, 0)].querySelector("a");
-      window.location.href = target.href;
+      var chosen = list.children[Math.max(active, 0)];
+      if (chosen.classList.contains("cn-more")) { showMore(); } else { window.location.href = chosen.querySelector("a").href; }
       event.preventDefault();
-    } else if (event.key === "Escape") { input.value = ""; render([]); }
+    } else if (event.key === "Escape") { input.value = ""; search(); }
   });
   // "/" jumps to the box, as on most documentation sites
   document.addEventListener("keydown", function (event) {

@@ -558,3 +558,18 @@ def formats_where(**wanted: bool) -> tuple[str, ...]:
     from confnotes.render.formats import FORMATS
 
     return tuple(name for name, fmt in FORMATS.items() if all(getattr(fmt, key) == value for key, value in wanted.items()))
+
+
+def search_index(site: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A built site's search index as its files hold it (``build.search.site_index``): ``index.js``'s
+    record, and each part (``t-a``, ``d-0``, …) by name."""
+    import json
+
+    folder = site / "_site" / "search"
+    meta = json.loads((folder / "index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
+    parts = {}
+    for path in folder.glob("*-*.js"):
+        text = path.read_text(encoding="utf-8").removeprefix("window.CONFNOTES_SEARCH_PART(").removesuffix(");\n")
+        name, data = text.split(",", 1)
+        parts[json.loads(name)] = json.loads(data)
+    return meta, parts

@@ -255,3 +255,61 @@ def test_links_after_the_event_in_the_timetable_and_on_the_note_page(visit, site
     assert re.fullmatch(r"(\./)?sessions/4102\.ics", shown[".ics"].removeprefix("./")), shown
     other = visit(site / quote("2027-06-09-hall-a-polars-the-hard-parts.html"))
     assert other.locator(".cn-session .resources a").all_inner_texts() == [".ics"]  # no links yet: none shown
+
+
+def test_search_shows_every_result_a_page_at_a_time(visit, site):
+    """Every result, 20 at a time ("Show 20 more", by click or by the keyboard): the index is split,
+    and only the files a query needs are loaded."""
+    page = visit(site / "timetable.html")
+    loaded: list[str] = []
+    page.on("request", lambda request: loaded.append(request.url.rsplit("/", 1)[-1]) if "/_site/search/" in request.url else None)
+    page.locator("#cn-q").fill("bites")  # every note's abstract: "where it bites"
+    status = page.locator(".cn-status")
+    page.wait_for_function("/ of /.test(document.querySelector('.cn-status').textContent)")
+    assert status.inner_text() == "20 of 50 sections"
+    assert sorted(loaded) == ["d-0.js", "index.js", "t-b.js"]  # the part of its words, one file of titles
+    page.get_by_role("button", name="Show 20 more").click()
+    assert status.inner_text() == "40 of 50 sections" and page.locator("#cn-results li > a").count() == 40
+    assert page.get_attribute("#cn-q", "aria-activedescendant") == "cn-r-20"  # the first of the new ones
+    page.locator("#cn-q").focus()
+    for _ in range(20):  # down to the last option, "Show 10 more"
+        page.keyboard.press("ArrowDown")
+    assert page.locator("#cn-results li.cn-more").get_attribute("aria-selected") == "true"
+    page.keyboard.press("Enter")
+    assert status.inner_text() == "50 sections" and page.locator("#cn-results li.cn-more").count() == 0
+    assert page.get_attribute("#cn-q", "aria-activedescendant") == "cn-r-40"  # the first of the new ones
+    titles = page.locator("#cn-results .cn-note").all_inner_texts()
+    assert len(set(titles)) == 50 and page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_every_page_kind_runs_the_attendee_script_and_stars_each_session(visit, site, size):
+    """Each kind of page of the site (index, timetable, browse, a track's, a speaker's and a tag's
+    page, My schedule, Now, a note): no error, a star on each session it lists, and a star given on
+    any of them is in My schedule."""
+    track = next((site / "tracks").glob("*.html"))
+    speaker = next((site / "speakers").glob("*.html"))
+    note = site / "2027-06-09-hall-a-polars-the-hard-parts.html"
+    kinds = {
+        "index": (site / "index.html", 0),
+        "timetable": (site / "timetable.html", None),
+        "browse": (site / "browse.html", 0),
+        "track": (track, None),
+        "speaker": (speaker, None),
+        "now": (site / "now.html", None),
+        "note": (note, 1),
+    }
+    page = visit(site / "index.html", size)
+    for kind, (path, stars) in kinds.items():
+        page.goto(path.as_uri())
+        sessions = page.locator(".session[data-key], tr[data-key], .cn-session").count()
+        assert page.locator(".cn-star").count() == (sessions if stars is None else stars), kind
+        assert sessions > 0 if stars is None else True, kind
+        assert page.errors == [], (kind, page.errors)  # type: ignore[attr-defined]
+    page.goto(track.as_uri())
+    first = page.locator("tr[data-key]").first
+    title = first.locator(".title").inner_text()
+    first.locator(".cn-star").click()
+    page.goto((site / "mine.html").as_uri())
+    assert page.locator("#cn-attend .session .title").all_inner_texts() == [title]
+    assert page.errors == []  # type: ignore[attr-defined]

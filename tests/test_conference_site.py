@@ -15,8 +15,9 @@ from xml.etree import ElementTree
 
 import pytest
 
+from confnotes.build.search import shard_of
 from conftest import FIXTURES, NOTES
-from helpers import one_error_line
+from helpers import one_error_line, search_index
 
 SCHEDULES = FIXTURES / "schedules"
 FRAB = SCHEDULES / "pyconf2027.frab.xml"
@@ -166,7 +167,7 @@ def test_without_a_schedule_the_index_stays(cli, tmp_path):
     assert not (site / "timetable.html").exists() and not (site / "browse.html").exists() and not (site / "speakers").exists()
     assert "timetable.html" not in (site / "index.html").read_text(encoding="utf-8")
     assert json.loads((site / "_site" / "nav.js").read_text().split("=", 1)[1].rstrip(";\n"))["timetable"] is False
-    assert (site / "_site" / "search-index.js").exists() and (site / "feed.xml").exists() and not (site / "sitemap.xml").exists()
+    assert (site / "_site" / "search" / "index.js").exists() and (site / "feed.xml").exists() and not (site / "sitemap.xml").exists()
 
 
 def test_pages_per_track_speaker_and_tag(conference):
@@ -223,11 +224,16 @@ def test_the_search_index_is_small_beside_the_html(conference):
     root, _ = conference
     site = root / "site"
     html = sum(p.stat().st_size for p in site.rglob("*.html"))
-    index = (site / "_site" / "search-index.js").stat().st_size
+    index = sum(p.stat().st_size for p in (site / "_site" / "search").iterdir())
     assert index <= 0.15 * html, (index, html)
-    data = json.loads((site / "_site" / "search-index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
-    assert data["terms"] == sorted(data["terms"], key=lambda t: t.encode("utf-16-be"))
-    sections = [doc for doc in data["docs"] if doc[2] == "What I heard"]
+    meta, parts = search_index(site)
+    for key in meta["shards"]:  # each part's words sorted as JavaScript compares strings, each beginning with its key
+        terms = parts[f"t-{key}"]["terms"]
+        assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be"))
+        assert all(t.startswith(key) for t in terms) if "-" not in key else {shard_of(t) for t in terms} == {key}
+    docs = [doc for n in range(-(-meta["docs"] // meta["perFile"])) for doc in parts[f"d-{n}"]["docs"]]
+    assert len(docs) == meta["docs"]
+    sections = [doc for doc in docs if doc[2] == "What I heard"]
     assert len(sections) == 8 and all(doc[1] == "what-i-heard" for doc in sections)
 
 
@@ -321,3 +327,21 @@ def test_a_note_the_schedule_has_moved_since_is_named_until_it_is_updated(cli, t
     cli("new", "--schedule", str(v2), "--update", "-o", str(tmp_path / "notes"))
     again = _build(cli, tmp_path / "notes", tmp_path / "site", "--schedule", str(v2))
     assert "the schedule has this talk" not in again.output
+
+
+def test_the_index_parts_split_by_the_next_letter_and_keep_each_word_where_the_page_looks(monkeypatch):
+    """A part over its size is split by the next letter of its words; a word stays in the part of
+    the longest key it begins with, so the page finds a word and every word it begins."""
+    from confnotes.build import search
+
+    monkeypatch.setattr(search, "PART_BYTES", 100)
+    terms = sorted(["s", "se", "sea", "seal", "section", "sections", "sectional", "sé", "stop", "k", "日"])
+    size = {t: 30 if t.startswith("sect") else 10 for t in terms}
+    keys = search.shard_keys(terms, size)
+    placed = {t: key for key, held in keys.items() for t in held}
+    assert sorted(placed) == terms  # every word in one part
+    assert placed["section"] == placed["sections"] == placed["sectional"] != placed["sea"]  # "sect…" outgrew "se"
+    for term, key in placed.items():  # the longest key it begins with
+        longest = max((k for k in keys if "-" not in k and term.startswith(k)), key=len, default=None)
+        assert key == (longest or search.shard_of(term)), term
+    assert placed["日"] == "u-65" and placed["k"] == "k"

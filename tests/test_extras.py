@@ -148,3 +148,21 @@ def test_missing_and_require_name_the_extra_in_process(monkeypatch):
     assert refused.value.kind == ErrorKind.USAGE
     assert missing("pptx", "render --to pptx") is None  # installed (make test installs every extra): no line
     assert require("pptx", "render --to pptx").__name__ == "pptx"
+
+
+def test_a_site_with_a_timetable_without_the_schedule_extra_has_no_session_calendars_and_says_so(without_extras, tmp_path, processes):
+    """The sessions' own .ics files need icalendar; the site is built without them, its pages link
+    none, and the build says once which extra writes them (My schedule's .ics, made in the page, works)."""
+    schedule = Path(__file__).parent / "fixtures" / "schedules" / "pyconf2027.frab.xml"
+    made = confnotes(without_extras, "new", "--schedule", str(schedule), "--day", "1", "-o", str(tmp_path / "notes"))
+    assert made.returncode == 0, made.stderr
+    done = confnotes(
+        without_extras, "build", str(tmp_path / "notes"), "--to", "html", "--schedule", str(schedule), "-o", str(tmp_path / "site")
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("each session's calendar file (.ics) in the site needs the 'schedule' extra") == 1, done.stderr
+    site = tmp_path / "site"
+    assert not (site / "sessions").exists() and (site / "mine.html").exists()
+    assert (
+        ".ics" not in (site / "timetable.html").read_text(encoding="utf-8") and '"ics"' not in (site / "_site" / "sessions.js").read_text()
+    )

@@ -168,8 +168,8 @@ def test_the_index_and_search_show_a_linked_bold_title_as_its_words(cli, tmp_pat
     assert result.exit_code == 0, result.output
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert '<a class="title" href="./talk.html">Scaling the ledger</a>' in index
-    search = (tmp_path / "site" / "_site" / "search-index.js").read_text(encoding="utf-8")
-    assert '"notes":[["Scaling the ledger","./talk.html"]]' in search
+    search = (tmp_path / "site" / "_site" / "search" / "d-0.js").read_text(encoding="utf-8")
+    assert '"notes":{"0":["Scaling the ledger","./talk.html"]}' in search
 
 
 @pytest.mark.parametrize("title", ["# [**Scaling the ledger**](https://example.org/talk)", "# **Scaling the ledger**"])

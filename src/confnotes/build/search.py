@@ -2,10 +2,12 @@
 
 A note's build records, per section (and one for the note's title, speakers and opening), the
 section's anchor on the note's page, its title and its distinct words (``note_documents``). The
-index step joins them into ``_site/search-index.js``: the notes, the documents, the sorted words
-and, for each word, the documents that hold it as base-36 gaps. The page's script (``site.js``)
-loads it by a ``<script>`` element — so search works from ``file://`` as well as from a server —
-looks words up by prefix with a binary search, and intersects their documents.
+index step joins them into ``_site/search/`` (``site_index``): the sorted words in parts of about
+64 KB by their first letters, each word with the documents that hold it as base-36 gaps, and the
+documents, a few thousand a file. The page's script (``site.js``) loads the parts a query needs by
+``<script>`` elements — so search works from ``file://`` as well as from a server, and a query on a
+10,000-note site loads a few of its hundreds of parts — looks words up by prefix with a binary
+search, intersects their documents, and loads the titles of the page of results it shows.
 
 Words are what ``words`` makes of a text, the same in Python and in ``site.js``: decomposed, marks
 dropped, lower-cased, runs of letters and digits; Chinese, Japanese and Korean characters each a
@@ -110,13 +112,75 @@ def recorded_documents(out_dir: Path, entry: dict[str, Any]) -> list[list[str]]:
     return data if ok else []
 
 
-def site_index(out_dir: Path, notes: list[dict[str, Any]], href: Any) -> str:
-    """``_site/search-index.js`` for the notes (manifest entries, in the index's order)."""
+#: Documents (sections) per file of the index (``_site/search/d-N.js``): a page of results loads
+#: the few files that hold its sections, not every title of the site.
+DOCS_PER_FILE = 250
+#: The index's files, in the site.
+SEARCH_FOLDER = "_site/search"
+
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+#: A file of words holds about this many bytes at most: one with more is split by the next letter
+#: of its words (a word with a very long list of sections stays a file of its own). Loading a part
+#: is what a reader waits for when a query starts a new word; 64 KB load in a few milliseconds.
+PART_BYTES = 64_000
+
+
+def shard_of(term: str) -> str:
+    """The first key of the index's parts for ``term``: its first letter or digit (a part is split
+    further by ``shard_keys``), else ``u-`` and the block of 256 code points of its first
+    character (``site.js`` does the same)."""
+    return term[0] if term[0] in _ALNUM else f"u-{ord(term[0]) >> 8:x}"
+
+
+def shard_keys(terms: list[str], size: dict[str, int]) -> dict[str, list[str]]:
+    """The index's parts: by a key each, the terms it holds (in ``terms``' order). A key is a
+    beginning of its words (or ``u-…``, ``shard_of``); a part over ``PART_BYTES`` is split by the
+    next letter or digit of its words, the words that end there (or go on with another character)
+    staying at its key. A word is in the part of the longest key it begins with."""
+    out: dict[str, list[str]] = {}
+
+    def place(key: str, members: list[str]) -> None:
+        if key.startswith("u-") or sum(size[t] for t in members) <= PART_BYTES:
+            out[key] = members
+            return
+        deeper: dict[str, list[str]] = {}
+        kept = []
+        for term in members:
+            if len(term) > len(key) and term[len(key)] in _ALNUM:
+                deeper.setdefault(term[: len(key) + 1], []).append(term)
+            else:
+                kept.append(term)
+        if kept:
+            out[key] = kept
+        for child, held in deeper.items():
+            place(child, held)
+
+    first: dict[str, list[str]] = {}
+    for term in terms:
+        first.setdefault(shard_of(term), []).append(term)
+    for key, members in first.items():
+        place(key, members)
+    return out
+
+
+def site_index(out_dir: Path, notes: list[dict[str, Any]], href: Any) -> dict[str, str]:
+    """The site's search index for the notes (manifest entries, in the index's order), split so a
+    query loads only what it needs (``site.js``), by its name in the site:
+
+    - ``_site/search/index.js``: the files there are, and how many sections;
+    - ``t-<key>.js``: the words that begin with ``key`` (``shard_keys``), sorted as JavaScript
+      compares strings, and for each the sections that hold it and those whose title holds it, as
+      base-36 gaps;
+    - ``d-<n>.js``: ``DOCS_PER_FILE`` sections each — their note, anchor and title — and the title
+      and page of each note they belong to.
+    """
     from confnotes.markup.escape import strict_json
 
     listed: list[list[Any]] = []
     documents: list[list[Any]] = []
     postings: dict[str, list[int]] = {}
+    titled: dict[str, list[int]] = {}
     for entry in notes:
         page = entry["outputs"].get("html")
         if not page:
@@ -128,13 +192,32 @@ def site_index(out_dir: Path, notes: list[dict[str, Any]], href: Any) -> str:
             for word in text.split(" "):
                 if word:
                     postings.setdefault(word, []).append(number)
-    terms = sorted(postings, key=lambda term: term.encode("utf-16-be"))  # as JavaScript compares strings: site.js bisects them
-    data = {"version": 1, "notes": listed, "docs": documents, "terms": terms, "postings": [_gaps(postings[term]) for term in terms]}
-    return "window.CONFNOTES_SEARCH = " + strict_json(data, compact=True) + ";\n"
+            for word in dict.fromkeys(words(title)):
+                titled.setdefault(word, []).append(number)
+    terms = sorted(postings, key=lambda term: term.encode("utf-16-be"))  # site.js bisects them as JavaScript compares
+    gapped = {term: (_gaps(postings[term]), _gaps(titled.get(term, []))) for term in terms}
+    shards = shard_keys(terms, {term: len(term) + sum(map(len, gapped[term])) + 8 for term in terms})
+
+    def part(name: str, data: Any) -> str:
+        return f"window.CONFNOTES_SEARCH_PART({strict_json(name)}," + strict_json(data, compact=True) + ");\n"
+
+    files = {
+        f"{SEARCH_FOLDER}/t-{key}.js": part(
+            f"t-{key}", {"terms": held, "postings": [gapped[t][0] for t in held], "titles": [gapped[t][1] for t in held]}
+        )
+        for key, held in shards.items()
+    }
+    for first in range(0, len(documents), DOCS_PER_FILE):
+        chunk = documents[first : first + DOCS_PER_FILE]
+        own = {str(number): listed[number] for number in sorted({doc[0] for doc in chunk})}
+        files[f"{SEARCH_FOLDER}/d-{first // DOCS_PER_FILE}.js"] = part(f"d-{first // DOCS_PER_FILE}", {"docs": chunk, "notes": own})
+    meta = {"version": 2, "shards": sorted(shards), "docs": len(documents), "perFile": DOCS_PER_FILE, "notes": len(listed)}
+    files[f"{SEARCH_FOLDER}/index.js"] = "window.CONFNOTES_SEARCH = " + strict_json(meta, compact=True) + ";\n"
+    return files
 
 
 def _gaps(numbers: list[int]) -> str:
-    """Ascending numbers as base-36 gaps: ``[3, 5, 40]`` -> ``"3,2,z"``."""
+    """Ascending numbers as base-36 gaps: ``[3, 5, 40]`` -> ``"3,2,z"`` (none: ``""``)."""
     out, last = [], 0
     for number in numbers:
         out.append(_base36(number - last))

@@ -299,7 +299,7 @@ def write_site_pages(
 
     files: dict[str, bytes] = {name: read_builtin(name).encode("utf-8") for name in ASSETS}
     files = {f"_site/{name}": data for name, data in files.items()}
-    files["_site/search-index.js"] = site_index(out_dir, notes, href).encode("utf-8")
+    files.update({name: text.encode("utf-8") for name, text in site_index(out_dir, notes, href).items()})
     found, zone, conference = slots(notes, inputs.schedule)
     order = [s.note for s in found if s.note is not None] or notes
     gone = cancelled(notes, inputs.schedule, {id(s.note) for s in found if s.note is not None}) if inputs.schedule else []
