@@ -199,6 +199,7 @@
   var started = false;    // the clock has started since it was last reset
   var paused = false;
   var since = 0;          // Date.now() when the clock last started or resumed
+  var shownAt = Date.now(); // when the slide on screen was shown (before the clock starts: the talk's first minutes)
   var banked = 0;         // milliseconds counted before that
   var recording = false;
   var spent = {};         // rehearsal: milliseconds per slide, by the slide's identity
@@ -391,10 +392,12 @@
     if (!view.currentFrame) { return; }
     if (previous !== current) {
       account(previous);
-      // the talk began on the slide just left: the clock starts with the plan's time up to here,
-      // so a speaker on plan is on time (the title slide's minutes were once read as "ahead")
+      // the talk began on the slide just left: the clock starts with the time spent on it, at
+      // most the plan's time up to here (the window may have been open long before the talk;
+      // crediting the plan's time alone showed a speaker who rushed the title as on time)
       var at = planned(current);
-      if (!started) { startClock(at && current > previous ? at.start : 0); }
+      if (!started) { startClock(at && current > previous ? Math.min(at.start, Date.now() - shownAt) : 0); }
+      shownAt = Date.now();
     }
     view.currentFrame.replaceChildren(copyOf(current));
     var steps = stepsOf(slides[current]);
@@ -458,7 +461,9 @@
     if (section) {
       var end = (section.start + section.minutes) * 60000;
       var sectionLeft = end - Math.max(ms, section.start * 60000);
-      view.section.textContent = "Part " + (slide.section + 1) + "/" + plan.sections.length + " \u00B7 " + section.title + " \u00B7 " +
+      // the parts the talk gives: a hidden part (no slide in the deck) is not counted
+      var given = plan.sections.filter(function (part) { return !part.hidden; });
+      view.section.textContent = "Part " + (given.indexOf(section) + 1) + "/" + given.length + " \u00B7 " + section.title + " \u00B7 " +
         (end - ms >= 0 ? clock(sectionLeft, true) + " left of " + clock(section.minutes * 60000, true) : clock(ms - end) + " over its " + clock(section.minutes * 60000, true));
       view.section.setAttribute("data-status", end - ms >= 0 ? "on-time" : "behind");
     }

@@ -554,3 +554,37 @@ def test_the_stage_styles_print_without_warnings(cli, tmp_path, weasyprint):
         result = cli("render", str(note), "--to", fmt, "-o", str(tmp_path / f"out-{fmt}.pdf"))
         assert result.exit_code == 0, result.stderr
         assert "warning" not in result.stderr, result.stderr
+
+
+def test_the_clock_starts_with_the_time_spent_on_the_title_slide_at_most_its_plan(stage, talk):
+    """Before: the first advance set the clock to the title slide's planned time however long was
+    spent on it: a speaker who left the title after a second was shown as on plan, not ahead."""
+    _, deck, plan = talk
+    title_ms = plan["slides"][1]["start"] * 60_000
+    assert title_ms >= 3_000, "the test needs a title slide planned for a few seconds"
+    context, page, errors = stage(deck)
+    context.clock.run_for(1_000)  # one second on the title slide
+    page.keyboard.press("ArrowRight")
+    assert _text(page, ".pv-elapsed") == "0:01"
+    assert errors == []
+
+
+def test_a_hidden_part_is_not_counted_in_the_presenter_s_parts(stage, cli, tmp_path):
+    """Before: "Part 3/3" on the last part of a talk whose agenda lists 2 (the hidden part counted)."""
+    note = tmp_path / "budgets.md"
+    note.write_text(
+        "---\ntitle: Error budgets\nduration: 20min\n---\n\n# Error budgets\n\n"
+        "## Why budgets fail\n<!-- time: 5 -->\n\n- product never agreed\n\n"
+        "## Backup: the raw numbers\n<!-- slide hide -->\n<!-- time: 3 -->\n\n- burn rates per team\n\n"
+        "## Takeaways\n\n- agree first\n",
+        encoding="utf-8",
+    )
+    deck = tmp_path / "budgets.slides.html"
+    assert cli("render", str(note), "--to", "slides", "-o", str(deck)).exit_code == 0
+    context, page, errors = stage(deck)
+    page.keyboard.press("End")
+    assert _text(page, ".pv-section").startswith("Part 2/2 · Takeaways")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert _text(page, ".pv-section").startswith("Part 1/2 · Why budgets fail")
+    assert errors == []

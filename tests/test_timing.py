@@ -487,3 +487,58 @@ def test_a_partial_rehearsal_says_so_instead_of_minus_the_plan(cli, tmp_path):
     assert lines[4].split() == ["Total", "of", "1", "timed", "0:03", "1:30", "+1:27"]  # not the whole plan's minus
     assert len({len(line) for line in lines[:5]}) == 1  # the columns line up
     assert "A partial rehearsal: 2 of 3 sections not timed (Intro; Middle)." in result.stdout
+
+
+HIDDEN_BACKUP = """---
+title: Error budgets
+duration: 20min
+---
+
+# Error budgets
+
+## Why budgets fail
+<!-- time: 5 -->
+
+- product never agreed to them
+
+## Backup: the raw numbers
+<!-- slide hide -->
+<!-- time: 3 -->
+
+- burn rates per team, if someone asks
+
+## Takeaways
+
+- agree on the policy first
+"""
+
+
+def test_a_rehearsal_of_every_shown_slide_is_whole_though_a_part_is_hidden(cli, tmp_path):
+    """A hidden part (``<!-- slide hide -->``) is in no deck, so no rehearsal can time it: it was
+    called "a partial rehearsal: 1 of 3 sections not timed" after a full run-through."""
+    note = tmp_path / "talk.md"
+    note.write_text(HIDDEN_BACKUP, encoding="utf-8")
+    count = len(json.loads(cli("time", str(note), "--format", "json").stdout)["slide_marks"])
+    timings = _timings(tmp_path, [{"slide": n, "seconds": 40} for n in range(1, count + 1)])
+    out = cli("time", str(note), "--rehearsal", timings).stdout
+    assert "partial" not in out and "not timed" not in out, out
+    assert "Not in the deck (hidden), so not rehearsed: Backup: the raw numbers." in out
+    assert "Backup: the raw numbers " not in out.split("Planned:")[0]  # no row of its own
+    result = cli("time", str(note), "--rehearsal", timings, "--write-budgets")
+    assert result.exit_code == 0 and "untimed" not in result.stderr, result.stderr
+    assert "<!-- time: 3 -->" in note.read_text(encoding="utf-8")  # its budget as it was
+
+
+def test_a_hidden_part_takes_no_time_in_the_presenter_s_plan():
+    from confnotes.config import Config
+    from confnotes.load import read_text
+    from confnotes.render.deck import talk_plan_for
+    from confnotes.render.options import resolve_render_options
+    from confnotes.timing.talk import schedule
+
+    doc = read_text(HIDDEN_BACKUP, "talk.md", Config())
+    plan = schedule(talk_plan_for(doc, resolve_render_options(Config(), doc), None).timing)
+    why, backup, takeaways = plan["sections"]
+    assert backup == {"title": "Backup: the raw numbers", "start": why["start"] + 5, "minutes": 0, "hidden": True}
+    assert takeaways["start"] == why["start"] + 5 and "hidden" not in why and "hidden" not in takeaways
+    assert plan["total"] == pytest.approx(5 + takeaways["minutes"], abs=0.001)

@@ -118,7 +118,7 @@ def _write_back(note: str, loaded: Any, plan: Any, rehearsed: Any, budgets: bool
             actual = timing.compare(plan, rehearsed)[0]
             timed = timing.timed_sections(plan, rehearsed)
             minutes = [value if index in timed else None for index, value in enumerate(actual)]
-            skipped = [section.title for index, section in enumerate(plan.sections) if index not in timed]
+            skipped = [section.title for index, section in enumerate(plan.sections) if index not in timed and section.slides]
             if skipped:
                 said.append(f"left {len(skipped)} untimed section budget(s) as they were: {', '.join(skipped)}")
         text = timing.write_budgets(text, loaded.doc, minutes)

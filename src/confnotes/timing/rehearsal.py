@@ -184,7 +184,9 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
     """Planned (each part's budget, else its estimate) against rehearsed minutes, and the pace."""
     actual, rate = compare(timing, rehearsal)
     timed_parts = timed_sections(timing, rehearsal)
-    skipped = [section.title for index, section in enumerate(timing.sections) if index not in timed_parts]
+    # a hidden part (no slide in the deck) cannot be rehearsed: neither a row nor "not timed"
+    given = [index for index, section in enumerate(timing.sections) if section.slides]
+    skipped = [timing.sections[index].title for index in given if index not in timed_parts]
     total = f"Total of {len(timed_parts)} timed" if skipped else "Total"
     width = min(max([len("Section"), len(total), *(len(section.title) for section in timing.sections)]), 48)
     lines = [f"{'Section':<{width}}  {'Planned':>7}  {'Actual':>7}  {'Diff':>7}"]
@@ -198,14 +200,19 @@ def rehearsal_table(timing: Timing, rehearsal: Rehearsal) -> str:
         return f"{title:<{width}}  {format_minutes(planned):>7}  {format_minutes(spent):>7}  {change:>7}"
 
     for index, (section, spent) in enumerate(zip(timing.sections, actual, strict=True)):
+        if index not in given:
+            continue
         title = section.title if len(section.title) <= width else section.title[: width - 1] + "…"
         lines.append(row(title, section.planned_minutes, spent if index in timed_parts else None))
     planned = sum(section.planned_minutes for index, section in enumerate(timing.sections) if index in timed_parts)
     lines.append(row(total, planned, sum(actual)))
     lines += ["", "Planned: each section's budget, else its estimate."]
+    hidden = [section.title for section in timing.sections if not section.slides]
+    if hidden:
+        lines.append(f"Not in the deck (hidden), so not rehearsed: {'; '.join(hidden)}.")
     if skipped:
         shown = "; ".join(skipped[:5]) + (f"; and {len(skipped) - 5} more" if len(skipped) > 5 else "")
-        lines.append(f"A partial rehearsal: {len(skipped)} of {len(timing.sections)} sections not timed ({shown}).")
+        lines.append(f"A partial rehearsal: {len(skipped)} of {len(given)} sections not timed ({shown}).")
     matched = match(timing, rehearsal)
     timed = sum(1 for seconds in matched.seconds.values() if seconds > 0)
     lines += _changes_since(matched, timing, rehearsal)

@@ -215,10 +215,12 @@ def plan(doc: Document, deck: Deck, wpm: int = DEFAULT_WPM, slide_seconds: float
 
 def schedule(timing: Timing) -> dict[str, Any]:
     """The plan the presenter view keeps time against: each part takes its budget where it has one,
-    else its estimate, and each slide starts at its share of its part (minutes from the start)."""
+    else its estimate, and each slide starts at its share of its part (minutes from the start). A
+    hidden part is in the plan, marked ``hidden``, and takes no time."""
     starts = [0.0 for _ in timing.sections]
     estimated_start = [0.0 for _ in timing.sections]
-    planned = [section.planned_minutes for section in timing.sections]
+    # a hidden part (``<!-- slide hide -->``: no slide in the deck) takes none of the talk's time
+    planned = [section.planned_minutes if section.slides else 0.0 for section in timing.sections]
     clock = estimate = 0.0
     for index, section in enumerate(timing.sections):
         starts[index], estimated_start[index] = clock, estimate
@@ -235,7 +237,7 @@ def schedule(timing: Timing) -> dict[str, Any]:
         "slot": timing.slot_minutes,
         "total": round(sum(planned), 3),
         "sections": [
-            {"title": section.title, "start": round(start, 3), "minutes": round(minutes, 3)}
+            {"title": section.title, "start": round(start, 3), "minutes": round(minutes, 3)} | ({} if section.slides else {"hidden": True})
             for section, start, minutes in zip(timing.sections, starts, planned, strict=True)
         ],
         "slides": slides,
