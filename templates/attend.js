@@ -58,6 +58,7 @@
       if (text !== null) { time.textContent = text; }
     });
     all(".zone-name").forEach(function (name) { name.textContent = zone() || conferenceZone; });
+    all(".cn-zone-of").forEach(function (name) { name.textContent = zone() ? "(" + zone() + ")" : ""; });
   }
   function zoneSwitch() {
     if (!conferenceZone || !readerZone || readerZone === conferenceZone) { return null; }
@@ -116,6 +117,10 @@
       var title = session.querySelector(".title");
       session.insertBefore(starButton(session.dataset.key, title ? title.textContent : ""), session.firstChild);
     });
+    shownSessions = all(".session").map(function (node) {
+      var d = node.dataset;
+      return { node: node, key: d.key || "", track: d.track || "", room: d.room || "", lang: d.lang || "", item: node.closest(".day-list li") };
+    });
     var filters = filterControls(sessions);
     var view = el("div", { "class": "cn-view", role: "group", "aria-label": "View" });
     ["grid", "list"].forEach(function (name) {
@@ -136,9 +141,15 @@
     all(".cn-view button").forEach(function (button) {
       button.setAttribute("aria-pressed", (button.dataset.view === "list") === listed ? "true" : "false");
     });
+    placeNow();  // the grid shown again: the line where the time is
   }
 
   var FILTERS = [["track", "Track", "All tracks"], ["room", "Room", "All rooms"], ["lang", "Language", "All languages"]];
+  var selects = {};   // the filters offered, by name
+  var shownSessions = [];  // the timetable's sessions (grid and lists), each read once: {node, key, track, room, lang, item}
+  function languageName(code) {
+    try { return new Intl.DisplayNames(["en"], { type: "language" }).of(code) || code; } catch (e) { return code; }
+  }
   function filterControls(sessions) {
     var box = el("div", { "class": "cn-filters", role: "group", "aria-label": "Filters" });
     var chosen = loadSetting("filters", {});
@@ -149,9 +160,10 @@
       var label = el("label", {}, spec[1] + " ");
       var select = el("select", { "data-filter": spec[0] });
       select.appendChild(el("option", { value: "" }, spec[2]));
-      values.sort().forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
+      values.sort().forEach(function (v) { select.appendChild(el("option", { value: v }, spec[0] === "lang" ? languageName(v) : v)); });
       select.value = values.indexOf(chosen[spec[0]]) >= 0 ? chosen[spec[0]] : "";
       select.addEventListener("change", function () { chosen[spec[0]] = select.value; saveSetting("filters", chosen); applyFilters(); });
+      selects[spec[0]] = select;
       label.appendChild(select);
       box.appendChild(label);
     });
@@ -163,53 +175,70 @@
     only.appendChild(document.createTextNode(" Starred only"));
     box.appendChild(only);
     box.appendChild(el("span", { "class": "cn-shown", "aria-live": "polite" }));
-    onStars.push(applyFilters);
+    // a star changes what "starred only" shows; otherwise the filters show what they showed
+    onStars.push(function () { if (loadSetting("filters", {}).starred) { applyFilters(); } });
     return box;
-  }
-  function matches(session, names) {
-    return names.every(function (name) {
-      var select = document.querySelector("select[data-filter=" + name + "]");
-      return !select || !select.value || session.dataset[name] === select.value;
-    });
   }
   function applyFilters() {
     var chosen = loadSetting("filters", {});
-    var active = all("select[data-filter]").some(function (select) { return select.value; }) || !!chosen.starred;
-    var total = 0, visible = 0;
-    all(".session").forEach(function (session) {
-      var key = session.dataset.key;
+    var wanted = {};
+    Object.keys(selects).forEach(function (name) { if (selects[name].value) { wanted[name] = selects[name].value; } });
+    var names = Object.keys(wanted);
+    var active = names.length > 0 || !!chosen.starred;
+    var total = 0, visible = 0, starredAny = false;
+    shownSessions.forEach(function (s) {
+      var fits = function (name) { return !wanted[name] || s[name] === wanted[name]; };
       // a break stays while its room is shown (it keeps no room of its own), and goes with "starred only"
-      var keep = key ? matches(session, ["track", "room", "lang"]) && (!chosen.starred || starred(key)) : !chosen.starred && matches(session, ["room"]);
-      session.hidden = !keep;
-      var item = session.closest("li");
-      if (item) { item.hidden = !keep; }
-      if (key && !session.closest(".day-list")) { total += 1; visible += keep ? 1 : 0; }
+      var keep = s.key ? names.every(fits) && (!chosen.starred || starred(s.key)) : !chosen.starred && fits("room");
+      s.node.hidden = !keep;
+      if (s.item) { s.item.hidden = !keep; }
+      if (s.key && !s.item) { total += 1; visible += keep ? 1 : 0; starredAny = starredAny || starred(s.key); }
     });
-    all("section.day[data-day]").forEach(function (day) {
-      var rooms = {};
-      all("td .session[data-key]", day).forEach(function (s) { if (!s.hidden) { rooms[s.dataset.room] = true; } });
-      // a room with nothing shown is no column (breaks alone do not keep one)
-      all("[data-room]", day.querySelector("table")).forEach(function (cell) {
-        if (cell.tagName === "TD" || cell.tagName === "TH") { cell.classList.toggle("cn-gone", active && !rooms[cell.dataset.room]); }
-      });
-      day.hidden = active && !Object.keys(rooms).length;
-    });
+    all("section.day[data-day]").forEach(function (day) { tidyDay(day, active); });
     var count = document.querySelector(".cn-shown");
-    if (count) { count.textContent = active ? visible + " of " + total + " sessions" : ""; }
+    if (count) {
+      count.textContent = !active ? "" : visible + " of " + total + " sessions" +
+        (chosen.starred && !starredAny ? ": none starred yet \u2013 star (\u2606) the sessions you want, with \u201cStarred only\u201d off" : "");
+    }
     placeNow();
+  }
+  // a day's grid with only what the filters show: no empty room, no empty time, no empty day
+  function tidyDay(day, active) {
+    var table = day.querySelector("table"), rooms = {}, rows = all("tbody tr", day), used = [];
+    all("td .session[data-key]", day).forEach(function (s) {
+      if (s.hidden) { return; }
+      rooms[s.dataset.room] = true;
+      var cell = s.closest("td"), row = rows.indexOf(cell.parentNode);
+      for (var n = row; n < row + (cell.rowSpan || 1); n++) { used[n] = true; }
+    });
+    all("thead th[data-room], tbody td[data-room]", table).forEach(function (cell) { cell.classList.toggle("cn-gone", active && !rooms[cell.dataset.room]); });
+    // a time with nothing shown is collapsed, not removed: the cells that span it keep their place
+    rows.forEach(function (row, n) { row.classList.toggle("cn-collapsed", active && !used[n]); });
+    var count = Object.keys(rooms).length;
+    table.style.width = active && count ? "calc(3.5rem + " + (count * 11) + "rem)" : "";
+    table.style.minWidth = active && count ? "0" : "";
+    day.hidden = active && !count;
+    var link = document.querySelector('.days a[href="#' + day.id + '"]');
+    if (link) { link.hidden = day.hidden; }
   }
 
   // the current time: a line across today's grid, and the sessions running now marked
   function placeNow() {
     all(".cn-now").forEach(function (line) { line.remove(); });
-    all(".cn-running").forEach(function (s) { s.classList.remove("cn-running"); });
+    all(".cn-running").forEach(function (s) { s.classList.remove("cn-running"); s.removeAttribute("aria-description"); });
     var now = Date.now();
-    all(".session[data-start]").forEach(function (s) {
-      if (zoned(s.dataset.start) && Date.parse(s.dataset.start) <= now && now < Date.parse(s.dataset.end)) { s.classList.add("cn-running"); }
+    shownSessions.forEach(function (s) {
+      var start = s.node.dataset.start, end = s.node.dataset.end;
+      if (zoned(start) && Date.parse(start) <= now && now < Date.parse(end)) {
+        s.node.classList.add("cn-running");
+        s.node.setAttribute("aria-description", "running now");
+      }
     });
     all("section.day[data-day]").forEach(function (day) {
-      if (day.hidden) { return; }
-      var rows = all("tbody tr", day), times = rows.map(function (row) { var t = row.querySelector("time[datetime]"); return t ? t.getAttribute("datetime") : ""; });
+      var scroll = day.querySelector(".grid-scroll");
+      if (day.hidden || !scroll.offsetParent) { return; }  // a hidden day, or the list shown: no grid to draw on
+      var rows = all("tbody tr", day).filter(function (row) { return !row.classList.contains("cn-collapsed"); });
+      var times = rows.map(function (row) { var t = row.querySelector("time[datetime]"); return t ? t.getAttribute("datetime") : ""; });
       if (!times.length || !zoned(times[0])) { return; }
       var ends = all("td .session[data-end]", day).map(function (s) { return Date.parse(s.dataset.end); });
       var last = Math.max.apply(null, ends.concat([Date.parse(times[times.length - 1])]));
@@ -217,10 +246,11 @@
       var n = 0;
       while (n + 1 < times.length && Date.parse(times[n + 1]) <= now) { n += 1; }
       var from = Date.parse(times[n]), to = n + 1 < times.length ? Date.parse(times[n + 1]) : last;
-      var row = rows[n], scroll = day.querySelector(".grid-scroll");
+      var row = rows[n], table = day.querySelector("table");
       var line = el("div", { "class": "cn-now", "data-confnotes": "", role: "note" });
       var top = row.getBoundingClientRect().top - scroll.getBoundingClientRect().top + scroll.scrollTop;
       line.style.top = (top + row.getBoundingClientRect().height * (now - from) / Math.max(1, to - from)) + "px";
+      line.style.width = table.getBoundingClientRect().width + "px";  // across every room, scrolled to or not
       line.appendChild(el("span", {}, "Now " + shown(new Date(now).toISOString())));
       scroll.appendChild(line);
     });
@@ -235,10 +265,20 @@
       main.appendChild(el("p", { "class": "cn-empty" }, "No session starred yet. Star (\u2606) the sessions you want to see in the timetable or on a note's page; they are kept in this browser."));
       return;
     }
-    main.appendChild(el("p", { "class": "cn-count" }, chosen.length + " session" + (chosen.length === 1 ? "" : "s") + " starred. "));
+    main.appendChild(el("p", { "class": "cn-count" }, " "));
     main.lastChild.appendChild(download);
-    download.href = URL.createObjectURL(new Blob([ics(chosen, data)], { type: "text/calendar" }));
+    refreshDownload(data);
     sessionsByDay(main, chosen, data);
+  }
+  // the count and the .ics of the sessions starred now
+  function refreshDownload(data) {
+    var download = document.querySelector(".cn-download");
+    if (!download) { return; }
+    var chosen = data.sessions.filter(function (s) { return starred(s.key); });
+    download.parentNode.firstChild.textContent = chosen.length + " session" + (chosen.length === 1 ? "" : "s") + " starred. ";
+    if (download.href) { URL.revokeObjectURL(download.href); }
+    download.href = URL.createObjectURL(new Blob([ics(chosen, data)], { type: "text/calendar" }));
+    download.hidden = !chosen.length;
   }
   function sessionsByDay(main, list, data) {
     var days = {};
@@ -257,8 +297,8 @@
     applyZone();
   }
   function sessionItem(s, data, overlaps) {
-    var li = el("li", { "class": "session", "data-key": s.key });
-    li.appendChild(starButton(s.key, s.title));
+    var li = el("li", { "class": "session" + (s.service ? " service" : ""), "data-key": s.key });
+    if (!s.service) { li.appendChild(starButton(s.key, s.title)); }  // a break is in no one's schedule
     li.appendChild(s.page ? el("a", { "class": "title", href: link(s.page) }, s.title) : el("span", { "class": "title" }, s.title));
     var when = el("span", { "class": "when" });
     when.appendChild(el("time", { datetime: s.start }, s.start.slice(11, 16)));
@@ -276,7 +316,7 @@
     Object.keys(data.labels || {}).forEach(function (kind) {
       if (s.links && s.links[kind]) { span.appendChild(el("a", { "class": kind, href: s.links[kind], rel: "noopener" }, data.labels[kind])); span.appendChild(document.createTextNode(" ")); }
     });
-    if (s.ics) { span.appendChild(el("a", { "class": "ics", href: link(s.ics), download: "" }, ".ics")); }
+    if (s.ics) { span.appendChild(el("a", { "class": "ics", href: link(s.ics), download: "", "aria-label": "Calendar file (.ics) of \u201c" + s.title + "\u201d" }, ".ics")); }
     return span;
   }
 
@@ -305,8 +345,12 @@
       lines.push("BEGIN:VEVENT", "UID:" + icsText(s.key + "@" + data.uid), "DTSTAMP:" + stamp,
         "DTSTART:" + icsTime(s.start), "DTEND:" + icsTime(s.end), "SUMMARY:" + icsText(s.title));
       if (s.room) { lines.push("LOCATION:" + icsText(s.room)); }
-      if (s.page) { lines.push("URL:" + new URL(link(s.page), window.location.href).href); }
-      var about = [(s.speakers || []).join(", ")].concat(Object.keys(s.links || {}).map(function (k) { return (data.labels[k] || k) + ": " + s.links[k]; }));
+      // the address the site's own file gives: the note's page on the web, else the session's
+      var page = s.page && /^https?:/.test(window.location.protocol) ? new URL(link(s.page), window.location.href).href : "";
+      var address = page || s.url || "";
+      if (address) { lines.push("URL:" + address); }
+      var about = [(s.speakers || []).join(", "), s.track ? "Track: " + s.track : ""]
+        .concat(Object.keys(s.links || {}).map(function (k) { return (data.labels[k] || k) + ": " + s.links[k]; }), [address]);
       lines.push("DESCRIPTION:" + icsText(about.filter(Boolean).join("\n")));
       lines.push("END:VEVENT");
     });
@@ -316,40 +360,50 @@
 
   // -- Now and next: in each room, the session running now and the one after it
   var nowView = null;
-  function refreshNow() { if (nowView) { nowView(); } }
-  function nowAndNext(main, data) {
-    main.textContent = "";
+  function refreshNow() { if (nowView) { nowView(true); } }
+  var nowShown = "";  // what Now shows (each room's session now and next): drawn again only when it changes
+  function nowAndNext(main, data, force) {
     var now = Date.now();
     var talks = data.sessions.filter(function (s) { return zoned(s.start); });
-    var rooms = [];
+    var rooms = [], found = [];
     talks.forEach(function (s) { if (rooms.indexOf(s.room) < 0) { rooms.push(s.room); } });
-    main.appendChild(el("p", { "class": "cn-clock" }, "It is " + shown(new Date(now).toISOString(), "day-time") + (zone() ? " (" + zone() + ")" : "") + "."));
-    var table = el("table", { "class": "notes cn-now-next" });
-    var head = el("tr", {});
-    ["Room", "Now", "Next"].forEach(function (name) { head.appendChild(el("th", { scope: "col" }, name)); });
-    table.appendChild(el("thead", {})).appendChild(head);
-    var tbody = table.appendChild(el("tbody", {}));
     rooms.forEach(function (room) {
       var here = talks.filter(function (s) { return s.room === room; });
       var running = here.filter(function (s) { return Date.parse(s.start) <= now && now < Date.parse(s.end); })[0];
       var next = here.filter(function (s) { return Date.parse(s.start) > now; }).sort(function (a, b) { return Date.parse(a.start) - Date.parse(b.start); })[0];
-      if (!running && !next) { return; }
-      var row = el("tr", { "data-room": room });
-      row.appendChild(el("th", { scope: "row" }, room));
-      [running, next].forEach(function (s, n) {
-        var cell = el("td", {});
+      if (running || next) { found.push([room, running, next]); }
+    });
+    var clockLine = "It is " + shown(new Date(now).toISOString(), "day-time") + (zone() ? " (" + zone() + ")" : "") + ".";
+    var signature = JSON.stringify(found.map(function (f) { return [f[0], f[1] && f[1].key, f[2] && f[2].key]; }));
+    var clockNode = main.querySelector(".cn-clock");
+    if (clockNode && signature === nowShown && !force) { clockNode.textContent = clockLine; return; }  // the focus stays where it is
+    nowShown = signature;
+    main.textContent = "";
+    main.appendChild(el("p", { "class": "cn-clock" }, clockLine));
+    if (!found.length) {
+      main.appendChild(el("p", { "class": "cn-empty" }, "The conference is over: nothing runs now or later."));
+      return;
+    }
+    var table = el("table", { "class": "cn-now-next" });
+    var head = el("tr", {});
+    ["Room", "Now", "Next"].forEach(function (name) { head.appendChild(el("th", { scope: "col" }, name)); });
+    table.appendChild(el("thead", {})).appendChild(head);
+    var tbody = table.appendChild(el("tbody", {}));
+    found.forEach(function (f) {
+      var row = el("tr", { "data-room": f[0] });
+      row.appendChild(el("th", { scope: "row" }, f[0]));
+      [f[1], f[2]].forEach(function (s, n) {
+        var cell = el("td", { "data-label": n ? "Next" : "Now" });  // the label a phone shows, where the header is not
         if (s) {
           var item = sessionItem(s, data, false);
-          item.querySelector(".when").firstChild.dataset.show = n && s.day !== (running || {}).day ? "day-time" : "";
+          item.querySelector(".when").firstChild.dataset.show = n && s.day !== (f[1] || {}).day ? "day-time" : "";
           cell.appendChild(item);
-        } else { cell.textContent = n ? "Nothing later" : "Nothing now"; }
+        } else { cell.appendChild(el("p", { "class": "cn-nothing" }, n ? "Nothing later" : "Nothing now")); }
         row.appendChild(cell);
       });
       tbody.appendChild(row);
     });
-    if (!tbody.children.length) {
-      main.appendChild(el("p", { "class": "cn-empty" }, "The conference is over: nothing runs now or later."));
-    } else { main.appendChild(table); }
+    main.appendChild(table);
     applyZone();
   }
 
@@ -363,6 +417,8 @@
     box.appendChild(el("time", { datetime: s.start, "data-show": "day-time" }, s.start.slice(0, 16).replace("T", " ")));
     box.appendChild(document.createTextNode("\u2013"));
     box.appendChild(el("time", { datetime: s.end }, s.end.slice(11, 16)));
+    box.appendChild(document.createTextNode(" "));
+    box.appendChild(el("span", { "class": "cn-zone-of" }));  // the zone the times are in: said, as they may be the reader's
     box.appendChild(document.createTextNode(" \u00b7 " + s.room + " "));
     box.appendChild(resources(s, data));
     main.insertBefore(box, main.firstChild);
@@ -404,8 +460,14 @@
     } else if (attend) {
       toolbar([zoneSwitch()]);
       withSessions(function (data) {
-        if (attend.dataset.view === "mine") { onStars.push(function () { mine(attend, data); }); mine(attend, data); }
-        else { nowView = function () { nowAndNext(attend, data); }; nowView(); window.setInterval(nowView, 30000); }
+        if (attend.dataset.view === "mine") {
+          // a star toggled here leaves its session in place (the focus stays on it, and it can be
+          // starred again); the .ics follows; stars changed in another tab draw the page again
+          onStars.push(function () { refreshDownload(data); });
+          window.addEventListener("storage", function (event) { if (event.key === STORE + "stars") { mine(attend, data); } });
+          mine(attend, data);
+        }
+        else { nowView = function (force) { nowAndNext(attend, data, force); }; nowView(); window.setInterval(nowView, 30000); }
       });
     } else if (page && nav.sessions && nav.sessions[page]) {
       withSessions(function (data) { notePage(nav.sessions[page], data); });

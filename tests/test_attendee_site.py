@@ -118,7 +118,9 @@ def test_a_star_in_the_timetable_is_in_my_schedule_and_its_ics(visit, site, size
     assert event.decoded("DTSTART") == dt.datetime(2027, 6, 9, 8, 0, tzinfo=dt.UTC)  # 10:00 in Berlin
     assert event.decoded("DTEND") == dt.datetime(2027, 6, 9, 8, 30, tzinfo=dt.UTC)
     assert str(event["SUMMARY"]) == "Debugging LLM evaluation at 3 a.m." and str(event["LOCATION"]) == "Hall A"
-    assert RECORDING in str(event["DESCRIPTION"]) and str(event["URL"]).startswith("file://")
+    # as the session's own file has it: its address on the web (a file:// page is no one else's), its track
+    assert str(event["URL"]) == "https://pretalx.example.org/pyconf2027/talk/C05523/"
+    assert RECORDING in str(event["DESCRIPTION"]) and "Track: " in str(event["DESCRIPTION"])
     assert len(events) == 2 and page.errors == []  # type: ignore[attr-defined]
 
 
@@ -143,9 +145,15 @@ def test_a_star_on_a_note_page_and_on_a_search_result(visit, site):
     result.locator(".cn-star").click()
     page.goto((site / "mine.html").as_uri())
     assert page.locator("#cn-attend .session .title").all_inner_texts() == ["Debugging LLM evaluation at 3 a.m.", "Polars, the hard parts"]
-    page.locator("#cn-attend .cn-star").first.click()  # unstarred on My schedule: gone from it
+    first = page.locator("#cn-attend .cn-star").first
+    first.focus()
+    page.keyboard.press("Enter")  # unstarred on My schedule: it stays (the focus with it) until the page is left
+    assert first.get_attribute("aria-pressed") == "false" and page.evaluate("document.activeElement.classList.contains('cn-star')")
+    assert page.locator(".cn-count").inner_text().startswith("1 session starred.")
+    page.reload()
     assert page.locator("#cn-attend .session .title").all_inner_texts() == ["Polars, the hard parts"]
     page.locator("#cn-attend .cn-star").first.click()
+    page.reload()
     assert "No session starred yet" in page.locator("#cn-attend").inner_text()
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -313,3 +321,66 @@ def test_every_page_kind_runs_the_attendee_script_and_stars_each_session(visit, 
     page.goto((site / "mine.html").as_uri())
     assert page.locator("#cn-attend .session .title").all_inner_texts() == [title]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_now_keeps_the_focus_as_time_passes_and_labels_its_columns_on_a_phone(visit, site):
+    page = visit(site / "now.html", PHONE)
+    star = page.locator(".cn-now-next tr[data-room='Hall A'] .cn-star").first
+    star.focus()
+    page.clock.run_for(31_000)  # the page looks at the clock again: the same sessions, so nothing is drawn again
+    assert page.evaluate("document.activeElement.classList.contains('cn-star')")
+    assert page.locator("#cn-attend").get_attribute("aria-live") is None  # no table read aloud every half minute
+    labels = page.locator(".cn-now-next tr[data-room='Hall A'] td").evaluate_all(
+        "cells => cells.map(td => getComputedStyle(td, '::before').content)"
+    )
+    assert labels == ['"Now"', '"Next"']  # the header row is hidden on a phone: each cell says which it is
+    page.clock.run_for(10 * 60_000)  # 10:30: the sessions change, and the page says so
+    assert page.locator(".cn-now-next tr[data-room='Hall A'] td .title").first.inner_text() == "Polars, the hard parts"
+
+
+def test_a_break_gets_no_star_on_now(visit, site):
+    page = visit(site / "now.html", now="2027-06-09T12:30:00+02:00")
+    lunch = page.locator(".cn-now-next .session", has=page.locator(".title", has_text="Lunch"))
+    assert lunch.count() >= 1 and lunch.locator(".cn-star").count() == 0
+
+
+def test_the_line_is_placed_when_a_phone_switches_to_the_grid(visit, site):
+    page = visit(site / "timetable.html", PHONE)
+    assert page.locator(".cn-now").count() == 0  # the list is shown: no grid to draw on
+    page.get_by_role("button", name="Grid").click()
+    line = page.locator("#day-2027-06-09 .cn-now")
+    ten = page.locator("#day-2027-06-09 tbody tr", has=page.locator("time", has_text="10:00")).bounding_box()
+    assert ten["y"] < line.bounding_box()["y"] < ten["y"] + ten["height"]
+    table = page.locator("#day-2027-06-09 table.timetable").bounding_box()
+    assert line.bounding_box()["width"] == pytest.approx(table["width"], abs=2)  # across every room, those scrolled to too
+
+
+def test_a_filtered_grid_keeps_only_its_rooms_and_times(visit, site):
+    page = visit(site / "timetable.html")
+    page.locator("select[data-filter=lang]").select_option("de")
+    assert page.locator("select[data-filter=lang] option[value=de]").inner_text() == "German"
+    day = page.locator("#day-2027-06-09")
+    rows = day.locator("tbody tr:not(.cn-collapsed)")
+    starts = set(day.locator("td .session[data-key]:visible").evaluate_all("all => all.map(s => s.dataset.start)"))
+    assert starts and rows.count() < day.locator("tbody tr").count()
+    assert starts <= set(rows.locator("th time").evaluate_all("all => all.map(t => t.getAttribute('datetime'))"))
+    time_column = day.locator("thead th").first.bounding_box()["width"]
+    assert time_column < 80  # the grid is as wide as its rooms: the time column does not take the rest
+    hidden_days = page.locator("section.day[hidden]").evaluate_all("all => all.map(d => d.id)")
+    for day_id in hidden_days:
+        assert page.locator(f'.days a[href="#{day_id}"]').is_hidden()
+
+
+def test_starred_only_with_nothing_starred_says_what_to_do(visit, site):
+    page = visit(site / "timetable.html")
+    page.get_by_label("Starred only").check()
+    assert "none starred yet" in page.locator(".cn-shown").inner_text()
+
+
+def test_a_note_page_names_the_zone_of_its_times(visit, site):
+    note = site / "2027-06-09-hall-a-debugging-llm-evaluation-at-3-am.html"
+    page = visit(site / "timetable.html", zone="America/New_York")
+    page.locator("#cn-zone").select_option("reader")
+    page.goto(note.as_uri())
+    assert page.locator(".cn-session time").first.inner_text() == "Wed 09 Jun, 04:00"
+    assert page.locator(".cn-zone-of").inner_text() == "(America/New_York)"

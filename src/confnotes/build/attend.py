@@ -48,7 +48,9 @@ def calendar_warning(timetable: bool) -> str | None:
 
 def calendar(slots: list[Slot], conference: str, base_url: str | None, href: Callable[[str], str]) -> bytes:
     """An iCalendar file of ``slots``: each an event with its room, speakers, track and links, its
-    times in UTC (floating when the schedule names no zone). Its bytes follow from the slots alone."""
+    times in UTC (floating when the schedule names no zone). Its bytes follow from the slots alone,
+    so a build, a sharded build and its merge write the same file: its ``DTSTAMP`` is the session's
+    start, not the moment of the build. "My schedule" makes the same events (``attend.js``)."""
     import icalendar
 
     cal = icalendar.Calendar()
@@ -117,6 +119,7 @@ def sessions_data(found: list[Slot], zone: str | None, conference: str, href: Ca
             "lang": slot.language,
             "speakers": list(slot.speakers),
             "page": href(page) if page else "",
+            "url": slot.url,
             "ics": href(slot.ics) if slot.ics else "",
             "links": {kind: slot.resources[kind] for kind, _ in RESOURCES if slot.resources.get(kind)},
             "service": slot.service,
