@@ -3,7 +3,7 @@
 A note's build records, per section (and one for the note's title, speakers and opening), the
 section's anchor on the note's page, its title and its distinct words (``note_documents``). The
 index step joins them into ``_site/search/`` (``site_index``): the sorted words in parts of about
-64 KB by their first letters, each word with the documents that hold it as base-36 gaps, and the
+128 KB by their first letters, each word with the documents that hold it as base-36 gaps, and the
 documents, a few thousand a file. The page's script (``site.js``) loads the parts a query needs by
 ``<script>`` elements — so search works from ``file://`` as well as from a server, and a query on a
 10,000-note site loads a few of its hundreds of parts — looks words up by prefix with a binary
@@ -114,7 +114,7 @@ def recorded_documents(out_dir: Path, entry: dict[str, Any]) -> list[list[str]]:
 
 #: Documents (sections) per file of the index (``_site/search/d-N.js``): a page of results loads
 #: the few files that hold its sections, not every title of the site.
-DOCS_PER_FILE = 250
+DOCS_PER_FILE = 2000
 #: The index's files, in the site.
 SEARCH_FOLDER = "_site/search"
 
@@ -122,8 +122,8 @@ SEARCH_FOLDER = "_site/search"
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 #: A file of words holds about this many bytes at most: one with more is split by the next letter
 #: of its words (a word with a very long list of sections stays a file of its own). Loading a part
-#: is what a reader waits for when a query starts a new word; 64 KB load in a few milliseconds.
-PART_BYTES = 64_000
+#: is what a reader waits for when a query starts a new word; 128 KB load in a few milliseconds.
+PART_BYTES = 128_000
 
 
 def shard_of(term: str) -> str:
