@@ -157,6 +157,24 @@ def test_search_under_serve(site, served, browser):
         context.close()
 
 
+def test_stars_and_my_schedule_under_serve(site, served, browser):
+    """The attendee's side works under ``serve`` as from ``file://``: a star on a note's page (the
+    timetable made from the notes' own front matter) is in My schedule."""
+    _, note = site
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(served + quote(note.name.replace(".md", ".html")))
+        page.locator(".cn-session .cn-star").click()
+        page.goto(served + "mine.html")
+        assert page.locator("#cn-attend .session .title").all_inner_texts() == [_title(note)]
+        assert page.get_by_role("link", name="Download my schedule (.ics)").is_visible() and errors == []
+    finally:
+        context.close()
+
+
 def test_a_cancelled_sessions_note_says_so_on_its_page(cli, tmp_path, open_page):
     """The schedule no longer has a session that has a note: its page says so at the top, where a
     reader sees it first, and the other notes' pages say nothing."""
