@@ -57,7 +57,12 @@ from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS, suggested  
     default=None,
     help="PDF paper size. Default: config or a4.",
 )
-@click.option("--notes/--no-notes", "notes", default=None, help="Show speaker notes in documents (hidden by default).")
+@click.option(
+    "--notes/--no-notes",
+    "notes",
+    default=None,
+    help="Show speaker notes in documents (hidden by default); --to slides-pdf: as PDF annotations and a .pdfpc file beside it.",
+)
 @click.option("--untagged", is_flag=True, help="PDF without PDF/UA tagging (tagged, accessible PDF is the default).")
 @click.option(
     "--max-items",
@@ -253,6 +258,23 @@ def _render_one(
         warn([mismatch], note)  # (after the write: a refused one says only why)
     if written:
         say(f"wrote {shown(written)}", err=True)
+    if written and to == "slides-pdf" and options.notes:
+        _pdfpc_beside(written, doc, options, base_dir, note)
+
+
+def _pdfpc_beside(pdf: str, doc: Any, options: Any, base_dir: Any, note: str) -> None:
+    """``render --to slides-pdf --notes``: the notes for pdfpc and pympress in ``talk.slides.pdfpc``
+    beside ``talk.slides.pdf`` (their name for it: the PDF's, ``.pdf`` made ``.pdfpc``)."""
+    from pathlib import Path
+
+    from confnotes.edges.output import emit
+    from confnotes.render.slides_pdf import pdfpc
+
+    path = Path(pdf)
+    if not path.is_file():
+        return  # a device or pipe named with -o: nothing beside it
+    target = str(path.with_suffix(".pdfpc")) if path.suffix.lower() == ".pdf" else pdf + ".pdfpc"
+    say(f"wrote {shown(emit(target, pdfpc(doc, options, base_dir), note) or target)}", err=True)
 
 
 def _pictures(note: str, folder: Any, config_file: str | None, overrides: dict[str, Any], scale: float, sheet: bool) -> None:

@@ -159,8 +159,10 @@ def is_machine_warning(message: object) -> bool:
     return isinstance(message, str) and message.startswith(_MACHINE_WARNINGS)
 
 
-def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tuple[bytes, list[str]]:
+def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True, notes: tuple[str, ...] = ()) -> tuple[bytes, list[str]]:
     """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources).
+    ``notes``: a text a page, put on the page as a PDF text annotation ("" for none: the slides
+    PDF's speaker notes, ``--notes``).
 
     The document language comes from the page's ``<html lang>``."""
     weasyprint = load_weasyprint()
@@ -194,7 +196,11 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True) -> tup
         options: dict[str, Any] = {"font_config": _font_config()}
         if tagged:
             options["pdf_variant"] = "pdf/ua-1"
-            options["finisher"] = _tag_finisher(_link_texts(html))
+        finishers = [_tag_finisher(_link_texts(html))] if tagged else []
+        if any(notes):
+            finishers.append(_note_annotations(notes, tagged))
+        if finishers:
+            options["finisher"] = lambda document, pdf: [finish(document, pdf) for finish in finishers]
         pdf = document.write_pdf(**options)
     except Exception as exc:  # noqa: BLE001 - WeasyPrint raises many types; the user gets one line
         raise render_error(f"PDF rendering failed: {type(exc).__name__}: {exc}") from None
@@ -262,6 +268,60 @@ def _tag_finisher(link_texts: dict[str, str]) -> Any:
     return finish
 
 
+def _note_annotations(notes: tuple[str, ...], tagged: bool) -> Any:
+    """A finisher putting ``notes`` on their pages as text annotations (a note icon at the top right
+    corner, its text the note: what pdfpc's and pympress's note panes and PDF readers show); in a
+    tagged PDF each is an ``/Annot`` element of the structure, after the page's content (PDF/UA)."""
+    import pydyf
+
+    def finish(_document: Any, pdf: Any) -> None:
+        def resolved(reference: bytes) -> Any:
+            return pdf.objects[int(reference.split()[0])]
+
+        root = resolved(pdf.catalog["StructTreeRoot"]) if tagged else None
+        tree = resolved(root["ParentTree"]) if root is not None else None
+        parent = root["K"][0] if root is not None else None
+        key = max(tree["Nums"][0::2], default=-1) + 1 if tree is not None else 0
+        for number, text in zip(pdf.pages["Kids"][0::3], notes, strict=False):
+            if not text:
+                continue
+            page = pdf.objects[number]
+            width, height = float(page["MediaBox"][2]), float(page["MediaBox"][3])
+            annotation = pydyf.Dictionary(
+                {
+                    "Type": "/Annot",
+                    "Subtype": "/Text",
+                    "Rect": pydyf.Array([width - 30, height - 30, width - 10, height - 10]),
+                    "Contents": pydyf.String(text),
+                    "T": pydyf.String("Speaker notes"),
+                    "Name": "/Comment",
+                    "Open": "false",
+                }
+            )
+            pdf.add_object(annotation)
+            page.setdefault("Annots", pydyf.Array()).append(annotation.reference)
+            if tree is not None and parent is not None:
+                element = pydyf.Dictionary(
+                    {
+                        "Type": "/StructElem",
+                        "S": "/Annot",
+                        "P": parent,
+                        "K": pydyf.Dictionary({"Type": "/OBJR", "Obj": annotation.reference, "Pg": page.reference}),
+                        "Alt": pydyf.String("Speaker notes: " + text[:200]),
+                    }
+                )
+                pdf.add_object(element)
+                resolved(parent)["K"].append(element.reference)
+                annotation["StructParent"] = key
+                tree["Nums"].extend([key, element.reference])
+                key += 1
+                page["Tabs"] = "/S"
+        if root is not None:
+            root["ParentTreeNextKey"] = key
+
+    return finish
+
+
 @dataclass(frozen=True)
 class PrintJob:
     """HTML waiting for WeasyPrint's layout, with the warnings made with it: all a PDF needs once
@@ -273,9 +333,10 @@ class PrintJob:
     base_dir: Path | None
     tagged: bool
     warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # a text a page, as annotations (``html_to_pdf``)
 
     def __call__(self) -> tuple[bytes, list[str]]:
-        pdf, more = html_to_pdf(self.html, self.base_dir, tagged=self.tagged)
+        pdf, more = html_to_pdf(self.html, self.base_dir, tagged=self.tagged, notes=self.notes)
         return pdf, [*self.warnings, *more]
 
 
