@@ -380,3 +380,35 @@ def test_a_stray_backtick_keeps_no_later_paragraph_from_being_read(cli, tmp_path
     result = cli("import", str(source), "-o", "-")
     assert result.exit_code == 0, result.stderr
     assert "See [Mypy](<Mypy.md>)" in result.stdout and "todo" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("fixture", "named"),
+    [
+        ("datacouncil.obsidian.md", "(text, Obsidian)"),
+        ("platform.logseq.md", "(text, Logseq)"),
+        ("platform.notion.html", "(html, Notion)"),
+        ("srecon.onenote.html", "(html, OneNote)"),
+        ("kubecon.gdocs.html", "(html, Google Docs)"),
+        ("kubecon.lo.html", "(html, LibreOffice)"),
+        ("kubecon.evernote.enex", "(enex, Evernote)"),
+    ],
+)
+def test_the_summary_names_the_writer_whose_marks_it_read(cli, tmp_path, fixture, named):
+    from conftest import FIXTURES
+
+    result = cli("import", str(FIXTURES / "import" / fixture), "-o", str(tmp_path / "note.md"))
+    assert result.exit_code == 0 and f"{fixture} {named} -> " in result.stderr, result.stderr
+
+
+def test_an_ambiguous_markdown_file_is_read_as_written_with_from_markdown(cli, tmp_path):
+    """A plain note whose text looks like a note app's marks (a TOML table in double brackets, a
+    doubled percent sign): the summary says it was read as Obsidian's and how to keep it as written."""
+    note = tmp_path / "config-talk.md"
+    note.write_text("# Packaging talk\n\n- the linter reads [[tool.mypy.overrides]] tables\n- 100%% of builds\n", encoding="utf-8")
+    read = cli("import", str(note), "-o", str(tmp_path / "read.md"))
+    assert "(text, Obsidian)" in read.stderr and "--from markdown keeps the text as written" in read.stderr
+    assert "[[tool.mypy.overrides]]" not in (tmp_path / "read.md").read_text(encoding="utf-8")
+    kept = cli("import", str(note), "--from", "markdown", "-o", str(tmp_path / "kept.md"))
+    assert kept.exit_code == 0 and "(markdown) -> " in kept.stderr and "Obsidian" not in kept.stderr
+    assert "[[tool.mypy.overrides]] tables" in (tmp_path / "kept.md").read_text(encoding="utf-8")

@@ -31,7 +31,8 @@ from confnotes.importers import FORMATS as IMPORT_FORMATS  # the one list of rea
     "fmt",
     type=Choice(IMPORT_FORMATS),
     default=None,
-    help="The input's format, when sniffing its content is not wanted (standard input, an odd file).",
+    help="The input's format, when sniffing its content is not wanted (standard input, an odd file); "
+    "markdown: the text as written, no note app's marks (Obsidian, Logseq) read.",
 )
 def command(files: tuple[str, ...], output: str | None, force: bool, fmt: str | None) -> None:
     """Import FILES (.docx, .odt, web pages and Google Docs' zipped export, OPML, Evernote .enex, pasted text) as notes.

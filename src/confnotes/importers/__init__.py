@@ -14,7 +14,19 @@ from dataclasses import dataclass, field
 from confnotes.errors import input_error
 from confnotes.importers.blocks import Imported
 
-FORMATS = ("docx", "odt", "html", "opml", "enex", "text")
+#: The readers ``--from`` names: ``text`` reads a note app's marks when it shows them (Obsidian,
+#: Logseq, Google Docs' Markdown); ``markdown`` takes the text as it is, marks and all
+FORMATS = ("docx", "odt", "html", "opml", "enex", "text", "markdown")
+#: Who wrote a web page, by the marks their exports leave (the summary line names it: the rules
+#: that read it differ, and a reader who sees a wrong name knows to ask for another with --from)
+_HTML_WRITERS = (
+    (re.compile(rb"Microsoft OneNote", re.I), "OneNote"),
+    (re.compile(rb"urn:schemas-microsoft-com:office:word|content=\"?Microsoft Word", re.I), "Word"),
+    (re.compile(rb"content=\"?LibreOffice", re.I), "LibreOffice"),
+    (re.compile(rb'class="page sans"|class="[^"]*\bnotion-', re.I), "Notion"),
+    (re.compile(rb'docs-internal-guid|class="[^"]*\bdoc-content\b|lst-kix_', re.I), "Google Docs"),
+    (re.compile(rb'<div class="note[ "]', re.I), "Google Keep"),
+)
 _HTML_START = re.compile(
     rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|div|p|span|h[1-6]|ul|ol|table|b|style)\b", re.I | re.S
 )
@@ -92,6 +104,7 @@ class Result:
     markdown: str
     assets: dict[str, bytes]
     format: str
+    writer: str = ""  # who wrote it, where its marks say (``Notion``, ``Obsidian``): the summary names it
     sections: int = 0
     items: int = 0
     words: int = 0
@@ -149,7 +162,9 @@ def convert(data: bytes, path: str, stem: str, fmt: str | None = None) -> Result
 
     first: str | None
     first, assets, kind, dropped, remarks = _as_markdown(data, path, stem, fmt)
-    result = Result("", assets, kind, dropped=_counted(dropped), warnings=remarks)
+    result = Result("", assets, kind, writer=_writer(data, kind), dropped=_counted(dropped), warnings=remarks)
+    if kind == "text" and result.writer:  # an app's marks read: the way back to the text as written
+        result.warnings.append(f"read as {result.writer}'s Markdown (--from markdown keeps the text as written)")
 
     def markdown() -> str:
         """The Markdown as read: handed to fmt, which alone holds it then, and made again if asked."""
@@ -175,7 +190,7 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
 
     found = read(data, path, fmt)
     if isinstance(found, str):
-        return _text_note(found, path, stem)
+        return _text_note(found, path, stem, plain=fmt == "markdown")
     meta = {**found.stated, **stated_meta(found)}
     markdown = to_markdown(found, f"{stem}.assets", meta)
     if found.title and not _titled(found) and not _shows_title(markdown, stem):
@@ -185,11 +200,28 @@ def _as_markdown(data: bytes, path: str, stem: str, fmt: str | None) -> tuple[st
     return markdown, found.assets, found.format, found.dropped, found.remarks
 
 
-def _text_note(text: str, path: str, stem: str) -> tuple[str, dict[str, bytes], str, list[str], list[str]]:
+def _writer(data: bytes, kind: str) -> str:
+    """Who wrote the file, where its marks say: a web page's app, a note app's Markdown."""
+    if kind == "html":
+        head = data[:65536]
+        return next((name for pattern, name in _HTML_WRITERS if pattern.search(head)), "")
+    if kind == "enex":
+        return "Evernote"
+    if kind == "text":
+        from confnotes.importers.noteapps import app_of
+
+        return app_of(data.decode("utf-8", "replace"))
+    return ""
+
+
+def _text_note(text: str, path: str, stem: str, plain: bool = False) -> tuple[str, dict[str, bytes], str, list[str], list[str]]:
     """A paste or a Markdown file: as it is, or, written by a note app (Obsidian, Logseq), with its
-    comments, wikilinks, embeds and properties read (``importers.noteapps``)."""
+    comments, wikilinks, embeds and properties read (``importers.noteapps``); ``plain``
+    (``--from markdown``): as it is, whatever marks it shows."""
     from confnotes.importers.noteapps import plain_markdown, shows_app_marks
 
+    if plain:
+        return text, {}, "markdown", [], []
     if not shows_app_marks(text):
         return text, {}, "text", [], []
     from pathlib import Path
@@ -310,7 +342,8 @@ def summary(result: Result, source: str, target: str) -> str:
         plural(len(result.assets), "image"),
         plural(result.words, "word"),
     ]
-    line = f"{source} ({result.format}) -> {target}: {', '.join(parts)}"
+    read_as = result.format + (f", {result.writer}" if result.writer else "")
+    line = f"{source} ({read_as}) -> {target}: {', '.join(parts)}"
     if result.dropped:
         line += "; dropped " + ", ".join(result.dropped)
     if result.warnings:

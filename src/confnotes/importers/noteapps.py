@@ -40,6 +40,27 @@ class AppText:
     imported: Imported = field(default_factory=lambda: Imported("text"))
 
 
+def app_of(text: str) -> str:
+    """The note app whose marks ``text`` shows, as the summary names it ("" for none): Logseq's
+    properties and block references, Obsidian's comments and wikilinks, Google Docs' pictures."""
+    if not shows_app_marks(text):
+        return ""
+    parts: list[str] = []
+
+    def keep(part: str) -> str:
+        parts.append(part)
+        return part
+
+    _outside_code(text, keep)  # the text outside code, where the marks are read
+    outside = "\n".join(parts)
+    lines = outside.split("\n")
+    if _REFERENCE.search(outside) or any(_PROPERTY.match(line) for line in lines[:50]):
+        return "Logseq"
+    if _COMMENT.search(outside) or _WIKILINK.search(outside) or _EMBED.search(outside):
+        return "Obsidian"
+    return "Google Docs" if _DATA_PICTURE.search(outside) else ""
+
+
 def shows_app_marks(text: str) -> bool:
     return "%%" in text or "[[" in text or ":: " in text or "((" in text or "data:image/" in text
 
