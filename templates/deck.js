@@ -111,6 +111,21 @@
     Array.prototype.forEach.call(slide.querySelectorAll(".fragment[data-step]"), function (node) {
       node.classList.toggle("shown", Number(node.getAttribute("data-step")) <= upto);
     });
+    walkCode(slide);
+  }
+  /* a code walk-through ({2|4-5} on a fence): the lines of the step reached are marked, the
+     rest dimmed; its first step as the slide arrives, each next one a fragment (render/inline/code.py) */
+  function walkCode(slide) {
+    Array.prototype.forEach.call(slide.querySelectorAll("pre[data-code-steps]"), function (pre) {
+      var groups = JSON.parse(pre.getAttribute("data-code-steps"));
+      var reached = pre.querySelectorAll(".code-step.shown").length;
+      var lines = groups[Math.min(reached, groups.length - 1)];
+      Array.prototype.forEach.call(pre.querySelectorAll(".line[data-line]"), function (line) {
+        var on = lines === null || lines.indexOf(Number(line.getAttribute("data-line"))) >= 0;
+        line.classList.toggle("hl", lines !== null && on);
+        line.classList.toggle("dim", !on);
+      });
+    });
   }
   function reveal(count, remote) {
     step = Math.max(0, Math.min(count, stepsOf(slides[current]).length));
@@ -407,7 +422,8 @@
       view.nextFrame.replaceChildren(upcoming);
       view.next.setAttribute("data-slide", String(current + 1));
       var item = slides[current].querySelector('.fragment[data-step="' + steps[step] + '"]');
-      view.nextNotes.textContent = "Next item (" + (step + 1) + " of " + steps.length + "): " + (item ? item.textContent.replace(/\s+/g, " ").trim() : "");
+      var what = item ? item.getAttribute("data-label") || item.textContent.replace(/\s+/g, " ").trim() : "";  // a code step: its lines
+      view.nextNotes.textContent = "Next item (" + (step + 1) + " of " + steps.length + "): " + what;
       view.nextNotes.classList.remove("pv-none");
     } else {
       view.nextFrame.replaceChildren(current + 1 < slides.length ? copyOf(current + 1) : el("p", "pv-end", "End of the deck"));

@@ -265,6 +265,7 @@ ELSEWHERE: dict[str, str] = {
     "confnotes.importers.opml.MAX_DEPTH": "import.md, Outliners: deeper outlines kept as siblings",
     "confnotes.slides.limits.MAX_CODE_CHARS": "derived: max_code_lines times CODE_LINE_CHARS",
     "confnotes.slides.geometry.MIN_IMAGE": "a slide's layout, not a bound on work",
+    "confnotes.markup.codesteps.MAX_STEPS": "slides.md, Code steps: a walk-through's steps, at most 50",
     "confnotes.markup.math.MAX_TEX": "security.md, Attacks tried (TeX in math)",
     "confnotes.markup.math.MAX_DEPTH": "security.md, Attacks tried (nested \\frac)",
     "confnotes.markup.math.MAX_LAYOUTS": "security.md, Attacks tried (nested \\frac)",

@@ -112,6 +112,20 @@ def code_css(theme: str, dark: bool | None = None) -> str:
     return rules + f"\n.text-code .highlight {{ background: {background}; }}"
 
 
+def _lines_label(lines: frozenset[int] | None) -> str:
+    """A step's lines as the presenter names the next step: ``lines 4–5``, ``line 2, 7``, ``all lines``."""
+    if lines is None:
+        return "all lines"
+    runs: list[list[int]] = []
+    for number in sorted(lines):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    text = ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}\u2013{run[-1]}" for run in runs)
+    return ("line " if len(lines) == 1 else "lines ") + text
+
+
 class CodeRules(InlineBase):
     def slide_code(self, entry: Any) -> Markup:
         """A code block on a slide (a ``SlideText``): highlighted (Pygments), at the fit engine's
@@ -121,8 +135,36 @@ class CodeRules(InlineBase):
 
         info = entry.info
         label = f' data-lang="{escape(info)}"' if info else ""
-        html = _code_lines_html(code_lines(entry), info, None, entry.whole, entry.first)
+        lines = code_lines(entry)
+        html = _code_lines_html(lines, info, None, entry.whole, entry.first)
+        from confnotes.markup.codesteps import code_steps
+
+        steps = code_steps(info, entry.first + len(lines)) if info else ()
+        if steps:
+            return Markup(self._stepped_code(html, steps, entry.first, label))
         return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
+
+    def _stepped_code(self, html: str, steps: tuple[frozenset[int] | None, ...], first: int, label: str) -> str:
+        """A code walk-through on a slide: each line a span with its number; the deck's script
+        highlights the first step's lines as the slide arrives and each next step's on the next key
+        (a fragment a step after the first); printed whole (a PDF), the last step shows."""
+        import json
+
+        self.code_blocks = getattr(self, "code_blocks", 0) + 1
+        groups = [sorted(step) if step is not None else None for step in steps]
+        shown = steps[-1] if self.printed else steps[0]
+        out = []
+        for number, line in enumerate(html.split("\n"), first + 1):
+            state = "" if shown is None else (" hl" if number in shown else " dim")
+            out.append(f'<span class="line{state}" data-line="{number}">{line}</span>')
+        markers = "".join(
+            f'<span class="fragment code-step" data-step="{1000 * self.code_blocks + index}" data-code-step="{index}"'
+            f' data-label="{_lines_label(steps[index])}"></span>'
+            for index in range(1, len(steps) if not self.printed else 1)
+        )
+        data = escape(json.dumps(groups, separators=(",", ":")))
+        opening = f'<pre class="code highlight code-steps"{label} data-code-steps="{data}"><code>'
+        return opening + "\n".join(out) + "</code>" + markers + "</pre>"
 
     def _fence(self, _renderer: Any, tokens: list[Any], idx: int, _options: Any, _env: Any) -> str:
         """Code blocks: highlighted (Pygments); the language shows as a caption, so the fence's info is

@@ -1,0 +1,38 @@
+"""Code walked through step by step: a fence's ``{2|4-5}`` (``{all|2}``, ``{1,3-4|6}``) names the
+lines each step highlights, in turn, as reveal.js and Slidev write it. The HTML deck highlights the
+first step as the slide arrives and each next one on the next key (``deck.js``); a deck printed
+whole (slides PDF, PNG, handout) shows the last step.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The braces of an info string that name steps: groups of lines (``2``, ``4-5``, ``1,3``) or
+#: ``all``, separated by ``|``
+_GROUP = r"(?:all|\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*)"
+_STEPS = re.compile(rf"\{{\s*({_GROUP}(?:\s*\|\s*{_GROUP})+)\s*\}}")
+#: More steps than this is no walk-through (a typo, or an attack on the deck's size)
+MAX_STEPS = 50
+
+
+def code_steps(info: str, lines: int) -> tuple[frozenset[int] | None, ...]:
+    """The steps a code block's info string names, each the set of its lines (1-based) to
+    highlight, None for ``all``; lines past the block's end are left out. Empty: no steps (a
+    single group, ``{2}``, highlights no step: it is an attribute of its own)."""
+    found = _STEPS.search(info or "")
+    if found is None:
+        return ()
+    steps: list[frozenset[int] | None] = []
+    for group in found.group(1).split("|")[:MAX_STEPS]:
+        group = group.strip()
+        if group == "all":
+            steps.append(None)
+            continue
+        numbers: set[int] = set()
+        for part in group.split(","):
+            first, _, last = part.partition("-")
+            start, stop = int(first), int(last or first)
+            numbers.update(range(max(1, start), min(stop, lines) + 1))
+        steps.append(frozenset(numbers))
+    return tuple(steps)
