@@ -214,9 +214,10 @@ def test_starred_only_shows_the_starred_sessions(visit, site):
     assert page.locator("table.timetable thead th[data-room]:visible").all_inner_texts() == ["Hall A"]
 
 
-def test_the_reader_s_own_zone(visit, site):
-    page = visit(site / "timetable.html", zone="America/New_York")
-    first_row = page.locator("#day-2027-06-09 tbody th[scope=row] time").first
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_reader_s_own_zone(visit, site, size):
+    page = visit(site / "timetable.html", size, zone="America/New_York")
+    first_row = page.locator("#day-2027-06-09 tbody th[scope=row] time").first  # the grid's (hidden on a phone: in the page all the same)
     assert first_row.inner_text() == "09:00" and page.locator(".zone-name").inner_text() == "Europe/Berlin"
     page.locator("#cn-zone").select_option("reader")
     assert first_row.inner_text() == "03:00" and page.locator(".zone-name").inner_text() == "America/New_York"
@@ -228,7 +229,7 @@ def test_the_reader_s_own_zone(visit, site):
     page.goto(note.as_uri())
     assert page.locator(".cn-session time").first.inner_text() == "Wed 09 Jun, 04:00"
     # a reader in the conference's zone is offered no switch
-    same = visit(site / "timetable.html")
+    same = visit(site / "timetable.html", size)
     assert same.locator("#cn-zone").count() == 0
 
 
@@ -251,8 +252,9 @@ def test_phones_get_the_day_lists_and_laptops_the_grid_with_sticky_headers(visit
     assert abs(header.bounding_box()["y"] - box["y"]) < 2 and abs(time_column.bounding_box()["x"] - box["x"]) < 2
 
 
-def test_links_after_the_event_in_the_timetable_and_on_the_note_page(visit, site):
-    page = visit(site / "timetable.html")
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_links_after_the_event_in_the_timetable_and_on_the_note_page(visit, site, size):
+    page = visit(site / "timetable.html", size)
     talk = _session(page, "Debugging LLM evaluation at 3 a.m.")
     links = {a.inner_text(): a.get_attribute("href") for a in talk.locator(".resources a").all()}
     assert links == {"Recording": RECORDING, "Slides": SLIDES, "Feedback": FEEDBACK, ".ics": "./sessions/4102.ics"}
@@ -261,7 +263,7 @@ def test_links_after_the_event_in_the_timetable_and_on_the_note_page(visit, site
     shown = {a.inner_text(): a.get_attribute("href") for a in page.locator(".cn-session .resources a").all()}
     assert shown["Recording"] == RECORDING and shown["Feedback"] == FEEDBACK
     assert re.fullmatch(r"(\./)?sessions/4102\.ics", shown[".ics"].removeprefix("./")), shown
-    other = visit(site / quote("2027-06-09-hall-a-polars-the-hard-parts.html"))
+    other = visit(site / quote("2027-06-09-hall-a-polars-the-hard-parts.html"), size)
     assert other.locator(".cn-session .resources a").all_inner_texts() == [".ics"]  # no links yet: none shown
 
 
