@@ -435,11 +435,22 @@
         var key = nav.sessions[decodeURIComponent(target)];
         if (key && !a.parentNode.querySelector(".cn-star")) {
           var button = starButton(key, a.querySelector(".cn-note").textContent);
-          button.tabIndex = -1;  // the list is a listbox: arrows move through it; the note's page has the star for the keyboard
+          button.tabIndex = -1;  // the list is a listbox: the arrows move through it, and * stars the one chosen (below)
           a.parentNode.insertBefore(button, a);
         }
       });
     }).observe(results, { childList: true });
+    // from the search box: * stars (or unstars) the result the arrow keys chose, and says so
+    var box = document.getElementById("cn-q"), status = document.querySelector(".cn-status");
+    box.addEventListener("keydown", function (event) {
+      var chosen = box.getAttribute("aria-activedescendant");
+      var star = chosen && document.getElementById(chosen) && document.getElementById(chosen).querySelector(".cn-star");
+      if (event.key !== "*" || !star) { return; }
+      event.preventDefault();
+      star.click();
+      var title = star.getAttribute("aria-label").replace(/^Star /, "");
+      if (status) { status.textContent = (starred(star.dataset.key) ? "Starred " : "Unstarred ") + title; }
+    });
   }
 
   // the sessions of a track, speaker or tag: a star on each

@@ -267,6 +267,21 @@ def test_links_after_the_event_in_the_timetable_and_on_the_note_page(visit, site
     assert other.locator(".cn-session .resources a").all_inner_texts() == [".ics"]  # no links yet: none shown
 
 
+def test_a_search_result_is_starred_from_the_keyboard(visit, site):
+    """The results are a listbox the arrow keys move through (the focus stays in the box): * stars
+    the one chosen, and the status says so for a screen reader."""
+    page = visit(site / "timetable.html")
+    page.locator("#cn-q").fill("polars hard parts")
+    page.wait_for_function("document.querySelectorAll('#cn-results li .cn-star').length > 0")
+    page.keyboard.press("ArrowDown")
+    star = page.locator("#cn-results li").first.locator(".cn-star")
+    page.keyboard.press("*")
+    assert star.get_attribute("aria-pressed") == "true" and page.locator("#cn-q").input_value() == "polars hard parts"
+    assert page.locator(".cn-status").inner_text().startswith("Starred \u201c")
+    page.goto((site / "mine.html").as_uri())
+    assert page.locator("#cn-attend .session").count() == 1
+
+
 def test_search_shows_every_result_a_page_at_a_time(visit, site):
     """Every result, 20 at a time ("Show 20 more", by click or by the keyboard): the index is split,
     and only the files a query needs are loaded."""
