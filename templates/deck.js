@@ -118,8 +118,8 @@
   function walkCode(slide) {
     Array.prototype.forEach.call(slide.querySelectorAll("pre[data-code-steps]"), function (pre) {
       var groups = JSON.parse(pre.getAttribute("data-code-steps"));
-      var reached = pre.querySelectorAll(".code-step.shown").length;
-      var lines = groups[Math.min(reached, groups.length - 1)];
+      var reached = pre.querySelectorAll(".code-step.shown").length;  // a block not reached yet is plain
+      var lines = reached ? groups[Math.min(reached, groups.length) - 1] : null;
       Array.prototype.forEach.call(pre.querySelectorAll(".line[data-line]"), function (line) {
         var on = lines === null || lines.indexOf(Number(line.getAttribute("data-line"))) >= 0;
         line.classList.toggle("hl", lines !== null && on);
@@ -127,6 +127,18 @@
       });
     });
   }
+  /* a slide's first code walk-through shows its first step on arriving, unless something on the
+     slide comes before it a key at a time (a list, another block): then it is a step of its own */
+  function arriveWithCode(slide) {
+    var pre = slide.querySelector("pre[data-code-steps]");
+    var first = pre && pre.querySelector(".code-step");
+    if (!first) { return; }
+    var before = Array.prototype.some.call(slide.querySelectorAll(".fragment"), function (node) {
+      return !pre.contains(node) && (node.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    if (!before) { first.classList.remove("fragment"); first.classList.add("shown"); }
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".slide"), arriveWithCode);
   function reveal(count, remote) {
     step = Math.max(0, Math.min(count, stepsOf(slides[current]).length));
     revealIn(slides[current], step);
@@ -423,6 +435,10 @@
       view.next.setAttribute("data-slide", String(current + 1));
       var item = slides[current].querySelector('.fragment[data-step="' + steps[step] + '"]');
       var what = item ? item.getAttribute("data-label") || item.textContent.replace(/\s+/g, " ").trim() : "";  // a code step: its lines
+      var blocks = Array.prototype.slice.call(slides[current].querySelectorAll("pre[data-code-steps]"));
+      if (item && item.classList.contains("code-step") && blocks.length > 1) {  // which block, where a slide has several
+        what = "code block " + (blocks.indexOf(item.closest("pre")) + 1) + ", " + what;
+      }
       view.nextNotes.textContent = "Next item (" + (step + 1) + " of " + steps.length + "): " + what;
       view.nextNotes.classList.remove("pv-none");
     } else {

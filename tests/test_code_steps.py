@@ -4,6 +4,9 @@ key, in the audience's window and the presenter's; a deck printed whole shows th
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from confnotes.markup.codesteps import code_steps
@@ -119,7 +122,106 @@ def test_a_printed_deck_shows_the_last_step(cli, tmp_path, weasyprint):
     from confnotes.render.deck import deck_pdf
 
     job = deck_pdf("deck.html", loaded.doc, resolve_render_options(loaded.config, loaded.doc), tmp_path, mode="pdf")
-    assert 'class="line hl" data-line="4"' in job.html and 'class="line dim" data-line="2"' in job.html
+    assert 'class="line hl" data-line="4"' in job.html and 'class="line" data-line="2"' in job.html
     assert 'class="fragment code-step"' not in job.html  # nothing to step through on paper
     data, _ = render_note(loaded.doc, "slides-pdf", resolve_render_options(loaded.config, loaded.doc), tmp_path)
     assert data.startswith(b"%PDF")
+
+
+TWO_BLOCKS = """---
+title: Two walk-throughs
+---
+
+# Two walk-throughs
+
+## Client and server
+
+```python {2|4}
+def client():
+    connect()
+    send()
+    close()
+```
+
+```python {1|3}
+def server():
+    accept()
+    reply()
+```
+
+## A list, then code
+<!-- slide incremental -->
+
+- first, the idea
+- then, the code
+
+```python {1|2}
+x = 1
+y = 2
+```
+"""
+
+
+def test_a_second_block_and_a_block_after_a_list_wait_their_turn(cli, tmp_path, browser):
+    note = tmp_path / "two.md"
+    note.write_text(TWO_BLOCKS, encoding="utf-8")
+    deck = tmp_path / "two.slides.html"
+    assert cli("render", str(note), "--to", "slides", "-o", str(deck)).exit_code == 0
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        html = deck.read_text(encoding="utf-8")
+        number = html[: html.index('<pre class="code highlight code-steps"')].count('<section class="slide')
+        page.goto(deck.resolve().as_uri() + f"#presenter:{number}")
+        page.wait_for_selector(".presenter-view")
+        blocks = page.locator(f"main.slides #slide-{number} pre.code-steps")
+
+        def marked(block: int) -> list[int]:
+            return blocks.nth(block).locator(".line.hl").evaluate_all("all => all.map(l => Number(l.dataset.line))")
+
+        assert marked(0) == [2] and marked(1) == [] and blocks.nth(1).locator(".line.dim").count() == 0  # plain until its turn
+        assert "Next item (1 of 3): code block 1, line 4" in page.locator(".pv-next-notes").inner_text()
+        page.keyboard.press("ArrowRight")
+        assert marked(0) == [4] and marked(1) == []
+        assert "code block 2, line 1" in page.locator(".pv-next-notes").inner_text()
+        page.keyboard.press("ArrowRight")
+        assert marked(1) == [1]
+        page.keyboard.press("ArrowRight")
+        assert marked(1) == [3]
+        # a list first: the code is plain until the list's items are out
+        page.keyboard.press("ArrowRight")
+        code = page.locator(f"main.slides #slide-{number + 1} pre.code-steps")
+        assert code.locator(".line.hl").count() == 0
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        assert code.locator(".line.hl").evaluate_all("all => all.map(l => Number(l.dataset.line))") == [1]
+    finally:
+        context.close()
+
+
+def test_a_split_block_keeps_on_each_slide_the_steps_of_its_lines(cli, tmp_path):
+    """A long block the deck splits: each piece walks through the steps whose lines it shows, and
+    a step of lines on another piece is not announced here."""
+    body = "\n".join(f"line_{n} = {n}" for n in range(1, 61))
+    note = tmp_path / "long.md"
+    note.write_text(f"# Long\n\n## A long example\n\n```python {{3|10-12|55|all}}\n{body}\n```\n", encoding="utf-8")
+    deck = tmp_path / "long.slides.html"
+    assert cli("render", str(note), "--to", "slides", "-o", str(deck)).exit_code == 0
+    html = deck.read_text(encoding="utf-8")
+    pieces = re.findall(r'<pre class="code highlight(?: code-steps)?"[^>]*?(?: data-code-steps="([^"]*)")?><code>(.*?)</code>', html, re.S)
+    assert len(pieces) >= 2, "the test needs a block the deck splits"
+    for steps, code in pieces:
+        numbers = [int(n) for n in re.findall(r'data-line="(\d+)"', code)]
+        if not steps:
+            continue
+        for group in json.loads(steps.replace("&#34;", '"')):
+            assert group is None or set(group) <= set(numbers)  # every step's lines are on this piece
+    assert "lines 10\u201312" in html and 'data-label="lines "' not in html
+
+
+def test_a_printed_walk_through_passes_the_pdf_ua_checker(cli, tmp_path, weasyprint):
+    from pdfua import Severity, validate
+
+    pdf = _deck(cli, tmp_path, "slides-pdf")
+    errors = [f for f in validate(str(pdf)).findings if f.severity == Severity.ERROR]
+    assert errors == [], [(f.rule_id, f.message) for f in errors][:3]

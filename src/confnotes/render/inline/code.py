@@ -134,13 +134,15 @@ class CodeRules(InlineBase):
         from confnotes.slides.fit import code_lines
 
         info = entry.info
-        label = f' data-lang="{escape(info)}"' if info else ""
+        label = f' data-lang="{escape(info.split()[0])}"' if info.strip() else ""  # the language, not the steps after it
         lines = code_lines(entry)
         html = _code_lines_html(lines, info, None, entry.whole, entry.first)
         from confnotes.markup.codesteps import code_steps
 
         steps = code_steps(info, entry.first + len(lines)) if info else ()
-        if steps:
+        piece = frozenset(range(entry.first + 1, entry.first + len(lines) + 1))  # a split block's lines on this slide
+        steps = tuple(step if step is None else step & piece for step in steps if step is None or step & piece)
+        if len(steps) > 1:  # one step left on this piece of a split block: nothing to walk through
             return Markup(self._stepped_code(html, steps, entry.first, label))
         return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
 
@@ -152,15 +154,19 @@ class CodeRules(InlineBase):
 
         self.code_blocks = getattr(self, "code_blocks", 0) + 1
         groups = [sorted(step) if step is not None else None for step in steps]
-        shown = steps[-1] if self.printed else steps[0]
+        shown = steps[-1] if self.printed else None  # on screen, the deck's script marks the step reached
         out = []
         for number, line in enumerate(html.split("\n"), first + 1):
-            state = "" if shown is None else (" hl" if number in shown else " dim")
+            # printed, the step's lines are marked and none dimmed: a PDF draws opacity as a group
+            # outside the tagged content (PDF/UA)
+            state = " hl" if shown is not None and number in shown else ""
             out.append(f'<span class="line{state}" data-line="{number}">{line}</span>')
+        # a fragment a step, the first too: the deck shows the first on arriving when nothing on the
+        # slide comes before it (deck.js), else in its turn, after a list or another block
         markers = "".join(
             f'<span class="fragment code-step" data-step="{1000 * self.code_blocks + index}" data-code-step="{index}"'
             f' data-label="{_lines_label(steps[index])}"></span>'
-            for index in range(1, len(steps) if not self.printed else 1)
+            for index in range(len(steps) if not self.printed else 0)
         )
         data = escape(json.dumps(groups, separators=(",", ":")))
         opening = f'<pre class="code highlight code-steps"{label} data-code-steps="{data}"><code>'
