@@ -412,3 +412,14 @@ def test_an_ambiguous_markdown_file_is_read_as_written_with_from_markdown(cli, t
     kept = cli("import", str(note), "--from", "markdown", "-o", str(tmp_path / "kept.md"))
     assert kept.exit_code == 0 and "(markdown) -> " in kept.stderr and "Obsidian" not in kept.stderr
     assert "[[tool.mypy.overrides]] tables" in (tmp_path / "kept.md").read_text(encoding="utf-8")
+
+
+def test_an_obsidian_link_to_a_heading_keeps_the_heading(cli, tmp_path):
+    """``[[Tracing#Sampling rates]]`` lost its heading: it now links the heading's anchor and shows
+    both names, as Obsidian does."""
+    note = tmp_path / "day.md"
+    note.write_text("# Day two\n\n- see [[Tracing#Sampling rates]] and [[SLOs|service level objectives]]\n", encoding="utf-8")
+    result = cli("import", str(note), "-o", str(tmp_path / "out.md"))
+    text = (tmp_path / "out.md").read_text(encoding="utf-8")
+    assert result.exit_code == 0 and "[Tracing › Sampling rates](<Tracing.md#sampling-rates>)" in text
+    assert "[service level objectives](<SLOs.md>)" in text

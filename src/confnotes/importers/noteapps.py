@@ -24,7 +24,7 @@ from confnotes.importers.blocks import Imported
 
 _COMMENT = re.compile(r"%%.*?%%", re.S)
 _EMBED = re.compile(r"!\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
-_WIKILINK = re.compile(r"(?<!!)\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+_WIKILINK = re.compile(r"(?<!!)\[\[([^\]|#^\n]+)(?:([#^])([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]")
 _PROPERTY = re.compile(r"^(\s*(?:- )?)([A-Za-z][\w-]*):: ?(.*)$")
 _BOOKKEEPING = frozenset(("id", "collapsed", "heading"))
 _REFERENCE = re.compile(r"\(\(([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\)\)")
@@ -158,9 +158,22 @@ def _dropped(found: AppText, what: str) -> str:
     return ""
 
 
+def _note_name(target: str) -> str:
+    return target if PurePosixPath(target).suffix else f"{target}.md"
+
+
 def _link(match: re.Match[str]) -> str:
-    target, label = match.group(1).strip(), (match.group(2) or "").strip()
-    name = target if PurePosixPath(target).suffix else f"{target}.md"
+    """``[[Note]]``, ``[[Note|label]]``, ``[[Note#Heading]]`` (to the heading's anchor, as the page
+    of the note names it; a block's ``^id`` has none: the note itself)."""
+    if match.re is not _WIKILINK:  # an embed of a note, not a picture (``![[Another note]]``)
+        return f"[{(match.group(2) or '').strip() or match.group(1).strip()}](<{_note_name(match.group(1).strip())}>)"
+    target, mark, part, label = match.group(1).strip(), match.group(2), (match.group(3) or "").strip(), (match.group(4) or "").strip()
+    name = _note_name(target)
+    if mark == "#" and part:
+        from confnotes.names import slugify
+
+        name += "#" + slugify(part)
+        label = label or f"{target} › {part}"
     return f"[{label or target}](<{name}>)"
 
 
