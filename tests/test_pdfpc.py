@@ -72,6 +72,7 @@ def _text_annotations(pdf) -> dict[int, str]:
         for annotation in page.get("/Annots") or []:
             annotation = annotation.get_object()
             if annotation.get("/Subtype") == "/Text":
+                assert annotation["/F"] & 32  # NoView: the room never sees a note icon on the projected slide
                 found[number] = str(annotation["/Contents"])
     return found
 

@@ -268,10 +268,14 @@ def _tag_finisher(link_texts: dict[str, str]) -> Any:
     return finish
 
 
+#: PDF annotation flag NoView (bit 6): not displayed on screen, not printed; readers list it still
+_NO_VIEW = 32
+
+
 def _note_annotations(notes: tuple[str, ...], tagged: bool) -> Any:
-    """A finisher putting ``notes`` on their pages as text annotations (a note icon at the top right
-    corner, its text the note: what pdfpc's and pympress's note panes and PDF readers show); in a
-    tagged PDF each is an ``/Annot`` element of the structure, after the page's content (PDF/UA)."""
+    """A finisher putting ``notes`` on their pages as text annotations (at the top right corner,
+    never drawn: their text is what the note panes of pympress and PDF readers list); in a tagged
+    PDF each is an ``/Annot`` element of the structure, after the page's content (PDF/UA)."""
     import pydyf
 
     def finish(_document: Any, pdf: Any) -> None:
@@ -296,6 +300,9 @@ def _note_annotations(notes: tuple[str, ...], tagged: bool) -> Any:
                     "T": pydyf.String("Speaker notes"),
                     "Name": "/Comment",
                     "Open": "false",
+                    # NoView: never drawn on the slide (a console projects the page with poppler,
+                    # which would draw the icon for the room to see); its text is read all the same
+                    "F": _NO_VIEW,
                 }
             )
             pdf.add_object(annotation)
