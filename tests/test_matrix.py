@@ -96,6 +96,11 @@ FEATURES: dict[str, Feature] = {
         "| Checkout | Payments | us-east-1 | 22 | 61.0% | 55.4% | $22,900 | 20% |\n\n"
     ),
     "long-code": Feature(f"## The rollout script\n\n{CODE}\n\n- It has run every release since 2019\n\n", warns=(SPLIT,)),
+    "code-steps": Feature(
+        "## Walking through the fix\n\n```python {2|4-5|all}\ndef retry(call):\n    for attempt in range(3):\n"
+        "        try:\n            return call()\n        except TimeoutError:\n            backoff(attempt)\n```\n\n"
+        "- The fix shipped in release 4.2\n\n"
+    ),
     "invert": Feature(
         "## Costs at a glance\n<!-- slide class: invert -->\n\n| Service | Cost |\n|---|---|\n| Search | $41k |\n| Checkout | $22k |\n\n"
     ),
