@@ -225,3 +225,22 @@ def test_a_printed_walk_through_passes_the_pdf_ua_checker(cli, tmp_path, weasypr
     pdf = _deck(cli, tmp_path, "slides-pdf")
     errors = [f for f in validate(str(pdf)).findings if f.severity == Severity.ERROR]
     assert errors == [], [(f.rule_id, f.message) for f in errors][:3]
+
+
+def test_pptx_marks_the_last_step_in_bold(cli, tmp_path):
+    """PPTX shows a slide as it is, no step by step: the walk-through's last step, its lines bold."""
+    from pptx import Presentation
+
+    note = tmp_path / "retries.md"
+    note.write_text(TALK.replace("{2|4-5|all}", "{2|4-5}"), encoding="utf-8")
+    out = tmp_path / "retries.pptx"
+    assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
+    boxes = [
+        shape.text_frame
+        for slide in Presentation(str(out)).slides
+        for shape in slide.shapes
+        if shape.has_text_frame and "def fetch(url):" in shape.text_frame.text
+    ]
+    (frame,) = boxes
+    bold = [n for n, paragraph in enumerate(frame.paragraphs, 1) if any(run.font.bold for run in paragraph.runs if run.text.strip())]
+    assert bold == [4, 5]

@@ -36,3 +36,13 @@ def code_steps(info: str, lines: int) -> tuple[frozenset[int] | None, ...]:
             numbers.update(range(max(1, start), min(stop, lines) + 1))
         steps.append(frozenset(numbers))
     return tuple(steps)
+
+
+def steps_on(info: str, first: int, count: int) -> tuple[frozenset[int] | None, ...]:
+    """The steps of a block's piece on one slide: its lines ``first + 1`` to ``first + count`` (a
+    block the deck splits keeps on each slide the steps of the lines it shows); empty when fewer
+    than two are left, as there is nothing to walk through then."""
+    piece = frozenset(range(first + 1, first + count + 1))
+    steps = code_steps(info, first + count)
+    kept = tuple(step if step is None else step & piece for step in steps if step is None or step & piece)
+    return kept if len(kept) > 1 else ()

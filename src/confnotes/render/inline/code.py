@@ -137,12 +137,10 @@ class CodeRules(InlineBase):
         label = f' data-lang="{escape(info.split()[0])}"' if info.strip() else ""  # the language, not the steps after it
         lines = code_lines(entry)
         html = _code_lines_html(lines, info, None, entry.whole, entry.first)
-        from confnotes.markup.codesteps import code_steps
+        from confnotes.markup.codesteps import steps_on
 
-        steps = code_steps(info, entry.first + len(lines)) if info else ()
-        piece = frozenset(range(entry.first + 1, entry.first + len(lines) + 1))  # a split block's lines on this slide
-        steps = tuple(step if step is None else step & piece for step in steps if step is None or step & piece)
-        if len(steps) > 1:  # one step left on this piece of a split block: nothing to walk through
+        steps = steps_on(info, entry.first, len(lines)) if info else ()
+        if steps:
             return Markup(self._stepped_code(html, steps, entry.first, label))
         return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
 

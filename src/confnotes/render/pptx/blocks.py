@@ -298,9 +298,16 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    lines = wrapped_highlighted(code_lines(entry), entry.info, code_columns(size, width), entry.whole, entry.first)
+    from confnotes.markup.codesteps import steps_on
+
+    source = code_lines(entry)
+    steps = steps_on(entry.info, entry.first, len(source)) if entry.info else ()
+    marked = steps[-1] if steps else None  # a walk-through ({2|4-5}): a slide shows its last step, in bold
+    number = entry.first
+    lines = wrapped_highlighted(source, entry.info, code_columns(size, width), entry.whole, entry.first)
     for index, (continued, spans) in enumerate(lines):
         paragraph = frame.paragraphs[0] if index == 0 else frame.add_paragraph()
+        number += 0 if continued else 1
         if continued:
             mark = _run(paragraph, "↪ ", size, MONO)
             mark.font.color.rgb = RGBColor(0x1F, 0x5F, 0xAD)  # type: ignore[no-untyped-call]
@@ -309,6 +316,8 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
             colour = _CODE_COLOURS.get(css if css in _CODE_COLOURS else css[:1])
             if colour:
                 run.font.color.rgb = RGBColor.from_string(colour)  # type: ignore[no-untyped-call]
+            if marked is not None and number in marked:
+                run.font.bold = True
 
 
 #: Pygments' default palette for the token classes that carry most of the colour on a slide
