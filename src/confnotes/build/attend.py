@@ -25,16 +25,17 @@ SESSIONS_JS = "_site/sessions.js"
 RESOURCES = (("recording", "Recording"), ("slides", "Slides"), ("feedback", "Feedback"))
 
 
-def session_files(found: list[Slot], conference: str, base_url: str | None, href: Callable[[str], str]) -> dict[str, bytes]:
-    """The calendar file of each session that has its name in the site (``Slot.ics``: every
-    session but the breaks); none without the ``schedule`` extra that writes them
-    (``calendar_warning`` says so, and the slots' ``ics`` are cleared: no page links to them)."""
+def writes_calendars() -> bool:
+    """Whether this install writes each session's calendar file: the ``schedule`` extra's icalendar
+    (without it, ``calendar_warning`` says so and no page links to one)."""
     from confnotes.edges.extras import available
 
-    if not available("icalendar"):
-        for slot in found:
-            slot.ics = ""
-        return {}
+    return available("icalendar")
+
+
+def session_files(found: list[Slot], conference: str, base_url: str | None, href: Callable[[str], str]) -> dict[str, bytes]:
+    """The calendar file of each session that has its name in the site (``Slot.ics``: every
+    session but the breaks, where ``writes_calendars``)."""
     return {slot.ics: calendar([slot], conference, base_url, href) for slot in found if slot.ics}
 
 

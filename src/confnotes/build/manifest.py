@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -249,7 +248,9 @@ def _site_facts_problem(rel: Any, entry: ManifestEntry) -> str | None:
     facts: dict[str, Any] = dict(schedule)  # read as data: a manifest may have been tampered with
     if not all(isinstance(facts[k], kinds) and not isinstance(facts[k], bool) for k, kinds in shapes.items()):
         return f"the entry for {rel!r} has a schedule of the wrong shape"
-    if not all(isinstance(kind, str) and isinstance(url, str) and re.match(r"https?://", url) for kind, url in facts["links"].items()):
+    from confnotes.schedule.model import safe_url
+
+    if not all(isinstance(kind, str) and isinstance(url, str) and safe_url(url) == url for kind, url in facts["links"].items()):
         return f"the entry for {rel!r} has schedule links that are not web addresses"
     return None
 

@@ -176,7 +176,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     rels = {note: Path(os.path.relpath(os.path.abspath(note), os.path.abspath(request.source_dir))).as_posix() for note in notes}
     for note, rel in rels.items():
         try:  # anything wrong with one note (a link out, a loop, its config) fails that note only
-            key = _note_key(note, source_root, request, shared_keys, configs)
+            key, held = _note_key(note, source_root, request, shared_keys, configs)
         except NotesError as exc:
             plan.refused.append((rel, str(exc) if exc.path == note else f"{note}: {exc}"))
             continue
@@ -199,17 +199,20 @@ def plan_build(request: BuildRequest) -> BuildPlan:
                 request.allow_remote,
                 request.first,
                 request.config_file,
-                request.held.get(str(_resolved(note))) if request.held else None,
+                held,
             )
         )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
     return plan
 
 
-def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: dict[str | None, str], configs: FolderConfigs) -> str:
+def _note_key(
+    note: str, source_root: Path, request: BuildRequest, shared_keys: dict[str | None, str], configs: FolderConfigs
+) -> tuple[str, str | None]:
     """The manifest key of a note: its bytes, its config's, and (shared by the notes of one
     templates folder) the version, formats, theme and templates. ``configs`` looks each folder's
-    config, and its bytes, up once a build."""
+    config, and its bytes, up once a build. With it, the note's text as an editor holds it
+    (``BuildRequest.held``), None to build the file."""
     target = _resolved(note)
     if source_root not in target.parents:
         raise NotesError("links to a file outside the notes folder; not built", path=note)
@@ -222,7 +225,7 @@ def _note_key(note: str, source_root: Path, request: BuildRequest, shared_keys: 
         )
     held = request.held.get(str(target))
     data = held.encode("utf-8") if held is not None else target.read_bytes()
-    return note_key(data, configs.bytes_of(config), shared_keys[templates_dir])
+    return note_key(data, configs.bytes_of(config), shared_keys[templates_dir]), held
 
 
 def _unchanged(previous: dict[str, Any], key: str, out_dir: Path, formats: tuple[str, ...], note: str) -> bool:

@@ -412,9 +412,10 @@ def _attendee_files(
     scripts, "My schedule" and "Now" (``attend``)."""
     from confnotes.build import attend
 
-    calendars = slugged([s.key for s in found if not s.service])
-    for slot in found:
-        slot.ics = "" if slot.service else f"sessions/{calendars[slot.key]}.ics"
+    if attend.writes_calendars():
+        calendars = slugged([s.key for s in found if not s.service])
+        for slot in found:
+            slot.ics = "" if slot.service else f"sessions/{calendars[slot.key]}.ics"
     files: dict[str, bytes | str] = dict(attend.session_files(found, conference, base_url, href))
     files[attend.SESSIONS_JS] = attend.sessions_data(found, zone, conference, href)
     files.update(attend.attendee_pages(page, conference, zone))
