@@ -5,6 +5,7 @@ them and Enter opens the note at that section; each note page links its previous
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -140,39 +141,40 @@ def served(site, processes):
     proc.wait()
 
 
-def test_search_under_serve(site, served, browser):
-    root, note = site
+@contextmanager
+def _served_page(browser):
+    """A page of its own browser context (for a site under ``serve``), and the errors it raises."""
     context = browser.new_context()
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page, errors
+    finally:
+        context.close()
+
+
+def test_search_under_serve(site, served, browser):
+    root, note = site
+    with _served_page(browser) as (page, errors):
         page.goto(served + "index.html")
         results = _search(page, "zygohistomorphic")
         assert results == [[_title(note), "Questions from the room"]]
         page.keyboard.press("Enter")  # the first result, without moving to it
         page.wait_for_url(served + quote(note.name.replace(".md", ".html")) + "#questions-from-the-room")
         assert page.locator("#questions-from-the-room").is_visible() and errors == []
-    finally:
-        context.close()
 
 
 def test_stars_and_my_schedule_under_serve(site, served, browser):
     """The attendee's side works under ``serve`` as from ``file://``: a star on a note's page (the
     timetable made from the notes' own front matter) is in My schedule."""
     _, note = site
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with _served_page(browser) as (page, errors):
         page.goto(served + quote(note.name.replace(".md", ".html")))
         page.locator(".cn-session .cn-star").click()
         page.goto(served + "mine.html")
         assert page.locator("#cn-attend .session .title").all_inner_texts() == [_title(note)]
         assert page.get_by_role("link", name="Download my schedule (.ics)").is_visible() and errors == []
-    finally:
-        context.close()
 
 
 def test_a_cancelled_sessions_note_says_so_on_its_page(cli, tmp_path, open_page):
