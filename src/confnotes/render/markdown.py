@@ -124,6 +124,7 @@ class InlineRenderer(PictureRules, NoteRules, CodeRules, FormulaRules, SlideRule
         self._embedded: dict[Path, str] = {}
         self._embedded_bytes = 0
         self._svg_elements = 0
+        self.code_blocks = 0  # code walk-throughs drawn so far: each block's steps are numbered apart (``slide_code``)
         self._called: set[int] = set()  # the footnotes whose first call is written (it holds the back link's anchor)
 
     # markdown-it render rules -------------------------------------------------

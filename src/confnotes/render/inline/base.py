@@ -32,6 +32,7 @@ class InlineBase:
     _embedded: dict[Path, str]
     _embedded_bytes: int
     _svg_elements: int
+    code_blocks: int
     _called: set[int]
 
     if TYPE_CHECKING:  # each defined by one rule, called by another

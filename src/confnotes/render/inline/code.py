@@ -150,7 +150,7 @@ class CodeRules(InlineBase):
         (a fragment a step after the first); printed whole (a PDF), the last step shows."""
         import json
 
-        self.code_blocks = getattr(self, "code_blocks", 0) + 1
+        self.code_blocks += 1
         groups = [sorted(step) if step is not None else None for step in steps]
         shown = steps[-1] if self.printed else None  # on screen, the deck's script marks the step reached
         out = []
