@@ -12,6 +12,7 @@
   var plan = planNode ? JSON.parse(planNode.textContent) : { slides: [], sections: [], total: 0 };
   var presenter = /^#presenter(:|$)/.test(window.location.hash);
   var current = 0;
+  var playedOnce = false; // whether a slide has been shown yet (the first one plays its videos too)
   var step = 0;           // how many of the current slide's steps are revealed (incremental lists)
   var screen = "";        // "", "black" or "white": what the audience sees instead of the slide
   var self = String(Math.random()).slice(2);
@@ -22,6 +23,23 @@
   var presenterWindow = null;
 
   function clamp(i) { return Math.max(0, Math.min(slides.length - 1, i)); }
+  /* videos: a video asked to autoplay plays when its slide is shown, from its start, and every
+     video pauses when its slide is left; the presenter's copies never play */
+  var videos = Array.prototype.slice.call(document.querySelectorAll("main.slides video"));
+  videos.forEach(function (video) {
+    if (video.autoplay) { video.setAttribute("data-autoplay", ""); video.autoplay = false; video.pause(); }
+  });
+  function playVideos(index, previous) {
+    if (presenter) { videos.forEach(function (video) { video.pause(); }); return; }
+    if (previous !== index) {
+      if (previous >= 0) { slides[previous].querySelectorAll("video").forEach(function (video) { video.pause(); }); }
+      slides[index].querySelectorAll("video[data-autoplay]").forEach(function (video) {
+        video.currentTime = 0;
+        var playing = video.play();
+        if (playing && playing.catch) { playing.catch(function () { /* the browser's autoplay rule */ }); }
+      });
+    }
+  }
   function fromHash() {
     var match = /^#(?:presenter:)?(\d+)$/.exec(window.location.hash);
     return match ? clamp(parseInt(match[1], 10) - 1) : 0;
@@ -161,6 +179,8 @@
     var notes = slides[current].querySelector(".notes");
     panelBody.innerHTML = notes ? notes.innerHTML : "<p><em>No notes for this slide.</em></p>";
     document.body.setAttribute("data-slide", String(current + 1));
+    playVideos(current, previous === current && !playedOnce ? -1 : previous);
+    playedOnce = true;
     if (presenter) { presenterShow(previous); }
     if (!remote) { send(); }
   }
@@ -380,6 +400,7 @@
   }
   function copyOf(index) {
     var copy = slides[index].cloneNode(true);
+    copy.querySelectorAll("video").forEach(function (video) { video.removeAttribute("data-autoplay"); video.muted = true; video.preload = "none"; });
     copy.removeAttribute("id");
     copy.classList.add("current");
     copy.setAttribute("aria-hidden", "true");

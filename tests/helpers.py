@@ -573,3 +573,24 @@ def search_index(site: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         name, data = text.split(",", 1)
         parts[json.loads(name)] = json.loads(data)
     return meta, parts
+
+
+def make_video(path: Path, seconds: float = 2.0, size: tuple[int, int] = (160, 90)) -> Path:
+    """A real H.264 MP4 (PyAV, the ``video`` extra): black for its first half second, then red with
+    a yellow square, so a poster taken a second in is red and the first frame is black."""
+    import av
+    from PIL import Image, ImageDraw
+
+    rate = 10
+    with av.open(str(path), "w", format=path.suffix.lstrip(".") if path.suffix != ".mov" else "mov") as out:
+        stream = out.add_stream("libvpx-vp9" if path.suffix == ".webm" else "libx264", rate=rate)
+        stream.width, stream.height, stream.pix_fmt = size[0], size[1], "yuv420p"
+        for index in range(int(seconds * rate)):
+            image = Image.new("RGB", size, (0, 0, 0) if index < rate // 2 else (200, 30, 30))
+            if index >= rate // 2:
+                ImageDraw.Draw(image).rectangle((10, 10, 40, 40), fill=(250, 220, 0))
+            for packet in stream.encode(av.VideoFrame.from_image(image)):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return path

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import formats_where, html_deck, marp_deck, outline_deck, page_words, pdf_text, pptx_deck, source_words, text_words
+from helpers import formats_where, html_deck, make_video, marp_deck, outline_deck, page_words, pdf_text, pptx_deck, source_words, text_words
 
 FORMATS = formats_where()
 
@@ -123,6 +123,7 @@ FEATURES: dict[str, Feature] = {
         "## The on-call room\n<!-- slide layout: image-right -->\n\n![The on-call room](room.png)\n\n"
         "- Two screens per person\n- A red phone nobody uses\n\n"
     ),
+    "video": Feature("## The canary in motion\n\n![The canary turning green](demo.mp4)\n\n- Thirty seconds, start to finish\n\n"),
     "cropped-picture": Feature(
         "## The whole architecture\n<!-- slide layout: image-left -->\n\n![Every service, left to right](wide.png)\n\n"
         "- Twelve services, one queue\n\n",
@@ -130,7 +131,7 @@ FEATURES: dict[str, Feature] = {
     ),
 }
 THEMES, PAPERS = ("default", "dark"), ("a4", "letter")
-NOTE_SIZE = 11  # features a note combines
+NOTE_SIZE = 12  # features a note combines
 
 
 def covering(features: list[str], size: int) -> list[tuple[str, ...]]:
@@ -186,6 +187,7 @@ def matrix(tmp_path_factory, weasyprint) -> list[Rendered]:
     Image.new("RGB", (400, 1800), (200, 120, 60)).save(folder / "tall.png")
     Image.new("RGB", (900, 1200), (90, 140, 60)).save(folder / "room.png")
     Image.new("RGB", (2400, 600), (60, 60, 160)).save(folder / "wide.png")
+    make_video(folder / "demo.mp4")
     (folder / "refs.bib").write_text(
         "@article{lamport1978, author = {Lamport, Leslie}, title = {Time, Clocks, and the Ordering of Events},"
         " journal = {Communications of the ACM}, year = {1978}}\n",
@@ -378,7 +380,7 @@ def test_marp_cli_centres_every_lead_slide_of_every_note(matrix, browser, proces
     folder.mkdir()
     for cell in matrix:
         (folder / f"{cell.note.stem}.md").write_bytes(cell.file("marp").read_bytes())
-        for picture in ("team.png", "tall.png", "room.png", "wide.png"):
+        for picture in ("team.png", "tall.png", "room.png", "wide.png", "demo.mp4"):
             (folder / picture).write_bytes((cell.note.parent / picture).read_bytes())
     command = [require_marp(), "--input-dir", str(folder), "-o", str(tmp_path / "html"), "--allow-local-files"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600)

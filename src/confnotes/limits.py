@@ -234,6 +234,18 @@ LIMITS: tuple[Limit, ...] = (
         },
     ),
     Limit(
+        "Videos",
+        "{bytes:MB} MB a video (larger: linked); its poster from at most {packets} packets of a picture at most {side} pixels a side",
+        "every format",
+        "`test_video.py::test_a_video_over_the_limit_is_linked_not_embedded`,"
+        " `::test_a_file_that_only_looks_like_a_video_gets_a_play_mark_not_a_crash`",
+        {
+            "bytes": "confnotes.edges.video.MAX_VIDEO_BYTES",
+            "packets": "confnotes.edges.video.MAX_POSTER_PACKETS",
+            "side": "confnotes.edges.video.MAX_VIDEO_SIDE",
+        },
+    ),
+    Limit(
         "Table cells laid out",
         "{n} a table; a bigger table is shown as its text",
         "HTML page, PDF, Word",

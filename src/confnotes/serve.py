@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from confnotes.build import BuildRequest, build_site, site_pages
 from confnotes.edges.images import IMAGE_SUFFIXES
 from confnotes.edges.source import NOTE_SUFFIXES
+from confnotes.edges.video import VIDEO_SUFFIXES
 
 EVENTS_PATH = "/__confnotes/events"
 RELOAD_SCRIPT = (
@@ -76,7 +77,7 @@ RELOAD_SCRIPT = (
 SERVE_FORMATS = ("html", "slides")
 #: what a save of sets off a rebuild: notes, configs, templates and the pictures notes show
 HELD_DEBOUNCE = 0.1  # seconds after an editor's change before the preview builds it (``PreviewServer.hold``)
-WATCHED = (*NOTE_SUFFIXES, ".toml", ".css", ".html", *IMAGE_SUFFIXES)
+WATCHED = (*NOTE_SUFFIXES, ".toml", ".css", ".html", *IMAGE_SUFFIXES, *VIDEO_SUFFIXES)
 
 
 def reload_script(note: str | None) -> str:

@@ -30,6 +30,7 @@ EXTRAS: tuple[Extra, ...] = (
     Extra("schedule", ("icalendar",), ("icalendar",), "calendar (.ics) schedules, and each session's .ics in a built site"),
     Extra("cite", ("citeproc",), ("citeproc-py",), "[@key] citations and their references"),
     Extra("pictures", ("pypdfium2",), ("pypdfium2",), "render --to png"),
+    Extra("video", ("av",), ("av",), "videos' first frames as their posters in PDF, PNG and PPTX"),
     Extra("serve", ("watchfiles",), ("watchfiles",), "serve: the live preview"),
     Extra("lsp", ("pygls", "lsprotocol"), ("pygls", "lsprotocol"), "lsp: the language server for editors"),
 )

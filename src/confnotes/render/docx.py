@@ -301,7 +301,15 @@ class _Writer:
         from docx.shared import Inches
 
         from confnotes.edges.images import image_warning, local_image
+        from confnotes.edges.video import check_video, is_video
 
+        if is_video(src):  # Word plays no video: a link to it, centred where it stands
+            if (why := check_video(src, self.base_dir)[1]) is not None and "://" not in src:
+                self.warnings.append(why)
+            self.last = self.new_paragraph()
+            self.last.alignment = 1
+            _hyperlink_run(self.last, src).text = f"\u25b6 {alt or src}"
+            return True
         path = local_image(src, self.base_dir)
         if path is None:
             if (why := image_warning(src, self.base_dir)) is not None:

@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from confnotes.edges.images import locate, shown_source
+from confnotes.edges.video import check_video, is_video
 from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
@@ -264,6 +265,8 @@ def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None
     (as an image with ``remote``); any other image, or one too large to show, a link, with a warning."""
     base_dir, output_dir = folders
     alt, src, title = match.group(1), match.group(2), match.group(3)
+    if is_video(src):
+        return _video_link(alt, src, folders, warnings)
     path, problem = locate(src, base_dir)
     if path is None:
         if src.lower().startswith("data:image/"):
@@ -288,6 +291,19 @@ def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>])")
+
+
+def _video_link(alt: str, src: str, folders: tuple[Path | None, Path | None], warnings: list[str]) -> str:
+    """A video, which Marp cannot play: a link to it (from where the file goes), its alt text
+    behind a play mark, with the warning every output gives when it cannot be used."""
+    base_dir, output_dir = folders
+    video, problem = check_video(src, base_dir)
+    if video is None and not re.match(r"^(?:https?:)?//", src, re.IGNORECASE) and problem:
+        warnings.append(problem)
+    if video is not None and output_dir is not None:
+        src = Path(os.path.relpath(video.path, output_dir.resolve())).as_posix()
+    label = alt or _MARKDOWN_PUNCTUATION.sub(r"\\\1", src)
+    return f"[\u25b6 {label}]({src})"
 
 
 def _image_link(alt: str, src: str, title: str) -> str:

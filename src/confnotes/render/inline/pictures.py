@@ -8,10 +8,12 @@ import base64
 import mimetypes
 import re
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from markupsafe import escape
 
 from confnotes.edges.images import image_warning, locate, shown_source
+from confnotes.edges.video import check_video, is_video, playback, poster, poster_warning
 from confnotes.render.inline.base import InlineBase
 from confnotes.render.inline.links import scheme as scheme_of
 
@@ -45,6 +47,8 @@ class PictureRules(InlineBase):
         src = token.attrGet("src") or ""
         alt = renderer.renderInlineAsText(token.children or [], options, env)
         title = token.attrGet("title")
+        if is_video(src):
+            return self._video(src, alt, title or "")
         title_attr = f' title="{escape(title)}"' if title else ""
         if _DATA_IMAGE.match(src):
             if self.printed and src[:19].lower() == "data:image/svg+xml;" and not self._svg_fits(src, _data_bytes(src)):
@@ -62,6 +66,38 @@ class PictureRules(InlineBase):
         if data_uri is None:
             return f'<span class="missing-image" title="{escape(src)}">{escape(alt or src)}</span>'
         return f'<img src="{data_uri}" alt="{escape(alt)}"{title_attr}>'
+
+    def _video(self, src: str, alt: str, title: str) -> str:
+        """A video (``edges.video``): played in a page or deck, with its controls (autoplay, loop and
+        muted only when its title asks); printed as its first frame linked to the file; a link
+        where it cannot be used, with the warning every output gives."""
+        link = f'<a class="video-link" href="{escape(src)}">{escape(alt or src)}</a>'
+        if scheme_of(src) in ("http", "https"):  # nothing is fetched
+            return link
+        video, problem = check_video(src, self.base_dir if self.embed_images else None)
+        if video is None:
+            self.warnings.append(problem or f"video {shown_source(src)} not embedded")
+            return link
+        if self.printed:
+            shown = poster(video)
+            if (why := poster_warning(src, shown)) is not None:
+                self.warnings.append(why)
+            name = unquote(urlsplit(src).path).rsplit("/", 1)[-1]
+            caption = f'<span class="video-caption">\u25b6 {escape(name)}</span>'
+            return f'<a class="video-poster" href="{escape(src)}"><img src="{shown.data_uri}" alt="{escape(alt or name)}">{caption}</a>'
+        asks = playback(title)
+        options = "".join(f" {word}" for word in asks) + (" muted" if "autoplay" in asks and "muted" not in asks else "")
+        tip = "" if asks or not title else f' title="{escape(title)}"'
+        if self._embedded_bytes + video.size > MAX_PAGE_IMAGE_BYTES:
+            self.warnings.append(f"video {src!r} linked, not embedded: the page's pictures passed {MAX_PAGE_IMAGE_BYTES >> 20} MB")
+            address = str(escape(src))
+        else:
+            self._embedded_bytes += video.size
+            address = f"data:{video.mime};base64,{base64.b64encode(video.path.read_bytes()).decode('ascii')}"
+        return (
+            f'<video class="video" src="{address}" controls preload="metadata" playsinline{options}'
+            f' aria-label="{escape(alt or src)}"{tip}>{link}</video>'
+        )
 
     def _embed(self, src: str) -> str | None:
         target, problem = locate(src, self.base_dir if self.embed_images else None)

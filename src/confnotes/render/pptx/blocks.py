@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.edges.images import data_image, image_warning, local_image, shown_source
+from confnotes.edges.video import check_video, is_video, poster, poster_warning
 from confnotes.markup.escape import xml_safe
 from confnotes.model.values import Callout, Diagram, Math, Quote
 from confnotes.render.deck import contained, image_size
@@ -141,6 +142,8 @@ def _runs_into(
             height = _diagram(page, run, slide, (left, y, width, bottom - y), warnings)
         elif is_image(run):
             height = _picture(page, run, slide, (left, y, width, bottom - y), base_dir, warnings)
+        elif run.kind == "missing-image" and (video := IMAGE_REF.fullmatch(run.text.strip())) and is_video(video.group(2)):
+            height = _movie(page, video, (left, y, width, 60), base_dir, warnings) + TEXT[2]
         elif run.kind == "missing-image":
             height = _missing_image(page, run, (left, y, width), base_dir, warnings)
         elif type(run.value) is Math and _formula(page, run.value.tex, slide, shrink, (left, y, width, height)):
@@ -383,6 +386,8 @@ def _picture(
     left, top, width, available = room
     height = min(float(slide.image_px or MIN_IMAGE), available)
     match = IMAGE_REF.search(entry.text)
+    if match and is_video(match.group(2)):
+        return _movie(page, match, (left, top, width, height), base_dir, warnings) + TEXT[2]
     placed = _place(page, match, (left, top, width, height), base_dir) if match else None
     if placed is None:
         return _missing_image(page, entry, (left, top, width), base_dir, warnings)
@@ -408,6 +413,31 @@ def _place(page: Any, match: re.Match[str], room: tuple[float, float, float, flo
     w, h = contained(pixels, (width, height))
     picture = page.shapes.add_picture(io.BytesIO(blob), *_emu(left + (width - w) / 2, top, w, h))
     picture._element.nvPicPr.cNvPr.set("descr", xml_safe(alt))  # noqa: SLF001 - the alt text, as PowerPoint stores it
+    return h
+
+
+def _movie(page: Any, match: re.Match[str], room: tuple[float, float, float, float], found: Path | None, warnings: list[str]) -> float:
+    """A video embedded as a movie, its poster frame shown until it plays, scaled into ``room``; a
+    link to it where it cannot be embedded, with the warning every output gives. Returns its height."""
+    left, top, width, height = room
+    alt, src = match.group(1), match.group(2)
+    video, problem = check_video(src, found)
+    if video is None:
+        warnings.append(problem or f"video {shown_source(src)} not embedded")
+        shape = page.shapes.add_textbox(*_emu(left, top, width, 60))
+        _frame(shape.text_frame)
+        run = _run(shape.text_frame.paragraphs[0], f"\u25b6 {alt or src}", 24)
+        run.hyperlink.address = src
+        return 60
+    shown = poster(video)
+    if (why := poster_warning(src, shown)) is not None:
+        warnings.append(why)
+    w, h = contained(shown.size, (width, height))
+    movie = page.shapes.add_movie(
+        str(video.path), *_emu(left + (width - w) / 2, top, w, h), poster_frame_image=io.BytesIO(shown.png), mime_type=video.mime
+    )
+    movie.name = f"Video: {video.path.name}"
+    movie._element.nvPicPr.cNvPr.set("descr", xml_safe(alt or video.path.name))  # noqa: SLF001 - the alt text
     return h
 
 
