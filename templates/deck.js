@@ -82,6 +82,8 @@
     if (other && !other.closed) {
       try { other.postMessage(message, "*"); } catch (e) { /* closed meanwhile */ }
     }
+    /* serve --audience: the presenter's page publishes the slide to the phones that follow */
+    window.dispatchEvent(new CustomEvent("confnotes:shown", { detail: { index: current, step: step, screen: screen } }));
   }
   function receive(message) {
     if (!message || message.kind !== "confnotes-go" || message.source === self) { return; }
@@ -108,6 +110,11 @@
       }
     });
   }
+  /* serve --audience: a follower's page shows the slide the presenter published */
+  window.addEventListener("confnotes:follow", function (event) {
+    var d = event.detail || {};
+    receive({ kind: "confnotes-go", index: d.index, step: d.step, screen: d.screen || "", source: "presenter", seq: 0 });
+  });
   window.addEventListener("message", function (event) {
     if (event.source && (event.source === window.opener || event.source === presenterWindow)) { receive(event.data); }
   });

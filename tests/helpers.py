@@ -504,7 +504,7 @@ def _ctrl_c_as_in_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def start_serve(notes: Path, env: dict[str, str] | None = None) -> tuple[Any, int]:
+def start_serve(notes: Path, env: dict[str, str] | None = None, *args: str) -> tuple[Any, int]:
     """``confnotes serve`` of ``notes`` on a free port: the process and its port (the one start of
     the preview server the tests share; the caller stops it)."""
     import os
@@ -512,7 +512,7 @@ def start_serve(notes: Path, env: dict[str, str] | None = None) -> tuple[Any, in
     import sys
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0"],
+        [sys.executable, "-m", "confnotes", "serve", str(notes), "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -522,7 +522,7 @@ def start_serve(notes: Path, env: dict[str, str] | None = None) -> tuple[Any, in
         preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     line = proc.stdout.readline() if proc.stdout else ""
-    match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
+    match = re.search(r"at http://[^/]+:(\d+)/", line)
     assert match, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
     return proc, int(match.group(1))
 

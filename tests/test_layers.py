@@ -50,6 +50,7 @@ LAYERS: dict[str, int] = {
     # 7-9: a folder into a site, the public API, the long-running servers, the command line
     "confnotes.build": 7,
     "confnotes.api": 7,
+    "confnotes.audience": 7,
     "confnotes.serve": 8,
     "confnotes.lsp": 8,
     "confnotes.doctor": 8,

@@ -234,6 +234,13 @@ LIMITS: tuple[Limit, ...] = (
         },
     ),
     Limit(
+        "Followers of a talk (`serve --audience`)",
+        "{n} phones at once; a presenter's report at most {bytes} bytes",
+        "`serve --audience`",
+        "`test_audience.py::test_a_presenters_report_is_read_only_when_it_is_a_slide_of_a_deck`",
+        {"n": "confnotes.audience.MAX_FOLLOWERS", "bytes": "confnotes.audience.MAX_PUBLISH_BYTES"},
+    ),
+    Limit(
         "Videos",
         "{bytes:MB} MB a video (larger: linked); its poster from at most {packets} packets of a picture at most {side} pixels a side",
         "every format",

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, quote, urlsplit
 
+from confnotes.audience import FOLLOW, MAX_FOLLOWERS, MAX_PUBLISH_BYTES, PRESENT, WAITING, Audience, new_audience, presenter_page
 from confnotes.build import BuildRequest, build_site, site_pages
 from confnotes.edges.images import IMAGE_SUFFIXES
 from confnotes.edges.source import NOTE_SUFFIXES
@@ -241,6 +242,10 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     pages: dict[str, str]  # each note's output in the site, and the note
     allowed_hosts: frozenset[str]
     limits: ServeLimits
+    audience: Audience | None = None  # ``serve --audience``: the follow token, the presenter's key
+    followers: Broadcaster | None = None  # the phones following the talk
+    follower_html: Callable[[str], bytes | None] | None = None  # a deck's page as followers get it
+    presenting = False  # this request came by the presenter's address
     #: whether this request named the server's own address (Host): only such a request is shown
     #: the build errors and the reload script; any other error page is bare
     trusted = False
@@ -300,6 +305,8 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if len(self.path) > 2048 or "\x00" in self.path or "%00" in self.path:
             self.send_error(HTTPStatus.NOT_FOUND)
             return
+        if self.audience is not None and not self._audience_route():
+            return
         if self.path.split("?")[0] == EVENTS_PATH:
             self._events()
             return
@@ -329,10 +336,40 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         else:
             super().do_GET()
 
-    def _page(self, path: Path, note: str | None) -> None:
-        """An HTML page with the build errors and the reload script in it (``note``: the one it was made from)."""
-        inject = error_banner(dict(self.failures)) + reload_script(note)
-        body = path.read_bytes().replace(b"</body>", inject.encode() + b"</body>", 1)
+    def _audience_route(self) -> bool:
+        """With an audience: the follow address's pages and events, the presenter's address (its
+        pages served as the site's, with the follow address on the title slide), and the site
+        itself to this machine only. True when the request goes on as the site's."""
+        assert self.audience is not None
+        path = self.path.split("?")[0]
+        if path.startswith(FOLLOW):
+            token, _, rest = path[len(FOLLOW) :].partition("/")
+            if not self.audience.follows(token):
+                self.send_error(HTTPStatus.NOT_FOUND)
+            elif rest == "events":
+                self._events(self.followers, self.audience.shown)
+            elif rest == "":
+                self._follower_page()
+            else:
+                self.send_error(HTTPStatus.NOT_FOUND)
+            return False
+        if path.startswith(PRESENT):
+            key, _, rest = path[len(PRESENT) :].partition("/")
+            if not self.audience.presents(key):
+                self.send_error(HTTPStatus.NOT_FOUND)
+                return False
+            self.presenting = True
+            self.path = "/" + self.path[len(PRESENT) + len(key) + 1 :]
+            return True
+        if not self.client_address[0].startswith(("127.", "::1", "::ffff:127.")):
+            self.send_error(HTTPStatus.NOT_FOUND)  # the site itself, notes and all, stays on this machine
+            return False
+        return True
+
+    def _follower_page(self) -> None:
+        assert self.audience is not None and self.follower_html is not None
+        page = self.audience.page
+        body = (self.follower_html(page) if page else None) or WAITING.encode("utf-8")
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -341,16 +378,50 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _events(self) -> None:
+    def do_POST(self) -> None:  # the stdlib name: only the presenter's report of its slide
+        host = (self.headers.get("Host") or "").strip().lower()
+        path = self.path.split("?")[0]
+        audience, followers = self.audience, self.followers
+        key = path[len(PRESENT) :].partition("/")[0] if path.startswith(PRESENT) else ""
+        if host not in self.allowed_hosts or audience is None or followers is None or not audience.presents(key):
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        length = int(self.headers.get("Content-Length") or 0) if (self.headers.get("Content-Length") or "0").isdigit() else -1
+        shown = audience.publish(self.rfile.read(length), self.pages) if 0 < length <= MAX_PUBLISH_BYTES else None
+        if path != f"{PRESENT}{key}/slide" or shown is None:
+            self.send_error(HTTPStatus.BAD_REQUEST)
+            return
+        followers.send(shown, "slide")
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.end_headers()
+
+    def _page(self, path: Path, note: str | None) -> None:
+        """An HTML page with the build errors and the reload script in it (``note``: the one it was made from)."""
+        inject = error_banner(dict(self.failures)) + reload_script(note)
+        body = path.read_bytes()
+        if self.presenting and self.audience is not None and path.name.endswith(".slides.html"):
+            body = presenter_page(body, self.audience, path.relative_to(Path(self.directory).resolve()).as_posix())
+        body = body.replace(b"</body>", inject.encode() + b"</body>", 1)
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _events(self, broadcaster: Broadcaster | None = None, first: str = "") -> None:
         """The reload stream of one page: only for the server's own pages (a page elsewhere that
-        opens one gets 403), at most ``limits.event_clients`` at once (503), let go when it closes."""
+        opens one gets 403), at most ``limits.event_clients`` at once (503), let go when it closes.
+        With ``broadcaster``: a follower's stream of slides, ``first`` the one shown now."""
         origin = self.headers.get("Origin")
         if origin is not None and origin.strip().lower() not in {f"http://{host}" for host in self.allowed_hosts}:
             self.trusted = False
             self.send_error(HTTPStatus.FORBIDDEN, "Origin not allowed")
             return
         page = "".join(parse_qs(urlsplit(self.path).query).get("page", [""])[:1])[:1024]
-        client = self.broadcaster.subscribe(self.limits.event_clients, page) if self.command != "HEAD" else None
+        source, limit = (self.broadcaster, self.limits.event_clients) if broadcaster is None else (broadcaster, MAX_FOLLOWERS)
+        client = source.subscribe(limit, page) if self.command != "HEAD" else None
         if client is None and self.command != "HEAD":
             self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "Too many pages are open")
             return
@@ -360,12 +431,14 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         self.end_headers()
         if client is None:
             return
+        if first:
+            client.put(("slide", first))
         try:
             self._stream(client)
         except OSError:  # the page went away (a broken pipe, a reset, a write that timed out)
             pass
         finally:
-            self.broadcaster.unsubscribe(client)
+            source.unsubscribe(client)
 
     def _stream(self, client: queue.Queue[tuple[str, str]]) -> None:
         keepalive = self.limits.keepalive_seconds
@@ -436,6 +509,7 @@ class PreviewServer:
         limits: ServeLimits | None = None,
         config_file: str | None = None,
         note: str | None = None,
+        audience: bool = False,
     ) -> None:
         self.source_dir = source_dir
         self.note = note  # previewing one note of ``source_dir`` (``serve talk.md``, the editor's preview)
@@ -464,14 +538,20 @@ class PreviewServer:
                 "timeout": (limits or ServeLimits()).header_seconds,
             },
         )
+        connections = (limits or ServeLimits()).connections + (MAX_FOLLOWERS if audience else 0)
         try:
-            self.httpd = PreviewHTTPServer((host, port), partial(handler, directory=self.out_dir), (limits or ServeLimits()).connections)
+            self.httpd = PreviewHTTPServer((host, port), partial(handler, directory=self.out_dir), connections)
         except OSError:
             shutil.rmtree(self.out_dir, ignore_errors=True)  # a port in use leaves nothing behind
             raise
         bound = self.httpd.server_address[1]
-        names = (host.lower(), "127.0.0.1", "localhost", "[::1]")
+        names: tuple[str, ...] = (host.lower(), "127.0.0.1", "localhost", "[::1]")
+        self.audience = new_audience(host, bound) if audience else None
+        if self.audience is not None:
+            names += (urlsplit(self.audience.address).hostname or "",)
+            handler.audience, handler.followers, handler.follower_html = self.audience, Broadcaster(), self.follower_html
         handler.allowed_hosts = frozenset(f"{name}:{bound}" for name in names) | (frozenset(names) if bound == 80 else frozenset())
+        self.handler = handler
 
     @property
     def url(self) -> str:
@@ -493,6 +573,27 @@ class PreviewServer:
         page = rel.rsplit(".", 1)[0] + suffix
         return page if self.pages.get(page) == rel else None
 
+    def follower_html(self, page: str) -> bytes | None:
+        """The deck ``page`` as followers get it: rendered without speaker notes from the text the
+        preview shows, again only when the preview's own deck changed; None when it cannot be."""
+        from confnotes.audience import follower_deck, follower_page
+        from confnotes.errors import NotesError
+
+        audience, note = self.audience, self.pages.get(page)
+        deck = Path(self.out_dir) / page
+        if audience is None or note is None or not deck.is_file():
+            return None
+        stamp = f"{deck.stat().st_mtime_ns}:{deck.stat().st_size}"
+        cached = audience.decks.get(page)
+        if cached is None or cached[0] != stamp:
+            path = str(Path(self.source_dir) / note)
+            try:
+                html = follower_deck(path, self.held.get(str(Path(path).resolve())), self.config_file, self.trust_templates)
+            except NotesError:
+                return None
+            cached = audience.decks[page] = (stamp, html)
+        return follower_page(cached[1], page)
+
     def stop(self) -> None:
         """Stops a preview running in another thread (``run``): it removes its temporary folder as it ends."""
         self.stopping.set()
@@ -504,6 +605,13 @@ class PreviewServer:
             return ""
         pages = [page for page in (self.page_of(self.note, "html"), self.page_of(self.note, "slides")) if page]
         return "".join(f"\n  {self.url}{quote(page)}" for page in pages)
+
+    def _audience_lines(self) -> str:
+        """Where the audience follows, and where the presenter presents each deck from."""
+        assert self.audience is not None
+        decks = [page for page in self.pages if page.endswith(".slides.html")]
+        present = "".join(f"\n  {self.audience.presenter_url(page)}" for page in sorted(decks))
+        return f"Audience: {self.audience.follow_url} (its QR code is on the title slide)\nPresent from:{present}"
 
     def go_to(self, page: str, slide: int) -> None:
         """Shows slide ``slide`` (1 is the first) on the open copies of ``page``: the editor's cursor moved."""
@@ -621,6 +729,13 @@ class PreviewServer:
             self.echo(f"rebuilt {', '.join(rebuilt.notes)}")
         if rebuilt.notes or changed:
             self.broadcaster.send(rebuilt.event())
+            self._tell_followers(rebuilt)
+
+    def _tell_followers(self, rebuilt: Rebuilt) -> None:
+        """The deck the audience follows was rebuilt: their phones load it again."""
+        page = self.audience.page if self.audience is not None else None
+        if page in self.pages and self.handler.followers is not None and (self.pages[page] in rebuilt.notes or rebuilt.every):
+            self.handler.followers.send("{}", "rebuilt")
 
     def run(self) -> None:
         watcher = threading.Thread(target=self.watch, daemon=True)
@@ -640,6 +755,8 @@ class PreviewServer:
             self.held_changed.clear()  # the first build is of what the editor holds now
             self.rebuild()
             self.echo(f"Serving {self.note or self.source_dir} at {self.url}{self._pages_line()} (Ctrl-C stops)")
+            if self.audience is not None:
+                self.echo(self._audience_lines())
             if not self.stopping.is_set():
                 self.httpd.serve_forever(poll_interval=0.2)
         except KeyboardInterrupt:

@@ -31,7 +31,7 @@ EXTRAS: tuple[Extra, ...] = (
     Extra("cite", ("citeproc",), ("citeproc-py",), "[@key] citations and their references"),
     Extra("pictures", ("pypdfium2",), ("pypdfium2",), "render --to png"),
     Extra("video", ("av",), ("av",), "videos' first frames as their posters in PDF, PNG and PPTX"),
-    Extra("serve", ("watchfiles",), ("watchfiles",), "serve: the live preview"),
+    Extra("serve", ("watchfiles", "segno"), ("watchfiles", "segno"), "serve: the live preview"),
     Extra("lsp", ("pygls", "lsprotocol"), ("pygls", "lsprotocol"), "lsp: the language server for editors"),
 )
 _OF_MODULE = {module: extra for extra in EXTRAS for module in extra.modules}

@@ -1,0 +1,173 @@
+"""The audience following a talk (``serve --audience``): phones at the follow address show the slide
+the presenter shows, without speaker notes, and cannot move the talk; a wrong token or key is
+refused; the follow address and its QR code are on the title slide."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+
+import pytest
+
+from test_browser_stage import paused_context
+
+NOTE = """---
+title: Shipping on Fridays
+speakers: [Ana Costa]
+kind: talk
+---
+
+## Why Fridays
+
+- Small changes ship any day
+
+::: notes
+The okapi story goes here.
+:::
+
+## How we ship
+
+- Canary first, then half the fleet
+
+## What broke
+
+- One config change, once
+"""
+
+
+# ------------------------------------------------------------------ in process
+
+
+def test_a_presenters_report_is_read_only_when_it_is_a_slide_of_a_deck():
+    from confnotes.audience import new_audience
+
+    audience = new_audience("127.0.0.1", 8000)
+    pages = {"talk.slides.html": "talk.md", "talk.html": "talk.md"}
+    good = {"page": "talk.slides.html", "index": 2, "step": 1, "screen": "black"}
+    assert json.loads(audience.publish(json.dumps(good).encode(), pages) or "null") == good
+    assert audience.page == "talk.slides.html"
+    for bad in (
+        {**good, "page": "talk.html"},  # a page, not a deck
+        {**good, "page": "../../etc/passwd.slides.html"},  # not a page of the site
+        {**good, "index": -1},
+        {**good, "index": "3"},
+        {**good, "screen": "red"},
+        {"page": "talk.slides.html"},
+    ):
+        assert audience.publish(json.dumps(bad).encode(), pages) is None, bad
+    assert audience.publish(b"\xff not json", pages) is None
+    assert audience.follows(audience.token) and not audience.follows(audience.token[:-1] + "x")
+    assert len(audience.key) >= 32 and audience.key != audience.token
+    assert new_audience("127.0.0.1", 8000).token != audience.token  # random for each preview
+
+
+def test_the_presenters_deck_carries_the_follow_address_and_its_qr_code_on_the_title_slide():
+    import segno
+
+    from confnotes.audience import new_audience, presenter_page
+
+    audience = new_audience("127.0.0.1", 8000)
+    deck = (
+        b'<body><main class="slides"><section class="slide title-slide" id="s1"><h1>T</h1></section>'
+        b'<section class="slide">2</section></main></body>'
+    )
+    page = presenter_page(deck, audience, "talk.slides.html").decode()
+    first = page.split('<section class="slide">')[0]
+    assert "confnotes-follow" in first and audience.follow_url in first and "<svg" in first
+    expected = segno.make(audience.follow_url, error="m")  # the code of the follow address, not of another
+    assert expected.designator in ("1-M", "2-M", "3-M", "4-M") and 'aria-label="QR code of the follow address"' in first
+    assert "fetch('slide'" in page and audience.key not in page.replace(audience.follow_url, "")
+
+
+# ------------------------------------------------------------------ in Chromium, under serve
+
+
+@pytest.fixture
+def talk_served(tmp_path):
+    from helpers import start_serve
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "talk.md").write_text(NOTE, encoding="utf-8")
+    proc, port = start_serve(notes / "talk.md", None, "--audience")
+    lines = [proc.stdout.readline() for _ in range(5)]
+    follow = next(re.search(r"Audience: (\S+)", line).group(1) for line in lines if line.startswith("Audience:"))
+    present = next(line.strip() for line in lines if "/present/" in line)
+    yield follow, present, port
+    proc.kill()
+    proc.wait()
+
+
+def _slide(page) -> int:
+    return int(page.get_attribute("body", "data-slide") or 0)
+
+
+def test_two_phones_follow_the_presenter_and_a_wrong_token_is_refused(browser, talk_served):
+    follow, present, port = talk_served
+    phones = [paused_context(browser, (390, 844)) for _ in range(2)]
+    laptop = paused_context(browser, (1280, 720))
+    try:
+        followers = [context.new_page() for context in phones]
+        for page in followers:  # before the talk starts: a page that waits for it
+            page.goto(follow)
+            assert "has not started yet" in page.content()
+        presenter = laptop.new_page()
+        presenter.goto(present)
+        title = presenter.locator(".slide.current .confnotes-follow")
+        assert title.is_visible() and follow in title.inner_text() and title.locator("svg").count() == 1
+        for page in followers:  # the talk started: each phone loads the deck, at the presenter's slide
+            page.wait_for_function("() => document.body.getAttribute('data-slide') === '1'")
+            assert "okapi" not in page.content() and page.locator(".confnotes-follow").count() == 0
+        presenter.keyboard.press("ArrowRight")
+        presenter.keyboard.press("ArrowRight")
+        for page in followers:
+            page.wait_for_function("() => document.body.getAttribute('data-slide') === '3'")
+        followers[0].keyboard.press("ArrowRight")  # a phone may look ahead, but cannot move the talk
+        assert _slide(presenter) == 3 and _slide(followers[1]) == 3
+        presenter.keyboard.press("b")  # a black screen reaches the phones too
+        followers[1].wait_for_function("() => document.body.getAttribute('data-screen') === 'black'")
+        stranger = browser.new_page()
+        answer = stranger.goto(follow.replace("/follow/", "/follow/x"))
+        assert answer is not None and answer.status == 404 and "Shipping" not in stranger.content()
+        stranger.close()
+    finally:
+        for context in (*phones, laptop):
+            context.close()
+    key = present.split("/present/")[1].split("/")[0]
+    with pytest.raises(urllib.error.HTTPError) as refused:  # a report without the key moves nothing
+        body = json.dumps({"page": "talk.slides.html", "index": 0, "step": 0}).encode()
+        urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/present/{key[:-1]}x/slide", body, method="POST"))
+    assert refused.value.code == 404
+
+
+def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_path, processes):
+    from helpers import start_serve
+
+    (tmp_path / "talk.md").write_text(NOTE, encoding="utf-8")
+    proc, port = start_serve(tmp_path / "talk.md", None, "--audience", "--host", "0.0.0.0")
+    try:
+        lines = [proc.stdout.readline() for _ in range(5)]
+        follow = next(re.search(r"Audience: (\S+)", line).group(1) for line in lines if line.startswith("Audience:"))
+        present = next(line.strip() for line in lines if "/present/" in line)
+        outside = follow.split("/follow/")[0]
+        if outside.startswith("http://127."):
+            pytest.skip("this machine has no network address besides loopback")
+
+        def status(url: str) -> int:
+            try:
+                with urllib.request.urlopen(url, timeout=30) as answer:
+                    return answer.status
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        assert status(f"{outside}/talk.slides.html") == 404  # the site, speaker notes and all, from the network
+        assert status(f"{outside}/talk.html") == 404
+        assert status(f"http://127.0.0.1:{port}/talk.slides.html") == 200  # this machine's own preview
+        assert status(follow) == 200 and status(present) == 200
+        assert status(follow.replace("/follow/", "/follow/A")) == 404
+        assert status(present.replace("/present/", "/present/A")) == 404
+    finally:
+        proc.kill()
+        proc.wait()
