@@ -206,7 +206,9 @@ def test_the_printed_outputs_show_the_poster_frame_linked_to_the_video(cli, talk
         assert result.exit_code == 0 and "warning" not in result.stderr, (fmt, result.stderr)
 
 
-def test_the_deck_plays_a_video_only_on_its_slide_and_the_presenter_never_plays(cli, talk, open_page):
+def test_the_deck_shows_the_poster_and_plays_a_video_only_on_its_slide(cli, talk, open_page, tmp_path):
+    from PIL import Image
+
     out = talk.with_name("talk.deck.html")
     assert cli("render", str(talk), "--to", "slides", "-o", str(out)).exit_code == 0
     page, errors, requests = open_page(out, viewport=(1280, 720))
@@ -214,6 +216,13 @@ def test_the_deck_plays_a_video_only_on_its_slide_and_the_presenter_never_plays(
     page.wait_for_function("() => Array.from(document.querySelectorAll('main.slides video')).every(v => v.readyState >= 1)")
     assert [paused for paused, _ready, _width in page.evaluate(state)] == [True, True]
     assert {width for _paused, _ready, width in page.evaluate(state)} == {160}  # the MP4 decodes in Debian's Chromium
+    page.goto(out.resolve().as_uri() + "#3")  # the demo's slide: its poster, the frame a second in, until it plays
+    shot = tmp_path / "poster.png"
+    page.locator("main.slides video").first.screenshot(path=str(shot))
+    with Image.open(shot) as picture:  # its top: below it, the player's controls shade the frame
+        colours = picture.convert("RGB").crop((0, 0, picture.width, picture.height // 4)).getcolors(1 << 20)
+    red = sum(count for count, (r, g, b) in colours if r > 150 and g < 80 and b < 80)
+    assert red > 0.5 * sum(count for count, _ in colours)  # not the black first frame
     page.goto(out.resolve().as_uri() + "#4")  # the dashboard's slide: its video asks to autoplay
     page.wait_for_function("() => !document.querySelectorAll('main.slides video')[1].paused")
     page.keyboard.press("ArrowLeft")

@@ -94,8 +94,10 @@ class PictureRules(InlineBase):
         else:
             self._embedded_bytes += video.size
             address = f"data:{video.mime};base64,{base64.b64encode(video.path.read_bytes()).decode('ascii')}"
+        shown = poster(video)  # the frame a second in, not the black a video often opens on
+        cover = f' poster="{shown.data_uri}"' if shown.problem is None else ""
         return (
-            f'<video class="video" src="{address}" controls preload="metadata" playsinline{options}'
+            f'<video class="video" src="{address}"{cover} controls preload="metadata" playsinline{options}'
             f' aria-label="{escape(alt or src)}"{tip}>{link}</video>'
         )
 
