@@ -460,6 +460,7 @@ def pptx_deck(data: bytes) -> list[tuple[str, bool]]:
             slide.has_notes_slide and bool(slide.notes_slide.notes_text_frame.text.strip()),
         )
         for slide in prs.slides
+        if not re.search(r" \(step \d+\)$", slide.name)  # a code walk-through's later step: the same slide
     ]
 
 
@@ -469,6 +470,8 @@ def marp_deck(data: bytes) -> list[tuple[str, bool]]:
     sections = re.split(r"\n\n---\n", body)
     out = []
     for section in sections:
+        if "<!-- _paginate: hold -->" in section:  # a code walk-through's later step: the same slide
+            continue
         title = re.search(r"^#{1,2} (.+)$", section, re.M)
         out.append((html.unescape(title.group(1).strip()) if title else "", bool(re.search(r"<!--\n", section))))  # as Marp shows it
     return out

@@ -227,20 +227,92 @@ def test_a_printed_walk_through_passes_the_pdf_ua_checker(cli, tmp_path, weasypr
     assert errors == [], [(f.rule_id, f.message) for f in errors][:3]
 
 
-def test_pptx_marks_the_last_step_in_bold(cli, tmp_path):
-    """PPTX shows a slide as it is, no step by step: the walk-through's last step, its lines bold."""
+def test_pptx_gives_each_step_a_slide_its_lines_in_bold(cli, tmp_path):
+    """PPTX has no fragments: a slide a step, the step's lines in bold, each later step named as a
+    step of the slide, with the slide's number and notes (it showed only the last step)."""
     from pptx import Presentation
 
     note = tmp_path / "retries.md"
     note.write_text(TALK.replace("{2|4-5|all}", "{2|4-5}"), encoding="utf-8")
     out = tmp_path / "retries.pptx"
     assert cli("render", str(note), "--to", "pptx", "-o", str(out)).exit_code == 0
-    boxes = [
-        shape.text_frame
+    slides = [
+        slide
         for slide in Presentation(str(out)).slides
-        for shape in slide.shapes
-        if shape.has_text_frame and "def fetch(url):" in shape.text_frame.text
+        if any("def fetch(url):" in s.text_frame.text for s in slide.shapes if s.has_text_frame)
     ]
-    (frame,) = boxes
-    bold = [n for n, paragraph in enumerate(frame.paragraphs, 1) if any(run.font.bold for run in paragraph.runs if run.text.strip())]
-    assert bold == [4, 5]
+    assert [slide.name for slide in slides] == ["", "The retry loop (step 2)"]
+    bold = []
+    for slide in slides:
+        (frame,) = [s.text_frame for s in slide.shapes if s.has_text_frame and "def fetch(url):" in s.text_frame.text]
+        runs = [[run for run in paragraph.runs if run.text.strip()] for paragraph in frame.paragraphs]
+        bold.append([n for n, line in enumerate(runs, 1) if any(run.font.bold for run in line)])
+        footer = [s.text_frame.text for s in slide.shapes if s.has_text_frame and re.fullmatch(r"\d+ / \d+", s.text_frame.text)]
+        assert footer == ["3 / 4"]  # title, agenda, this slide, takeaways: a step is no slide of its own
+        assert "Walk through the loop" in slide.notes_slide.notes_text_frame.text
+    assert bold == [[2], [4, 5]]
+
+
+def test_the_slides_pdf_gives_each_step_a_page_with_steps(cli, tmp_path, weasyprint):
+    """``--steps``: a page a step, the step's lines marked, each later page an overlay of its slide in
+    the ``.pdfpc`` file; without it, one page with the last step."""
+    from pypdf import PdfReader
+
+    note = tmp_path / "retries.md"
+    note.write_text(TALK, encoding="utf-8")
+    whole, stepped = tmp_path / "whole.slides.pdf", tmp_path / "stepped.slides.pdf"
+    assert cli("render", str(note), "--to", "slides-pdf", "-o", str(whole)).exit_code == 0
+    result = cli("render", str(note), "--to", "slides-pdf", "--steps", "--notes", "-o", str(stepped))
+    assert result.exit_code == 0, result.stderr
+    assert len(PdfReader(str(stepped)).pages) == len(PdfReader(str(whole)).pages) + 2  # three steps: two pages more
+    pages = json.loads(stepped.with_suffix(".pdfpc").read_text(encoding="utf-8"))["pages"]
+    assert [(page["label"], page["overlay"]) for page in pages] == [("1", 0), ("2", 0), ("3", 0), ("3", 1), ("3", 2), ("4", 0)]
+
+
+def test_marp_gives_each_step_a_slide_with_a_band_behind_its_lines(cli, tmp_path, browser, processes):
+    """Marp has no fragments and its code no line elements: a slide a step (its page number held),
+    a band behind the step's lines, drawn where marp-cli sets those lines."""
+    import subprocess
+
+    from helpers import marp_deck, require_marp
+
+    note = tmp_path / "retries.md"
+    note.write_text(TALK, encoding="utf-8")
+    out = tmp_path / "retries.marp.md"
+    assert cli("render", str(note), "--to", "marp", "-o", str(out)).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("def fetch(url):") == 3 and text.count("<!-- _paginate: hold -->") == 2
+    assert [title for title, _ in marp_deck(text.encode())].count("The retry loop") == 1  # one slide, three steps
+    html = tmp_path / "retries.html"
+    proc = subprocess.run([require_marp(), str(out), "-o", str(html)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        bands = []
+        for number in (3, 4, 5):  # title, agenda, then the loop's three steps
+            page.goto(html.resolve().as_uri() + f"#{number}")
+            code = page.locator("section").nth(number - 1).locator("code").first
+            code.wait_for(state="visible")
+            line = float(code.evaluate("code => parseFloat(getComputedStyle(code).lineHeight)"))
+            shot = tmp_path / f"code-{number}.png"
+            code.screenshot(path=str(shot))
+            bands.append(_banded_lines(shot, line))
+        assert bands == [[2], [4, 5], []]  # the "all" step: every line, no band
+        assert page.evaluate("() => document.querySelectorAll('section')[4].getAttribute('data-marpit-pagination')") == "3"
+    finally:
+        page.close()
+
+
+def _banded_lines(shot, line: float) -> list[int]:
+    """The lines (1-based) of a code block's picture with the step band behind them: the band's
+    amber at the block's left edge, in the middle of the line (where no letter stands at x=1)."""
+    from PIL import Image
+
+    with Image.open(shot) as picture:
+        rgb = picture.convert("RGB")
+        found = []
+        for row in range(1, round(rgb.height / line) + 1):
+            r, g, b = rgb.getpixel((1, int((row - 0.5) * line)))
+            if r > 230 and 200 < g < 240 and b < 190:  # amber over the code's light ground
+                found.append(row)
+        return found

@@ -228,3 +228,40 @@ def test_the_deck_shows_the_poster_and_plays_a_video_only_on_its_slide(cli, talk
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => document.querySelectorAll('main.slides video')[1].paused")
     assert errors == [] and requests == []
+
+
+def test_libreoffice_prints_the_movie_with_its_poster_and_a_code_walk_through_a_slide_a_step(cli, talk, libreoffice, tmp_path):
+    """The PPTX as another program reads it: a page a slide, the steps of a walk-through included,
+    and the movie's poster frame drawn on its page."""
+    import subprocess
+
+    import pypdfium2
+    from pptx import Presentation
+    from pypdf import PdfReader
+
+    talk.write_text(NOTE + "\n## The fix\n\n```python {1|2}\nretry(call)\nbackoff(attempt)\n```\n", encoding="utf-8")
+    deck = tmp_path / "talk.pptx"
+    assert cli("render", str(talk), "--to", "pptx", "-o", str(deck)).exit_code == 0
+    names = [slide.name for slide in Presentation(str(deck)).slides]
+    assert names[-2:] == ["", "The fix (step 2)"]
+    profile = tmp_path / "profile"
+    command = [
+        libreoffice,
+        f"-env:UserInstallation=file://{profile}",
+        "--headless",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        str(tmp_path / "pdf"),
+    ]
+    proc = subprocess.run([*command, str(deck)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    printed = tmp_path / "pdf" / "talk.pdf"
+    assert len(PdfReader(str(printed)).pages) == len(names)
+    pdf = pypdfium2.PdfDocument(str(printed))
+    try:
+        demo = pdf[2].render(scale=1).to_pil().convert("RGB")  # title, agenda, the demo
+    finally:
+        pdf.close()
+    reds = sum(count for count, (r, g, b) in demo.getcolors(1 << 20) if r > 150 and g < 80 and b < 80)
+    assert reds > 2000  # the poster frame, drawn by LibreOffice

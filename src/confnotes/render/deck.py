@@ -185,10 +185,11 @@ def _render_deck(
     from confnotes.templating import render_template
 
     context = deck_context(doc, options, base_dir, printed)
-    if extra.pop("steps", False):
+    steps = extra.pop("steps", False)  # True: a page a step; "code": a slide a code walk-through's step (Marp)
+    if steps:
         from confnotes.slides.build import stepped
 
-        context["deck"] = stepped(context["deck"])
+        context["deck"] = stepped(context["deck"], lists=steps is True)
     text = render_template(template, options.templates, options.trust_templates, **context, **extra)
     colours = style_safe(code_css(options.theme)) if _HIGHLIGHTED.search(text) else ""
     return text.replace(_CODE_CSS, colours), context["md"].warnings

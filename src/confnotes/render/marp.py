@@ -128,7 +128,7 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         "directed": directed,
         "picture": picture,
     }
-    text, rendered = render_template_deck("marp.md", doc, options, base_dir, **helpers)
+    text, rendered = render_template_deck("marp.md", doc, options, base_dir, steps="code", **helpers)
     return text, [*dict.fromkeys(warnings), *rendered]
 
 
@@ -442,4 +442,33 @@ def _sizes(slide: Slide) -> str:
         # than its column still wraps, but never a number inside a cell that holds it)
         f"table {{ font-size: {px['table']:.1f}px; line-height: {TABLE[1]}; width: 100%; table-layout: auto; display: table; }} "
         f"th, td {{ padding: {CELL_PAD[0]}px {CELL_PAD[1]}px; overflow-wrap: break-word; }}{on_top}{_table_columns(slide)}"
+        f"{_code_step_bands(slide)}"
     )
+
+
+#: a code walk-through's step in Marp: a band behind the step's lines (Marp's code has no line elements)
+_STEP_BAND = "rgba(255, 196, 0, 0.32)"
+
+
+def _code_step_bands(slide: Slide) -> str:
+    """On a copy of a slide a step of a code walk-through (``slides.build.stepped``): a band behind
+    each line of the step, one line ``CODE[1]`` em high, as Marp sets code (no wrapping: ``white-space:
+    pre``), so the band stays on its lines when Marp scales a wide block down."""
+    from confnotes.markup.codesteps import steps_on
+
+    rules = []
+    blocks = [entry for entry in slide.content if type(entry) is SlideText and entry.kind == "code"]
+    for number, entry in enumerate(blocks, start=1):
+        code = entry.code
+        if not entry.shown_step or code is None:
+            continue
+        steps = steps_on(entry.info, entry.first, len(code.lines))
+        lines = steps[min(entry.shown_step, len(steps)) - 1] if steps else None
+        if not lines:
+            continue
+        stops = []
+        for row in sorted(line - entry.first for line in lines):
+            top, bottom = f"{CODE[1] * (row - 1):.2f}em", f"{CODE[1] * row:.2f}em"
+            stops.append(f"transparent {top}, {_STEP_BAND} {top}, {_STEP_BAND} {bottom}, transparent {bottom}")
+        rules.append(f" pre:nth-of-type({number}) code {{ display: block; background: linear-gradient(to bottom, {', '.join(stops)}); }}")
+    return "".join(rules)

@@ -52,7 +52,7 @@ def page_notes(doc: Document, options: RenderOptions, base_dir: Path | None) -> 
     pages: list[PageNotes] = []
     number = overlay = 0
     for index, slide in enumerate(slides):
-        same = index > 0 and replace(slide, upto=None) == replace(slides[index - 1], upto=None) and slide.upto is not None
+        same = index > 0 and slide.later_step
         number, overlay = (number, overlay + 1) if same else (number + 1, 0)
         notes = "\n\n".join(note.strip() for note in slide.notes if note.strip())
         pages.append(PageNotes(str(number), overlay, notes, slide.private_notes))

@@ -288,17 +288,55 @@ def _undrawn(slides: list[Slide]) -> list[str]:
     return out
 
 
-def stepped(deck: Deck) -> Deck:
-    """The deck with each slide of an incremental list as one slide a step (``Slide.upto``), as the
-    HTML deck reveals it: the slides PDF's ``steps``. Each step keeps the whole list's room."""
-    if not any(slide.steps for slide in deck.slides):
-        return deck
+def stepped(deck: Deck, lists: bool = True) -> Deck:
+    """The deck a slide a step, as the HTML deck reveals them: each step of an incremental list
+    (``Slide.upto``; with ``lists``: the slides PDF's ``steps``) and each step of a code
+    walk-through (``SlideText.shown_step``: PPTX and Marp always, the slides PDF with ``steps``).
+    Each step keeps the whole slide's room; ``Slide.step_of`` numbers a slide's copies."""
     out: list[Slide] = []
     for slide in deck.slides:
-        values = sorted({entry.step for entry in slide.content if type(entry) is SlideItem and entry.step})
-        # first the slide with none of them (as the HTML deck arrives), then one more a page
-        out += [replace(slide, upto=value) for value in (values[0] - 1, *values)] if values else [slide]
+        values = sorted({entry.step for entry in slide.content if type(entry) is SlideItem and entry.step}) if lists else []
+        # first the slide with none of them (as the HTML deck arrives), then one more a page; then
+        # the code's steps, the list whole (the deck's order: a list's steps come before the code's)
+        listed = [replace(slide, upto=value) for value in (values[0] - 1, *values)] if values else []
+        walked = _code_steps(slide)
+        if listed and walked:
+            listed = [_code_steps(copy, before=True)[0] for copy in listed]
+        copies = listed + walked or [slide]
+        out += [replace(copy, step_of=index) for index, copy in enumerate(copies)] if len(copies) > 1 else copies
     return replace(deck, slides=tuple(out))
+
+
+def _code_steps(slide: Slide, before: bool = False) -> list[Slide]:
+    """The slide once for each step of its code walk-throughs, block after block (a block not
+    reached yet shows no step, a block walked through its last); none when it has none. With
+    ``before``: the slide once, before any step (every block plain)."""
+    from confnotes.markup.codesteps import steps_on
+
+    counts = slide.code_steps
+    if not counts:
+        return []
+    if before:
+        counts = (0,) * len(counts)
+    blocks = [
+        index
+        for index, entry in enumerate(slide.content)
+        if type(entry) is SlideText
+        and entry.kind == "code"
+        and entry.info
+        and (code := entry.code) is not None
+        and steps_on(entry.info, entry.first, len(code.lines))
+    ]
+    out = []
+    for active, count in enumerate(counts):
+        for step in range(1 if count else 0, count + 1):
+            shown = {index: (counts[at] if at < active else step if at == active else 0) for at, index in enumerate(blocks)}
+            content = tuple(
+                replace(entry, shown_step=shown[index]) if type(entry) is SlideText and index in shown else entry
+                for index, entry in enumerate(slide.content)
+            )
+            out.append(replace(slide, content=content))
+    return out
 
 
 def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], list[str]]:

@@ -51,6 +51,10 @@ class SlideText:
     #: the block's typed value (``confnotes.model.values``), as ``parse`` read it or the fit engine
     #: cut it: a part of a table is a ``Table`` of its rows, a part of a code block a ``Code``
     value: Value | None = field(default=None, compare=False)
+    #: a code walk-through's step this copy of the slide shows (``slides.build.stepped``): None as
+    #: the output shows a whole block (the HTML deck walks it, a printed deck shows the last step),
+    #: 0 not reached yet (no line marked), 1 the first step, …
+    shown_step: int | None = None
 
     @property
     def code(self) -> Code | None:
@@ -128,6 +132,9 @@ class Slide:
     #: the slides PDF's steps of an incremental list: the items up to this step are shown (None:
     #: all; the first step's page shows none of them, as the HTML deck does on arriving)
     upto: int | None = None
+    #: which copy of the slide this is when a deck shows it a step a slide (``slides.build.stepped``):
+    #: 0 the slide (or its first step), 1 the step after, …
+    step_of: int = 0
 
     def note_positions(self) -> tuple[int, ...]:
         return self.notes_at or (0,) * len(self.notes)
@@ -201,9 +208,24 @@ class Slide:
         return len({entry.step for entry in self.content if type(entry) is SlideItem and entry.step})
 
     @property
+    def code_steps(self) -> tuple[int, ...]:
+        """The steps of each code walk-through on the slide (``{2|4-5}``), in order (a block the
+        deck split counts the steps of its own lines); empty: none."""
+        from confnotes.markup.codesteps import steps_on
+
+        counts = []
+        for entry in self.content:
+            if type(entry) is SlideText and entry.kind == "code" and entry.info and (code := entry.code) is not None:
+                count = len(steps_on(entry.info, entry.first, len(code.lines)))
+                if count:
+                    counts.append(count)
+        return tuple(counts)
+
+    @property
     def later_step(self) -> bool:
-        """A slides PDF's step of a slide after its first (``slides.build.stepped``): the same slide."""
-        return self.upto is not None and self.upto >= min(entry.step for entry in self.content if type(entry) is SlideItem and entry.step)
+        """A step of a slide after its first, as a deck printed a page a step has it (``slides.build.stepped``):
+        the same slide."""
+        return self.step_of > 0
 
     @property
     def shared_notes(self) -> tuple[str, ...]:

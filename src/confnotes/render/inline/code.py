@@ -141,18 +141,21 @@ class CodeRules(InlineBase):
 
         steps = steps_on(info, entry.first, len(lines)) if info else ()
         if steps:
-            return Markup(self._stepped_code(html, steps, entry.first, label))
+            return Markup(self._stepped_code(html, steps, entry.first, label, entry.shown_step))
         return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")
 
-    def _stepped_code(self, html: str, steps: tuple[frozenset[int] | None, ...], first: int, label: str) -> str:
+    def _stepped_code(self, html: str, steps: tuple[frozenset[int] | None, ...], first: int, label: str, step: int | None = None) -> str:
         """A code walk-through on a slide: each line a span with its number; the deck's script
         highlights the first step's lines as the slide arrives and each next step's on the next key
-        (a fragment a step after the first); printed whole (a PDF), the last step shows."""
+        (a fragment a step after the first); printed whole (a PDF), the last step shows, and on a
+        page a step (``step``, ``SlideText.shown_step``) that step (none before the first)."""
         import json
 
         self.code_blocks += 1
         groups = [sorted(step) if step is not None else None for step in steps]
-        shown = steps[-1] if self.printed else None  # on screen, the deck's script marks the step reached
+        shown: frozenset[int] | None = None  # on screen, the deck's script marks the step reached
+        if self.printed:
+            shown = steps[-1] if step is None else steps[min(step, len(steps)) - 1] if step > 0 else frozenset()
         out = []
         for number, line in enumerate(html.split("\n"), first + 1):
             # printed, the step's lines are marked and none dimmed: a PDF draws opacity as a group

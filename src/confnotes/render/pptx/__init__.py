@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from confnotes.markup.escape import xml_safe
 from confnotes.model import Document
@@ -43,7 +44,8 @@ from confnotes.render.pptx.slides import (
     _title_picture,
     _title_slide,
 )
-from confnotes.slides import SlideItem
+from confnotes.slides import Slide, SlideItem
+from confnotes.slides.build import stepped
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
@@ -67,43 +69,61 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     core.language = xml_safe(doc.meta.lang)
     warnings = _unshown_theme(options)
     minutes = agenda_minutes(doc, timing)
-    for slide in deck.slides:
-        if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
-            _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)
-            if slide.layout == "section" and not reference:
-                _dark_divider(prs.slides[-1])
-            if slide.picture is not None:
-                _title_picture(prs.slides[-1], slide, (base_dir, warnings))
-        elif slide.kind == "divider":
-            page = prs.slides.add_slide(layouts["section"])
-            _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
-            _drop_empty(page)
-            if not reference:
-                _dark_divider(page)
-        else:
-            only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
-            two = (
-                only_items
-                and slide.grid is not None
-                and len(slide.grid.widths) == 2
-                and slide.grid.start == 0
-                and slide.grid.stops[-1] == len(slide.content)
-            )
-            page = prs.slides.add_slide(layouts["two" if two else "content" if only_items and slide.grid is None else "title-only"])
-            _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
-            if slide.layout == "full-image":  # on the band over the picture
-                _light_text(page)
-            if slide.kind == "agenda" and minutes:
-                _agenda_minutes(page, item_minutes(slide, minutes))
+    slides = stepped(deck, lists=False).slides  # a code walk-through a slide a step (PPTX has no fragments)
+    number, total = 0, sum(1 for slide in slides if not slide.later_step)
+    for slide in slides:
+        number += 0 if slide.later_step else 1
+        _add_slide(prs, layouts, slide, md, (base_dir, warnings, minutes), reference)
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
+        if slide.later_step:  # named, so a reader of the file (and the tests) can tell a step from a slide
+            prs.slides[-1].name = f"{slide.display_title[:60]} (step {slide.step_of + 1})"
         if not reference and slide.kind != "title":
-            _footer(prs.slides[-1], md.plain(deck.title), f"{len(prs.slides)} / {len(deck.slides)}", slide)
+            _footer(prs.slides[-1], md.plain(deck.title), f"{number} / {total}", slide)
         if slide.shared_notes:  # (none when <!-- slide notes: presenter --> keeps them to the presenter view)
             prs.slides[-1].notes_slide.notes_text_frame.text = xml_safe("\n\n".join(slide.shared_notes))
     buffer = io.BytesIO()
     prs.save(buffer)
     return reproducible_zip(buffer.getvalue()), [*dict.fromkeys(md.warnings + warnings)]
+
+
+def _add_slide(
+    prs: Any,
+    layouts: dict[str, Any],
+    slide: Slide,
+    md: InlineRenderer,
+    found: tuple[Path | None, list[str], list[str] | None],
+    reference: str | None,
+) -> None:
+    """One slide of the deck as a PPTX slide in the layout its kind calls for."""
+    base_dir, warnings, minutes = found
+    if slide.kind == "title" or slide.layout in ("title", "section"):  # a title or section layout: its slide layout
+        _title_slide(prs, layouts["section" if slide.layout == "section" else "title"], slide, md)
+        if slide.layout == "section" and not reference:
+            _dark_divider(prs.slides[-1])
+        if slide.picture is not None:
+            _title_picture(prs.slides[-1], slide, (base_dir, warnings))
+    elif slide.kind == "divider":
+        page = prs.slides.add_slide(layouts["section"])
+        _set_title(page, md.plain(slide.display_title), slide, own_geometry=False)
+        _drop_empty(page)
+        if not reference:
+            _dark_divider(page)
+    else:
+        only_items = bool(slide.content) and all(type(entry) is SlideItem for entry in slide.content)
+        two = (
+            only_items
+            and slide.grid is not None
+            and len(slide.grid.widths) == 2
+            and slide.grid.start == 0
+            and slide.grid.stops[-1] == len(slide.content)
+        )
+        page = prs.slides.add_slide(layouts["two" if two else "content" if only_items and slide.grid is None else "title-only"])
+        _content_slide(page, slide, md, base_dir, only_items, own_geometry=not reference, warnings=warnings)
+        if slide.layout == "full-image":  # on the band over the picture
+            _light_text(page)
+        if slide.kind == "agenda" and minutes:
+            _agenda_minutes(page, item_minutes(slide, minutes))
 
 
 def _unshown_theme(options: RenderOptions) -> list[str]:

@@ -305,7 +305,9 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
 
     source = code_lines(entry)
     steps = steps_on(entry.info, entry.first, len(source)) if entry.info else ()
-    marked = steps[-1] if steps else None  # a walk-through ({2|4-5}): a slide shows its last step, in bold
+    # a walk-through ({2|4-5}): a slide a step (``SlideText.shown_step``), the step's lines in bold
+    step = entry.shown_step if entry.shown_step is not None else len(steps)
+    marked = steps[min(step, len(steps)) - 1] if steps and step > 0 else None
     number = entry.first
     lines = wrapped_highlighted(source, entry.info, code_columns(size, width), entry.whole, entry.first)
     for index, (continued, spans) in enumerate(lines):
