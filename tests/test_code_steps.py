@@ -316,3 +316,12 @@ def _banded_lines(shot, line: float) -> list[int]:
             if r > 230 and 200 < g < 240 and b < 190:  # amber over the code's light ground
                 found.append(row)
         return found
+
+
+def test_the_slide_outline_counts_a_walk_throughs_steps(cli, tmp_path):
+    note = tmp_path / "retries.md"
+    note.write_text(TALK, encoding="utf-8")
+    result = cli("render", str(note), "--to", "outline", "-o", "-")
+    assert result.exit_code == 0
+    (line,) = [line for line in result.stdout.splitlines() if "The retry loop" in line and "[text]" in line]
+    assert line.endswith("3 steps")
