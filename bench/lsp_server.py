@@ -9,6 +9,7 @@ person types: one word at a time, waiting for the diagnostics of each version.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import statistics
 import sys
@@ -112,6 +113,7 @@ async def _session(
     uri = note.as_uri()
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, language, 1, text)))
     await client.published(1)
+    first_findings = time.perf_counter() - spawned
     assert client._server is not None
     pid = client._server.pid
     rng = random.Random(7)
@@ -138,7 +140,13 @@ async def _session(
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return {"spawn_to_initialize": answered - spawned, "initialize": answered - asked, "latencies": latencies, "memory": memory}
+    return {
+        "spawn_to_initialize": answered - spawned,
+        "initialize": answered - asked,
+        "first_findings": first_findings,
+        "latencies": latencies,
+        "memory": memory,
+    }
 
 
 def measure(lines: int = 2000, latency_edits: int = 200, memory_edits: int = 1000) -> dict[str, float]:
@@ -164,7 +172,16 @@ def measure(lines: int = 2000, latency_edits: int = 200, memory_edits: int = 100
         "rss_drift": (max(memory) - min(memory)) / min(memory),
         "initialize_s": statistics.median(s["initialize"] for s in starts),  # type: ignore[misc]
         "spawn_to_initialize_s": statistics.median(s["spawn_to_initialize"] for s in starts),  # type: ignore[misc]
+        "first_findings_s": statistics.median(s["first_findings"] for s in starts),  # type: ignore[misc]
+        "pygls_floor_s": _floor(),
     }
+
+
+def _floor() -> float:
+    """Python started and pygls's server imported, nothing else: the library's floor (median of 3)."""
+    from run import timed_cmd  # bench/run.py's timing, which calls this module
+
+    return timed_cmd([sys.executable, "-c", "import pygls.lsp.server"], 3)
 
 
 _ALONE = """
@@ -216,6 +233,50 @@ def python_module(lines: int = 2000, seed: int = 25) -> str:
             "",
         ]
     return "\n".join(out[:lines]) + "\n"
+
+
+async def _steady(note: Path, text: str, seconds: float, gap: float) -> list[float]:
+    """Keys ``gap`` apart for ``seconds``, no pause: the times findings were published meanwhile."""
+    client = Client()
+    await client.start_io(*SERVER)
+    await client.initialize_async(
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(),
+            initialization_options={"confnotes": {"debounceMs": DEBOUNCE_MS}},
+            root_uri=note.parent.as_uri(),
+        )
+    )
+    client.initialized(lsp.InitializedParams())
+    uri = note.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "markdown", 1, text)))
+    await client.published(1)
+    rng, lines, version = random.Random(3), text.split("\n"), 1
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        line, word = typed_edit(rng, lines)
+        version += 1
+        change = lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)), text=word)
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(version=version, uri=uri), [change])
+        )
+        await asyncio.sleep(gap)
+    end = time.perf_counter()
+    stamps = sorted(at for shown, at in client.arrived.items() if shown > 1 and at <= end)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return [start, *stamps, end]
+
+
+def steady_gap(lines: int = 2000, seconds: float = 5.0, gap: float = 0.03) -> float:
+    """Keys 30 ms apart for five seconds, never a pause for the debounce: the longest time between
+    two publications (the documents promise one every half second)."""
+    folder = Path(tempfile.mkdtemp(prefix="confnotes-lsp-steady-"))
+    note = folder / "talk.md"
+    text = talk_note(lines)
+    note.write_text(text, encoding="utf-8")
+    stamps = asyncio.run(_steady(note, text, seconds, gap))
+    return max(b - a for a, b in itertools.pairwise(stamps)) * 1000
 
 
 def fast_typing_tail(lines: int = 2000, runs: int = 3) -> float:
@@ -400,6 +461,13 @@ def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, s
         f"{m['rss_open_mb']:.0f} / {m['rss_start_mb']:.0f} / {m['rss_end_mb']:.0f} / {m['rss_max_mb']:.0f} MB",
     )
     add("lsp: initialize answered (from the request / from process start)", f"{m['initialize_s']:.3f} / {m['spawn_to_initialize_s']:.3f} s")
+    add("lsp: the floor: Python started and pygls's server imported, no server", f"{m['pygls_floor_s']:.3f} s")
+    add(f"lsp: first findings of the {lines}-line talk, from process start", f"{m['first_findings_s']:.3f} s")
+    steady = {n: steady_gap(n) for n in (lines, 5000)}
+    add(
+        f"lsp: keys 30 ms apart for 5 s, no pause: the longest wait between findings, {lines}- / 5,000-line talk",
+        f"{steady[lines]:.0f} / {steady[5000]:.0f} ms",
+    )
     longer = typing_p95(5000)
     add(f"lsp: last change to diagnostics, 5000-line talk, beyond the {DEBOUNCE_MS} ms debounce (p95 of 100)", f"{longer:.0f} ms")
     add(
@@ -426,6 +494,11 @@ def report(table: object, targets: list[tuple[str, str, bool]], why: dict[str, s
             m["spawn_to_initialize_s"] <= INITIALIZE_S,
         )
     )
+    ratio = m["spawn_to_initialize_s"] / m["pygls_floor_s"]
+    targets.append(("lsp initialize within 1.5x of Python + pygls's server (same run)", f"{ratio:.2f}x", ratio <= 1.5))
+    targets.append(("lsp first findings <= 1 s (2,000 lines)", f"{m['first_findings_s']:.3f} s", m["first_findings_s"] <= 1.0))
+    worst = max(steady.values())
+    targets.append(("lsp steady typing: findings at least every 600 ms", f"{worst:.0f} ms", worst <= 600))
     if why is not None and (m["rss_max_mb"] > RSS_MB or m["rss_drift"] > RSS_DRIFT):
         alone = _analyses_alone(lines)
         add("lsp: the same edits' analyses in one process, no server: resident memory after 100 edits / 1,100 / max", alone)

@@ -21,6 +21,25 @@ def test_when_an_analysis_starts_and_its_findings_are_shown(now, stale_since, to
     assert publish_times(now, stale_since, 0.15, took) == pytest.approx((start, show))
 
 
+@pytest.mark.parametrize(
+    ("now", "took", "due"),
+    [
+        (10.5, (), True),  # nothing measured yet: half a second after they went stale
+        (10.49, (), False),
+        (10.32, (0.1, 0.15), True),  # analyses take 0.15 s: started 0.19 s early, shown at 10.5, not 10.65
+        (10.30, (0.1, 0.15), False),
+        (10.25, (2.0,), True),  # a slow machine: at most a quarter of a second early
+        (10.24, (2.0,), False),
+    ],
+)
+def test_steady_typing_starts_the_due_analysis_as_early_as_it_takes(now, took, due):
+    """Typing on without a pause: findings stale since 10.0 are due at 10.5. The analysis that shows
+    them started at 10.5, so they came an analysis late (0.6-0.7 s on a 5,000-line talk)."""
+    from confnotes.lsp.core import steady_due
+
+    assert steady_due(now, 10.0, took) is due
+
+
 @pytest.mark.asyncio(loop_scope="function")
 async def test_a_due_analysis_of_a_closed_note_never_reaches_it_reopened(monkeypatch, tmp_path):
     """Typing steadily, then closing the note while its due analysis runs, then opening it again:

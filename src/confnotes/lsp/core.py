@@ -89,6 +89,15 @@ def publish_times(now: float, stale_since: float, debounce: float, took: float) 
     return max(now, show - min(took, debounce)), show
 
 
+def steady_due(now: float, stale_since: float, took: tuple[float, ...]) -> bool:
+    """Whether a change at ``now`` in steady typing starts the analysis whose findings end
+    ``MAX_STALE`` of stale findings: it starts as long before that as the last analyses took (a
+    quarter more than the longest, at most half of ``MAX_STALE``), so they show when it is up, not
+    an analysis later."""
+    lead = min(1.25 * max(took), MAX_STALE / 2) if took else 0.0
+    return now >= stale_since + MAX_STALE - lead
+
+
 class NotesServer(LanguageServer):
     """A pygls server that keeps, per open note, its latest analysis and at most one run in flight."""
 
@@ -227,7 +236,7 @@ class NotesServer(LanguageServer):
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        if now >= since + MAX_STALE and not on_its_way and not self.pulls:  # (an editor that pulls asks when it wants them)
+        if steady_due(now, since, took) and not on_its_way and not self.pulls:  # (an editor that pulls asks when it wants them)
             # stale for half a second of steady typing: this version's findings are shown when ready,
             # whatever comes after it; the pause's own publication still follows
             self.due[uri] = loop.create_task(self._publish_due(uri))
