@@ -14,7 +14,7 @@ import pytest
 from test_browser_stage import paused_context
 
 NOTE = """---
-title: Shipping on Fridays
+title: "Shipping Safely at Scale: How Forty-One Teams Learned to Deploy Without Fear"
 speakers: [Ana Costa]
 kind: talk
 ---
@@ -70,15 +70,16 @@ def test_the_presenters_deck_carries_the_follow_address_and_its_qr_code_on_the_t
 
     audience = new_audience("127.0.0.1", 8000)
     deck = (
-        b'<body><main class="slides"><section class="slide title-slide" id="s1"><h1>T</h1></section>'
-        b'<section class="slide">2</section></main></body>'
+        b'<html><head></head><body><main class="slides"><section class="slide title-slide" id="s1"><h1>T</h1></section>'
+        b'<section class="slide">2</section></main></body></html>'
     )
     page = presenter_page(deck, audience, "talk.slides.html").decode()
     first = page.split('<section class="slide">')[0]
     assert "confnotes-follow" in first and audience.follow_url in first and "<svg" in first
     expected = segno.make(audience.follow_url, error="m")  # the code of the follow address, not of another
     assert expected.designator in ("1-M", "2-M", "3-M", "4-M") and 'aria-label="QR code of the follow address"' in first
-    assert "fetch('slide'" in page and audience.key not in page.replace(audience.follow_url, "")
+    assert "+'slide'" in page and audience.key not in page.replace(audience.follow_url, "")  # the key is the page's address
+    assert 'class="confnotes-follow-slide slide title-slide"' in first and ".confnotes-follow-slide > " in page.split("</head>")[0]
 
 
 # ------------------------------------------------------------------ in Chromium, under serve
@@ -117,6 +118,8 @@ def test_two_phones_follow_the_presenter_and_a_wrong_token_is_refused(browser, t
         presenter.goto(present)
         title = presenter.locator(".slide.current .confnotes-follow")
         assert title.is_visible() and follow in title.inner_text() and title.locator("svg").count() == 1
+        card, heading = title.bounding_box(), presenter.locator(".slide.current .slide-title").bounding_box()
+        assert card and heading and heading["x"] + heading["width"] <= card["x"]  # a long title wraps beside the card
         for page in followers:  # the talk started: each phone loads the deck, at the presenter's slide
             page.wait_for_function("() => document.body.getAttribute('data-slide') === '1'")
             assert "okapi" not in page.content() and page.locator(".confnotes-follow").count() == 0
@@ -130,7 +133,7 @@ def test_two_phones_follow_the_presenter_and_a_wrong_token_is_refused(browser, t
         followers[1].wait_for_function("() => document.body.getAttribute('data-screen') === 'black'")
         stranger = browser.new_page()
         answer = stranger.goto(follow.replace("/follow/", "/follow/x"))
-        assert answer is not None and answer.status == 404 and "Shipping" not in stranger.content()
+        assert answer is not None and answer.status == 404 and "Forty-One" not in stranger.content()
         stranger.close()
     finally:
         for context in (*phones, laptop):
@@ -167,6 +170,13 @@ def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_
         assert status(f"http://127.0.0.1:{port}/talk.slides.html") == 200  # this machine's own preview
         assert status(follow) == 200 and status(present) == 200
         assert status(follow.replace("/follow/", "/follow/A")) == 404
+        with urllib.request.urlopen(follow.rstrip("/"), timeout=30) as answer:  # typed without its last "/"
+            assert answer.url == follow
+        key_base = present.rsplit("/", 1)[0]
+        with urllib.request.urlopen(f"{key_base}/__confnotes/events?page=talk.slides.html", timeout=30) as events:
+            assert events.headers["Content-Type"] == "text/event-stream"  # the presenter's deck reloads on save
+            assert events.readline() == b": connected\n"
+        assert status(f"{outside}/__confnotes/events?page=talk.slides.html") == 404
         assert status(present.replace("/present/", "/present/A")) == 404
     finally:
         proc.kill()

@@ -325,3 +325,20 @@ def test_the_slide_outline_counts_a_walk_throughs_steps(cli, tmp_path):
     assert result.exit_code == 0
     (line,) = [line for line in result.stdout.splitlines() if "The retry loop" in line and "[text]" in line]
     assert line.endswith("3 steps")
+
+
+def test_lint_names_code_steps_that_cannot_be_read_or_name_no_line(cli, tmp_path):
+    """A typo in the steps turned the walk-through off in every deck, and nothing said so."""
+    note = tmp_path / "steps.md"
+    fence = "```python {steps}\nretry(call)\nbackoff(attempt)\n```\n"
+    body = "".join(
+        f"## Part {n}\n\n" + fence.replace("{steps}", steps) + "\n" for n, steps in enumerate(("{x|0}", "{1|9}", "{1|2}", "{all|1}"), 1)
+    )
+    note.write_text("---\nkind: talk\n---\n\n# Retries\n\n" + body, encoding="utf-8")
+    result = cli("lint", str(note), "--select", "CN114")
+    assert result.exit_code == 1
+    lines = [line.split(": ", 1)[1] for line in result.stdout.splitlines() if "CN114" in line]
+    assert lines == [
+        "CN114 slide-directive code steps {x|0} cannot be read (write lines, ranges such as 4-5, or all, between |); no step is shown",
+        "CN114 slide-directive code step 2 ({9}) names no line of the block (2 lines); it highlights nothing",
+    ]

@@ -192,7 +192,7 @@ def test_the_printed_outputs_show_the_poster_frame_linked_to_the_video(cli, talk
         for annotation in page.get("/Annots", [])
         if annotation.get_object().get("/Subtype") == "/Link" and "/URI" in annotation.get_object().get("/A", {})
     ]
-    assert {link.rsplit("/", 1)[-1] for link in links} == {"demo.mp4"} and len(links) >= 2
+    assert set(links) == {"demo.mp4"}  # relative, as written: no file:/// path of the author's folders
     pdf = pypdfium2.PdfDocument(str(out))
     try:
         demo = pdf[2].render(scale=1).to_pil().convert("RGB")  # title, agenda, then the demo

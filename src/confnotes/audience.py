@@ -103,7 +103,7 @@ def qr_svg(url: str) -> str:
     return str(segno.make(url, error="m").svg_inline(scale=6, border=4, dark="#000", light="#fff", omitsize=True))
 
 
-_QR_LOOK = 'style="width:236px;height:236px" role="img" aria-label="QR code of the follow address"'
+_QR_LOOK = 'style="width:200px;height:200px" role="img" aria-label="QR code of the follow address"'
 _FIRST_SLIDE = re.compile(rb'<section\b[^>]*\bclass="[^"]*\bslide\b[^"]*"[^>]*>')
 
 
@@ -117,17 +117,22 @@ def presenter_page(html: bytes, audience: Audience, page: str) -> bytes:
 
     box = (
         '<div class="confnotes-follow" data-confnotes style="position:absolute;right:40px;top:40px;z-index:5;'
-        "background:#fff;color:#000;padding:12px;border:1px solid #888;border-radius:8px;text-align:center;"
-        'font:15px/1.3 sans-serif;width:260px">'
+        "background:#fff;color:#000;padding:10px;border:1px solid #888;border-radius:8px;text-align:center;"
+        'font:14px/1.3 sans-serif;width:220px">'
         + qr_svg(audience.follow_url).replace("<svg ", f"<svg {_QR_LOOK} ", 1)
         + f'<div><strong>Follow along</strong></div><div style="overflow-wrap:anywhere">{escape(audience.follow_url)}</div></div>'
     ).encode()
     match = _FIRST_SLIDE.search(html)
-    if match is not None:
-        html = html[: match.end()] + box + html[match.end() :]
+    if match is not None:  # the card beside the slide's own text, never over it
+        opening = match.group(0).replace(b'class="', b'class="confnotes-follow-slide ', 1)
+        html = html[: match.start()] + opening + box + html[match.end() :]
+        room = b"<style data-confnotes>.confnotes-follow-slide > :not(.confnotes-follow, footer) { padding-right: 280px; }</style>"
+        html = html.replace(b"</head>", room + b"</head>", 1)
     script = (
         "<script data-confnotes>(function(){var page=" + strict_json(page).replace("<", "\\u003c") + ";"
-        "function post(d){d.page=page;fetch('slide',{method:'POST',headers:{'Content-Type':'application/json'},"
+        # the presenter's address, however deep the deck is in the site: /present/<key>/
+        "var at=location.pathname.match(/^\\/present\\/[^\\/]+\\//);"
+        "function post(d){d.page=page;if(!at)return;fetch(at[0]+'slide',{method:'POST',headers:{'Content-Type':'application/json'},"
         "body:JSON.stringify(d),keepalive:true}).catch(function(){});}"
         "window.addEventListener('confnotes:shown',function(e){post({index:e.detail.index,step:e.detail.step,screen:e.detail.screen});});"
         "post({index:Math.max(0,Number(document.body.getAttribute('data-slide')||1)-1),step:0,screen:''});"

@@ -34,8 +34,10 @@ RELOAD_SCRIPT = (
     # this page's file in the site, as the build names what it writes ("day1/talk.html"); the server
     # is told it, and renders the format of the pages that are open first. ``note`` (filled in as the
     # page is served) is the note it was made from, or null (the index)
-    "<script data-confnotes>(function(){var note=__NOTE__,here=decodeURIComponent(location.pathname).replace(/^\\/+/,'')||'index.html',"
-    "s=new EventSource('" + EVENTS_PATH + "?page='+encodeURIComponent(here));"
+    # (a deck at the presenter's address of ``serve --audience``, /present/<key>/…: the site's path after it)
+    "<script data-confnotes>(function(){var note=__NOTE__,base=(location.pathname.match(/^\\/present\\/[^\\/]+\\//)||['/'])[0],"
+    "here=decodeURIComponent(location.pathname.slice(base.length)).replace(/^\\/+/,'')||'index.html',"
+    "s=new EventSource(base+'" + EVENTS_PATH.lstrip("/") + "?page='+encodeURIComponent(here));"
     "function data(e){try{return JSON.parse(e.data);}catch(x){return null;}}"
     "function mine(n){return n.nodeType===1&&n.hasAttribute('data-confnotes');}"
     # a page without scripts of its own (a note's page) takes in the new version where it differs:
@@ -343,9 +345,14 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         assert self.audience is not None
         path = self.path.split("?")[0]
         if path.startswith(FOLLOW):
-            token, _, rest = path[len(FOLLOW) :].partition("/")
+            token, slash, rest = path[len(FOLLOW) :].partition("/")
             if not self.audience.follows(token):
                 self.send_error(HTTPStatus.NOT_FOUND)
+            elif not slash:  # typed from the slide without its last "/": the page's own addresses need it
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", f"{FOLLOW}{token}/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif rest == "events":
                 self._events(self.followers, self.audience.shown)
             elif rest == "":
@@ -611,7 +618,11 @@ class PreviewServer:
         assert self.audience is not None
         decks = [page for page in self.pages if page.endswith(".slides.html")]
         present = "".join(f"\n  {self.audience.presenter_url(page)}" for page in sorted(decks))
-        return f"Audience: {self.audience.follow_url} (its QR code is on the title slide)\nPresent from:{present}"
+        alone = urlsplit(self.audience.address).hostname in ("127.0.0.1", "localhost", "::1")
+        reach = (
+            " (this machine only: --host 0.0.0.0 lets phones on the network reach it)" if alone else " (its QR code is on the title slide)"
+        )
+        return f"Audience: {self.audience.follow_url}{reach}\nPresent from:{present}"
 
     def go_to(self, page: str, slide: int) -> None:
         """Shows slide ``slide`` (1 is the first) on the open copies of ``page``: the editor's cursor moved."""

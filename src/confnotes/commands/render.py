@@ -81,7 +81,8 @@ from confnotes.render.formats import BOOK, PICTURES, RENDER_TARGETS, suggested  
     "--steps/--no-steps",
     "steps",
     default=None,
-    help="Slides PDF: a page for each step of an incremental list, as the HTML deck reveals it (default: one page a slide).",
+    help="Slides PDF: a page for each step of an incremental list or a code walk-through ({2|4-5}), "
+    "as the HTML deck reveals it (default: one page a slide).",
 )
 @config_option
 @click.option("--list-themes", is_flag=True, help="List the built-in themes and exit.")
@@ -185,7 +186,7 @@ def _book(paths: tuple[str, ...], output: str | None, config_file: str | None, o
     for message in warnings:
         say(f"warning: {message}", err=True)
     if emit(target, data, "-", output is not None):
-        say(f"wrote {shown(target)}: {len(notes)} notes", err=True)
+        say(f"wrote {shown(target)}: {len(notes)} note{'s' if len(notes) != 1 else ''}", err=True)
 
 
 def output_name(note: str, to: str) -> str:

@@ -38,6 +38,29 @@ def code_steps(info: str, lines: int) -> tuple[frozenset[int] | None, ...]:
     return tuple(steps)
 
 
+_BRACED = re.compile(r"\{([^{}]*\|[^{}]*)\}")
+
+
+def step_problem(attributes: str, lines: int) -> str | None:
+    """Why a fence's steps (``{2|4-5}`` in its info string) will not all be walked through, in the
+    words lint says it (CN114), or None: braces with a ``|`` that are no steps are ignored by every
+    output, a step that names no line of the block highlights nothing."""
+    braced = _BRACED.search(attributes or "")
+    if braced is None:
+        return None
+    if _STEPS.search(attributes) is None:
+        written = braced.group(1).strip()[:40]
+        return f"code steps {{{written}}} cannot be read (write lines, ranges such as 4-5, or all, between |); no step is shown"
+    groups = _STEPS.search(attributes).group(1).split("|")  # type: ignore[union-attr]
+    if len(groups) > MAX_STEPS:
+        return f"code steps: {len(groups)} steps, only the first {MAX_STEPS} are walked through"
+    for number, step in enumerate(code_steps(attributes, lines), start=1):
+        if step is not None and not step:
+            size = f"{lines} line{'s' if lines != 1 else ''}"
+            return f"code step {number} ({{{groups[number - 1].strip()}}}) names no line of the block ({size}); it highlights nothing"
+    return None
+
+
 def steps_on(info: str, first: int, count: int) -> tuple[frozenset[int] | None, ...]:
     """The steps of a block's piece on one slide: its lines ``first + 1`` to ``first + count`` (a
     block the deck splits keeps on each slide the steps of the lines it shows); empty when fewer

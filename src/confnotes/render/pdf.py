@@ -197,6 +197,8 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True, notes:
         if tagged:
             options["pdf_variant"] = "pdf/ua-1"
         finishers = [_tag_finisher(_link_texts(html))] if tagged else []
+        if base_dir is not None:
+            finishers.append(_relative_links(base_dir.resolve()))
         if any(notes):
             finishers.append(_note_annotations(notes, tagged))
         if finishers:
@@ -270,6 +272,36 @@ def _tag_finisher(link_texts: dict[str, str]) -> Any:
 
 #: PDF annotation flag NoView (bit 6): not displayed on screen, not printed; readers list it still
 _NO_VIEW = 32
+
+
+def _relative_links(base: Path) -> Any:
+    """A finisher keeping links to files relative to the note's folder (``demo.mp4``, ``../talk.md``):
+    WeasyPrint resolves them to ``file:///…`` URLs, which print the author's folders into a PDF
+    that is shared, and break once the PDF and its files move together."""
+    import os
+    from urllib.parse import quote, unquote, urlsplit
+
+    import pydyf
+
+    def relative(uri: str) -> str:
+        if not uri.startswith("file://"):
+            return uri
+        parts = urlsplit(uri)
+        path = quote(Path(os.path.relpath(unquote(parts.path), base)).as_posix(), safe="/")
+        return path + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def finish(_document: Any, pdf: Any) -> None:
+        for obj in pdf.objects:
+            if not isinstance(obj, pydyf.Dictionary) or obj.get("Subtype") != "/Link":
+                continue
+            action = obj.get("A")
+            if isinstance(action, pydyf.Dictionary) and isinstance(action.get("URI"), pydyf.String):
+                action["URI"] = pydyf.String(relative(action["URI"].string))
+            contents = obj.get("Contents")
+            if isinstance(contents, pydyf.String) and "file://" in contents.string:
+                obj["Contents"] = pydyf.String(re.sub(r"file://[^\s)]+", lambda match: relative(match.group(0)), contents.string))
+
+    return finish
 
 
 def _note_annotations(notes: tuple[str, ...], tagged: bool) -> Any:

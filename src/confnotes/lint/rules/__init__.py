@@ -56,7 +56,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("CN111", "stray-filename", "warning", tags=("structure", "pasted")),
     Entry("CN112", "misplaced-break", "warning", tags=("structure",)),
     Entry("CN113", "unknown-rule", "warning", tags=("config",)),
-    Entry("CN114", "slide-directive", "warning", needs=("<!--", ":::"), tags=("slides",)),
+    Entry("CN114", "slide-directive", "warning", needs=("<!--", ":::", "|"), tags=("slides",)),
     Entry("CN115", "unclosed-fence", "warning", needs=("```", "~~~"), tags=("structure",)),
     Entry("CN201", "long-item", "warning", profile="talk", tags=("text",)),
     Entry("CN202", "heading-punctuation", "warning", tags=("text",)),
