@@ -52,7 +52,7 @@ def _get(port: int, path: str) -> tuple[int, str]:
 def test_serve_previews_rebuilds_and_reloads(server):
     notes, port, proc = server
     status, index = _get(port, "/")
-    assert status == 200 and "Live Talk" in index and "/__confnotes/events" in index
+    assert status == 200 and "Live Talk" in index and "__confnotes/events?page=" in index
     status, page = _get(port, "/talk.html")
     assert status == 200 and "first version" in page
     assert _get(port, "/talk.slides.html")[0] == 200
