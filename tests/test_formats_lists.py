@@ -41,3 +41,17 @@ def test_the_derived_lists_follow_the_table():
     assert formats_where() == tuple(FORMATS) and "docx" in formats_where()
     assert set(formats_where(deck=True)) == {name for name, fmt in FORMATS.items() if fmt.deck} >= {"slides", "pptx"}
     assert set(formats_where(printed=True)) == {"pdf", "slides-pdf", "handout"}
+
+
+def test_a_folders_walk_leaves_out_the_outputs_that_end_like_a_note(tmp_path):
+    """``render --to marp`` writes ``talk.marp.md`` beside the note: a walk of the folder (lint,
+    build, serve) took it for a second note and built a deck of the deck."""
+    from confnotes.edges.source import NOTE_SUFFIXES, OWN_OUTPUT_SUFFIXES, discover
+    from confnotes.render.formats import FORMATS
+
+    ending_like_a_note = {fmt.suffix for fmt in FORMATS.values() if fmt.suffix.endswith(NOTE_SUFFIXES)}
+    assert ending_like_a_note == set(OWN_OUTPUT_SUFFIXES)
+    (tmp_path / "talk.md").write_text("# Talk\n", encoding="utf-8")
+    (tmp_path / "talk.marp.md").write_text("---\nmarp: true\n---\n\n# Talk\n", encoding="utf-8")
+    assert discover([str(tmp_path)]) == [str(tmp_path / "talk.md")]
+    assert discover([str(tmp_path / "talk.marp.md")]) == [str(tmp_path / "talk.marp.md")]  # named: read as asked

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 #: Notes larger than this are refused rather than parsed (a conference's notes are KBs).
 MAX_BYTES = 64 * 1024 * 1024
 NOTE_SUFFIXES = (".md", ".markdown")
+#: files confnotes writes beside a note that end like a note (``render --to marp``): a folder's walk
+#: leaves them out, so a Marp export is not linted, built or served as a note of its own (named on
+#: the command line, it is read as any file is); ``tests/test_formats_lists.py`` keeps it equal to
+#: the text formats whose suffix ends like a note's
+OWN_OUTPUT_SUFFIXES = (".marp.md",)
 _BOMS_UTF16_32 = {
     b"\xff\xfe\x00\x00": "UTF-32",
     b"\x00\x00\xfe\xff": "UTF-32",
@@ -126,7 +131,8 @@ def read_bytes(name: str, expected: str = "note", max_bytes: int = MAX_BYTES) ->
 
 
 def _is_note(path: Path) -> bool:
-    return path.suffix.lower() in NOTE_SUFFIXES
+    name = path.name.lower()
+    return path.suffix.lower() in NOTE_SUFFIXES and not name.endswith(OWN_OUTPUT_SUFFIXES)
 
 
 def discover(paths: list[str], exclude: tuple[str | Exclude, ...] = ()) -> list[str]:
