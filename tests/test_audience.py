@@ -177,6 +177,21 @@ def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_
             assert events.headers["Content-Type"] == "text/event-stream"  # the presenter's deck reloads on save
             assert events.readline() == b": connected\n"
         assert status(f"{outside}/__confnotes/events?page=talk.slides.html") == 404
+
+        def report(body: bytes, length: str | None = None) -> int:
+            request = urllib.request.Request(f"{key_base}/slide", body, method="POST")
+            if length is not None:
+                request.add_unredirected_header("Content-Length", length)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        assert report(json.dumps({"page": "talk.slides.html", "index": 1, "step": 0}).encode()) == 204
+        assert report(b"{not json") == 400
+        assert report(json.dumps({"page": "../../etc/passwd", "index": 1, "step": 0}).encode()) == 400
+        assert report(b"x" * 2048) == 400  # over the report's kilobyte: refused unread
         assert status(present.replace("/present/", "/present/A")) == 404
     finally:
         proc.kill()

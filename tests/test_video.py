@@ -265,3 +265,20 @@ def test_libreoffice_prints_the_movie_with_its_poster_and_a_code_walk_through_a_
         pdf.close()
     reds = sum(count for count, (r, g, b) in demo.getcolors(1 << 20) if r > 150 and g < 80 and b < 80)
     assert reds > 2000  # the poster frame, drawn by LibreOffice
+
+
+def test_a_truncated_or_garbled_video_gets_a_play_mark_and_one_warning(cli, tmp_path):
+    """A download cut short, or bytes after a valid header: FFmpeg reads what it can; nothing
+    crashes, the poster is a play mark, and the render says why once."""
+    real = make_video(tmp_path / "real.mp4").read_bytes()
+    (tmp_path / "cut.mp4").write_bytes(real[:600])
+    (tmp_path / "noise.webm").write_bytes(b"\x1a\x45\xdf\xa3" + bytes(range(256)) * 40)
+    note = tmp_path / "talk.md"
+    note.write_text("# Talk\n\n## Demo\n\n![Cut short](cut.mp4)\n\n![Noise](noise.webm)\n", encoding="utf-8")
+    from confnotes.edges import video as video_module
+
+    video_module._poster.cache_clear()
+    result = cli("render", str(note), "--to", "pptx", "-o", str(tmp_path / "talk.pptx"))
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
+    assert len(warnings) == 2 and all("no poster frame, a play mark is shown" in line for line in warnings), warnings
