@@ -58,6 +58,12 @@ def test_a_presenters_report_is_read_only_when_it_is_a_slide_of_a_deck():
     ):
         assert audience.publish(json.dumps(bad).encode(), pages) is None, bad
     assert audience.publish(b"\xff not json", pages) is None
+    first, late = ({**good, "from": "a1", "n": n, "index": n} for n in (7, 6))
+    assert audience.publish(json.dumps(first).encode(), pages)
+    assert audience.publish(json.dumps(late).encode(), pages) == ""  # sent before the one applied: dropped
+    assert json.loads(audience.shown)["index"] == 7
+    reloaded = {**good, "from": "b2", "n": 1, "index": 3}  # the presenter's page loaded again counts anew
+    assert json.loads(audience.publish(json.dumps(reloaded).encode(), pages) or "null")["index"] == 3
     assert audience.follows(audience.token) and not audience.follows(audience.token[:-1] + "x")
     assert len(audience.key) >= 32 and audience.key != audience.token
     assert new_audience("127.0.0.1", 8000).token != audience.token  # random for each preview
@@ -80,6 +86,49 @@ def test_the_presenters_deck_carries_the_follow_address_and_its_qr_code_on_the_t
     assert expected.designator in ("1-M", "2-M", "3-M", "4-M") and 'aria-label="QR code of the follow address"' in first
     assert "+'slide'" in page and audience.key not in page.replace(audience.follow_url, "")  # the key is the page's address
     assert 'class="confnotes-follow-slide slide title-slide"' in first and ".confnotes-follow-slide > " in page.split("</head>")[0]
+
+
+class _Refused(Exception):
+    pass
+
+
+def _route(path: str, client: str, server: str = "192.0.2.2"):
+    """How a request for ``path`` from ``client`` is routed under ``serve --audience --host 0.0.0.0``
+    on a machine at ``server``: ``(goes on as the site's, presenting, status sent or None, whether
+    its error page may show the build's errors)``."""
+    from confnotes.audience import new_audience
+    from confnotes.serve import PreviewHandler
+
+    audience = new_audience("0.0.0.0", 8000)
+    audience.address = f"http://{server}:8000"
+    handler = object.__new__(PreviewHandler)
+    handler.audience, handler.path, handler.client_address = audience, path.format(key=audience.key, token=audience.token), (client, 5000)
+    handler.connection = type("Socket", (), {"getsockname": lambda _socket: (server, 8000)})()
+    sent: list[int] = []
+    handler.send_error = lambda code, *_: sent.append(int(code))  # type: ignore[method-assign]
+    handler._follow = lambda rest: sent.append(200 if audience.follows(rest.partition("/")[0]) else 404)  # type: ignore[method-assign]
+    handler.trusted = True  # the request named the server's address (``_answer``)
+    goes_on = handler._audience_route()
+    return goes_on, handler.presenting, (sent[0] if sent else None), handler.trusted
+
+
+@pytest.mark.parametrize(
+    ("path", "client", "expected"),
+    [
+        ("/talk.slides.html", "192.0.2.77", (False, False, 404, False)),  # a phone: not the site, notes and all
+        ("/present/{key}/talk.slides.html", "192.0.2.77", (False, False, 404, False)),  # nor with the key off the projector
+        ("/present/{key}/slide", "192.0.2.77", (False, False, 404, False)),
+        ("/__confnotes/events", "192.0.2.77", (False, False, 404, False)),
+        ("/follow/{token}/", "192.0.2.77", (False, False, 200, False)),  # the follow address: anyone with its token
+        ("/follow/x{token}/", "192.0.2.77", (False, False, 404, False)),
+        ("/talk.slides.html", "127.0.0.1", (True, False, None, True)),  # this machine: the preview as ever
+        ("/present/{key}/talk.slides.html", "192.0.2.2", (True, True, None, True)),  # the laptop at its own address
+        ("/present/x{key}/talk.slides.html", "127.0.0.1", (False, False, 404, True)),
+        ("/talk.slides.html", "::ffff:127.0.0.1", (True, False, None, True)),
+    ],
+)
+def test_another_machine_reaches_only_the_follow_address(path, client, expected):
+    assert _route(path, client) == expected
 
 
 # ------------------------------------------------------------------ in Chromium, under serve
@@ -165,9 +214,8 @@ def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_
             except urllib.error.HTTPError as exc:
                 return exc.code
 
-        assert status(f"{outside}/talk.slides.html") == 404  # the site, speaker notes and all, from the network
-        assert status(f"{outside}/talk.html") == 404
         assert status(f"http://127.0.0.1:{port}/talk.slides.html") == 200  # this machine's own preview
+        assert status(f"{outside}/talk.slides.html") == 200  # the laptop at its own network address: this machine too
         assert status(follow) == 200 and status(present) == 200
         assert status(follow.replace("/follow/", "/follow/A")) == 404
         with urllib.request.urlopen(follow.rstrip("/"), timeout=30) as answer:  # typed without its last "/"
@@ -176,7 +224,6 @@ def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_
         with urllib.request.urlopen(f"{key_base}/__confnotes/events?page=talk.slides.html", timeout=30) as events:
             assert events.headers["Content-Type"] == "text/event-stream"  # the presenter's deck reloads on save
             assert events.readline() == b": connected\n"
-        assert status(f"{outside}/__confnotes/events?page=talk.slides.html") == 404
 
         def report(body: bytes, length: str | None = None) -> int:
             request = urllib.request.Request(f"{key_base}/slide", body, method="POST")

@@ -342,3 +342,38 @@ def test_lint_names_code_steps_that_cannot_be_read_or_name_no_line(cli, tmp_path
         "CN114 slide-directive code steps {x|0} cannot be read (write lines, ranges such as 4-5, or all, between |); no step is shown",
         "CN114 slide-directive code step 2 ({9}) names no line of the block (2 lines); it highlights nothing",
     ]
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        # the code first: the deck shows its first step on arriving, then the list, then its next step
+        ("code-list", [(0, 1), (1, 1), (2, 1), (None, 2)]),
+        # the list first: the code stays plain until the list is shown, then walks through
+        ("list-code", [(0, 0), (1, 0), (2, 0), (None, 1), (None, 2)]),
+    ],
+)
+def test_a_page_a_step_follows_the_decks_order_of_list_and_code(tmp_path, order, expected):
+    """The slides PDF's ``--steps`` pages in the order the HTML deck reveals them: it showed the code
+    plain while the list's steps came, and a page twice."""
+    from confnotes.slides import SlideItem
+    from confnotes.slides.build import stepped
+    from helpers import rendered_deck
+
+    code, items = "```python {1|2}\nretry(call)\nbackoff(attempt)\n```\n\n", "- Canary first\n- Then half\n\n"
+    body = code + items if order == "code-list" else items + code
+    note = tmp_path / "steps.md"
+    note.write_text(f"---\nkind: talk\n---\n\n# Retries\n\n## The loop\n<!-- slide incremental -->\n\n{body}", encoding="utf-8")
+    deck = rendered_deck(note)
+    (slide,) = [slide for slide in deck.slides if slide.title == "The loop"]
+    steps = sorted({entry.step for entry in slide.content if type(entry) is SlideItem and entry.step})
+    pages = [page for page in stepped(deck).slides if page.title == "The loop"]
+    shown = [
+        (
+            None if page.upto is None else steps.index(page.upto) + 1 if page.upto in steps else 0,
+            next(e.shown_step for e in page.content if getattr(e, "walked", False)),
+        )
+        for page in pages
+    ]
+    assert shown == expected
+    assert [page.step_of for page in pages] == list(range(len(expected)))

@@ -282,3 +282,24 @@ def test_a_truncated_or_garbled_video_gets_a_play_mark_and_one_warning(cli, tmp_
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
     assert len(warnings) == 2 and all("no poster frame, a play mark is shown" in line for line in warnings), warnings
+
+
+def test_links_to_the_video_lead_from_where_the_output_goes(cli, talk, weasyprint):
+    """``-o out/…``: a PDF or Word file in another folder links ``../demo.mp4``, never the note's
+    folder as an absolute file:/// address (which also printed the author's folders)."""
+    import docx
+    from pypdf import PdfReader
+
+    out = talk.parent / "out"
+    out.mkdir()
+    assert cli("render", str(talk), "--to", "pdf", "-o", str(out / "talk.pdf")).exit_code == 0
+    links = {
+        annotation.get_object()["/A"]["/URI"]
+        for page in PdfReader(str(out / "talk.pdf")).pages
+        for annotation in page.get("/Annots", [])
+        if "/A" in annotation.get_object()
+    }
+    assert links == {"../demo.mp4"}
+    assert cli("render", str(talk), "--to", "docx", "-o", str(out / "talk.docx")).exit_code == 0
+    document = docx.Document(str(out / "talk.docx"))
+    assert {rel.target_ref for rel in document.part.rels.values() if rel.is_external} == {"../demo.mp4"}

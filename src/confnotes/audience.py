@@ -17,6 +17,7 @@ import json
 import re
 import secrets
 import socket
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -38,7 +39,13 @@ class Audience:
     key: str
     address: str  # http://host:port, as a phone reaches it
     shown: str = ""
-    decks: dict[str, tuple[str, str]] = field(default_factory=dict)  # page -> (the deck's source digest, follower HTML)
+    #: page -> (the preview's deck file's stamp, the page followers get: its bytes, None when it
+    #: could not be made); each made once, under ``lock``, however many phones ask at once
+    decks: dict[str, tuple[str, bytes | None]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: the presenter page that reported last (``from``, random for each page load) and its count:
+    #: two reports in flight at once are applied in the order they were sent
+    reported: tuple[str, int] | None = None
 
     @property
     def follow_url(self) -> str:
@@ -56,17 +63,22 @@ class Audience:
         return hmac.compare_digest(key.encode(), self.key.encode())
 
     def publish(self, body: bytes, pages: dict[str, str]) -> str | None:
-        """The slide a presenter reports (JSON ``{page, index, step, screen}`` of a deck of the site),
-        as the event followers get, or None when it is not one."""
+        """The slide a presenter reports (JSON ``{page, index, step, screen, from, n}`` of a deck of the
+        site), as the event followers get; "" for a report older than the last applied; None when it
+        is not one. The caller holds ``lock``, so reports are applied and sent in one order."""
         try:
             data = json.loads(body.decode("utf-8"))
             page, index, step, screen = data["page"], data["index"], data["step"], data.get("screen", "")
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            sender, count = str(data.get("from", ""))[:64], data.get("n", 0)
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError, AttributeError):
             return None
         if not (isinstance(page, str) and page.endswith(".slides.html") and page in pages and screen in _SCREENS):
             return None
-        if not (isinstance(index, int) and isinstance(step, int) and 0 <= index < 100_000 and 0 <= step < 10_000):
+        if not all(type(value) is int and 0 <= value < limit for value, limit in ((index, 100_000), (step, 10_000), (count, 2**53))):
             return None
+        if self.reported is not None and sender == self.reported[0] and count <= self.reported[1]:
+            return ""  # sent before the one applied last: it arrived late
+        self.reported = (sender, count)
         self.shown = json.dumps({"page": page, "index": index, "step": step, "screen": screen})
         return self.shown
 
@@ -130,9 +142,11 @@ def presenter_page(html: bytes, audience: Audience, page: str) -> bytes:
         html = html.replace(b"</head>", room + b"</head>", 1)
     script = (
         "<script data-confnotes>(function(){var page=" + strict_json(page).replace("<", "\\u003c") + ";"
-        # the presenter's address, however deep the deck is in the site: /present/<key>/
-        "var at=location.pathname.match(/^\\/present\\/[^\\/]+\\//);"
-        "function post(d){d.page=page;if(!at)return;fetch(at[0]+'slide',{method:'POST',headers:{'Content-Type':'application/json'},"
+        # the presenter's address, however deep the deck is in the site: /present/<key>/; each report
+        # numbered, so the server applies two in flight at once in the order they were sent
+        "var at=location.pathname.match(/^\\/present\\/[^\\/]+\\//),from=String(Math.random()).slice(2),n=0;"
+        "function post(d){d.page=page;d.from=from;d.n=++n;if(!at)return;"
+        "fetch(at[0]+'slide',{method:'POST',headers:{'Content-Type':'application/json'},"
         "body:JSON.stringify(d),keepalive:true}).catch(function(){});}"
         "window.addEventListener('confnotes:shown',function(e){post({index:e.detail.index,step:e.detail.step,screen:e.detail.screen});});"
         "post({index:Math.max(0,Number(document.body.getAttribute('data-slide')||1)-1),step:0,screen:''});"
@@ -157,12 +171,20 @@ def follower_page(html: str, page: str) -> bytes:
     return html.replace("</body>", script + "</body>", 1).encode("utf-8")
 
 
-WAITING = (
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-    '<title>Waiting for the talk</title></head><body style="font:20px/1.4 sans-serif;margin:2em">'
-    "<p>The talk has not started yet. This page follows it as soon as it does.</p>"
-    "<script>new EventSource('events').addEventListener('slide',function(){location.reload();});</script></body></html>"
-)
+def _page(title: str, text: str, event: str) -> str:
+    """A phone's page while there is no deck to follow: ``text``, loaded again on ``event``."""
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f'<title>{title}</title></head><body style="font:20px/1.4 sans-serif;margin:2em"><p>{text}</p>'
+        f"<script>new EventSource('events').addEventListener('{event}',function(){{location.reload();}});</script></body></html>"
+    )
+
+
+#: before the talk starts (no slide published): loaded again on the first slide
+WAITING = _page("Waiting for the talk", "The talk has not started yet. This page follows it as soon as it does.", "slide")
+#: a deck that cannot be shown now (its note fails to build, or is being built): loaded again once
+#: it builds, never on a slide event, which would load it again at once, and again
+UNAVAILABLE = _page("The talk", "The talk's slides cannot be shown just now. This page follows them as soon as they can.", "rebuilt")
 
 
 def follower_deck(note: str, text: str | None, config_file: str | None, trust_templates: bool) -> str:

@@ -242,7 +242,8 @@ LIMITS: tuple[Limit, ...] = (
     ),
     Limit(
         "Videos",
-        "{bytes:MB} MB a video (larger: linked); its poster from at most {packets} packets of a picture at most {side} pixels a side",
+        "{bytes:MB} MB a video (larger: linked); its poster from at most {packets} packets of a picture at most {side} pixels a side, "
+        "shown at most {poster} pixels a side",
         "every format",
         "`test_video.py::test_a_video_over_the_limit_is_linked_not_embedded`,"
         " `::test_a_file_that_only_looks_like_a_video_gets_a_play_mark_not_a_crash`",
@@ -250,6 +251,7 @@ LIMITS: tuple[Limit, ...] = (
             "bytes": "confnotes.edges.video.MAX_VIDEO_BYTES",
             "packets": "confnotes.edges.video.MAX_POSTER_PACKETS",
             "side": "confnotes.edges.video.MAX_VIDEO_SIDE",
+            "poster": "confnotes.edges.video.MAX_POSTER_SIDE",
         },
     ),
     Limit(

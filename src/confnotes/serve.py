@@ -23,7 +23,17 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, quote, urlsplit
 
-from confnotes.audience import FOLLOW, MAX_FOLLOWERS, MAX_PUBLISH_BYTES, PRESENT, WAITING, Audience, new_audience, presenter_page
+from confnotes.audience import (
+    FOLLOW,
+    MAX_FOLLOWERS,
+    MAX_PUBLISH_BYTES,
+    PRESENT,
+    UNAVAILABLE,
+    WAITING,
+    Audience,
+    new_audience,
+    presenter_page,
+)
 from confnotes.build import BuildRequest, build_site, site_pages
 from confnotes.edges.images import IMAGE_SUFFIXES
 from confnotes.edges.source import NOTE_SUFFIXES
@@ -339,44 +349,67 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             super().do_GET()
 
     def _audience_route(self) -> bool:
-        """With an audience: the follow address's pages and events, the presenter's address (its
-        pages served as the site's, with the follow address on the title slide), and the site
-        itself to this machine only. True when the request goes on as the site's."""
+        """With an audience: the follow address's pages and events for anyone with its token; the
+        site itself and the presenter's address (its decks with the follow address on the title
+        slide) to this machine only, so no phone reads a speaker note, even with the key read off the
+        projected address bar. True when the request goes on as the site's."""
         assert self.audience is not None
         path = self.path.split("?")[0]
         if path.startswith(FOLLOW):
-            token, slash, rest = path[len(FOLLOW) :].partition("/")
-            if not self.audience.follows(token):
-                self.send_error(HTTPStatus.NOT_FOUND)
-            elif not slash:  # typed from the slide without its last "/": the page's own addresses need it
-                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-                self.send_header("Location", f"{FOLLOW}{token}/")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-            elif rest == "events":
-                self._events(self.followers, self.audience.shown)
-            elif rest == "":
-                self._follower_page()
-            else:
-                self.send_error(HTTPStatus.NOT_FOUND)
+            self.trusted = False  # a phone: bare error pages, no build errors, no reload script
+            self._follow(path[len(FOLLOW) :])
+            return False
+        if not self._from_this_machine():
+            self.trusted = False
+            self.send_error(HTTPStatus.NOT_FOUND)
             return False
         if path.startswith(PRESENT):
-            key, _, rest = path[len(PRESENT) :].partition("/")
+            key = path[len(PRESENT) :].partition("/")[0]
             if not self.audience.presents(key):
                 self.send_error(HTTPStatus.NOT_FOUND)
                 return False
             self.presenting = True
             self.path = "/" + self.path[len(PRESENT) + len(key) + 1 :]
-            return True
-        if not self.client_address[0].startswith(("127.", "::1", "::ffff:127.")):
-            self.send_error(HTTPStatus.NOT_FOUND)  # the site itself, notes and all, stays on this machine
-            return False
         return True
+
+    def _from_this_machine(self) -> bool:
+        """Whether the request comes from this machine: a loopback address, or the address the
+        server is reached at (the laptop opening its own network address)."""
+        import ipaddress
+
+        assert self.audience is not None
+        client = self.client_address[0].removeprefix("::ffff:")
+        try:
+            if ipaddress.ip_address(client).is_loopback:
+                return True
+        except ValueError:
+            return False
+        own = urlsplit(self.audience.address).hostname
+        return client in {own, self.connection.getsockname()[0].removeprefix("::ffff:")}
+
+    def _follow(self, rest: str) -> None:
+        """A phone's request under ``/follow/``: its token, then the deck or its event stream."""
+        assert self.audience is not None
+        token, slash, rest = rest.partition("/")
+        if not self.audience.follows(token):
+            self.send_error(HTTPStatus.NOT_FOUND)
+        elif not slash:  # typed from the slide without its last "/": the page's own addresses need it
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", f"{FOLLOW}{token}/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif rest == "events":
+            self._events(self.followers, self.audience.shown)
+        elif rest == "":
+            self._follower_page()
+        else:
+            self.send_error(HTTPStatus.NOT_FOUND)
 
     def _follower_page(self) -> None:
         assert self.audience is not None and self.follower_html is not None
         page = self.audience.page
-        body = (self.follower_html(page) if page else None) or WAITING.encode("utf-8")
+        # before the talk: wait for it; a deck that cannot be made now: wait for it to build
+        body = WAITING.encode("utf-8") if page is None else self.follower_html(page) or UNAVAILABLE.encode("utf-8")
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -386,19 +419,36 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
     def do_POST(self) -> None:  # the stdlib name: only the presenter's report of its slide
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
+            self._report()
+
+    def _report(self) -> None:
+        """The presenter's report of its slide (``POST /present/<key>/slide``, from this machine):
+        applied and sent to the phones in the order the presenter sent them; anything else 404/400."""
         host = (self.headers.get("Host") or "").strip().lower()
         path = self.path.split("?")[0]
         audience, followers = self.audience, self.followers
         key = path[len(PRESENT) :].partition("/")[0] if path.startswith(PRESENT) else ""
-        if host not in self.allowed_hosts or audience is None or followers is None or not audience.presents(key):
+        self.trusted = False  # an error here is a bare page
+        if host not in self.allowed_hosts or audience is None or followers is None or not self._from_this_machine():
             self.send_error(HTTPStatus.NOT_FOUND)
             return
-        length = int(self.headers.get("Content-Length") or 0) if (self.headers.get("Content-Length") or "0").isdigit() else -1
-        shown = audience.publish(self.rfile.read(length), self.pages) if 0 < length <= MAX_PUBLISH_BYTES else None
-        if path != f"{PRESENT}{key}/slide" or shown is None:
+        if not audience.presents(key) or path != f"{PRESENT}{key}/slide":
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        given = (self.headers.get("Content-Length") or "").strip()
+        length = int(given) if given.isascii() and given.isdecimal() else -1
+        if not 0 < length <= MAX_PUBLISH_BYTES:  # refused unread
             self.send_error(HTTPStatus.BAD_REQUEST)
             return
-        followers.send(shown, "slide")
+        body = self.rfile.read(length)
+        with audience.lock:
+            shown = audience.publish(body, dict(self.pages))
+            if shown:
+                followers.send(shown, "slide")
+        if shown is None:
+            self.send_error(HTTPStatus.BAD_REQUEST)
+            return
         self.send_response(HTTPStatus.NO_CONTENT)
         self.end_headers()
 
@@ -555,7 +605,7 @@ class PreviewServer:
         names: tuple[str, ...] = (host.lower(), "127.0.0.1", "localhost", "[::1]")
         self.audience = new_audience(host, bound) if audience else None
         if self.audience is not None:
-            names += (urlsplit(self.audience.address).hostname or "",)
+            names += (urlsplit(self.audience.address).netloc.rsplit(":", 1)[0],)  # "[fe80::1]" as a Host header has it
             handler.audience, handler.followers, handler.follower_html = self.audience, Broadcaster(), self.follower_html
         handler.allowed_hosts = frozenset(f"{name}:{bound}" for name in names) | (frozenset(names) if bound == 80 else frozenset())
         self.handler = handler
@@ -582,24 +632,31 @@ class PreviewServer:
 
     def follower_html(self, page: str) -> bytes | None:
         """The deck ``page`` as followers get it: rendered without speaker notes from the text the
-        preview shows, again only when the preview's own deck changed; None when it cannot be."""
+        preview shows, once each time the preview's own deck changes however many phones ask at
+        once (a failure is remembered as well); None when it cannot be."""
         from confnotes.audience import follower_deck, follower_page
         from confnotes.errors import NotesError
 
         audience, note = self.audience, self.pages.get(page)
         deck = Path(self.out_dir) / page
-        if audience is None or note is None or not deck.is_file():
+        if audience is None or note is None:
             return None
-        stamp = f"{deck.stat().st_mtime_ns}:{deck.stat().st_size}"
-        cached = audience.decks.get(page)
-        if cached is None or cached[0] != stamp:
-            path = str(Path(self.source_dir) / note)
-            try:
-                html = follower_deck(path, self.held.get(str(Path(path).resolve())), self.config_file, self.trust_templates)
-            except NotesError:
-                return None
-            cached = audience.decks[page] = (stamp, html)
-        return follower_page(cached[1], page)
+        try:
+            found = deck.stat()
+        except OSError:
+            return None
+        stamp = f"{found.st_mtime_ns}:{found.st_size}"
+        with audience.lock:
+            cached = audience.decks.get(page)
+            if cached is None or cached[0] != stamp:
+                path = str(Path(self.source_dir) / note)
+                try:
+                    html = follower_deck(path, self.held.get(str(Path(path).resolve())), self.config_file, self.trust_templates)
+                    cached = (stamp, follower_page(html, page))
+                except NotesError:
+                    cached = (stamp, None)
+                audience.decks[page] = cached
+            return cached[1]
 
     def stop(self) -> None:
         """Stops a preview running in another thread (``run``): it removes its temporary folder as it ends."""
@@ -704,8 +761,7 @@ class PreviewServer:
         self.failures.update(report.failed)
         for _rel, reason in report.failed:
             self.echo(f"failed: {reason}", err=True)
-        self.pages.clear()
-        self.pages.update(site_pages(self.out_dir))
+        self.pages = self.handler.pages = site_pages(self.out_dir)  # swapped whole: a request never sees it half filled
         changed = [*report.rendered, *report.removed, *(rel for rel, _ in report.failed), *fixed]
         # a fixed note was also rendered: named once; a note that fails or is fixed changes the banner of every page
         return Rebuilt(list(dict.fromkeys(changed)), written, every=bool(report.failed or fixed))

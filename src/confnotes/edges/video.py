@@ -4,11 +4,11 @@ makes before it uses one, and the poster frame printed outputs show in its place
 A video is checked like an image (``edges.images.locate``: a file inside the note's folder), its
 kind read from its bytes (an MP4/QuickTime ``ftyp`` box, WebM's EBML header, an Ogg page), never
 from its name, and its size bounded. The HTML page and deck play it (controls, no autoplay unless
-its title asks: ``![demo](demo.mp4 "autoplay loop")``); PDF, PNG and the handout print its first
-frame with a link to the file; PPTX embeds it as a movie with that frame as its poster; Word and
-Marp link it. The first frame is decoded by PyAV (the ``video`` extra), at most a bounded number
-of packets of a bounded picture; without PyAV, or from a file it cannot read, the poster is a
-drawn play mark, with one warning.
+its title asks: ``![demo](demo.mp4 "autoplay loop")``); PDF, PNG and the handout print its
+frame a second in with a link to the file; PPTX embeds it as a movie with that frame as its
+poster; Word and Marp link it. The frame is decoded by PyAV (the ``video`` extra), from at most a
+bounded number of packets of a bounded picture; without PyAV, or from a file it cannot read, the
+poster is a drawn play mark, with one warning.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +36,10 @@ MAX_POSTER_PACKETS = 256
 #: The poster is the frame shown this many seconds in (many videos open on black), or the last
 #: one decoded before it.
 POSTER_SECONDS = 1.0
-#: what a poster frame may play back as: the words a picture's title may hold to ask for them
+#: A poster is scaled down to at most this many pixels a side.
+MAX_POSTER_SIDE = 1920
+#: the words a video's title may hold to ask the HTML outputs to play it so (a title of other
+#: words is a tooltip)
 PLAYBACK = ("autoplay", "loop", "muted")
 
 
@@ -67,9 +71,15 @@ def video_mime(head: bytes) -> str | None:
     return None
 
 
-def check_video(src: str, root: Path | str | None) -> tuple[Video | None, str | None]:
+_REMOTE = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+
+
+def check_video(src: str, root: Path | str | None, embedded: bool = True) -> tuple[Video | None, str | None]:
     """The video ``src`` names inside the note's folder ``root``, or why it cannot be used, in the
-    words every output warns with."""
+    words every output warns with; neither for a web video (linked, nothing fetched). An output
+    that only links its videos (Word, Marp) asks with ``embedded`` False: no bound on the size."""
+    if _REMOTE.match(src):
+        return None, None
     path, problem = locate(src, root)
     if path is None:
         return None, (problem or f"image {shown_source(src)} not embedded").replace("image ", "video ", 1)
@@ -78,9 +88,20 @@ def check_video(src: str, root: Path | str | None) -> tuple[Video | None, str | 
         mime = video_mime(handle.read(16))
     if mime is None:
         return None, f"video {shown_source(src)} is not a video (MP4, QuickTime, WebM or Ogg); not embedded"
-    if size > MAX_VIDEO_BYTES:
+    if embedded and size > MAX_VIDEO_BYTES:
         return None, f"video {shown_source(src)} is larger than {MAX_VIDEO_BYTES >> 20} MB; linked, not embedded"
     return Video(path, mime, size), None
+
+
+def video_link(src: str, video: Video | None, output_dir: str | Path | None) -> str:
+    """The address an output that links a video writes: the file from the folder the output goes
+    to (``RenderOptions.output_dir``), or ``src`` as written when it is no file found here."""
+    import os
+    from urllib.parse import quote
+
+    if video is None or output_dir is None:
+        return src
+    return quote(Path(os.path.relpath(video.path, Path(output_dir).resolve())).as_posix(), safe="/")
 
 
 def playback(title: str) -> tuple[str, ...]:
@@ -93,7 +114,7 @@ def playback(title: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Poster:
     """The picture shown for a video where it cannot play: PNG bytes and their size in pixels (the
-    video's first frame), or a drawn play mark (``drawn``) with why no frame was read."""
+    video's frame a second in), or a drawn play mark with why no frame was read (``problem``)."""
 
     png: bytes
     size: tuple[int, int]
@@ -105,8 +126,11 @@ class Poster:
 
 
 def poster(video: Video) -> Poster:
-    """The video's first frame as a PNG (cached by the file's content), or a play mark and why."""
-    digest = hashlib.sha256(video.path.read_bytes()).hexdigest()
+    """The video's frame a second in as a PNG, at most ``MAX_POSTER_SIDE`` pixels a side, or a play
+    mark and why; cached by the file's path, size and time of change (a render does not read a
+    video of many megabytes again to know it)."""
+    stat = video.path.stat()
+    digest = hashlib.sha256(f"{video.path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode("utf-8", "surrogatepass")).hexdigest()
     return _poster(str(video.path), digest)
 
 
@@ -129,7 +153,8 @@ def _poster(path: str, digest: str) -> Poster:
 
 
 def _first_frame(path: str) -> tuple[bytes | None, str]:
-    """The first decodable frame of the file's first video stream, as PNG bytes, or why none."""
+    """The frame a second into the file's first video stream (or the last one decoded before it),
+    as PNG bytes, or why none."""
     import av
 
     try:
@@ -152,8 +177,10 @@ def _first_frame(path: str) -> tuple[bytes | None, str]:
                     continue
                 break
             if chosen is not None:
+                picture = chosen.to_image()  # type: ignore[no-untyped-call]
+                picture.thumbnail((MAX_POSTER_SIDE, MAX_POSTER_SIDE))  # a 4K frame need not weigh on every page
                 out = io.BytesIO()
-                chosen.to_image().save(out, format="PNG")  # type: ignore[no-untyped-call]
+                picture.save(out, format="PNG")
                 return out.getvalue(), ""
     except (av.FFmpegError, OSError, ValueError) as exc:
         return None, f"it cannot be read ({str(exc) or type(exc).__name__})"

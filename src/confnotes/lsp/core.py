@@ -89,12 +89,18 @@ def publish_times(now: float, stale_since: float, debounce: float, took: float) 
     return max(now, show - min(took, debounce)), show
 
 
+def expected(took: tuple[float, ...]) -> float:
+    """How long the next analysis of a note is expected to take: a quarter more than the longest of
+    its last ones (``TOOK_KEPT``); 0 before the first."""
+    return 1.25 * max(took) if took else 0.0
+
+
 def steady_due(now: float, stale_since: float, took: tuple[float, ...]) -> bool:
     """Whether a change at ``now`` in steady typing starts the analysis whose findings end
     ``MAX_STALE`` of stale findings: it starts as long before that as the last analyses took (a
     quarter more than the longest, at most half of ``MAX_STALE``), so they show when it is up, not
     an analysis later."""
-    lead = min(1.25 * max(took), MAX_STALE / 2) if took else 0.0
+    lead = min(expected(took), MAX_STALE / 2)
     return now >= stale_since + MAX_STALE - lead
 
 
@@ -231,13 +237,13 @@ class NotesServer(LanguageServer):
         # run of keys does not, or every key would start an analysis the next one throws away
         quiet = now - self.last_change.get(uri, float("-inf")) >= debounce
         self.last_change[uri] = now
-        ahead = 1.25 * max(took) if took and quiet else 0.0
+        ahead = expected(took) if quiet else 0.0
         start, show = publish_times(now, since, debounce, ahead)
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
         if steady_due(now, since, took) and not on_its_way and not self.pulls:  # (an editor that pulls asks when it wants them)
-            # stale for half a second of steady typing: this version's findings are shown when ready,
+            # stale for half a second of steady typing, less an analysis: this version's findings are shown when ready,
             # whatever comes after it; the pause's own publication still follows
             self.due[uri] = loop.create_task(self._publish_due(uri))
             start, show = publish_times(now, now, debounce, ahead)

@@ -200,7 +200,8 @@ def deck_pdf(template: str, doc: Document, options: RenderOptions, base_dir: Pat
     from confnotes.render.pdf import PrintJob
 
     html, warnings = _render_deck(template, doc, options, base_dir, True, extra)  # for print: within its limits
-    return PrintJob(html, base_dir, options.tagged, tuple(warnings))
+    links_from = Path(options.output_dir) if options.output_dir else None  # links to files, from where the PDF goes
+    return PrintJob(html, base_dir, options.tagged, tuple(warnings), links_from=links_from)
 
 
 def contained(size: tuple[int, int], box: tuple[float, float]) -> tuple[int, int]:

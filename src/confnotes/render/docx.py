@@ -301,14 +301,19 @@ class _Writer:
         from docx.shared import Inches
 
         from confnotes.edges.images import image_warning, local_image
-        from confnotes.edges.video import check_video, is_video
+        from confnotes.edges.video import check_video, is_video, video_link
 
-        if is_video(src):  # Word plays no video: a link to it, centred where it stands
-            if (why := check_video(src, self.base_dir)[1]) is not None and "://" not in src:
+        if is_video(src):  # Word plays no video: a link to it, from where the document goes, centred
+            video, why = check_video(src, self.base_dir, embedded=False)
+            if why is not None:
                 self.warnings.append(why)
             self.last = self.new_paragraph()
             self.last.alignment = 1
-            _hyperlink_run(self.last, src).text = f"\u25b6 {alt or src}"
+            from confnotes.render.inline.links import safe_link
+
+            href = video_link(src, video, self.options.output_dir)
+            run = _hyperlink_run(self.last, href) if safe_link(src) else self.last.add_run()  # never a javascript: address
+            run.text = f"\u25b6 {alt or src}"
             return True
         path = local_image(src, self.base_dir)
         if path is None:

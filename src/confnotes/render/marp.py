@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from confnotes.edges.images import locate, shown_source
-from confnotes.edges.video import check_video, is_video
+from confnotes.edges.video import check_video, is_video, video_link
 from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
@@ -297,11 +297,10 @@ def _video_link(alt: str, src: str, folders: tuple[Path | None, Path | None], wa
     """A video, which Marp cannot play: a link to it (from where the file goes), its alt text
     behind a play mark, with the warning every output gives when it cannot be used."""
     base_dir, output_dir = folders
-    video, problem = check_video(src, base_dir)
-    if video is None and not re.match(r"^(?:https?:)?//", src, re.IGNORECASE) and problem:
+    video, problem = check_video(src, base_dir, embedded=False)
+    if problem is not None:
         warnings.append(problem)
-    if video is not None and output_dir is not None:
-        src = Path(os.path.relpath(video.path, output_dir.resolve())).as_posix()
+    src = video_link(src, video, output_dir)
     label = alt or _MARKDOWN_PUNCTUATION.sub(r"\\\1", src)
     return f"[\u25b6 {label}]({src})"
 
@@ -454,16 +453,13 @@ def _code_step_bands(slide: Slide) -> str:
     """On a copy of a slide a step of a code walk-through (``slides.build.stepped``): a band behind
     each line of the step, one line ``CODE[1]`` em high, as Marp sets code (no wrapping: ``white-space:
     pre``), so the band stays on its lines when Marp scales a wide block down."""
-    from confnotes.markup.codesteps import steps_on
-
     rules = []
     blocks = [entry for entry in slide.content if type(entry) is SlideText and entry.kind == "code"]
     for number, entry in enumerate(blocks, start=1):
-        code = entry.code
-        if not entry.shown_step or code is None:
+        steps = entry.steps
+        if not entry.shown_step or not steps:
             continue
-        steps = steps_on(entry.info, entry.first, len(code.lines))
-        lines = steps[min(entry.shown_step, len(steps)) - 1] if steps else None
+        lines = steps[min(entry.shown_step, len(steps)) - 1]
         if not lines:
             continue
         stops = []

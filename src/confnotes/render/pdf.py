@@ -159,12 +159,15 @@ def is_machine_warning(message: object) -> bool:
     return isinstance(message, str) and message.startswith(_MACHINE_WARNINGS)
 
 
-def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True, notes: tuple[str, ...] = ()) -> tuple[bytes, list[str]]:
+def html_to_pdf(
+    html: str, base_dir: Path | None, *, tagged: bool = True, notes: tuple[str, ...] = (), links_from: Path | None = None
+) -> tuple[bytes, list[str]]:
     """Render HTML to PDF bytes; returns the PDF and warnings (refused or broken resources).
     ``notes``: a text a page, put on the page as a PDF text annotation ("" for none: the slides
     PDF's speaker notes, ``--notes``).
 
-    The document language comes from the page's ``<html lang>``."""
+    ``links_from``: the folder the PDF goes to (links to files are written relative to it; the
+    note's folder when None). The document language comes from the page's ``<html lang>``."""
     weasyprint = load_weasyprint()
     warnings: list[str] = []
     refused: list[str] = []
@@ -193,17 +196,7 @@ def html_to_pdf(html: str, base_dir: Path | None, *, tagged: bool = True, notes:
         fetcher = _fetcher_class()(base_dir, refused)
         base_url = (base_dir.resolve().as_uri() + "/") if base_dir is not None else None
         document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-        options: dict[str, Any] = {"font_config": _font_config()}
-        if tagged:
-            options["pdf_variant"] = "pdf/ua-1"
-        finishers = [_tag_finisher(_link_texts(html))] if tagged else []
-        if base_dir is not None:
-            finishers.append(_relative_links(base_dir.resolve()))
-        if any(notes):
-            finishers.append(_note_annotations(notes, tagged))
-        if finishers:
-            options["finisher"] = lambda document, pdf: [finish(document, pdf) for finish in finishers]
-        pdf = document.write_pdf(**options)
+        pdf = document.write_pdf(**_write_options(html, tagged, notes, links_from or base_dir))
     except Exception as exc:  # noqa: BLE001 - WeasyPrint raises many types; the user gets one line
         raise render_error(f"PDF rendering failed: {type(exc).__name__}: {exc}") from None
     finally:
@@ -272,6 +265,22 @@ def _tag_finisher(link_texts: dict[str, str]) -> Any:
 
 #: PDF annotation flag NoView (bit 6): not displayed on screen, not printed; readers list it still
 _NO_VIEW = 32
+
+
+def _write_options(html: str, tagged: bool, notes: tuple[str, ...], links_from: Path | None) -> dict[str, Any]:
+    """WeasyPrint's options for one PDF: its fonts, PDF/UA when tagged, and the finishers (tags and
+    link descriptions, links to files relative to ``links_from``, the notes as annotations)."""
+    options: dict[str, Any] = {"font_config": _font_config()}
+    if tagged:
+        options["pdf_variant"] = "pdf/ua-1"
+    finishers = [_tag_finisher(_link_texts(html))] if tagged else []
+    if links_from is not None:  # links to files, from where the PDF goes
+        finishers.append(_relative_links(links_from.resolve()))
+    if any(notes):
+        finishers.append(_note_annotations(notes, tagged))
+    if finishers:
+        options["finisher"] = lambda document, pdf: [finish(document, pdf) for finish in finishers]
+    return options
 
 
 def _relative_links(base: Path) -> Any:
@@ -373,9 +382,10 @@ class PrintJob:
     tagged: bool
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # a text a page, as annotations (``html_to_pdf``)
+    links_from: Path | None = None  # the folder the PDF goes to (``RenderOptions.output_dir``)
 
     def __call__(self) -> tuple[bytes, list[str]]:
-        pdf, more = html_to_pdf(self.html, self.base_dir, tagged=self.tagged, notes=self.notes)
+        pdf, more = html_to_pdf(self.html, self.base_dir, tagged=self.tagged, notes=self.notes, links_from=self.links_from)
         return pdf, [*self.warnings, *more]
 
 
@@ -388,7 +398,8 @@ def prepare(doc: Any, options: Any, base_dir: Path | None) -> PrintJob:
 
     doc, cut = printed_part(doc)
     html, warnings = render_html(doc, replace(options, mode="pdf"), base_dir)
-    return PrintJob(html, base_dir, options.tagged, tuple(([cut] if cut else []) + warnings))
+    links_from = Path(options.output_dir) if options.output_dir else None
+    return PrintJob(html, base_dir, options.tagged, tuple(([cut] if cut else []) + warnings), links_from=links_from)
 
 
 def render(doc: Any, options: Any, base_dir: Path | None) -> tuple[bytes, list[str]]:

@@ -300,33 +300,37 @@ def stepped(deck: Deck, lists: bool = True) -> Deck:
         # the code's steps, the list whole (the deck's order: a list's steps come before the code's)
         listed = [replace(slide, upto=value) for value in (values[0] - 1, *values)] if values else []
         walked = _code_steps(slide)
-        if listed and walked:
+        if listed and walked and _code_arrives_first(slide):
+            # the deck shows a walk-through's first step on arriving when no list item stands before it
+            listed, walked = [replace(copy, content=walked[0].content) for copy in listed], walked[1:]
+        elif listed and walked:
             listed = [_code_steps(copy, before=True)[0] for copy in listed]
         copies = listed + walked or [slide]
         out += [replace(copy, step_of=index) for index, copy in enumerate(copies)] if len(copies) > 1 else copies
     return replace(deck, slides=tuple(out))
 
 
+def _code_arrives_first(slide: Slide) -> bool:
+    """Whether the slide's first walk-through stands before every step of its lists, so the deck
+    shows its first step as the slide arrives (``deck.js``'s ``arriveWithCode``)."""
+    for entry in slide.content:
+        if type(entry) is SlideItem and entry.step:
+            return False
+        if type(entry) is SlideText and entry.walked:
+            return True
+    return False
+
+
 def _code_steps(slide: Slide, before: bool = False) -> list[Slide]:
     """The slide once for each step of its code walk-throughs, block after block (a block not
     reached yet shows no step, a block walked through its last); none when it has none. With
     ``before``: the slide once, before any step (every block plain)."""
-    from confnotes.markup.codesteps import steps_on
-
     counts = slide.code_steps
     if not counts:
         return []
     if before:
         counts = (0,) * len(counts)
-    blocks = [
-        index
-        for index, entry in enumerate(slide.content)
-        if type(entry) is SlideText
-        and entry.kind == "code"
-        and entry.info
-        and (code := entry.code) is not None
-        and steps_on(entry.info, entry.first, len(code.lines))
-    ]
+    blocks = [index for index, entry in enumerate(slide.content) if type(entry) is SlideText and entry.walked]
     out = []
     for active, count in enumerate(counts):
         for step in range(1 if count else 0, count + 1):

@@ -66,6 +66,21 @@ class SlideText:
     def table(self) -> Table | None:
         return self.value if type(self.value) is Table else None
 
+    @property
+    def steps(self) -> tuple[frozenset[int] | None, ...]:
+        """The steps of a code walk-through (``{2|4-5}``) this block, or its part, shows (empty: none)."""
+        from confnotes.markup.codesteps import steps_on
+
+        code = self.code
+        if self.kind != "code" or not self.info or code is None:
+            return ()
+        return steps_on(self.info, self.first, len(code.lines))
+
+    @property
+    def walked(self) -> bool:
+        """Whether the block is a code walk-through."""
+        return bool(self.steps)
+
 
 def code_entry(code: Code, info: str, whole: str = "", first: int = 0) -> SlideText:
     """A code block of ``code``'s lines as a slide shows it (a fence of its language)."""
@@ -211,15 +226,7 @@ class Slide:
     def code_steps(self) -> tuple[int, ...]:
         """The steps of each code walk-through on the slide (``{2|4-5}``), in order (a block the
         deck split counts the steps of its own lines); empty: none."""
-        from confnotes.markup.codesteps import steps_on
-
-        counts = []
-        for entry in self.content:
-            if type(entry) is SlideText and entry.kind == "code" and entry.info and (code := entry.code) is not None:
-                count = len(steps_on(entry.info, entry.first, len(code.lines)))
-                if count:
-                    counts.append(count)
-        return tuple(counts)
+        return tuple(len(entry.steps) for entry in self.content if type(entry) is SlideText and entry.walked)
 
     @property
     def later_step(self) -> bool:

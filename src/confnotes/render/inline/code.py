@@ -137,9 +137,7 @@ class CodeRules(InlineBase):
         label = f' data-lang="{escape(info.split()[0])}"' if info.strip() else ""  # the language, not the steps after it
         lines = code_lines(entry)
         html = _code_lines_html(lines, info, None, entry.whole, entry.first)
-        from confnotes.markup.codesteps import steps_on
-
-        steps = steps_on(info, entry.first, len(lines)) if info else ()
+        steps = entry.steps
         if steps:
             return Markup(self._stepped_code(html, steps, entry.first, label, entry.shown_step))
         return Markup(f'<pre class="code highlight"{label}><code>' + html + "</code></pre>")

@@ -15,6 +15,7 @@ from markupsafe import escape
 from confnotes.edges.images import image_warning, locate, shown_source
 from confnotes.edges.video import check_video, is_video, playback, poster, poster_warning
 from confnotes.render.inline.base import InlineBase
+from confnotes.render.inline.links import safe_link
 from confnotes.render.inline.links import scheme as scheme_of
 
 _DATA_IMAGE = re.compile(r"^data:image/(png|jpe?g|gif|webp|svg\+xml);", re.IGNORECASE)
@@ -71,15 +72,17 @@ class PictureRules(InlineBase):
         """A video (``edges.video``): played in a page or deck, with its controls (autoplay, loop and
         muted only when its title asks); printed as its first frame linked to the file; a link
         where it cannot be used, with the warning every output gives."""
-        link = f'<a class="video-link" href="{escape(src)}">{escape(alt or src)}</a>'
-        if scheme_of(src) in ("http", "https"):  # nothing is fetched
-            return link
+        label = escape(alt or src)
+        # a link only to an address a reader may follow (no javascript:), as every link of the page
+        link = f'<a class="video-link" href="{escape(src)}">{label}</a>' if safe_link(src) else f"<span>{label}</span>"
         video, problem = check_video(src, self.base_dir if self.embed_images else None)
-        if video is None:
-            self.warnings.append(problem or f"video {shown_source(src)} not embedded")
+        if video is None:  # (a web video: nothing is fetched, no warning)
+            if problem is not None:
+                self.warnings.append(problem)
             return link
         if self.printed:
             shown = poster(video)
+            self._embedded_bytes += len(shown.png)  # the page's budget of pictures counts posters too
             if (why := poster_warning(src, shown)) is not None:
                 self.warnings.append(why)
             name = unquote(urlsplit(src).path).rsplit("/", 1)[-1]
@@ -96,6 +99,7 @@ class PictureRules(InlineBase):
             address = f"data:{video.mime};base64,{base64.b64encode(video.path.read_bytes()).decode('ascii')}"
         shown = poster(video)  # the frame a second in, not the black a video often opens on
         cover = f' poster="{shown.data_uri}"' if shown.problem is None else ""
+        self._embedded_bytes += len(shown.png) if cover else 0
         return (
             f'<video class="video" src="{address}"{cover} controls preload="metadata" playsinline{options}'
             f' aria-label="{escape(alt or src)}"{tip}>{link}</video>'

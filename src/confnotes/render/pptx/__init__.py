@@ -77,7 +77,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
         if slide.background or slide.classes:
             _directed(prs.slides[-1], slide, base_dir, warnings)
         if slide.later_step:  # named, so a reader of the file (and the tests) can tell a step from a slide
-            prs.slides[-1].name = f"{slide.display_title[:60]} (step {slide.step_of + 1})"
+            prs.slides[-1].name = xml_safe(f"{md.plain(slide.display_title)[:60]} (step {slide.step_of + 1})")
         if not reference and slide.kind != "title":
             _footer(prs.slides[-1], md.plain(deck.title), f"{number} / {total}", slide)
         if slide.shared_notes:  # (none when <!-- slide notes: presenter --> keeps them to the presenter view)

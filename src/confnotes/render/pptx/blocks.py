@@ -13,6 +13,7 @@ from confnotes.edges.video import check_video, is_video, poster, poster_warning
 from confnotes.markup.escape import xml_safe
 from confnotes.model.values import Callout, Diagram, Math, Quote
 from confnotes.render.deck import contained, image_size
+from confnotes.render.inline.links import safe_link
 from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
@@ -301,10 +302,8 @@ def _code(page: Any, entry: SlideText, scale: float, box: tuple[float, float, fl
     _frame(frame, autofit=False)
     frame.margin_left = frame.margin_right = Emu(CODE_PAD[1] * EMU)
     frame.margin_top = frame.margin_bottom = Emu(CODE_PAD[0] * EMU)
-    from confnotes.markup.codesteps import steps_on
-
     source = code_lines(entry)
-    steps = steps_on(entry.info, entry.first, len(source)) if entry.info else ()
+    steps = entry.steps
     # a walk-through ({2|4-5}): a slide a step (``SlideText.shown_step``), the step's lines in bold
     step = entry.shown_step if entry.shown_step is not None else len(steps)
     marked = steps[min(step, len(steps)) - 1] if steps and step > 0 else None
@@ -424,12 +423,14 @@ def _movie(page: Any, match: re.Match[str], room: tuple[float, float, float, flo
     left, top, width, height = room
     alt, src = match.group(1), match.group(2)
     video, problem = check_video(src, found)
-    if video is None:
-        warnings.append(problem or f"video {shown_source(src)} not embedded")
+    if video is None:  # (a web video: linked, nothing fetched, no warning)
+        if problem is not None:
+            warnings.append(problem)
         shape = page.shapes.add_textbox(*_emu(left, top, width, 60))
         _frame(shape.text_frame)
         run = _run(shape.text_frame.paragraphs[0], f"\u25b6 {alt or src}", 24)
-        run.hyperlink.address = src
+        if safe_link(src):  # (never a javascript: address)
+            run.hyperlink.address = src
         return 60
     shown = poster(video)
     if (why := poster_warning(src, shown)) is not None:
