@@ -243,3 +243,14 @@ def test_beyond_this_machine_only_the_follow_and_presenter_addresses_answer(tmp_
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_phone_waits_on_a_deck_that_cannot_be_shown_without_reloading_in_a_loop():
+    """A deck the server cannot render for phones (its file gone mid-build): the page waits for the
+    deck's build or another deck, not for a slide of this one, which every stream gets on opening."""
+    from confnotes.audience import unavailable
+
+    page = unavailable("day 1/talk.slides.html").decode()
+    assert "cannot be shown just now" in page and 'var page="day 1/talk.slides.html"' in page
+    assert "addEventListener('rebuilt',function(){location.reload();})" in page
+    assert "JSON.parse(e.data).page!==page)location.reload()" in page  # another deck: load it

@@ -171,20 +171,36 @@ def follower_page(html: str, page: str) -> bytes:
     return html.replace("</body>", script + "</body>", 1).encode("utf-8")
 
 
-def _page(title: str, text: str, event: str) -> str:
-    """A phone's page while there is no deck to follow: ``text``, loaded again on ``event``."""
+def _page(title: str, text: str, script: str) -> str:
+    """A phone's page while there is no deck to follow: ``text``, and the ``script`` that loads it
+    again when there is one."""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
         f'<title>{title}</title></head><body style="font:20px/1.4 sans-serif;margin:2em"><p>{text}</p>'
-        f"<script>new EventSource('events').addEventListener('{event}',function(){{location.reload();}});</script></body></html>"
+        f"<script>{script}</script></body></html>"
     )
 
 
 #: before the talk starts (no slide published): loaded again on the first slide
-WAITING = _page("Waiting for the talk", "The talk has not started yet. This page follows it as soon as it does.", "slide")
-#: a deck that cannot be shown now (its note fails to build, or is being built): loaded again once
-#: it builds, never on a slide event, which would load it again at once, and again
-UNAVAILABLE = _page("The talk", "The talk's slides cannot be shown just now. This page follows them as soon as they can.", "rebuilt")
+WAITING = _page(
+    "Waiting for the talk",
+    "The talk has not started yet. This page follows it as soon as it does.",
+    "new EventSource('events').addEventListener('slide',function(){location.reload();});",
+)
+
+
+def unavailable(page: str) -> bytes:
+    """A phone's page while the deck ``page`` cannot be shown (its note fails to build, or is being
+    built): loaded again once it builds, or when the presenter moves to another deck; never on a
+    slide of this one, which would load it again at once, and again."""
+    from confnotes.markup.escape import strict_json
+
+    script = (
+        "(function(){var page=" + strict_json(page).replace("<", "\\u003c") + ",s=new EventSource('events');"
+        "s.addEventListener('rebuilt',function(){location.reload();});"
+        "s.addEventListener('slide',function(e){try{if(JSON.parse(e.data).page!==page)location.reload();}catch(x){}});})();"
+    )
+    return _page("The talk", "The talk's slides cannot be shown just now. This page follows them as soon as they can.", script).encode()
 
 
 def follower_deck(note: str, text: str | None, config_file: str | None, trust_templates: bool) -> str:

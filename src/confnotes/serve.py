@@ -28,11 +28,11 @@ from confnotes.audience import (
     MAX_FOLLOWERS,
     MAX_PUBLISH_BYTES,
     PRESENT,
-    UNAVAILABLE,
     WAITING,
     Audience,
     new_audience,
     presenter_page,
+    unavailable,
 )
 from confnotes.build import BuildRequest, build_site, site_pages
 from confnotes.edges.images import IMAGE_SUFFIXES
@@ -409,7 +409,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         assert self.audience is not None and self.follower_html is not None
         page = self.audience.page
         # before the talk: wait for it; a deck that cannot be made now: wait for it to build
-        body = WAITING.encode("utf-8") if page is None else self.follower_html(page) or UNAVAILABLE.encode("utf-8")
+        body = WAITING.encode("utf-8") if page is None else self.follower_html(page) or unavailable(page)
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
