@@ -280,6 +280,10 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if self.trusted:
             shown = error_banner(dict(self.failures)) + shown + reload_script(None)
         body = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{code}</title></head><body>{shown}</body></html>'.encode()
+        self._send_html(body, code, message)
+
+    def _send_html(self, body: bytes, code: int = HTTPStatus.OK, message: str | None = None) -> None:
+        """An HTML answer, never cached (a preview changes under it); no body for ``HEAD``."""
         self.send_response(code, message)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -410,13 +414,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         page = self.audience.page
         # before the talk: wait for it; a deck that cannot be made now: wait for it to build
         body = WAITING.encode("utf-8") if page is None else self.follower_html(page) or unavailable(page)
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self._send_html(body)
 
     def do_POST(self) -> None:  # the stdlib name: only the presenter's report of its slide
         with contextlib.suppress(BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
@@ -443,7 +441,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             return
         body = self.rfile.read(length)
         with audience.lock:
-            shown = audience.publish(body, dict(self.pages))
+            shown = audience.publish(body, self.pages)  # (swapped whole by a rebuild, never changed in place)
             if shown:
                 followers.send(shown, "slide")
         if shown is None:
@@ -459,13 +457,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if self.presenting and self.audience is not None and path.name.endswith(".slides.html"):
             body = presenter_page(body, self.audience, path.relative_to(Path(self.directory).resolve()).as_posix())
         body = body.replace(b"</body>", inject.encode() + b"</body>", 1)
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self._send_html(body)
 
     def _events(self, broadcaster: Broadcaster | None = None, first: str = "") -> None:
         """The reload stream of one page: only for the server's own pages (a page elsewhere that

@@ -226,7 +226,8 @@ class Slide:
     def code_steps(self) -> tuple[int, ...]:
         """The steps of each code walk-through on the slide (``{2|4-5}``), in order (a block the
         deck split counts the steps of its own lines); empty: none."""
-        return tuple(len(entry.steps) for entry in self.content if type(entry) is SlideText and entry.walked)
+        walks = (entry.steps for entry in self.content if type(entry) is SlideText)
+        return tuple(len(steps) for steps in walks if steps)  # each block's steps read once
 
     @property
     def later_step(self) -> bool:
