@@ -16,8 +16,9 @@ from confnotes.parse.directives import read as read_directives
 #: A pipe table's delimiter row (``|:--|:-:|--:|``).
 _DELIMITER_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
 _FENCE = re.compile(r"\s*(`{3,}|~{3,})")
-#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part.
-_IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
+#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part; the
+#: one pattern parse, the fit engine and every output that places a picture itself read it with
+IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -80,7 +81,7 @@ def code_value(text: str, info: str) -> Code | Diagram:
 
 def pictures_value(text: str) -> Pictures:
     """The pictures of a paragraph that holds only pictures."""
-    return Pictures(tuple(Picture(src, alt, title.strip().strip('"')) for alt, src, title in _IMAGE_REF.findall(text)))
+    return Pictures(tuple(Picture(src, alt, title.strip().strip('"')) for alt, src, title in IMAGE_REF.findall(text)))
 
 
 def value_of(kind: str, text: str, info: str = "") -> Value | None:

@@ -88,7 +88,7 @@ def _picture_size(entry: SlideText, base_dir: Path | None) -> tuple[float, float
         drawn = draw(entry.value.tool, entry.value.source)
         return drawn_size(drawn.svg) if drawn.svg else None
     from confnotes.edges.images import local_image
-    from confnotes.slides.fit import IMAGE_REF
+    from confnotes.parse.values import IMAGE_REF
 
     match = IMAGE_REF.search(entry.text)
     path = local_image(match.group(2), base_dir) if match and base_dir is not None else None

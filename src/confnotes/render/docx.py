@@ -28,6 +28,7 @@ from confnotes.errors import NotesError, render_error
 from confnotes.markup.escape import xml_ready, xml_safe, xml_text
 from confnotes.model import Block, Document, List, Node
 from confnotes.model.values import Callout, Code, Diagram, Math, Quote, Table
+from confnotes.parse.values import IMAGE_REF
 from confnotes.render.markdown import MAX_PAGE_TABLE_CELLS, InlineRenderer
 from confnotes.render.options import RenderOptions
 
@@ -292,8 +293,8 @@ class _Writer:
     def text(self, text: str, style: str | None) -> None:
         """Paragraphs (blank-line separated), a picture where one stands alone on its line."""
         for part in re.split(r"\n\s*\n", text.strip()):
-            picture = re.fullmatch(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", part.strip())
-            if picture and self.picture(picture.group(2), picture.group(1)):
+            picture = IMAGE_REF.fullmatch(part.strip())
+            if picture and picture.group(2) and self.picture(picture.group(2), picture.group(1)):
                 continue
             self.last = self.paragraph(part, style)
 

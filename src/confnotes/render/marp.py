@@ -26,6 +26,7 @@ from confnotes.edges.images import locate, shown_source
 from confnotes.edges.video import check_video, is_video, video_link
 from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
+from confnotes.parse.values import IMAGE_REF
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
 from confnotes.render.marp_guard import (
     code_pieces,
@@ -39,7 +40,7 @@ from confnotes.render.marp_guard import (
 )
 from confnotes.render.options import RenderOptions
 from confnotes.slides import Slide, SlideItem, SlideText
-from confnotes.slides.fit import IMAGE_REF, closed_fence, table_widths
+from confnotes.slides.fit import closed_fence, table_widths
 from confnotes.slides.geometry import BIG, BOX_PAD, BOX_W, CELL_PAD, CODE, COLUMN_GAP, ITEM, LAYOUT_TITLE, MIN_IMAGE, QUOTE, TABLE, TEXT
 from confnotes.slides.geometry import sizes as fit_sizes
 from confnotes.slides.layouts import text_width

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from confnotes.edges.images import local_image
 from confnotes.model.values import Callout, Code, Math, Quote, Table
+from confnotes.parse.values import IMAGE_REF
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_H,
@@ -70,10 +71,6 @@ def plain(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub("", text)
     return _EMPHASIS.sub("", text).replace("\\", "")
-
-
-#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part.
-IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
 
 
 def unshown_images(slides: list[Slide], root: str) -> list[Slide]:

@@ -12,13 +12,13 @@ from confnotes.edges.images import data_image, image_warning, local_image, shown
 from confnotes.edges.video import check_video, is_video, poster, poster_warning
 from confnotes.markup.escape import xml_safe
 from confnotes.model.values import Callout, Diagram, Math, Quote
+from confnotes.parse.values import IMAGE_REF
 from confnotes.render.deck import contained, image_size
 from confnotes.render.inline.links import safe_link
 from confnotes.render.markdown import INK_ON_DARK, INK_ON_LIGHT, InlineRenderer
 from confnotes.render.pptx.shapes import EMU, FONT, MONO, _accent, _emu, _frame, _muted, _pt, _rich, _run, _size
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.fit import (
-    IMAGE_REF,
     code_columns,
     code_lines,
     entry_height,

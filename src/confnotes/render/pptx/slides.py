@@ -8,6 +8,7 @@ from typing import Any
 
 from confnotes.edges.images import image_warning, local_image, shown_source
 from confnotes.markup.escape import xml_safe
+from confnotes.parse.values import IMAGE_REF
 from confnotes.render.deck import image_size, slide_lines
 from confnotes.render.markdown import InlineRenderer
 from confnotes.render.pptx.blocks import _footnotes, _items_into, _runs_into
@@ -36,7 +37,7 @@ from confnotes.render.pptx.shapes import (
 )
 from confnotes.slides import Slide, SlideItem, SlideText, is_image
 from confnotes.slides.directives import is_dark
-from confnotes.slides.fit import IMAGE_REF, entry_height, plain
+from confnotes.slides.fit import entry_height, plain
 from confnotes.slides.geometry import (
     BODY_MIN,
     BOX_W,
