@@ -303,3 +303,30 @@ def test_links_to_the_video_lead_from_where_the_output_goes(cli, talk, weasyprin
     assert cli("render", str(talk), "--to", "docx", "-o", str(out / "talk.docx")).exit_code == 0
     document = docx.Document(str(out / "talk.docx"))
     assert {rel.target_ref for rel in document.part.rels.values() if rel.is_external} == {"../demo.mp4"}
+
+
+def test_pictures_and_videos_named_with_spaces_reach_every_output(cli, tmp_path):
+    """``![x](<Screen Shot.png>)``, as CommonMark writes an address with spaces: the page showed it,
+    but the fit engine, Word, PPTX and Marp did not read it as a picture, so Word printed its
+    Markdown, PPTX and Marp left it out, in a folder with accents as anywhere."""
+    import docx
+    from PIL import Image
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    folder = tmp_path / "dossier été"
+    folder.mkdir()
+    Image.new("RGB", (640, 360), (200, 30, 30)).save(folder / "écran 1.png")
+    make_video(folder / "démo vidéo.mp4")
+    note = folder / "note été.md"
+    note.write_text("# Été\n\n## Démo\n\n![Le graphe](<écran 1.png>)\n\n## Vidéo\n\n![La démo](<démo vidéo.mp4>)\n", encoding="utf-8")
+    for fmt in ("docx", "pptx", "marp"):
+        result = cli("render", str(note), "--to", fmt, "-o", str(folder / f"out.{fmt}"))
+        assert result.exit_code == 0 and "warning" not in result.stderr, (fmt, result.stderr)
+    word = docx.Document(str(folder / "out.docx"))
+    assert len(word.inline_shapes) == 1 and "![" not in "\n".join(p.text for p in word.paragraphs)
+    assert {rel.target_ref for rel in word.part.rels.values() if rel.is_external} == {"d%C3%A9mo%20vid%C3%A9o.mp4"}
+    kinds = [shape.shape_type for slide in Presentation(str(folder / "out.pptx")).slides for shape in slide.shapes]
+    assert MSO_SHAPE_TYPE.PICTURE in kinds and MSO_SHAPE_TYPE.MEDIA in kinds
+    marp = (folder / "out.marp").read_text(encoding="utf-8")
+    assert "(%C3%A9cran%201.png)" in marp and "[\u25b6 La démo](d%C3%A9mo%20vid%C3%A9o.mp4)" in marp

@@ -10,12 +10,13 @@ from confnotes.model import Block, Span
 from confnotes.parse import recover
 from confnotes.parse.directives import SLIDE_COMMENT
 from confnotes.parse.lines import after_close, span_of, verbatim
-from confnotes.parse.values import value_of
+from confnotes.parse.values import IMAGE_REF, value_of
 
 _DIRECTIVE = re.compile(r"^\s*<!--\s*confnotes-")
 _COMMENT = re.compile(r"^\s*<!--")
 _NOTES_COMMENT = re.compile(r"^\s*<!--\s*(?:speaker[ -]?)?notes?\s*:", re.IGNORECASE)
-_IMAGES_ONLY = re.compile(r'^\s*(?:!\[(?:[^\]\\]|\\.)*\]\(\s*<?[^)\s>]*>?(?:\s+"[^"]*")?\s*\)\s*)+$')
+#: a paragraph of nothing but image references (the one pattern of them, ``values.IMAGE_REF``)
+_IMAGES_ONLY = re.compile(rf"^\s*(?:{IMAGE_REF.pattern}\s*)+$")
 
 
 @dataclass(slots=True)

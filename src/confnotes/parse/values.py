@@ -16,9 +16,10 @@ from confnotes.parse.directives import read as read_directives
 #: A pipe table's delimiter row (``|:--|:-:|--:|``).
 _DELIMITER_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
 _FENCE = re.compile(r"\s*(`{3,}|~{3,})")
-#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed) and the title part; the
+#: An image reference: ``![alt](src "title")`` — alt, src (``<>`` removed: between them an address
+#: may hold spaces, ``![x](<Screen Shot.png>)``, as CommonMark reads it) and the title part; the
 #: one pattern parse, the fit engine and every output that places a picture itself read it with
-IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
+IMAGE_REF = re.compile(r'!\[((?:[^\]\\]|\\.)*)\]\(\s*<?((?<=<)[^<>\n]*|(?<!<)[^)\s>]*)>?((?:\s+"[^"]*")?)\s*\)')
 
 
 def table_rows(text: str) -> list[list[str]]:

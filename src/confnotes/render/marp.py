@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 
 from confnotes.edges.images import locate, shown_source
 from confnotes.edges.video import check_video, is_video, video_link
@@ -279,7 +280,7 @@ def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None
         # another scheme (file:, ftp:, …) is never loaded; a file that is missing stays as written
         return _image_link(alt, src, title) if _SCHEME.match(src) else match.group(0)
     if output_dir is not None:
-        src = Path(os.path.relpath(path, output_dir.resolve())).as_posix()
+        src = quote(Path(os.path.relpath(path, output_dir.resolve())).as_posix(), safe="/")  # a space would end the address
     size, too_large = measure_image(path)
     if too_large:
         warnings.append(f"image {shown_source(match.group(2))} {too_large}; linked, not shown")
