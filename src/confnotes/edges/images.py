@@ -15,6 +15,15 @@ from urllib.parse import unquote, urlsplit
 
 #: the file suffixes of pictures: what an import extracts, and what the live preview watches
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".emf", ".wmf")
+#: a web address (``https://…``, ``//host/…``): linked, never fetched
+_WEB = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+
+
+def is_web(src: str) -> bool:
+    """Whether a picture's or video's address is on the web (``https://…``, ``//host/…``)."""
+    return _WEB.match(src) is not None
+
+
 #: a URL scheme (``https:``, ``data:``, ``file:``): not a file next to the note
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from confnotes.edges.images import locate, shown_source
+from confnotes.edges.images import is_web, locate, shown_source
 
 #: the file suffixes of videos: what a picture reference names to be played, and what the live
 #: preview watches
@@ -71,14 +70,11 @@ def video_mime(head: bytes) -> str | None:
     return None
 
 
-_REMOTE = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
-
-
 def check_video(src: str, root: Path | str | None, embedded: bool = True) -> tuple[Video | None, str | None]:
     """The video ``src`` names inside the note's folder ``root``, or why it cannot be used, in the
     words every output warns with; neither for a web video (linked, nothing fetched). An output
     that only links its videos (Word, Marp) asks with ``embedded`` False: no bound on the size."""
-    if _REMOTE.match(src):
+    if is_web(src):
         return None, None
     path, problem = locate(src, root)
     if path is None:

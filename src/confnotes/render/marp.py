@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote
 
-from confnotes.edges.images import locate, shown_source
+from confnotes.edges.images import is_web, locate, shown_source
 from confnotes.edges.video import check_video, is_video, video_link
 from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
@@ -273,7 +273,7 @@ def _image(match: re.Match[str], slide: Slide | None, folders: tuple[Path | None
     if path is None:
         if src.lower().startswith("data:image/"):
             return match.group(0)  # in the file: nothing to fetch
-        if re.match(r"^(?:https?:)?//", src, re.IGNORECASE):  # a web image: loaded only if allowed
+        if is_web(src):  # a web image: loaded only if allowed
             return match.group(0) if remote else _image_link(alt, src, title)
         if problem:
             warnings.append(problem)
