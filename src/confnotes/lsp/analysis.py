@@ -41,6 +41,9 @@ class Analysis:
     excluded: bool = False
     too_large: int = 0  # the text's size in bytes when it is over the live limit
     _timing: Timing | NotesError | None = None
+    #: the findings' notification, serialised in the analysis worker for these options and position
+    #: encoding (``lsp.core``): publishing them then costs the event loop only a write
+    message: tuple[object, str, str] | None = None
 
     @property
     def normalised(self) -> str:

@@ -138,6 +138,12 @@ class NotesServer(LanguageServer):
     # ------------------------------------------------------------ documents
 
     @property
+    def wire(self) -> NotesProtocol:
+        """The protocol, as the class this server made it with (``protocol_cls``)."""
+        assert isinstance(self.protocol, NotesProtocol)
+        return self.protocol
+
+    @property
     def encoding(self) -> str:
         encoding = self.server_capabilities.position_encoding if self.protocol.server_capabilities else None
         return str(encoding) if encoding else UTF16
@@ -184,9 +190,8 @@ class NotesServer(LanguageServer):
                 run.future.cancel()  # queued behind the worker: never starts; running: its result is dropped
             path = self.path_of(uri)
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(
-                self.worker, self._timed, uri, path, document.source, document.version, self.workspace_root(path), self.options.max_bytes
-            )
+            args = (path, document.source, document.version, self.workspace_root(path), self.options.max_bytes)
+            future = loop.run_in_executor(self.worker, self._timed, uri, args, self.options, self.encoding)
             run = self.runs[uri] = Run(key, future, keep)
         elif keep:
             run.kept = True
@@ -205,13 +210,23 @@ class NotesServer(LanguageServer):
             self.analyses[uri], self.keys[uri] = analysis, key
         return analysis
 
-    def _timed(self, uri: str, *args: Any) -> Analysis:
-        """``analyse`` in the worker, recording how long the reading itself took (not its wait in the queue)."""
+    def _timed(self, uri: str, args: tuple[Any, ...], options: ServerOptions, encoding: str) -> Analysis:
+        """``analyse`` in the worker, recording how long the reading itself took (not its wait in the
+        queue); the findings' notification is serialised here too, so the event loop, when they are
+        due, only writes it (``publish``)."""
         started = time.perf_counter()
         try:
-            return analyse(*args)
+            analysis = analyse(*args)
+            if not self.pulls:
+                analysis.message = (options, encoding, self.wire.serialised(self._notification(uri, analysis, options, encoding)))
+            return analysis
         finally:
             self.took[uri] = (*self.took.get(uri, ())[-(TOOK_KEPT - 1) :], time.perf_counter() - started)
+
+    @staticmethod
+    def _notification(uri: str, analysis: Analysis, options: ServerOptions, encoding: str) -> lsp.PublishDiagnosticsNotification:
+        diagnostics = features.diagnostics(analysis, options, encoding)
+        return lsp.PublishDiagnosticsNotification(lsp.PublishDiagnosticsParams(uri=uri, version=analysis.version, diagnostics=diagnostics))
 
     def schedule(self, uri: str, delay: float) -> None:
         """Analyse and publish after ``delay`` seconds unless another change comes first."""
@@ -228,6 +243,9 @@ class NotesServer(LanguageServer):
         ``TOOK_KEPT``), so it is ready then."""
         loop = asyncio.get_running_loop()
         now = loop.time()
+        arrived = self.wire.arrived
+        if arrived is not None and arrived <= now:
+            now = arrived  # the pause is counted from the change's arrival, not from when it was applied
         due = self.due.get(uri)
         on_its_way = due is not None and not due.done()  # the next publication after it waits for a pause
         since = now if on_its_way else self.stale_since.setdefault(uri, now)
@@ -304,11 +322,13 @@ class NotesServer(LanguageServer):
             self.published[uri] = analysis.version
             self.stale_since.pop(uri, None)
             return
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(
-                uri=uri, version=analysis.version, diagnostics=features.diagnostics(analysis, self.options, self.encoding)
+        ready = analysis.message
+        if ready is not None and ready[0] is self.options and ready[1] == self.encoding:
+            self.wire.send_serialised(ready[2])
+        else:  # settings changed since it was read (their own analysis follows)
+            self.protocol.notify(
+                lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, self._notification(uri, analysis, self.options, self.encoding).params
             )
-        )
         self.published[uri] = analysis.version
         self.stale_since.pop(uri, None)
 

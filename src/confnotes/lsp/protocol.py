@@ -5,6 +5,9 @@ incoming messages are structured leniently (docs/editors.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
+import json
 from typing import Any
 
 from pygls.exceptions import JsonRpcException
@@ -49,10 +52,37 @@ class NotesProtocol(LanguageServerProtocol):
 
         future.add_done_callback(let_go)
 
+    #: when the message being handled came in (the event loop's clock), taken before pygls structures it
+    #: and applies an edit: the editor's pause is counted from there (``NotesServer.changed``)
+    arrived: float | None = None
+
+    def handle_message(self, message: Any) -> None:
+        try:
+            super().handle_message(message)
+        finally:
+            self.arrived = None
+
     def structure_message(self, data: dict[str, Any]) -> Any:
+        if "jsonrpc" in data:  # the message itself (json calls this for each object in it, the message last)
+            with contextlib.suppress(RuntimeError):  # no loop: structured outside the server
+                self.arrived = asyncio.get_running_loop().time()
         try:
             return super().structure_message(data)
         except JsonRpcException as exc:
             if isinstance(data, dict) and "id" in data and "method" in data:
                 self._send_response(data["id"], error=exc.to_response_error())
             raise
+
+    def serialised(self, message: Any) -> str:
+        """``message`` as ``_send_data`` would write it (pygls' converter, then JSON); safe to call from
+        the analysis worker, so the event loop only writes the text (``send_serialised``)."""
+        return json.dumps(self._converter.unstructure(message))
+
+    def send_serialised(self, body: str) -> None:
+        """Write a message ``serialised`` made: what pygls' ``_send_data`` does after its ``json.dumps``."""
+        if self.writer is None:
+            return
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        written = self.writer.write((header + body if self._include_headers else body).encode(self.CHARSET))
+        if inspect.isawaitable(written):
+            asyncio.ensure_future(written)
