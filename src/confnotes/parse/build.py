@@ -27,6 +27,7 @@ from confnotes.parse.lines import span_of, verbatim
 from confnotes.parse.lists import kept_tail, read_list
 from confnotes.parse.markdown import MAX_DEPTH
 from confnotes.parse.meta import NotFrontMatter, build_meta, find_title, read_front_matter
+from confnotes.parse.reuse import Reuse
 from confnotes.parse.state import ParseOptions, ParseState
 from confnotes.parse.tree import NodeBuilder
 
@@ -142,8 +143,11 @@ def _add_glyph_run(out: list[Top], top: Top, a: int, b: int, paragraph_start: in
 class Assembler:
     """Places top-level blocks, in order, into the open section's content or the lede."""
 
-    def __init__(self, state: ParseState, tokens: list[Any], blocks: list[Top], title_block: Top | None) -> None:
+    def __init__(
+        self, state: ParseState, tokens: list[Any], blocks: list[Top], title_block: Top | None, reuse: Reuse | None = None
+    ) -> None:
         self.state = state
+        self.reuse = reuse  # a tracked note's last reading's sections (parse.reuse)
         self.tokens = tokens
         self.blocks = blocks
         self.title_block = title_block
@@ -177,7 +181,10 @@ class Assembler:
 
     def close_sections(self, level: int) -> None:
         while self.sections and self.sections[-1].level >= level:
-            node = self.sections.pop().freeze()
+            builder = self.sections.pop()
+            node = builder.freeze()
+            if builder.recording is not None:
+                self.reuse.record(builder.recording, node, self.state, self.breaks)  # type: ignore[union-attr, arg-type]
             self.add(node)
 
     def last_point_list(self) -> List | None:
@@ -190,7 +197,7 @@ class Assembler:
     # ------------------------------------------------------------ handlers
 
     def run(self) -> list[Entry]:
-        handlers: dict[str, Callable[[int, Top], None]] = {
+        handlers: dict[str, Callable[[int, Top], int | None]] = {
             "heading": self.on_heading,
             "hr": self.on_break,
             "bullet_list": self.on_list,
@@ -199,26 +206,52 @@ class Assembler:
             "paragraph": self.on_paragraph,
             "reference": self.on_reference,
         }
+        if self.reuse is not None:
+            handlers["heading"] = self.reusing
         blocks, tokens, lines = self.blocks, self.tokens, self.state.lines
-        freed = freed_lines = 0
-        for position, top in enumerate(blocks):
+        freed = freed_lines = position = 0
+        while position < len(blocks):
+            top = blocks[position]
+            after = position + 1
             if top is not self.title_block:
                 self.after_absorbed, self.absorbed = self.absorbed, False
-                handlers.get(top.kind, self.on_block)(position, top)
-            if position + 1 == len(blocks):
+                after = handlers.get(top.kind, self.on_block)(position, top) or after  # a section reused: past it
+            if after >= len(blocks):
                 break
             # The tokens and source lines before the next block's are read no more (handlers look
             # ahead, never back; the outline holds its own text): let them go, so a big note's
             # tokens, its lines and its outline are not all held at once.
-            following = blocks[position + 1]
+            following = blocks[after]
             if following.start > freed:
                 tokens[freed : following.start] = itertools.repeat(None, following.start - freed)
                 freed = following.start
             if following.a > freed_lines:
                 lines[freed_lines : following.a] = itertools.repeat(None, following.a - freed_lines)  # type: ignore[arg-type]
                 freed_lines = following.a
+            position = after
         self.close_sections(0)
         return self.root
+
+    def reusing(self, position: int, top: Top) -> int:
+        """A Markdown heading in a tracked note: the section it opens as the last reading assembled it,
+        when it is clean and unchanged (``parse.reuse``), else read and recorded for the next reading.
+        The position of the block after what was placed."""
+        reuse = self.reuse
+        assert reuse is not None
+        key = reuse.key(position, self.state)
+        kept = reuse.found(key, top.a) if key is not None else None
+        if kept is None:
+            self.on_heading(position, top)
+            if key is not None:
+                self.sections[-1].recording = reuse.recording(key, top.a, self.state, self.breaks)
+            return position + 1
+        self.open_divs = 0
+        self.close_sections(top.level)
+        self.add(kept.node)
+        self.state.recovered |= kept.recovered
+        self.state.directives += kept.directives
+        self.breaks += kept.breaks
+        return reuse.end(position)
 
     def on_heading(self, _position: int, top: Top) -> None:
         inferred = top.kind == "paragraph"
@@ -432,6 +465,24 @@ def _check_nesting(tokens: list[Any], path: str) -> None:
             raise input_error(f"nesting deeper than {MAX_DEPTH} levels; flatten the list or quote", path, line, col)
 
 
+def _reuse(path: str, options: ParseOptions, blocks: list[Top], title_block: Top | None) -> Reuse | None:
+    """For a note the editor has open, the sections of its last reading (``parse.reuse``)."""
+    return Reuse(incremental.sections(path), options, blocks, title_block) if incremental.tracked(path) else None
+
+
+def _assembled(assembler: Assembler, text: str) -> list[Entry]:
+    content = assembler.run()
+    reuse = assembler.reuse
+    if reuse is not None:  # kept for the next reading only once this one is whole
+        incremental.keep_sections(assembler.state.path, reuse.memo())
+        incremental.last_reading.update(sections_taken=reuse.taken, sections_clean=len(reuse.ends))
+    if ":::" in text:  # fenced divs pair up within each content sequence (parse.divs)
+        from confnotes.parse.divs import pair_all
+
+        content = list(pair_all(tuple(content)))
+    return content
+
+
 def _parse(text: str, path: str, options: ParseOptions) -> Document:
     try:
         tokens = incremental.tokens(text, path)  # markdown-it's, reusing a tracked note's last reading
@@ -464,12 +515,8 @@ def _parse(text: str, path: str, options: ParseOptions) -> Document:
         if date:
             fm = {**fm, "date": date}  # a pasted e-mail's Date: header dates the note
     title_text, title_origin, title_span, title_block = find_title(state, blocks, fm)
-    assembler = Assembler(state, tokens, blocks, title_block)
-    content = assembler.run()
-    if ":::" in text:  # fenced divs pair up within each content sequence (parse.divs)
-        from confnotes.parse.divs import pair_all
-
-        content = list(pair_all(tuple(content)))
+    assembler = Assembler(state, tokens, blocks, title_block, _reuse(path, options, blocks, title_block))
+    content = _assembled(assembler, text)
     source_name = fm.get("source_name", assembler.source_name)
     source_span = assembler.source_span if "source_name" not in fm else None
     title_level = title_block.level if title_block is not None and title_block.level else 1

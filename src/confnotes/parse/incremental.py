@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes.parse.markdown import markdown_parser, window_parser
+
+if TYPE_CHECKING:
+    from confnotes.parse.reuse import Memo
 
 #: the notes kept at once (an editor's open notes); the least recently read is let go first
 KEPT = 32
@@ -48,6 +51,7 @@ class _Reading(NamedTuple):
 
 _tracked: set[str] = set()
 _kept: OrderedDict[str, _Reading] = OrderedDict()
+_sections: OrderedDict[str, Memo] = OrderedDict()  # each tracked note's last assembled sections (parse.reuse)
 _lock = threading.Lock()
 #: how the last ``tokens`` call of a tracked note went, for tests and benchmarks: "whole" or "window"
 last_reading: dict[str, Any] = {}
@@ -60,10 +64,30 @@ def track(path: str) -> None:
 
 
 def forget(path: str) -> None:
-    """Stop keeping ``path``'s tokens (the editor closed it)."""
+    """Stop keeping ``path``'s tokens and sections (the editor closed it)."""
     with _lock:
         _tracked.discard(path)
         _kept.pop(path, None)
+        _sections.pop(path, None)
+
+
+def tracked(path: str) -> bool:
+    return path in _tracked
+
+
+def sections(path: str) -> Memo | None:
+    """The sections the last reading of a tracked ``path`` assembled (taken: a reading that fails
+    half-way leaves none behind)."""
+    with _lock:
+        return _sections.pop(path, None)
+
+
+def keep_sections(path: str, memo: Memo) -> None:
+    with _lock:
+        if path in _tracked:
+            _sections[path] = memo
+            while len(_sections) > KEPT:
+                _sections.popitem(last=False)
 
 
 def tokens(text: str, path: str) -> list[Any]:

@@ -51,6 +51,7 @@ class NodeBuilder:
         "content_col",
         "has_block",
         "glyphs",
+        "recording",
     )
 
     def __init__(
@@ -84,6 +85,7 @@ class NodeBuilder:
         self.content: list[Entry] = []
         self.has_block = False
         self.glyphs: object | None = None  # an open glyph run (parse.glyphs.GlyphRun)
+        self.recording: object | None = None  # a clean section's record for the next reading (parse.reuse.Recording)
 
     def end_glyphs(self) -> None:
         if self.glyphs is not None:
