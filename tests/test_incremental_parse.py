@@ -257,3 +257,72 @@ def test_an_edit_reassembles_only_the_section_it_is_in(tracked):
     assert incremental.last_reading["sections_taken"] == 99
     fresh = _fresh(tracked, lambda: parse(edited, tracked))
     assert doc == fresh and len(doc.directives) == len(doc.breaks) == 100 and doc.recovered == ("breaks",)
+
+
+def _decks(path: str, text: str) -> tuple[object, ...]:
+    from confnotes.slides import UNLIMITED, DeckOptions, build_deck
+
+    doc = parse(text, path)
+    return build_deck(doc), build_deck(doc, DeckOptions(max_items=UNLIMITED, max_words=UNLIMITED, agenda=False, fit=False))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(CORPUS), st.integers(0, 2**32 - 1))
+def test_the_kept_slides_after_every_edit_equal_a_fresh_deck(note, seed):
+    """An open note's sections' slides and each slide's fitted parts are kept by the section and the
+    slide (``slides.kept``): after every edit of random edit scripts, both decks lint builds (as
+    written, and limited and fitted) equal a fresh build's."""
+    path = f"/notes/decks-{note.name}"
+    incremental.track(path)
+    try:
+        rng = random.Random(seed)
+        lines = note.read_text(encoding="utf-8").split("\n")
+        _decks(path, "\n".join(lines))
+        for _ in range(8):
+            _edit(rng, lines)
+            edited = "\n".join(lines)
+            try:
+                fresh = _fresh(path, lambda edited=edited: _decks(path, edited))
+            except NotesError:
+                continue
+            assert _decks(path, edited) == fresh
+    finally:
+        incremental.forget(path)
+
+
+def test_a_word_typed_fits_only_the_slides_of_its_section(tracked, monkeypatch):
+    """The point of it: a word typed in one section of a 100-section talk makes that section's slides
+    and fits them; every other slide is the last build's, the same objects. A closed note keeps none."""
+    from confnotes.slides import build as slides_build
+    from confnotes.slides import kept
+
+    sections = [f"## Section {k}\n\n- point {k} one\n- point {k} two\n  - detail\n\nA paragraph {k}.\n" for k in range(100)]
+    lines = ("---\nduration: 45min\n---\n# Talk\n\n" + "\n".join(sections)).split("\n")
+    before = _decks(tracked, "\n".join(lines))[0]
+    fitted: list[object] = []
+    real = slides_build._slides_of
+    monkeypatch.setattr(slides_build, "_slides_of", lambda slide, *rest: fitted.append(slide) or real(slide, *rest))
+    at = lines.index("A paragraph 49.")
+    lines[at] = "A typed paragraph 49."
+    after = _decks(tracked, "\n".join(lines))[0]
+    # the fitted deck's and the unsplit deck's: the title slide and the agenda are made anew (cheap)
+    assert [slide.title for slide in fitted] == ["Talk", "Agenda", "Section 49", "Talk", "Section 49"]
+    changed = [a for a, b in zip(after.slides, before.slides, strict=True) if a is not b]
+    assert {slide.title for slide in changed} == {"Talk", "Agenda", "Section 49"}  # (the agenda of 100 parts is split)
+    incremental.forget(tracked)
+    assert not [key for key in kept._kept if key[0] == tracked]
+
+
+def test_a_slide_with_a_picture_is_fitted_again_at_every_build(tracked, monkeypatch):
+    """Whether a picture's file exists, and its size, can change between two readings: its slide is
+    never taken from the last build."""
+    from confnotes.slides import build as slides_build
+
+    lines = "# Talk\n\n## Pictures\n\n![the room](room.png)\n\n## Words\n\n- one\n- two\n".split("\n")
+    _decks(tracked, "\n".join(lines))
+    fitted: list[object] = []
+    real = slides_build._slides_of
+    monkeypatch.setattr(slides_build, "_slides_of", lambda slide, *rest: fitted.append(slide) or real(slide, *rest))
+    lines[-2] = "- two and three"
+    _decks(tracked, "\n".join(lines))
+    assert [slide.title for slide in fitted].count("Pictures") == 2  # in both decks

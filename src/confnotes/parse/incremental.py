@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from confnotes.parse.markdown import markdown_parser, window_parser
@@ -63,12 +64,24 @@ def track(path: str) -> None:
         _tracked.add(path)
 
 
+#: what else lets a note go when it is forgotten (the slides' kept tables: ``slides.kept``)
+_forgetters: list[Callable[[str], None]] = []
+
+
+def on_forget(forgetter: Callable[[str], None]) -> None:
+    """Call ``forgetter(path)`` whenever a note is forgotten: what a layer above keeps for tracked notes."""
+    if forgetter not in _forgetters:
+        _forgetters.append(forgetter)
+
+
 def forget(path: str) -> None:
-    """Stop keeping ``path``'s tokens and sections (the editor closed it)."""
+    """Stop keeping ``path``'s tokens and sections, and what layers above keep for it (the editor closed it)."""
     with _lock:
         _tracked.discard(path)
         _kept.pop(path, None)
         _sections.pop(path, None)
+    for forgetter in _forgetters:
+        forgetter(path)
 
 
 def tracked(path: str) -> bool:

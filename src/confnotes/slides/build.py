@@ -10,6 +10,7 @@ from typing import Any
 from confnotes.markup.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
 from confnotes.model.values import Callout, Directives
+from confnotes.slides.kept import refits, table
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
@@ -203,7 +204,17 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
     bare: list[Node] = []  # reading-list entries without an annotation share one slide
+    kept = table(doc.path, "sections", notes_in is _notes_in)  # an open note's sections' slides, by section
     for section in doc.sections:
+        if kept is not None and not doc.is_reading_list:
+            made = kept.get(section)
+            if made is None:
+                at = len(slides)
+                _section_slides(section, slides, notes_in)
+                kept.put(section, tuple(slides[at:]))
+            else:
+                slides += made
+            continue
         if doc.is_reading_list:
             content = tuple(_slide_entries(section.content))
             if not content:
@@ -214,6 +225,8 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
             continue
         _section_slides(section, slides, notes_in)
     _flush_entries(bare, meta.title, slides)
+    if kept is not None:
+        kept.close()
     if any(slide.hidden for slide in slides):  # <!-- slide hide -->: out of every deck and the talk's plan
         slides = [slide for slide in slides if not slide.hidden]
     from confnotes.slides.layouts import arrange_all
@@ -269,7 +282,7 @@ def build_deck(doc: Document, options: DeckOptions | None = None, base: tuple[Sl
 
         items = tuple(SlideItem(short_title(s.title, "agenda")[0], part=index) for index, s in parts)
         slides[1] = replace(slides[1], content=items)
-    expanded, cut = _capped(slides, options)
+    expanded, cut = _capped(slides, options, doc.path)
     return Deck(meta.title, _subtitle(meta), meta.lang, tuple(expanded), options, (*_undrawn(slides), *cut))
 
 
@@ -343,7 +356,7 @@ def _code_steps(slide: Slide, before: bool = False) -> list[Slide]:
     return out
 
 
-def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], list[str]]:
+def _capped(slides: list[Slide], options: DeckOptions, path: str = "") -> tuple[list[Slide], list[str]]:
     """Each slide as the slides it becomes (its blocks cut to what slides show, split by the
     limits, each part fitted and split), up to ``options.max_slides``: a deck that would be longer
     ends with a slide that says what is left out. Returns the slides and a warning for each cut."""
@@ -352,16 +365,30 @@ def _capped(slides: list[Slide], options: DeckOptions) -> tuple[list[Slide], lis
     most = options.max_slides
     expanded: list[Slide] = []
     cut: list[str] = []
-    for index, slide in enumerate(slides):
-        slide, warnings = limit_slide(slide, options.max_code_lines)
-        cut += warnings
+    kept = table(path, "fitted", options) if path else None  # an open note's slides as fitted, by slide
+    for index, whole in enumerate(slides):
         room = most - len(expanded) - (1 if index + 1 < len(slides) else 0)
-        group = list(itertools.islice(_slides_of(slide, options, cut), room + 1))
+        made = kept.get(whole) if kept is not None else None
+        if made is not None and len(made[1]) <= room:
+            cut += made[0]
+            expanded += made[1]
+            continue
+        slide, warnings = limit_slide(whole, options.max_code_lines)
+        warnings = list(warnings)
+        group = list(itertools.islice(_slides_of(slide, options, warnings), room + 1))
+        cut += warnings
         if len(group) > room:  # no room left for the whole of this slide, or for the ones after it
             expanded += _numbered(group[: most - 1 - len(expanded)])
             final, warning = last_slide(slides[index:], most)
+            if kept is not None:
+                kept.close()
             return [*expanded, final], [*cut, warning]
-        expanded += _numbered(group)
+        group = _numbered(group)
+        if kept is not None and not refits(whole):
+            kept.put(whole, (tuple(warnings), tuple(group)))
+        expanded += group
+    if kept is not None:
+        kept.close()
     return expanded, cut
 
 
