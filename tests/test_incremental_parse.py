@@ -318,7 +318,7 @@ def test_a_slide_with_a_picture_is_fitted_again_at_every_build(tracked, monkeypa
     never taken from the last build."""
     from confnotes.slides import build as slides_build
 
-    lines = "# Talk\n\n## Pictures\n\n![the room](room.png)\n\n## Words\n\n- one\n- two\n".split("\n")
+    lines = ["# Talk", "", "## Pictures", "", "![the room](room.png)", "", "## Words", "", "- one", "- two", ""]
     _decks(tracked, "\n".join(lines))
     fitted: list[object] = []
     real = slides_build._slides_of
@@ -326,3 +326,27 @@ def test_a_slide_with_a_picture_is_fitted_again_at_every_build(tracked, monkeypa
     lines[-2] = "- two and three"
     _decks(tracked, "\n".join(lines))
     assert [slide.title for slide in fitted].count("Pictures") == 2  # in both decks
+
+
+def test_a_moved_section_carries_every_field_of_its_entries():
+    """``parse.reuse.shifted`` builds each entry field by field, and ``slides.kept`` each slide: a
+    field added to the model and left out there would fall back to its default. Every field here
+    is off its default."""
+    from dataclasses import fields
+
+    from confnotes.model import Block, List, Node, Span
+    from confnotes.model.values import Math
+    from confnotes.parse.reuse import shifted
+    from confnotes.slides.kept import _moved
+    from confnotes.slides.model import Slide
+
+    block = Block("math", "$$x$$", Span(4, 4), "info", Math("x"))
+    item = Node("item", "A: b", Span(3, 4), "glyph", 2, 3, "7", ")", "•", "A", (block,), 2)
+    lst = List((item,), Span(3, 4), True, "7", ")", False, "glyph")
+    section = Node("section", "S", Span(2, 4), "setext", 3, 2, "1", ".", "**", "L", (lst,), 1)
+    for entry in (block, item, lst, section):
+        assert all(getattr(entry, f.name) != f.default for f in fields(entry) if f.name != "value")
+        assert shifted(shifted(entry, 5), -5) == entry and shifted(entry, 5).span == Span(entry.span.start + 5, entry.span.end + 5)
+    assert shifted(block, 2).value is block.value
+    slide = Slide(**{f.name: f.default for f in fields(Slide)} | {"kind": "text", "title": "T", "line": 9, "continued": True, "parts": 2})
+    assert _moved(_moved(slide, 3), -3) == slide and _moved(slide, 3).line == 12

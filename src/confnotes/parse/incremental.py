@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from confnotes.parse.markdown import markdown_parser, window_parser
 
 if TYPE_CHECKING:
+    from confnotes.model import Node
     from confnotes.parse.reuse import Memo
 
 #: the notes kept at once (an editor's open notes); the least recently read is let go first
@@ -93,6 +94,14 @@ def sections(path: str) -> Memo | None:
     half-way leaves none behind)."""
     with _lock:
         return _sections.pop(path, None)
+
+
+def moved(path: str, node: Node) -> tuple[Node, int] | None:
+    """The section of the last reading ``node`` was taken from, moved by how many lines (None: it
+    was not: read anew, or taken where it stood)."""
+    memo = _sections.get(path)
+    found = memo.moved.get(id(node)) if memo is not None else None
+    return (found[1], found[2]) if found is not None and found[0] is node else None
 
 
 def keep_sections(path: str, memo: Memo) -> None:

@@ -22,7 +22,6 @@ that the outline equals a fresh parse. The command line parses each note once an
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 from confnotes.model import Block, Entry, List, Node, Span
@@ -56,22 +55,37 @@ class Recording(NamedTuple):
     recorded: int  # how many sections were recorded before it (the ones after are inside it)
 
 
+#: each section a reading moved, by its id: ``(the section, the one it was moved from, by how many lines)``
+Moved = dict[int, tuple[Node, Node, int]]
+
+
 class Memo(NamedTuple):
-    """The clean sections of a note's last reading, by key, under the options it was read with."""
+    """The clean sections of a note's last reading, by key, under the options it was read with, and
+    the sections it moved (what a layer above made of the old one, moved, is what it makes of the new)."""
 
     options: ParseOptions
     sections: dict[Key, Kept]
+    moved: Moved
 
 
-def shifted(entry: Entry, lines: int) -> Entry:
-    """``entry`` with every span below it moved by ``lines`` (a new frozen tree; values are shared)."""
+def shifted(entry: Entry, lines: int, moved: Moved | None = None) -> Entry:
+    """``entry`` with every span below it moved by ``lines`` (a new frozen tree; values are shared);
+    each section moved is filed in ``moved``."""
+    # positional, in each class's field order (twice as fast as dataclasses.replace; every field is
+    # carried: tests/test_incremental_parse.py builds each with none at its default)
     span = Span(entry.span.start + lines, entry.span.end + lines)
     if type(entry) is Block:
-        return replace(entry, span=span)
+        return Block(entry.kind, entry.text, span, entry.info, entry.value)
     if type(entry) is List:
-        return replace(entry, span=span, items=tuple(shifted(item, lines) for item in entry.items))  # type: ignore[misc]
+        items = tuple(shifted(item, lines) for item in entry.items)
+        return List(items, span, entry.ordered, entry.start, entry.marker, entry.tight, entry.origin)  # type: ignore[arg-type]
     assert type(entry) is Node
-    return replace(entry, span=span, content=tuple(shifted(inner, lines) for inner in entry.content))
+    e = entry
+    content = tuple(shifted(inner, lines, moved) for inner in e.content) if e.content else ()
+    node = Node(e.kind, e.title, span, e.origin, e.level, e.col, e.number, e.delimiter, e.marker, e.label, content, e.indent)
+    if moved is not None and node.kind == "section":
+        moved[id(node)] = (node, entry, lines)
+    return node
 
 
 def clean_ends(blocks: list[Top], title: Top | None) -> dict[int, int]:
@@ -100,6 +114,7 @@ class Reuse:
     def __init__(self, memo: Memo | None, options: ParseOptions, blocks: list[Top], title: Top | None) -> None:
         self.old = memo.sections if memo is not None and memo.options == options else {}
         self.order: list[tuple[Key, Kept]] = []  # this reading's sections, in the order they closed or were taken
+        self.moved: Moved = {}
         self.options = options
         self.blocks = blocks
         self.ends = clean_ends(blocks, title)
@@ -128,7 +143,7 @@ class Reuse:
         lines = first - kept.first
         if lines:
             kept = Kept(
-                shifted(kept.node, lines),  # type: ignore[arg-type]
+                shifted(kept.node, lines, self.moved),  # type: ignore[arg-type]
                 first,
                 kept.recovered,
                 tuple(shifted(block, lines) for block in kept.directives),  # type: ignore[misc]
@@ -157,4 +172,4 @@ class Reuse:
 
     def memo(self) -> Memo:
         """What the next reading may take: this reading's sections."""
-        return Memo(self.options, dict(self.order))
+        return Memo(self.options, dict(self.order), self.moved)

@@ -10,7 +10,7 @@ from typing import Any
 from confnotes.markup.diagrams import MAX_SOURCE, shown_as_drawing
 from confnotes.model import UNPRINTED, Block, Document, Entry, List, Node, Span, note_text, walk_content
 from confnotes.model.values import Callout, Directives
-from confnotes.slides.kept import refits, table
+from confnotes.slides.kept import Table, refits, table
 from confnotes.slides.model import Deck, Slide, SlideEntry, SlideItem, SlideText, is_image
 from confnotes.slides.options import DeckOptions
 from confnotes.slides.split import split_slide
@@ -206,15 +206,6 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
     bare: list[Node] = []  # reading-list entries without an annotation share one slide
     kept = table(doc.path, "sections", notes_in is _notes_in)  # an open note's sections' slides, by section
     for section in doc.sections:
-        if kept is not None and not doc.is_reading_list:
-            made = kept.get(section)
-            if made is None:
-                at = len(slides)
-                _section_slides(section, slides, notes_in)
-                kept.put(section, tuple(slides[at:]))
-            else:
-                slides += made
-            continue
         if doc.is_reading_list:
             content = tuple(_slide_entries(section.content))
             if not content:
@@ -223,7 +214,7 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
             _flush_entries(bare, meta.title, slides)
             slides.append(Slide("entry", section.title, content=content, notes=notes_in(section.content), line=section.span.start))
             continue
-        _section_slides(section, slides, notes_in)
+        _section_slides(section, slides, notes_in, kept)
     _flush_entries(bare, meta.title, slides)
     if kept is not None:
         kept.close()
@@ -368,7 +359,7 @@ def _capped(slides: list[Slide], options: DeckOptions, path: str = "") -> tuple[
     kept = table(path, "fitted", options) if path else None  # an open note's slides as fitted, by slide
     for index, whole in enumerate(slides):
         room = most - len(expanded) - (1 if index + 1 < len(slides) else 0)
-        made = kept.get(whole) if kept is not None else None
+        made = kept.fitted(whole) if kept is not None else None
         if made is not None and len(made[1]) <= room:
             cut += made[0]
             expanded += made[1]
@@ -574,28 +565,40 @@ def _point_slide(point: Node, section_title: str, notes_in: NotesOf) -> Slide:
     )
 
 
-def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf) -> None:
-    """Slides for one section and, depth-first, its subsections (no recursion)."""
+def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf, kept: Table | None = None) -> None:
+    """Slides for one section and, depth-first, its subsections (no recursion); an open note's
+    sections' own slides are kept by the section (``slides.kept``)."""
     stack = [section]
     while stack:
         node = stack.pop()
-        subsections = node.sections
-        if node.points:
-            _point_slides(node, slides, notes_in)
+        made = kept.made(node) if kept is not None else None
+        if made is not None:
+            slides += made
         else:
-            own = boxed(tuple(entry for entry in node.content if type(entry) is not Node))
-            for index, (directed, part) in enumerate(_segments(own)):
-                entries, notes, at = _with_notes(part, notes_in)
-                if entries or not subsections:
-                    kind = "bullets" if any(type(entry) is List for entry in part) else "text"
-                    line = part[0].span.start if index and part else node.span.start
-                    slide = Slide(
-                        kind, node.title, content=tuple(entries), notes=notes, notes_at=at, line=line, continued=index > 0, forced=index > 0
-                    )
-                else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
-                    slide = Slide("divider", node.title, notes=notes_in(part), line=node.span.start)
-                slides.append(_directed(slide, directed))
-        stack.extend(reversed(subsections))
+            at = len(slides)
+            _own_slides(node, slides, notes_in)
+            if kept is not None:
+                kept.put(node, tuple(slides[at:]))
+        stack.extend(reversed(node.sections))
+
+
+def _own_slides(node: Node, slides: list[Slide], notes_in: NotesOf) -> None:
+    """A section's own slides (not its subsections'): its points', or one a part its directives cut."""
+    if node.points:
+        _point_slides(node, slides, notes_in)
+        return
+    own = boxed(tuple(entry for entry in node.content if type(entry) is not Node))
+    for index, (directed, part) in enumerate(_segments(own)):
+        entries, notes, at = _with_notes(part, notes_in)
+        if entries or not node.sections:
+            kind = "bullets" if any(type(entry) is List for entry in part) else "text"
+            line = part[0].span.start if index and part else node.span.start
+            slide = Slide(
+                kind, node.title, content=tuple(entries), notes=notes, notes_at=at, line=line, continued=index > 0, forced=index > 0
+            )
+        else:  # a section that only groups sub-sections ("Day 2") opens them with a divider
+            slide = Slide("divider", node.title, notes=notes_in(part), line=node.span.start)
+        slides.append(_directed(slide, directed))
 
 
 def shown_parts(doc: Document) -> list[bool]:
