@@ -394,3 +394,24 @@ def test_the_cursor_is_one_event_naming_the_deck(tmp_path):
         client = server.broadcaster.subscribe(page=page)
         server.go_to(page, 3)
         assert client.get(timeout=5) == ("goto", '{"page": "talk.slides.html", "slide": 3}')
+
+
+def test_a_note_rebuilt_after_the_first_build_is_read_again_only_where_it_changed(tmp_path):
+    """The preview rebuilds the note being edited at each save: from its second build on, the sections
+    a save left alone are taken from the last reading, as the editor's language server takes them
+    (``parse.reuse``); the first build, of every note, keeps nothing."""
+    from confnotes.parse import incremental
+
+    sections = "".join(f"## Part {k}\n\n- point {k}\n- more {k}\n\n" for k in range(6))
+    with _in_process(tmp_path, "# Live Talk\n\n" + sections) as (server, talk):
+        note = str(talk)
+        try:
+            assert not incremental.tracked(note)  # the first build
+            talk.write_text("# Live Talk\n\n" + sections.replace("- more 3", "- more on 3"), encoding="utf-8")
+            server.rebuild()
+            talk.write_text("# Live Talk\n\n" + sections.replace("- more 3", "- even more on 3"), encoding="utf-8")
+            server.rebuild()
+            assert incremental.last_reading["path"] == note and incremental.last_reading["sections_taken"] == 5
+            assert "even more on 3" in (Path(server.out_dir) / "talk.html").read_text(encoding="utf-8")
+        finally:
+            incremental.forget(note)

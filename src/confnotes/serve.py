@@ -570,6 +570,7 @@ class PreviewServer:
         self.stopping = threading.Event()
         self.watching = threading.Event()  # set once the watcher sees saves (see ``_Stop``)
         self.building = threading.Lock()  # one build at a time: the first one and the watcher's
+        self.built = False  # the first build is done: the notes built after it keep their readings
         self.failures: dict[str, str] = {}
         self.pages: dict[str, str] = {}
         self.held: dict[str, str] = {}  # notes as an editor holds them, by resolved path (``hold``)
@@ -741,8 +742,10 @@ class PreviewServer:
                     only=(self.note,) if self.note else (),
                     site=site_inputs_for(config),
                     held=dict(self.held),
+                    reuse=self.built,  # after the first build, only the notes being edited are built
                 )
             )
+            self.built = True
         except NotesError as exc:
             self.failures.clear()
             self.failures["*"] = str(exc)

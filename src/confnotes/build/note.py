@@ -33,6 +33,7 @@ class NoteTask:
     first: tuple[str, ...] = ()  # of ``formats``, those to render first (``BuildRequest.first``)
     config_file: str | None = None  # ``BuildRequest.config_file``
     text: str | None = None  # the note as an editor holds it, unsaved edits included (``BuildRequest.held``)
+    reuse: bool = False  # keep its reading for its next build (``BuildRequest.reuse``)
 
 
 @dataclass
@@ -81,6 +82,10 @@ def _prepared_formats(
     checker = Checker(LintRequest(config_file=task.config_file))
     config = checker.config_for(task.note)
     source = read_source(task.note) if task.text is None else decode(task.text.encode("utf-8"), task.note)
+    if task.reuse:  # the next build of it reads again only what an edit changed, as the editor does
+        from confnotes.parse import incremental
+
+        incremental.track(source.path)
     ctx = checker.context(source, config)
     overrides = RenderOverrides(theme=task.theme, trust_templates=task.trust, allow_remote=task.remote)
     options = resolve_render_options(config, ctx.doc, overrides)

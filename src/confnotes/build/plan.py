@@ -52,6 +52,9 @@ class BuildRequest:
     #: notes as an editor holds them, unsaved edits included, by resolved path: built from this text,
     #: not the file (the editor's live preview, ``PreviewServer.hold``)
     held: Mapping[str, str] = field(default_factory=dict, compare=False)
+    #: keep each note's reading for its next build (``parse.incremental.track``): the live preview's
+    #: builds after its first, which rebuild only the notes being edited
+    reuse: bool = field(default=False, compare=False)
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -200,6 +203,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
                 request.first,
                 request.config_file,
                 held,
+                request.reuse,
             )
         )
     plan.removed = [rel for rel in plan.old if rel not in set(rels.values())]
