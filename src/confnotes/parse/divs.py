@@ -134,10 +134,19 @@ def pair_all(content: tuple[Entry, ...]) -> tuple[Entry, ...]:
     out: list[Entry] = []
     for entry in callout_bodies(paired(list(content))):
         if type(entry) is Node and entry.content:
-            entry = replace(entry, content=pair_all(entry.content))
+            inner = pair_all(entry.content)
+            entry = entry if inner is entry.content else replace(entry, content=inner)
         elif type(entry) is List:
-            entry = replace(
-                entry, items=tuple(replace(item, content=pair_all(item.content)) if item.content else item for item in entry.items)
-            )
+            items = tuple(_paired_item(item) for item in entry.items)
+            entry = entry if all(new is old for new, old in zip(items, entry.items, strict=True)) else replace(entry, items=items)
         out.append(entry)
-    return tuple(out)
+    # what holds no div is the very same object: an open note's sections taken from its last reading
+    # stay the objects their slides and fits were kept by (``slides.kept``)
+    return content if len(out) == len(content) and all(new is old for new, old in zip(out, content, strict=True)) else tuple(out)
+
+
+def _paired_item(item: Node) -> Node:
+    if not item.content:
+        return item
+    inner = pair_all(item.content)
+    return item if inner is item.content else replace(item, content=inner)

@@ -97,11 +97,12 @@ def clean_ends(blocks: list[Top], title: Top | None) -> dict[int, int]:
         end: int | None = len(blocks)
         for following in range(position + 1, len(blocks)):
             other = blocks[following]
-            if other.kind == "heading" and other.level <= top.level:
-                end = following
-                break
+            # the title first: the assembler skips it without closing the section, which goes on after it
             if other is title or (other.kind == "paragraph" and other.role in ("heading", "bold-heading", "filename")):
                 end = None
+                break
+            if other.kind == "heading" and other.level <= top.level:
+                end = following
                 break
         if end is not None:
             ends[position] = end

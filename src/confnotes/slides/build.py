@@ -204,7 +204,7 @@ def base_slides(doc: Document, notes: bool = True) -> tuple[Slide, ...]:
         rest = lede[opening:]
         slides.append(Slide("bullets", meta.title, content=tuple(_slide_entries(rest)), notes=notes_in(rest), line=rest[0].span.start))
     bare: list[Node] = []  # reading-list entries without an annotation share one slide
-    kept = table(doc.path, "sections", notes_in is _notes_in)  # an open note's sections' slides, by section
+    kept = table(doc.path, "sections", notes, notes_in is _notes_in)  # an open note's sections' slides, by section
     for section in doc.sections:
         if doc.is_reading_list:
             content = tuple(_slide_entries(section.content))
@@ -241,7 +241,11 @@ def _with_footnotes(doc: Document, slides: list[Slide]) -> list[Slide]:
     from confnotes.markup.footnotes import footnotes_of
 
     notes = footnotes_of(doc)
-    return [replace(slide, footnotes=tuple(notes.cited(*_slide_texts(slide)))) for slide in slides]
+    out = []
+    for slide in slides:
+        cited = tuple(notes.cited(*_slide_texts(slide)))
+        out.append(slide if cited == slide.footnotes else replace(slide, footnotes=cited))  # the same slide: its fit is kept
+    return out
 
 
 def own_footnotes(slide: Slide) -> Slide:
@@ -577,8 +581,8 @@ def _section_slides(section: Node, slides: list[Slide], notes_in: NotesOf, kept:
         else:
             at = len(slides)
             _own_slides(node, slides, notes_in)
-            if kept is not None:
-                kept.put(node, tuple(slides[at:]))
+            if kept is not None and not any(refits(slide) for slide in slides[at:]):
+                kept.put(node, tuple(slides[at:]))  # (a diagram is drawn or shown as code by the tools there are now)
         stack.extend(reversed(node.sections))
 
 

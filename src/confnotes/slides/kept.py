@@ -74,7 +74,7 @@ class Table:
         was = self._was(incremental.moved(self.key[0], section))
         if was is None:
             return None
-        (old, lines), moves = was, _moved_slides.setdefault(self.key[0], {})
+        (old, lines), moves = was, _moved_slides.get(self.key[0], {})
         slides = tuple(_moved(slide, lines) for slide in old)
         for slide, before in zip(slides, old, strict=True):
             moves[id(slide)] = (slide, before, lines)
@@ -98,15 +98,18 @@ class Table:
         return value
 
     def close(self) -> None:
-        """Keep this build's entries for the next (the least recently built tables let go first)."""
+        """Keep this build's entries for the next (the least recently built tables let go first);
+        nothing for a note closed meanwhile."""
+        if not incremental.tracked(self.key[0]):
+            return
         with _lock:
             _kept[self.key] = self.new
             while len(_kept) > KEPT:
                 _kept.popitem(last=False)
 
 
-#: per open note, the slides its last base deck moved (``Table.made``), for the fit (``Table.fitted``)
-_moved_slides: dict[str, dict[int, tuple[Slide, Slide, int]]] = {}
+#: per open note, the slides its last base decks moved (``Table.made``), for the fit (``Table.fitted``)
+_moved_slides: OrderedDict[str, dict[int, tuple[Slide, Slide, int]]] = OrderedDict()
 
 
 _FIELDS = tuple(field.name for field in fields(Slide))
@@ -130,9 +133,12 @@ def table(path: str, *what: Any) -> Table | None:
     A new table of a note's sections starts its moved slides over."""
     if not incremental.tracked(path):
         return None
-    if what[:1] == ("sections",):
+    if what[:2] == ("sections", True):  # the base deck with notes, which lint's decks are built from
         with _lock:
             _moved_slides[path] = {}
+            _moved_slides.move_to_end(path)
+            while len(_moved_slides) > incremental.KEPT:
+                _moved_slides.popitem(last=False)
     return Table((path, what))
 
 
@@ -145,10 +151,15 @@ def forget(path: str) -> None:
 
 
 def refits(slide: Slide) -> bool:
-    """Whether a slide is fitted again at every build: it shows a picture, a video or a diagram."""
+    """Whether a slide is made and fitted again at every build: it shows a picture, a video or a
+    diagram (a diagram's fence is drawn, or shown as code, by the tools installed now)."""
+    from confnotes.markup.diagrams import language
+
     for entry in slide.content:
         if type(entry) is SlideText:
             if "![" in entry.text or entry.kind in ("image", "diagram", "missing-image"):
+                return True
+            if entry.kind == "code" and entry.info and language(entry.info) is not None:
                 return True
         elif type(entry) is SlideItem and "![" in entry.full:
             return True
