@@ -380,7 +380,7 @@ def _capped(slides: list[Slide], options: DeckOptions, path: str = "") -> tuple[
             return [*expanded, final], [*cut, warning]
         group = _numbered(group)
         if kept is not None and not refits(whole):
-            kept.put(whole, (tuple(warnings), tuple(group)))
+            kept.keep_fitted(whole, (tuple(warnings), tuple(group)))
         expanded += group
     if kept is not None:
         kept.close()

@@ -85,6 +85,11 @@ class Table:
         """A slide's fitted parts and warnings as the last build made them, or as it made them of the
         slide this one was moved from, moved as it was (when that one warned of nothing: a warning
         names its line)."""
+        if slide.kind == "agenda":  # made anew at every build, from the parts' titles: kept by its value
+            found = self.old.get(("agenda", slide))
+            if found is not None:
+                self.new["agenda", slide] = found
+            return found
         found = self.get(slide)
         if found is not None:
             return found  # type: ignore[no-any-return]
@@ -96,6 +101,13 @@ class Table:
         value = ((), tuple(_moved(part, lines) for part in parts))
         self.put(slide, value)
         return value
+
+    def keep_fitted(self, slide: Slide, value: tuple[tuple[str, ...], tuple[Slide, ...]]) -> None:
+        """Keep a slide's fitted parts and warnings for the next build (``fitted``)."""
+        if slide.kind == "agenda":
+            self.new["agenda", slide] = value
+        else:
+            self.put(slide, value)
 
     def close(self) -> None:
         """Keep this build's entries for the next (the least recently built tables let go first);
