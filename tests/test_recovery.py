@@ -281,6 +281,22 @@ def test_bold_talk_lines_after_a_talk_heading_are_its_peers():
     assert [(node.title, node.level) for node in last.content if isinstance(node, Node) and node.is_section] == [("Q&A", 3)]
 
 
+def test_every_bold_talk_line_after_questions_is_a_peer_however_often():
+    """A talk's ``**Q&A**`` then the next ``**Talk: …**`` line: that talk is a peer of the others,
+    the second time as the first. Peers were known by their builders' ids, and a closed builder's id
+    is another's later, so the second such talk was nested under the questions before it, or not,
+    by what the process had freed (found trying the editor: two readings of one text differed)."""
+    talks = "".join(
+        f"**Talk: {name}**\n\n- point {k}\n\n" + ("**Q&A**\n\n- question\n\n" if k % 2 else "")
+        for k, name in enumerate(["SLOs", "Tracing", "Chaos", "Costs", "Postgres", "Queues", "Caches"])
+    )
+    doc = parse("# DevOpsDays, day 2\n\n## Talk: Alert fatigue\n\n- page on symptoms\n\n" + talks)
+    talk_levels = {node.title: node.level for node in doc.nodes}
+    assert talk_levels == dict.fromkeys(
+        ["Talk: Alert fatigue", *(f"Talk: {name}" for name in ["SLOs", "Tracing", "Chaos", "Costs", "Postgres", "Queues", "Caches"])], 2
+    )
+
+
 def test_a_bold_line_among_bold_session_lines_is_their_peer():
     """``**Session 1: …**``, ``**Session 2: …**`` then ``**Takeaways**`` over a list: the last is
     written as the others are, a section beside them (it stayed the group line of its list, inside

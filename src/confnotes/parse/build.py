@@ -161,7 +161,6 @@ class Assembler:
         self.after_absorbed = False  # the previous block was
         self.talk_points_seen: set[int] = set()  # first lines of points that took the bullets below them
         self.open_divs = 0  # fenced divs open here (:::: columns): a line in one never becomes a heading
-        self.peers: set[int] = set()  # bold session lines standing as peers of the author's session headings (ids)
 
     # ------------------------------------------------------------ where entries go
 
@@ -392,7 +391,7 @@ class Assembler:
         found = recover.emphasised_title(text)
         marker, inner = found if found is not None else (text[:2], text[2:-2])
         # the section it stands in: one the author headed, or a bold session line standing as a peer of one
-        author = next((section for section in reversed(self.sections) if section.origin != "bold" or id(section) in self.peers), None)
+        author = next((section for section in reversed(self.sections) if section.origin != "bold" or section.peer), None)
         peer = author is not None and recover.is_session_line(author.title) and recover.is_session_line(inner.strip())
         if peer:
             level = author.level  # type: ignore[union-attr]  # **Talk: B** after ## Talk: A is A's peer, not a part of it
@@ -409,7 +408,7 @@ class Assembler:
         col = len(line) - len(line.lstrip()) + 1
         builder = NodeBuilder(SECTION, inner.strip(), span.start, span.end, "bold", level, col=col, marker=marker)
         if peer:
-            self.peers.add(id(builder))
+            builder.peer = True
         self.sections.append(builder)
         self.state.recovered.add("bold-headings")
         return True

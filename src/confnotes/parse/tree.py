@@ -52,6 +52,7 @@ class NodeBuilder:
         "has_block",
         "glyphs",
         "recording",
+        "peer",
     )
 
     def __init__(
@@ -86,6 +87,10 @@ class NodeBuilder:
         self.has_block = False
         self.glyphs: object | None = None  # an open glyph run (parse.glyphs.GlyphRun)
         self.recording: object | None = None  # a clean section's record for the next reading (parse.reuse.Recording)
+        #: a bold session line standing as a peer of the author's session headings (``**Talk: B**``
+        #: after ``## Talk: A``); a flag, not the builder's id in a set: a closed builder's id is
+        #: another's later, and the nesting then depended on what the process had freed
+        self.peer = False
 
     def end_glyphs(self) -> None:
         if self.glyphs is not None:
