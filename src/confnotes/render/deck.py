@@ -131,9 +131,7 @@ def deck_context(doc: Document, options: RenderOptions, base_dir: Path | None, p
 
     theme = theme_css(options)
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html, printed=printed, foldable=False, inks=theme_inks(theme))
-    from confnotes.markup.footnotes import footnotes_of
-
-    md.load_footnotes(footnotes_of(doc), "slide")  # a call is a number; the slide lists its footnotes at its foot
+    md.load_note(doc, "slide")  # a footnote's call is a number; the slide lists its footnotes at its foot
 
     def static(name: str) -> str:
         return style_safe(read_builtin(name, options.templates))

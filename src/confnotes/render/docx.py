@@ -43,15 +43,13 @@ TABLE_PX = 14.7
 
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[bytes, list[str]]:
-    from confnotes.markup.footnotes import footnotes_of
     from confnotes.render.printed import WORD, printed_part
 
     doc = xml_ready(doc)  # a form feed or U+FFFE in the note: U+FFFD in Word, not an lxml error
     doc, cut = printed_part(doc, WORD)  # a 20 MB note: the parts a Word document holds, the rest named
     word = _open(options.reference_docx)
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    notes = footnotes_of(doc)
-    md.load_footnotes(notes, "end")
+    notes = md.load_note(doc, "end")
     writer = _Writer(word, md, options, base_dir)
     writer.notes = {number: text for number, _label, text in notes.ordered}
     writer.title(doc)

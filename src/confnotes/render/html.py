@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from confnotes.errors import render_error
-from confnotes.model import Block, Document, walk, walk_content
+from confnotes.model import Document, walk
 from confnotes.names import slugify
 from confnotes.render.markdown import InlineRenderer, theme_inks
 from confnotes.render.options import RenderOptions, user_css
@@ -59,8 +59,6 @@ def stylesheet(options: RenderOptions) -> str:
 def inline_renderer(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[InlineRenderer, Any]:
     """The note's inline renderer, its link references and footnotes loaded, and the footnotes: what
     a page renders with, and what names its sections (``anchors``: the site's search links to them)."""
-    from confnotes.markup.footnotes import footnotes_of
-
     printed = options.mode == "pdf"
     inks = theme_inks(theme_css(options))
     md = InlineRenderer(
@@ -71,9 +69,7 @@ def inline_renderer(doc: Document, options: RenderOptions, base_dir: Path | None
         inks=inks,
         dark=inks.dark_screen and not printed,  # a page prints in the theme's light palette
     )
-    md.load_references([entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"])
-    notes = footnotes_of(doc)
-    md.load_footnotes(notes, "page" if printed else "end")
+    notes = md.load_note(doc, "page" if printed else "end")
     return md, notes
 
 

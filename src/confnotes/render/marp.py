@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from confnotes.edges.images import is_web, locate, shown_source
@@ -29,6 +30,7 @@ from confnotes.model import Document
 from confnotes.model.values import Callout, Diagram
 from confnotes.parse.values import IMAGE_REF
 from confnotes.render.deck import contained, image_size, measure_image, render_template_deck
+from confnotes.render.inline.links import safe_link
 from confnotes.render.marp_guard import (
     code_pieces,
     guarded,
@@ -131,7 +133,29 @@ def _marp(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple
         "picture": picture,
     }
     text, rendered = render_template_deck("marp.md", doc, options, base_dir, steps="code", **helpers)
-    return text, [*dict.fromkeys(warnings), *rendered]
+    return text + _definitions(doc), [*dict.fromkeys(warnings), *rendered]
+
+
+def _definitions(doc: Document) -> str:
+    """The note's link reference definitions, after the last slide: a ``[the deck][deck]`` link on
+    any slide is a link, as on the page (a definition shows nothing; one to an unsafe address is left out)."""
+    from confnotes.parse.markdown import render_parser
+    from confnotes.render.inline.notes import reference_blocks
+
+    blocks = reference_blocks(doc)
+    if not blocks:
+        return ""
+    env: dict[str, Any] = {}
+    parser = render_parser()
+    for block in blocks:
+        parser.parse(block.text, env)
+    lines = []
+    for label, found in env.get("references", {}).items():
+        href, title = str(found.get("href") or ""), str(found.get("title") or "")
+        if href and safe_link(href) and "\n" not in label:
+            shown = f' "{title}"'.replace("\n", " ") if title and '"' not in title else ""
+            lines.append(f"[{label}]: <{href.replace('>', '%3E')}>{shown}")
+    return "\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def _directed(slide: Slide, base: str, folders: tuple[Path | None, Path | None], warnings: list[str]) -> str:

@@ -12,6 +12,7 @@ from confnotes.render.options import RenderOptions
 
 def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tuple[str, list[str]]:
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
+    md.load_note(doc, None)
 
     def plain_with_urls(text: str) -> str:
         return md.plain(text, urls=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from confnotes.model import Block
+from confnotes.model import Block, Document, walk_content
 from confnotes.render.inline.base import InlineBase
 
 _PARAGRAPH_BREAK = re.compile(r"</p>\s*<p\b[^>]*>")
@@ -17,8 +17,26 @@ _PARAGRAPH_BREAK = re.compile(r"</p>\s*<p\b[^>]*>")
 _PARAGRAPH_EDGE = re.compile(r"\A<p\b[^>]*>|</p>\Z")
 
 
+def reference_blocks(doc: Document) -> list[Block]:
+    """The note's link reference definitions (``[deck]: https://…``), wherever they stand."""
+    return [entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"]
+
+
 class NoteRules(InlineBase):
     # public API ----------------------------------------------------------------
+    def load_note(self, doc: Document, footnotes_at: str | None) -> Any:
+        """What every output's inline Markdown needs of the whole note: its link references (a
+        ``[the deck][deck]`` link is a link in every output, not its brackets), and its footnotes,
+        shown ``footnotes_at`` (None: not loaded). Returns the footnotes."""
+        self.load_references(reference_blocks(doc))
+        if footnotes_at is None:
+            return None
+        from confnotes.markup.footnotes import footnotes_of
+
+        notes = footnotes_of(doc)
+        self.load_footnotes(notes, footnotes_at)
+        return notes
+
     def load_references(self, blocks: list[Block]) -> None:
         """Link reference definitions apply to the whole note, so collect them once."""
         env: dict[str, Any] = {}

@@ -53,9 +53,7 @@ def render(doc: Document, options: RenderOptions, base_dir: Path | None) -> tupl
     from pptx import Presentation
 
     md = InlineRenderer(base_dir=base_dir, allow_html=options.allow_html)
-    from confnotes.markup.footnotes import footnotes_of
-
-    md.load_footnotes(footnotes_of(doc), "slide")
+    md.load_note(doc, "slide")
     deck, timing = talk_plan_for(doc, options, base_dir)
     reference = options.reference_pptx
     prs = _open_reference(reference) if reference else Presentation()
