@@ -104,12 +104,19 @@ def moved(path: str, node: Node) -> tuple[Node, int] | None:
     return (found[1], found[2]) if found is not None and found[0] is node else None
 
 
+def newest(table: OrderedDict[Any, Any], key: Any, value: Any, most: int = KEPT) -> None:
+    """``table[key] = value`` as its most recent entry, the least recent let go past ``most``: how each
+    layer bounds what it keeps for the notes the editor has open (the caller holds its lock)."""
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > most:
+        table.popitem(last=False)
+
+
 def keep_sections(path: str, memo: Memo) -> None:
     with _lock:
         if path in _tracked:
-            _sections[path] = memo
-            while len(_sections) > KEPT:
-                _sections.popitem(last=False)
+            newest(_sections, path, memo)
 
 
 def tokens(text: str, path: str) -> list[Any]:
@@ -127,9 +134,7 @@ def tokens(text: str, path: str) -> list[Any]:
         last_reading.update(path=path, how="whole", parsed=len(lines))
     with _lock:
         if path in _tracked:
-            _kept[path] = reading
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+            newest(_kept, path, reading)
     return list(reading.tokens)  # a copy: the outline's builder lets go of tokens as it reads them
 
 

@@ -21,7 +21,6 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from confnotes.edges.images import is_web, locate, shown_source
@@ -140,17 +139,13 @@ def _definitions(doc: Document) -> str:
     """The note's link reference definitions, after the last slide: a ``[the deck][deck]`` link on
     any slide is a link, as on the page (a definition shows nothing; one to an unsafe address is left out)."""
     from confnotes.parse.markdown import render_parser
-    from confnotes.render.inline.notes import reference_blocks
+    from confnotes.render.inline.notes import reference_blocks, references_of
 
     blocks = reference_blocks(doc)
     if not blocks:
         return ""
-    env: dict[str, Any] = {}
-    parser = render_parser()
-    for block in blocks:
-        parser.parse(block.text, env)
     lines = []
-    for label, found in env.get("references", {}).items():
+    for label, found in references_of(blocks, render_parser()).items():
         href, title = str(found.get("href") or ""), str(found.get("title") or "")
         if href and safe_link(href) and "\n" not in label:
             shown = f' "{title}"'.replace("\n", " ") if title and '"' not in title else ""

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import fields
 from typing import Any
 
+from confnotes.markup.diagrams import language
 from confnotes.model import Node
 from confnotes.parse import incremental
 from confnotes.slides.model import Slide, SlideItem, SlideText
@@ -115,9 +116,7 @@ class Table:
         if not incremental.tracked(self.key[0]):
             return
         with _lock:
-            _kept[self.key] = self.new
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+            incremental.newest(_kept, self.key, self.new, KEPT)
 
 
 #: per open note, the slides its last base decks moved (``Table.made``), for the fit (``Table.fitted``)
@@ -147,10 +146,7 @@ def table(path: str, *what: Any) -> Table | None:
         return None
     if what[:2] == ("sections", True):  # the base deck with notes, which lint's decks are built from
         with _lock:
-            _moved_slides[path] = {}
-            _moved_slides.move_to_end(path)
-            while len(_moved_slides) > incremental.KEPT:
-                _moved_slides.popitem(last=False)
+            incremental.newest(_moved_slides, path, {})
     return Table((path, what))
 
 
@@ -165,8 +161,6 @@ def forget(path: str) -> None:
 def refits(slide: Slide) -> bool:
     """Whether a slide is made and fitted again at every build: it shows a picture, a video or a
     diagram (a diagram's fence is drawn, or shown as code, by the tools installed now)."""
-    from confnotes.markup.diagrams import language
-
     for entry in slide.content:
         if type(entry) is SlideText:
             if "![" in entry.text or entry.kind in ("image", "diagram", "missing-image"):

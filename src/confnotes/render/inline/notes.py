@@ -22,6 +22,16 @@ def reference_blocks(doc: Document) -> list[Block]:
     return [entry for entry in walk_content(doc.content) if type(entry) is Block and entry.kind == "reference"]
 
 
+def references_of(blocks: list[Block], parser: Any) -> dict[str, Any]:
+    """The definitions ``blocks`` hold, as ``parser`` (a markdown-it) reads them: label to
+    ``{"href", "title"}``. They apply to the whole note, so they are collected once."""
+    env: dict[str, Any] = {}
+    for block in blocks:
+        parser.parse(block.text, env)
+    references: dict[str, Any] = env.get("references", {})
+    return references
+
+
 class NoteRules(InlineBase):
     # public API ----------------------------------------------------------------
     def load_note(self, doc: Document, footnotes_at: str | None) -> Any:
@@ -39,10 +49,7 @@ class NoteRules(InlineBase):
 
     def load_references(self, blocks: list[Block]) -> None:
         """Link reference definitions apply to the whole note, so collect them once."""
-        env: dict[str, Any] = {}
-        for block in blocks:
-            self.md.parse(block.text, env)
-        self.references = env.get("references", {})
+        self.references = references_of(blocks, self.md)
 
     def load_footnotes(self, footnotes: Any, where: str) -> None:
         """The note's footnotes (``confnotes.markup.footnotes.footnotes_of``), shown ``where`` (see the field)."""
