@@ -40,6 +40,12 @@ The okapi story goes here.
 # ------------------------------------------------------------------ in process
 
 
+def _one_off(secret: str) -> str:
+    """``secret`` with its last character changed (replacing it with a fixed one failed 1 time in 64,
+    when the random secret already ended with it)."""
+    return secret[:-1] + ("y" if secret.endswith("x") else "x")
+
+
 def test_a_presenters_report_is_read_only_when_it_is_a_slide_of_a_deck():
     from confnotes.audience import new_audience
 
@@ -64,7 +70,7 @@ def test_a_presenters_report_is_read_only_when_it_is_a_slide_of_a_deck():
     assert json.loads(audience.shown)["index"] == 7
     reloaded = {**good, "from": "b2", "n": 1, "index": 3}  # the presenter's page loaded again counts anew
     assert json.loads(audience.publish(json.dumps(reloaded).encode(), pages) or "null")["index"] == 3
-    assert audience.follows(audience.token) and not audience.follows(audience.token[:-1] + "x")
+    assert audience.follows(audience.token) and not audience.follows(_one_off(audience.token))
     assert len(audience.key) >= 32 and audience.key != audience.token
     assert new_audience("127.0.0.1", 8000).token != audience.token  # random for each preview
 
@@ -190,7 +196,7 @@ def test_two_phones_follow_the_presenter_and_a_wrong_token_is_refused(browser, t
     key = present.split("/present/")[1].split("/")[0]
     with pytest.raises(urllib.error.HTTPError) as refused:  # a report without the key moves nothing
         body = json.dumps({"page": "talk.slides.html", "index": 0, "step": 0}).encode()
-        urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/present/{key[:-1]}x/slide", body, method="POST"))
+        urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/present/{_one_off(key)}/slide", body, method="POST"))
     assert refused.value.code == 404
 
 
